@@ -1,0 +1,2 @@
+//! The Bataille editor (placeholder until the editor lands).
+fn main() {}

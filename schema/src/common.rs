@@ -1,0 +1,187 @@
+//! Small value types shared by maps and scenarios: ids, hex names, colours, compass sides.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The JSON Schema pattern of a hex name: column digits then row digits, with an optional
+/// separator (`1518`, `015018`, `15.18`). The map's `hex_names` says which form it uses.
+pub const HEX_NAME_PATTERN: &str = r"^[0-9]{2,3}[.\-]?[0-9]{2,3}$";
+/// The JSON Schema pattern of a hexside reference: a hex name, `/`, a compass side (`2213/SE`).
+pub const HEXSIDE_PATTERN: &str = r"^[0-9]{2,3}[.\-]?[0-9]{2,3}/(N|NE|E|SE|S|SW|W|NW)$";
+/// The JSON Schema pattern of a stable id: lower-case ASCII letters, digits, `-`, `_`, `.`.
+pub const ID_PATTERN: &str = r"^[a-z0-9][a-z0-9_.\-]*$";
+/// The JSON Schema pattern of a colour: `#rrggbb`.
+pub const COLOUR_PATTERN: &str = r"^#[0-9a-fA-F]{6}$";
+
+macro_rules! string_newtype {
+    ($(#[$meta:meta])* $name:ident, $pattern:expr, $max:expr) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+        #[serde(transparent)]
+        pub struct $name(#[schemars(length(min = 1, max = $max), pattern($pattern))] pub String);
+
+        impl $name {
+            /// The text as written in the file.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(text: &str) -> Self {
+                Self(text.to_owned())
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(text: String) -> Self {
+                Self(text)
+            }
+        }
+
+        impl std::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+string_newtype!(
+    /// A stable identifier (`"aile-droite"`, `"navarre-1"`): unique in its file, never shown
+    /// to players, never renamed by the editor behind the user's back.
+    Id,
+    ID_PATTERN,
+    64
+);
+string_newtype!(
+    /// A hex named as printed on the map (`"1518"`: column 15, row 18).
+    HexName,
+    HEX_NAME_PATTERN,
+    7
+);
+string_newtype!(
+    /// A hexside: a hex name and the side of that hex (`"2213/SE"`).
+    HexsideRef,
+    HEXSIDE_PATTERN,
+    10
+);
+string_newtype!(
+    /// A colour as `#rrggbb`.
+    Colour,
+    COLOUR_PATTERN,
+    7
+);
+
+impl Colour {
+    /// The colour's red, green and blue bytes, or `None` when it is not `#rrggbb`.
+    pub fn rgb(&self) -> Option<[u8; 3]> {
+        let hex = self.0.strip_prefix('#')?;
+        if hex.len() != 6 || !hex.is_ascii() {
+            return None;
+        }
+        let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+        Some([byte(0)?, byte(2)?, byte(4)?])
+    }
+
+    /// A colour from its bytes, written `#rrggbb` in lower case.
+    pub fn from_rgb([r, g, b]: [u8; 3]) -> Self {
+        Self(format!("#{r:02x}{g:02x}{b:02x}"))
+    }
+}
+
+/// A compass side of a hex. Flat-topped hexes have N, NE, SE, S, SW, NW; pointy-topped hexes
+/// have NE, E, SE, SW, W, NW. Used for hexsides and for a unit's facing (the side its front
+/// points through).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub enum Side {
+    N,
+    NE,
+    E,
+    SE,
+    S,
+    SW,
+    W,
+    NW,
+}
+
+impl Side {
+    /// Every side name, in compass order.
+    pub const ALL: [Side; 8] = [
+        Side::N,
+        Side::NE,
+        Side::E,
+        Side::SE,
+        Side::S,
+        Side::SW,
+        Side::W,
+        Side::NW,
+    ];
+
+    /// The name as written in files (`"SE"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::N => "N",
+            Side::NE => "NE",
+            Side::E => "E",
+            Side::SE => "SE",
+            Side::S => "S",
+            Side::SW => "SW",
+            Side::W => "W",
+            Side::NW => "NW",
+        }
+    }
+
+    /// Parses a side name (`"se"` or `"SE"`).
+    pub fn parse(text: &str) -> Option<Side> {
+        let upper = text.to_ascii_uppercase();
+        Side::ALL.into_iter().find(|side| side.as_str() == upper)
+    }
+
+    /// The compass bearing in degrees, clockwise from north.
+    pub fn bearing_degrees(self) -> f32 {
+        match self {
+            Side::N => 0.0,
+            Side::NE => 45.0,
+            Side::E => 90.0,
+            Side::SE => 135.0,
+            Side::S => 180.0,
+            Side::SW => 225.0,
+            Side::W => 270.0,
+            Side::NW => 315.0,
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A map edge, for the direction a side's routed units flee (Denain 12.3).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub enum MapEdge {
+    North,
+    East,
+    South,
+    West,
+}
+
+pub(crate) fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+pub(crate) fn is_zero_u8(value: &u8) -> bool {
+    *value == 0
+}

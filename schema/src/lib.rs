@@ -1,0 +1,37 @@
+//! Bataille's data model: the map and scenario documents, their RON files (load, save,
+//! canonical form, located errors), their JSON Schemas, and hex geometry through hexx.
+//!
+//! ```
+//! use bataille_schema::{Grid, HexIndex, map::{HexNaming, Orientation, Shifted}};
+//! let grid = Grid {
+//!     orientation: Orientation::Flat,
+//!     shifted: Shifted::Odd,
+//!     first_column: 1,
+//!     first_row: 1,
+//!     columns: 40,
+//!     rows: 30,
+//!     hex_names: HexNaming::default(),
+//! };
+//! let hex = grid.parse("1518").unwrap();
+//! assert_eq!(hex, HexIndex::new(14, 17));
+//! assert_eq!(grid.name(hex).as_str(), "1518");
+//! ```
+
+pub mod canonical;
+pub mod common;
+pub mod geometry;
+pub mod io;
+pub mod json_schema;
+pub mod map;
+pub mod scenario;
+pub mod source;
+
+pub use common::{Colour, HexName, HexsideRef, Id, MapEdge, Side};
+pub use geometry::{HexIndex, NameError};
+pub use io::{
+    DocumentKind, FORMAT_VERSION, LoadError, LoadedMap, LoadedScenario, load_map, load_scenario,
+    map_to_string, save_map, save_scenario, scenario_to_string,
+};
+pub use map::{Grid, Map};
+pub use scenario::Scenario;
+pub use source::{Location, SourceFile, SpanIndex};

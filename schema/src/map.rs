@@ -1,0 +1,313 @@
+//! The map document: grid geometry, terrain legend, terrain rows, overlays, hexside features,
+//! labels, friendly edges and an optional background scan.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::{Colour, HexName, HexsideRef, Id, MapEdge, is_false, is_zero_u8};
+
+/// A hex map: one file in `maps/`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Map {
+    /// The version of the file format; files from a newer version are refused with a message.
+    #[schemars(range(min = 1))]
+    pub format_version: u32,
+    /// The map's title (`"Denain 1712"`).
+    #[schemars(length(min = 1, max = 200))]
+    pub name: String,
+    /// Free text: where the map comes from, what is reconstructed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// The hex grid: orientation, offset, numbering, size.
+    pub grid: Grid,
+    /// Metres on the ground per hex (Fontenoy 200, Denain 400), for other rules systems that
+    /// measure in inches or metres.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1.0, max = 100000.0))]
+    pub metres_per_hex: Option<f64>,
+    /// The terrain legend: one-character code → terrain type.
+    pub terrain: BTreeMap<String, TerrainType>,
+    /// The overlay legend: id → overlay type (redoubt, town, bridge, road…).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub overlay_types: BTreeMap<Id, OverlayType>,
+    /// The hexside legend: id → hexside feature type (stream, river, fortification line…).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hexside_types: BTreeMap<Id, HexsideType>,
+    /// Terrain, one string per hex row from the first row down, one code per hex from the first
+    /// column. Painting one hex changes one line of the file.
+    pub rows: Vec<String>,
+    /// Overlays present in a hex, by hex name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub overlays: BTreeMap<HexName, Vec<Id>>,
+    /// Hexside features: feature id → the hexsides it lies on.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hexsides: BTreeMap<Id, Vec<HexsideRef>>,
+    /// Place names printed on the map, by hex.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<HexName, String>,
+    /// Friendly map edges printed on the map, by side name (`"French": [West, North]`).
+    /// Scenarios name a side's edges per army or corps; these are the map's defaults.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub friendly_edges: BTreeMap<String, Vec<MapEdge>>,
+    /// Hexes a digitiser has checked against the scan.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checked: Vec<HexName>,
+    /// A scanned printed map under the grid, with the fit from grid to image pixels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<Background>,
+}
+
+/// Flat-topped or pointy-topped hexes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Orientation {
+    /// Flat top and bottom; hexes form vertical columns, every other column shifted down.
+    Flat,
+    /// Pointed top; hexes form horizontal rows, every other row shifted right.
+    Pointy,
+}
+
+/// Which columns (flat) or rows (pointy) are shifted by half a hex, counted by their printed
+/// number: with `Odd` and first column 1, columns 1, 3, 5… sit half a hex lower (flat) or half
+/// a hex further right (pointy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Shifted {
+    Odd,
+    Even,
+}
+
+/// How hexes are named: the column number then the row number, zero-padded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HexNaming {
+    /// Digits of the column number (2 for `XXYY`).
+    #[schemars(range(min = 2, max = 3))]
+    pub column_digits: u8,
+    /// Digits of the row number (2 for `XXYY`).
+    #[schemars(range(min = 2, max = 3))]
+    pub row_digits: u8,
+    /// Text between column and row (`""`, `"."` or `"-"`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[schemars(length(max = 1), pattern(r"^[.\-]?$"))]
+    pub separator: String,
+}
+
+impl Default for HexNaming {
+    fn default() -> Self {
+        Self {
+            column_digits: 2,
+            row_digits: 2,
+            separator: String::new(),
+        }
+    }
+}
+
+/// The grid's geometry and numbering.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Grid {
+    pub orientation: Orientation,
+    pub shifted: Shifted,
+    /// The printed number of the first (westmost) column.
+    #[schemars(range(max = 999))]
+    pub first_column: u32,
+    /// The printed number of the first (northmost) row.
+    #[schemars(range(max = 999))]
+    pub first_row: u32,
+    /// Number of columns.
+    #[schemars(range(min = 1, max = 999))]
+    pub columns: u32,
+    /// Number of rows.
+    #[schemars(range(min = 1, max = 999))]
+    pub rows: u32,
+    /// How hexes are named.
+    #[serde(default)]
+    pub hex_names: HexNaming,
+}
+
+/// The cost to enter a hex (or cross a hexside) for one kind of unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum MoveCost {
+    /// This many movement points.
+    Mp(#[schemars(range(max = 20))] u8),
+    /// All of the unit's movement for the turn (Denain 7.5: crossing a bridge).
+    AllMp,
+    /// The unit may not enter (and cavalry may not attack into it: Denain 11.2).
+    Impassable,
+}
+
+/// What a terrain type or overlay does in the rules (Terrain Table; Denain 6, 7, 10.2, 11.1, 11.4).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Effects {
+    /// Movement cost for every kind not listed in `cost_by_kind` (absent: 1 MP for terrain, no
+    /// change for an overlay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<MoveCost>,
+    /// Movement cost by unit movement class (`"cavalry": Impassable`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cost_by_kind: BTreeMap<Id, MoveCost>,
+    /// Protection value added to fire against a unit here (Denain 11.1: redoubt 2, town 1).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    #[schemars(range(max = 5))]
+    pub protection: u8,
+    /// Blocks line of sight (Denain 10.2: town, forest, elevation, fortifications, redoubts).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub blocks_sight: bool,
+    /// No zone of control extends into it (Denain 6: forest, redoubt, town).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub blocks_zoc: bool,
+    /// Built-up: cavalry attacking into it shifts one column left (Denain 11.4).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub built_up: bool,
+    /// An elevated position: sight from it is blocked only next to the target (Denain 10.2).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub elevated: bool,
+    /// Counts as a redoubt: infantry here has six front hexsides and a ZOC all round (2, 6).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub redoubt: bool,
+    /// Movement points gained when a whole move is on this (Denain 7: roads +1).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    #[schemars(range(max = 5))]
+    pub road_bonus_mp: u8,
+}
+
+impl Effects {
+    /// True when the effects are all absent (the default), so they are left out of the file.
+    pub fn is_none(&self) -> bool {
+        *self == Effects::default()
+    }
+}
+
+/// A fill pattern drawn over the colour where colour alone is not enough.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Pattern {
+    Trees,
+    Marsh,
+    Dots,
+    Hatch,
+    Buildings,
+    Water,
+}
+
+/// A terrain type of the legend.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainType {
+    #[schemars(length(min = 1, max = 80))]
+    pub name: String,
+    pub colour: Colour,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Pattern>,
+    /// Water terrain (a river hex): a bridge overlay may stand on it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub water: bool,
+    /// What it does in the rules.
+    #[serde(default, skip_serializing_if = "Effects::is_none")]
+    pub effects: Effects,
+}
+
+/// How an overlay is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum OverlaySymbol {
+    Redoubt,
+    Town,
+    Bridge,
+    Road,
+    Fortification,
+    Marker,
+}
+
+/// An overlay type of the legend: something placed on a hex over its terrain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OverlayType {
+    #[schemars(length(min = 1, max = 80))]
+    pub name: String,
+    pub symbol: OverlaySymbol,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
+    /// A bridge: it must stand where water is (a water hex or a hex with a water hexside).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bridge: bool,
+    /// What it does in the rules.
+    #[serde(default, skip_serializing_if = "Effects::is_none")]
+    pub effects: Effects,
+}
+
+/// How a hexside feature is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum HexsideSymbol {
+    River,
+    Stream,
+    Road,
+    Bridge,
+    Fortification,
+}
+
+/// A hexside feature type of the legend.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HexsideType {
+    #[schemars(length(min = 1, max = 80))]
+    pub name: String,
+    pub symbol: HexsideSymbol,
+    pub colour: Colour,
+    /// Water (river, stream): blocks zones of control (Denain 6) and carries bridges.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub water: bool,
+    /// A bridge: it must lie on a water hexside.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bridge: bool,
+    /// No zone of control extends across it (Denain 6: stream or river).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub blocks_zoc: bool,
+    /// Must be breached before it can be crossed (Denain 7.6).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub needs_breach: bool,
+    /// Extra cost to cross, for every kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<MoveCost>,
+    /// Extra cost to cross, by unit movement class.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cost_by_kind: BTreeMap<Id, MoveCost>,
+}
+
+/// The model of a fit from grid to image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum FitKind {
+    /// Rotation, uniform scale, translation (4 parameters).
+    Similarity,
+    /// Any linear map plus translation (6 parameters).
+    Affine,
+    /// A homography, for scans photographed at an angle (8 parameters).
+    Projective,
+}
+
+/// A calibration point: the centre of a named hex, clicked on the image.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ControlPoint {
+    pub hex: HexName,
+    /// Image pixel x, from the left.
+    pub x: f64,
+    /// Image pixel y, from the top.
+    pub y: f64,
+}
+
+/// A scanned map under the grid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Background {
+    /// The image, relative to the map file.
+    #[schemars(length(min = 1))]
+    pub image: String,
+    pub fit: FitKind,
+    /// Row-major 3×3 matrix taking grid coordinates (see `Grid::centre`) to image pixels.
+    pub grid_to_image: [f64; 9],
+    /// The points the fit was made from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub control_points: Vec<ControlPoint>,
+}

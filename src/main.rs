@@ -1,0 +1,2 @@
+//! The `bataille` command (placeholder until the validator lands).
+fn main() {}
