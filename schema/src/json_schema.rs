@@ -163,3 +163,28 @@ fn describe(kind: &ValidationErrorKind, instance: &Value) -> String {
             .collect(),
     }
 }
+
+/// A schema violation placed in its file: the value at the pointer (or its nearest indexed
+/// ancestor) located by line and column.
+pub fn locate(
+    source: &crate::source::SourceFile,
+    violations: &[SchemaViolation],
+) -> Vec<(crate::source::Location, String)> {
+    if violations.is_empty() {
+        return Vec::new();
+    }
+    let index = crate::source::SpanIndex::build(&source.text);
+    violations
+        .iter()
+        .map(|violation| {
+            let span = index.resolve(&violation.pointer);
+            let what = violation.pointer.rsplit('/').next().unwrap_or("");
+            let message = if what.is_empty() {
+                violation.message.clone()
+            } else {
+                format!("`{what}`: {}", violation.message)
+            };
+            (source.location(span), message)
+        })
+        .collect()
+}

@@ -25,6 +25,7 @@ pub mod json_schema;
 pub mod map;
 pub mod scenario;
 pub mod source;
+pub mod stress;
 
 pub use common::{Colour, HexName, HexsideRef, Id, MapEdge, Side};
 pub use geometry::{HexIndex, NameError};

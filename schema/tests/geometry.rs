@@ -1,0 +1,176 @@
+//! Hex math through hexx, for both orientations and both offset parities: names, neighbours,
+//! hexsides, distance, ranges and grid space.
+
+use bataille_schema::geometry::{opposite, sides};
+use bataille_schema::map::{HexNaming, Orientation, Shifted};
+use bataille_schema::{Grid, HexIndex, Side};
+
+fn grid(orientation: Orientation, shifted: Shifted, first: u32) -> Grid {
+    Grid {
+        orientation,
+        shifted,
+        first_column: first,
+        first_row: first,
+        columns: 40,
+        rows: 30,
+        hex_names: HexNaming::default(),
+    }
+}
+
+fn all_grids() -> Vec<Grid> {
+    let mut grids = Vec::new();
+    for orientation in [Orientation::Flat, Orientation::Pointy] {
+        for shifted in [Shifted::Odd, Shifted::Even] {
+            for first in [0, 1] {
+                grids.push(grid(orientation, shifted, first));
+            }
+        }
+    }
+    grids
+}
+
+#[test]
+fn every_hex_name_of_a_40_by_30_map_round_trips() {
+    for grid in all_grids() {
+        let mut seen = std::collections::HashSet::new();
+        for index in grid.indices() {
+            let name = grid.name(index);
+            assert_eq!(grid.parse(name.as_str()), Ok(index), "{grid:?} {name}");
+            assert!(seen.insert(name), "names are unique");
+        }
+        assert_eq!(seen.len(), 40 * 30);
+    }
+}
+
+#[test]
+fn names_read_column_then_row() {
+    let grid = grid(Orientation::Flat, Shifted::Odd, 1);
+    assert_eq!(grid.parse("1518"), Ok(HexIndex::new(14, 17)));
+    assert_eq!(grid.name(HexIndex::new(0, 0)).as_str(), "0101");
+    assert!(grid.parse("4101").is_err(), "column 41 is off a 40-column map");
+    assert!(grid.parse("0131").is_err(), "row 31 is off a 30-row map");
+    assert!(grid.parse("15a8").is_err());
+    assert!(grid.parse("151").is_err());
+    let mut wide = grid.clone();
+    wide.hex_names = HexNaming {
+        column_digits: 3,
+        row_digits: 3,
+        separator: ".".into(),
+    };
+    assert_eq!(wide.parse("015.018"), Ok(HexIndex::new(14, 17)));
+    assert_eq!(wide.name(HexIndex::new(14, 17)).as_str(), "015.018");
+}
+
+#[test]
+fn shifted_columns_sit_half_a_hex_lower_by_printed_number() {
+    // Flat, odd columns shifted, numbered from 1: columns 1, 3, 5 are lower than 2, 4.
+    let grid = grid(Orientation::Flat, Shifted::Odd, 1);
+    let y = |name: &str| grid.centre(grid.parse(name).unwrap())[1];
+    assert!(y("0101") > y("0201"));
+    assert!(y("0301") > y("0201"));
+    assert!(y("0102") > y("0101"), "rows run down the screen");
+    let even = self::grid(Orientation::Flat, Shifted::Even, 1);
+    let y = |name: &str| even.centre(even.parse(name).unwrap())[1];
+    assert!(y("0201") > y("0101"));
+    // Pointy: odd rows shifted right.
+    let pointy = self::grid(Orientation::Pointy, Shifted::Odd, 1);
+    let x = |name: &str| pointy.centre(pointy.parse(name).unwrap())[0];
+    assert!(x("0101") > x("0102"));
+    assert!(x("0102") < x("0103"));
+}
+
+#[test]
+fn neighbours_of_a_flat_odd_map_are_the_printed_ones() {
+    // Vae Victis maps: flat tops, odd columns low. 0202's neighbours as printed.
+    let grid = grid(Orientation::Flat, Shifted::Odd, 1);
+    let hex = grid.parse("0202").unwrap();
+    let names: Vec<String> = grid
+        .neighbours(hex)
+        .map(|(side, n)| format!("{side}:{}", grid.name(n)))
+        .collect();
+    assert_eq!(names, ["N:0201", "NE:0301", "SE:0302", "S:0203", "SW:0102", "NW:0101"]);
+    // An odd (low) column: 0302's neighbours.
+    let hex = grid.parse("0302").unwrap();
+    let names: Vec<String> = grid
+        .neighbours(hex)
+        .map(|(side, n)| format!("{side}:{}", grid.name(n)))
+        .collect();
+    assert_eq!(names, ["N:0301", "NE:0402", "SE:0403", "S:0303", "SW:0203", "NW:0202"]);
+}
+
+#[test]
+fn each_pair_of_neighbours_shares_one_hexside() {
+    for grid in all_grids() {
+        for index in grid.indices() {
+            for side in sides(grid.orientation) {
+                let Some(other) = grid.neighbour(index, side) else {
+                    continue;
+                };
+                assert_eq!(grid.neighbour(other, opposite(side)), Some(index));
+                assert_eq!(grid.side_between(index, other), Some(side));
+                assert_eq!(grid.distance(index, other), 1);
+                // Both names of the hexside canonicalise to the same one.
+                assert_eq!(
+                    grid.canonical_hexside(index, side),
+                    grid.canonical_hexside(other, opposite(side)),
+                    "{grid:?} {} {side}",
+                    grid.name(index)
+                );
+                let text = grid.hexside_ref(index, side);
+                let (h, s) = grid.parse_hexside(text.as_str()).unwrap();
+                assert_eq!(grid.canonical_hexside(h, s), grid.canonical_hexside(index, side));
+                // The hexside's ends are two corners shared by both hexes.
+                let ends = grid.side_corners(index, side).unwrap();
+                let theirs = grid.side_corners(other, opposite(side)).unwrap();
+                for end in ends {
+                    assert!(
+                        theirs
+                            .iter()
+                            .any(|t| (t[0] - end[0]).abs() < 1e-4 && (t[1] - end[1]).abs() < 1e-4),
+                        "hexside ends agree"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sides_of_the_other_orientation_are_refused() {
+    let flat = grid(Orientation::Flat, Shifted::Odd, 1);
+    assert!(flat.parse_hexside("0202/E").is_err());
+    assert!(flat.parse_hexside("0202/N").is_ok());
+    let pointy = grid(Orientation::Pointy, Shifted::Odd, 1);
+    assert!(pointy.parse_hexside("0202/N").is_err());
+    assert!(pointy.parse_hexside("0202/E").is_ok());
+    assert!(flat.parse_hexside("0202").is_err());
+    assert!(flat.parse_hexside("9999/N").is_err());
+    assert_eq!(Side::parse("se"), Some(Side::SE));
+}
+
+#[test]
+fn distance_and_ranges() {
+    for grid in all_grids() {
+        let centre = grid.parse(grid.name(HexIndex::new(20, 15)).as_str()).unwrap();
+        let within: Vec<HexIndex> = grid.range(centre, 2).collect();
+        assert_eq!(within.len(), 19, "a radius-2 range holds 19 hexes");
+        assert!(within.iter().all(|h| grid.distance(centre, *h) <= 2));
+        let corner: Vec<HexIndex> = grid.range(HexIndex::new(0, 0), 1).collect();
+        assert!(corner.len() < 7, "ranges are clipped to the map");
+        assert_eq!(grid.distance(HexIndex::new(0, 0), HexIndex::new(0, 10)), 10);
+    }
+}
+
+#[test]
+fn grid_space_round_trips_through_centres_and_points_near_them() {
+    for grid in all_grids() {
+        for index in grid.indices() {
+            let [x, y] = grid.centre(index);
+            assert_eq!(grid.hex_at([x, y]), Some(index));
+            assert_eq!(grid.hex_at([x + 0.4, y - 0.3]), Some(index));
+        }
+        let (min, max) = grid.bounds();
+        assert_eq!(grid.hex_at([min[0] - 5.0, min[1] - 5.0]), None);
+        assert!(max[0] > min[0] && max[1] > min[1]);
+    }
+}
