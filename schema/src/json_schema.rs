@@ -76,13 +76,10 @@ pub fn check(kind: DocumentKind, instance: &Value) -> Vec<SchemaViolation> {
     if validator.is_valid(instance) {
         return Vec::new();
     }
-    let mut violations: Vec<SchemaViolation> = validator
-        .iter_errors(instance)
-        .map(|error| SchemaViolation {
-            pointer: error.instance_path().as_str().to_owned(),
-            message: describe(error.kind(), error.instance()),
-        })
-        .collect();
+    let mut violations = Vec::new();
+    for error in validator.iter_errors(instance) {
+        push_leaves(&error, &mut violations);
+    }
     violations.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
     violations.dedup();
     violations
@@ -108,6 +105,38 @@ pub fn check_scenario(scenario: &Scenario) -> Vec<SchemaViolation> {
             message: format!("cannot convert to JSON: {error}"),
         }],
     }
+}
+
+/// For an enum (a `oneOf`/`anyOf` in the schema), the interesting error is inside the branch
+/// that matched the value's shape: the one whose errors lie deepest in the document. Report
+/// those instead of "matches none of the variants".
+fn push_leaves(error: &jsonschema::ValidationError<'_>, out: &mut Vec<SchemaViolation>) {
+    let branches = match error.kind() {
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            Some(context)
+        }
+        _ => None,
+    };
+    let depth = |errors: &Vec<jsonschema::ValidationError<'static>>| {
+        errors
+            .iter()
+            .map(|e| e.instance_path().as_str().matches('/').count())
+            .min()
+            .unwrap_or(0)
+    };
+    if let Some(best) = branches.and_then(|branches| branches.iter().max_by_key(|b| depth(b))) {
+        let own_depth = error.instance_path().as_str().matches('/').count();
+        if !best.is_empty() && depth(best) > own_depth {
+            for inner in best {
+                push_leaves(inner, out);
+            }
+            return;
+        }
+    }
+    out.push(SchemaViolation {
+        pointer: error.instance_path().as_str().to_owned(),
+        message: describe(error.kind(), error.instance()),
+    });
 }
 
 fn short(value: &Value) -> String {

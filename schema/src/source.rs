@@ -227,7 +227,10 @@ impl<'de, 'i, 'a> Walker<'i, 'a> {
             && ident != "Some"
             && body[ident.len()..].trim_start().starts_with('(')
         {
-            let span = span_in(self.whole, text);
+            // The variant's content: what lies between its parentheses.
+            let open = text.find('(').map_or(0, |i| i + 1);
+            let close = text.rfind(')').unwrap_or(text.len()).max(open);
+            let span = span_in(self.whole, &text[open..close]);
             let inner = push_pointer(&pointer, &ident);
             self.index.spans.insert(inner.clone(), span);
             inner

@@ -1,0 +1,407 @@
+//! Property tests: any generated map and scenario round-trips RON → types → RON byte for byte
+//! after one canonicalisation, and through JSON; and its JSON conforms to the JSON Schema.
+
+use std::collections::BTreeMap;
+
+use bataille_schema::common::{Colour, HexName, Id, MapEdge, Side};
+use bataille_schema::geometry::sides;
+use bataille_schema::io::{parse_map, parse_scenario};
+use bataille_schema::map::*;
+use bataille_schema::scenario::*;
+use bataille_schema::{HexIndex, SourceFile, json_schema, map_to_string, scenario_to_string};
+use proptest::collection::{btree_map, vec};
+use proptest::option;
+use proptest::prelude::*;
+
+fn text() -> impl Strategy<Value = String> {
+    // Quotes, backslashes, newlines and accents exercise the string escaping.
+    "[A-Za-z0-9 éèçÉ'\"\\\\\n/-]{1,24}"
+}
+
+fn id() -> impl Strategy<Value = Id> {
+    "[a-z][a-z0-9-]{0,10}".prop_map(Id)
+}
+
+fn colour() -> impl Strategy<Value = Colour> {
+    any::<[u8; 3]>().prop_map(Colour::from_rgb)
+}
+
+fn move_cost() -> impl Strategy<Value = MoveCost> {
+    prop_oneof![
+        (0u8..=20).prop_map(MoveCost::Mp),
+        Just(MoveCost::AllMp),
+        Just(MoveCost::Impassable)
+    ]
+}
+
+fn effects() -> impl Strategy<Value = Effects> {
+    (
+        option::of(move_cost()),
+        btree_map(id(), move_cost(), 0..3),
+        0u8..=5,
+        any::<[bool; 5]>(),
+        0u8..=5,
+    )
+        .prop_map(|(cost, cost_by_kind, protection, flags, road_bonus_mp)| Effects {
+            cost,
+            cost_by_kind,
+            protection,
+            blocks_sight: flags[0],
+            blocks_zoc: flags[1],
+            built_up: flags[2],
+            elevated: flags[3],
+            redoubt: flags[4],
+            road_bonus_mp,
+        })
+}
+
+fn pattern() -> impl Strategy<Value = Pattern> {
+    prop_oneof![
+        Just(Pattern::Trees),
+        Just(Pattern::Marsh),
+        Just(Pattern::Dots),
+        Just(Pattern::Hatch),
+        Just(Pattern::Buildings),
+        Just(Pattern::Water)
+    ]
+}
+
+fn grid() -> impl Strategy<Value = Grid> {
+    (
+        prop_oneof![Just(Orientation::Flat), Just(Orientation::Pointy)],
+        prop_oneof![Just(Shifted::Odd), Just(Shifted::Even)],
+        0u32..3,
+        0u32..3,
+        1u32..12,
+        1u32..12,
+        prop_oneof![Just(""), Just("."), Just("-")],
+    )
+        .prop_map(|(orientation, shifted, first_column, first_row, columns, rows, sep)| Grid {
+            orientation,
+            shifted,
+            first_column,
+            first_row,
+            columns,
+            rows,
+            hex_names: HexNaming {
+                column_digits: 2,
+                row_digits: 2,
+                separator: sep.into(),
+            },
+        })
+}
+
+fn hex_of(grid: &Grid, pick: (u32, u32)) -> HexName {
+    grid.name(HexIndex::new(pick.0 % grid.columns, pick.1 % grid.rows))
+}
+
+prop_compose! {
+    fn map()(
+        grid in grid(),
+        legend in btree_map("[a-z#.~^]", (text(), colour(), option::of(pattern()), any::<bool>(), effects()), 1..5),
+        cells in vec(any::<u32>(), 144),
+        overlay_types in btree_map(id(), (text(), option::of(colour()), any::<bool>(), effects()), 0..3),
+        overlay_picks in vec(((any::<u32>(), any::<u32>()), any::<u32>()), 0..6),
+        hexside_picks in vec(((any::<u32>(), any::<u32>()), 0usize..6), 0..8),
+        label_picks in vec(((any::<u32>(), any::<u32>()), text()), 0..4),
+        checked_picks in vec((any::<u32>(), any::<u32>()), 0..4),
+        notes in option::of(text()),
+        metres in option::of(1u32..2000),
+        background in option::of((text(), vec(-1000i32..1000, 9), vec(((any::<u32>(), any::<u32>()), 0i32..5000, 0i32..5000), 0..4))),
+    ) -> Map {
+        let codes: Vec<char> = legend.keys().filter_map(|k| k.chars().next()).collect();
+        let rows = (0..grid.rows)
+            .map(|r| (0..grid.columns).map(|c| codes[cells[((r * 12 + c) as usize) % cells.len()] as usize % codes.len()]).collect())
+            .collect();
+        let terrain = legend.into_iter().map(|(code, (name, colour, pattern, water, effects))| {
+            (code, TerrainType { name, colour, pattern, water, effects })
+        }).collect();
+        let overlay_ids: Vec<Id> = overlay_types.keys().cloned().collect();
+        let overlay_types: BTreeMap<Id, OverlayType> = overlay_types.into_iter().map(|(id, (name, colour, bridge, effects))| {
+            (id, OverlayType { name, symbol: OverlaySymbol::Town, colour, bridge, effects })
+        }).collect();
+        let mut overlays = BTreeMap::new();
+        if !overlay_ids.is_empty() {
+            for (pick, which) in overlay_picks {
+                overlays.entry(hex_of(&grid, pick)).or_insert_with(Vec::new)
+                    .push(overlay_ids[which as usize % overlay_ids.len()].clone());
+            }
+        }
+        let mut hexside_types = BTreeMap::new();
+        hexside_types.insert(Id::from("river"), HexsideType {
+            name: "River".into(), symbol: HexsideSymbol::River, colour: Colour::from("#3060c0"),
+            water: true, bridge: false, blocks_zoc: true, needs_breach: false, cost: None, cost_by_kind: BTreeMap::new(),
+        });
+        let mut river = Vec::new();
+        for (pick, side) in hexside_picks {
+            let hex = hex_of(&grid, pick);
+            // Written in either of its two names: the canonical form must pick one.
+            let side: Side = sides(grid.orientation)[side];
+            river.push(bataille_schema::HexsideRef(format!("{hex}/{side}")));
+        }
+        let mut hexsides = BTreeMap::new();
+        hexsides.insert(Id::from("river"), river);
+        let labels = label_picks.into_iter().map(|(pick, name)| (hex_of(&grid, pick), name)).collect();
+        let checked = checked_picks.into_iter().map(|pick| hex_of(&grid, pick)).collect();
+        let background = background.map(|(image, matrix, points)| Background {
+            image,
+            fit: FitKind::Affine,
+            grid_to_image: std::array::from_fn(|i| f64::from(matrix[i]) / 8.0),
+            control_points: points.into_iter().map(|(pick, x, y)| ControlPoint {
+                hex: hex_of(&grid, pick), x: f64::from(x) / 4.0, y: f64::from(y) / 4.0,
+            }).collect(),
+        });
+        let mut friendly_edges = BTreeMap::new();
+        friendly_edges.insert("French".to_owned(), vec![MapEdge::West, MapEdge::North]);
+        Map {
+            format_version: 1,
+            name: "Generated".into(),
+            notes,
+            grid,
+            metres_per_hex: metres.map(f64::from),
+            terrain,
+            overlay_types,
+            hexside_types,
+            rows,
+            overlays,
+            hexsides,
+            labels,
+            friendly_edges,
+            checked,
+            background,
+        }
+    }
+}
+
+fn placement(zones: &[Id]) -> impl Strategy<Value = Placement> + use<> {
+    let zones = zones.to_vec();
+    prop_oneof![
+        Just(Placement::Unplaced),
+        (1u32..40, 1u32..40).prop_map(|(c, r)| Placement::Hex(HexName(format!("{c:02}{r:02}")))),
+        (any::<usize>(), option::of((1u32..40, 1u32..40))).prop_map(move |(z, at)| {
+            Placement::Free {
+                zone: zones[z % zones.len()].clone(),
+                at: at.map(|(c, r)| HexName(format!("{c:02}{r:02}"))),
+            }
+        }),
+        (1u32..10, vec((1u32..40, 1u32..40), 1..3)).prop_map(|(turn, entry)| {
+            Placement::Reinforcement {
+                turn,
+                entry: entry
+                    .into_iter()
+                    .map(|(c, r)| HexName(format!("{c:02}{r:02}")))
+                    .collect(),
+            }
+        }),
+    ]
+}
+
+fn unit(zones: &[Id]) -> impl Strategy<Value = Unit> + use<> {
+    (
+        id(),
+        text(),
+        prop_oneof![Just("infantry"), Just("cavalry"), Just("artillery")],
+        option::of(id()),
+        (option::of(0u8..=12), option::of(0u8..=20), option::of(0u8..=10)),
+        option::of(-5i8..=5),
+        any::<bool>(),
+        option::of(prop_oneof![Just(Side::N), Just(Side::NE), Just(Side::SW)]),
+        placement(zones),
+        btree_map(
+            id(),
+            btree_map(
+                id(),
+                prop_oneof![
+                    any::<i32>().prop_map(Rating::Number),
+                    text().prop_map(Rating::Text)
+                ],
+                0..2,
+            ),
+            0..2,
+        ),
+        vec("[EW][0-9]{4}", 0..2),
+    )
+        .prop_map(
+            |(id, name, kind, corps, (cp, mp, morale), fire_modifier, always, facing, placement, ratings, allow)| Unit {
+                id,
+                name,
+                kind: Id::from(kind),
+                corps,
+                cp,
+                mp,
+                morale,
+                fire_modifier,
+                always_in_command: always,
+                facing,
+                placement,
+                ratings,
+                allow,
+            },
+        )
+}
+
+fn army(zones: Vec<Id>) -> impl Strategy<Value = Army> {
+    (
+        id(),
+        text(),
+        vec(prop_oneof![Just(MapEdge::West), Just(MapEdge::North), Just(MapEdge::East)], 0..3),
+        vec((id(), text(), option::of(0u32..=50), vec(id(), 0..3), placement(&zones)), 0..3),
+        vec((id(), text(), colour(), option::of((id(), text(), 0u8..=10, option::of(0u32..=50), any::<bool>(), placement(&zones)))), 0..3),
+        vec(unit(&zones), 0..6),
+    )
+        .prop_map(|(id, name, friendly_edges, commanders, corps, units)| Army {
+            id,
+            name,
+            friendly_edges,
+            commanders: commanders
+                .into_iter()
+                .map(|(id, name, radius_hexes, commands, placement)| Commander {
+                    id,
+                    name,
+                    radius_hexes,
+                    commands,
+                    placement,
+                    allow: Vec::new(),
+                })
+                .collect(),
+            corps: corps
+                .into_iter()
+                .map(|(id, name, colour, leader)| Corps {
+                    id,
+                    name,
+                    colour,
+                    leader: leader.map(|(id, name, activation, radius_hexes, always_in_command, placement)| LineLeader {
+                        id,
+                        name,
+                        activation,
+                        radius_hexes,
+                        always_in_command,
+                        placement,
+                        allow: Vec::new(),
+                    }),
+                    friendly_edges: Vec::new(),
+                })
+                .collect(),
+            units,
+        })
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    let zones = vec![Id::from("zone-a"), Id::from("zone-b")];
+    (
+        text(),
+        1u32..=200,
+        1u32..=1440,
+        option::of(text()),
+        vec(army(zones.clone()), 1..3),
+        vec((1u32..40, 1u32..40), 0..5),
+        vec(((1u32..40, 1u32..40), text(), 0u32..100), 0..3),
+        (0u32..5, 0u32..5),
+        any::<bool>(),
+    )
+        .prop_map(move |(title, turns, turn_minutes, notes, armies, zone_hexes, objectives, points, stacked)| {
+            let mut kinds = BTreeMap::new();
+            for (kind, symbol, front) in [("infantry", Symbol::Infantry, 2), ("cavalry", Symbol::Cavalry, 4), ("artillery", Symbol::Artillery, 6)] {
+                kinds.insert(Id::from(kind), UnitKind {
+                    name: kind.into(), symbol, combat: true, front_hexsides: front, flank_hexsides: 0,
+                    moves_as: None, immobile: kind == "artillery", armies: Vec::new(),
+                });
+            }
+            Scenario {
+                format_version: 1,
+                title,
+                map: "../maps/m.ron".into(),
+                date: "1712-07-24".into(),
+                turns,
+                turn_minutes,
+                start_time: "11:00".into(),
+                notes,
+                allow: vec!["W0601".into()],
+                rules: Rules {
+                    system: Id::from("vae-victis"),
+                    unit_kinds: kinds,
+                    stacking: Stacking {
+                        compositions: vec![Composition {
+                            name: "infantry".into(),
+                            terms: vec![StackTerm { kinds: vec![Id::from("infantry")], max_counters: None, max_cp: Some(3) }],
+                        }],
+                        reinforcements: if stacked { ReinforcementEntry::Stacked } else { ReinforcementEntry::Column },
+                    },
+                    command: Command { commander_radius_hexes: 10, leader_radius_hexes: 4, blocked_by_enemy_front_and_flank: stacked, lines_of_battle: true },
+                },
+                armies,
+                zones: zones.iter().map(|id| Zone {
+                    id: id.clone(),
+                    name: format!("Zone {id}"),
+                    owner: Owner::Army(Id::from("french")),
+                    hexes: zone_hexes.iter().map(|(c, r)| HexName(format!("{c:02}{r:02}"))).collect(),
+                }).collect(),
+                victory: Victory {
+                    objectives: objectives.into_iter().map(|((c, r), name, points)| Objective { hex: HexName(format!("{c:02}{r:02}")), name, points }).collect(),
+                    unit_objectives: vec![UnitObjective { unit: Id::from("baggage"), points: 10 }],
+                    points_per_enemy_cp_eliminated: points.0,
+                    points_per_enemy_unit_routed: points.1,
+                    holds: vec![HoldCondition { army: Id::from("allies"), hexes: vec![HexName::from("1518")], at_least: Some(1), result: "marginal".into() }],
+                    leader_losses: vec![LeaderLoss { leader: Id::from("saxe"), winner: Id::from("allies") }],
+                    notes: None,
+                },
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn maps_round_trip_through_ron_byte_for_byte(map in map()) {
+        let text = map_to_string(&map).unwrap();
+        let parsed = parse_map(&SourceFile::new("m.ron", text.clone())).unwrap();
+        let mut canonical = map.clone();
+        canonical.canonicalize();
+        prop_assert_eq!(&parsed, &canonical);
+        prop_assert_eq!(map_to_string(&parsed).unwrap(), text);
+    }
+
+    #[test]
+    fn maps_round_trip_through_json_and_conform_to_the_schema(map in map()) {
+        let value = serde_json::to_value(&map).unwrap();
+        let back: Map = serde_json::from_value(value.clone()).unwrap();
+        prop_assert_eq!(&back, &map);
+        prop_assert_eq!(json_schema::check(bataille_schema::DocumentKind::Map, &value), vec![]);
+    }
+
+    #[test]
+    fn scenarios_round_trip_through_ron_byte_for_byte(scenario in scenario()) {
+        let text = scenario_to_string(&scenario).unwrap();
+        let parsed = parse_scenario(&SourceFile::new("s.ron", text.clone())).unwrap();
+        let mut canonical = scenario.clone();
+        canonical.canonicalize();
+        prop_assert_eq!(&parsed, &canonical);
+        prop_assert_eq!(scenario_to_string(&parsed).unwrap(), text);
+    }
+
+    #[test]
+    fn scenarios_round_trip_through_json_and_conform_to_the_schema(scenario in scenario()) {
+        let value = serde_json::to_value(&scenario).unwrap();
+        let back: Scenario = serde_json::from_value(value.clone()).unwrap();
+        prop_assert_eq!(&back, &scenario);
+        prop_assert_eq!(json_schema::check(bataille_schema::DocumentKind::Scenario, &value), vec![]);
+    }
+}
+
+#[test]
+fn painting_one_hex_changes_one_line() {
+    let (mut map, _) = bataille_schema::stress::generate(
+        bataille_schema::stress::StressSize { columns: 30, rows: 20, units: 10, corps: 2 },
+        "m.ron",
+    );
+    let before = map_to_string(&map).unwrap();
+    let row = &mut map.rows[7];
+    let mut chars: Vec<char> = row.chars().collect();
+    chars[12] = if chars[12] == 'f' { 'c' } else { 'f' };
+    *row = chars.into_iter().collect();
+    let after = map_to_string(&map).unwrap();
+    let changed = before.lines().zip(after.lines()).filter(|(a, b)| a != b).count();
+    assert_eq!(before.lines().count(), after.lines().count());
+    assert_eq!(changed, 1);
+}

@@ -1,0 +1,68 @@
+//! The checked-in JSON Schemas under `schema/` match the types; regenerate them with
+//! `UPDATE_SCHEMAS=1 cargo test -p bataille-schema --test schemas` (or `bataille schema --out schema/`).
+
+use std::path::Path;
+
+use bataille_schema::DocumentKind;
+use bataille_schema::json_schema::{file_stem, schema_text, schema_value};
+
+#[test]
+fn checked_in_schemas_match_the_types() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for kind in [DocumentKind::Map, DocumentKind::Scenario] {
+        let path = dir.join(format!("{}.schema.json", file_stem(kind)));
+        let expected = schema_text(kind);
+        if std::env::var_os("UPDATE_SCHEMAS").is_some() {
+            std::fs::write(&path, &expected).unwrap();
+        }
+        let found = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            found == expected,
+            "{} drifted from the types: run `UPDATE_SCHEMAS=1 cargo test -p bataille-schema --test schemas`",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn schemas_are_draft_2020_12_with_value_constraints() {
+    let scenario = schema_value(DocumentKind::Scenario);
+    assert_eq!(scenario["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    let text = scenario.to_string();
+    for needle in [
+        r#""maximum":12"#,             // CP
+        r#""maximum":10"#,             // morale
+        r#"^[0-9]{2,3}[.\\-]?[0-9]{2,3}$"#, // hex names
+        r#"^#[0-9a-fA-F]{6}$"#,        // colours
+        r#""minLength":1"#,            // non-empty ids
+        r#""additionalProperties":false"#,
+    ] {
+        assert!(text.contains(needle), "scenario schema lacks {needle}");
+    }
+    let map = schema_value(DocumentKind::Map).to_string();
+    assert!(map.contains("column_digits"));
+}
+
+#[test]
+fn the_schema_rejects_out_of_range_values() {
+    use serde_json::json;
+    let mut value = serde_json::to_value(
+        bataille_schema::stress::generate(
+            bataille_schema::stress::StressSize { columns: 10, rows: 10, units: 4, corps: 2 },
+            "m.ron",
+        )
+        .1,
+    )
+    .unwrap();
+    assert!(bataille_schema::json_schema::check(DocumentKind::Scenario, &value).is_empty());
+    value["armies"][0]["units"][0]["cp"] = json!(40);
+    value["armies"][0]["corps"][0]["colour"] = json!("blue");
+    value["armies"][0]["units"][1]["id"] = json!("");
+    let violations = bataille_schema::json_schema::check(DocumentKind::Scenario, &value);
+    let pointers: Vec<&str> = violations.iter().map(|v| v.pointer.as_str()).collect();
+    assert!(pointers.contains(&"/armies/0/units/0/cp"), "{violations:?}");
+    assert!(pointers.contains(&"/armies/0/corps/0/colour"), "{violations:?}");
+    assert!(pointers.contains(&"/armies/0/units/1/id"), "{violations:?}");
+    let cp = violations.iter().find(|v| v.pointer.ends_with("/cp")).unwrap();
+    assert_eq!(cp.message, "40 is more than the maximum 12");
+}
