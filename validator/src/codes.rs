@@ -1,0 +1,171 @@
+//! The registry of diagnostic codes: each code's severity, title and the rule it comes from.
+//! `docs/diagnostics.md` lists the same table (a test keeps them in step).
+
+use serde::Serialize;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The file breaks a rule: `bataille validate` exits 1.
+    Error,
+    /// Worth a look (exits 0 unless `--deny-warnings`).
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($code:ident, $severity:ident, $group:literal, $rule:literal, $title:literal;)*) => {
+        /// A stable diagnostic code. The letter gives the severity (E error, W warning), the
+        /// first two digits the group: 01 structure, 02 references, 03 stacking (rule 3),
+        /// 04 corps and command chain (1, 5, 8.1), 05 deployment (0.2, 13.1, 13.2), 06 map,
+        /// 08 command of line leaders (8.2), 09 command of units (9.1, 9.3).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($code,)*
+        }
+
+        impl Code {
+            /// Every code, in order.
+            pub const ALL: &'static [Code] = &[$(Code::$code,)*];
+
+            /// The code as written (`"E0301"`).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$code => stringify!($code),)*
+                }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self {
+                    $(Code::$code => Severity::$severity,)*
+                }
+            }
+
+            /// The group the code belongs to (`"stacking"`).
+            pub fn group(self) -> &'static str {
+                match self {
+                    $(Code::$code => $group,)*
+                }
+            }
+
+            /// The rule it comes from (`"3"`, `"8.2"`), or what it checks when no rule says.
+            pub fn rule(self) -> &'static str {
+                match self {
+                    $(Code::$code => $rule,)*
+                }
+            }
+
+            /// A short title (`"stack over a limit"`).
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(Code::$code => $title,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    E0101, Error, "structure", "file format", "RON syntax error";
+    E0102, Error, "structure", "file format", "file is not UTF-8 text";
+    E0103, Error, "structure", "file format", "file is neither a Map nor a Scenario";
+    E0104, Error, "structure", "file format", "format_version newer than this build";
+    E0105, Error, "structure", "JSON Schema", "value breaks the JSON Schema";
+    E0106, Error, "structure", "file format", "file too large";
+    W0107, Warning, "structure", "suppressions", "allow names an unknown code";
+    E0201, Error, "references", "ids", "duplicate id";
+    E0202, Error, "references", "1, 5", "unknown corps";
+    E0203, Error, "references", "0.2, 13.1", "unknown deployment zone";
+    E0204, Error, "references", "1", "unknown unit kind";
+    E0205, Error, "references", "13", "unknown leader";
+    E0206, Error, "references", "ids", "unknown army";
+    E0207, Error, "references", "13.3", "unknown unit";
+    E0208, Error, "references", "map file", "the scenario's map cannot be loaded";
+    E0301, Error, "stacking", "3", "stack over a limit at set-up";
+    E0302, Error, "stacking", "3", "stack mixes kinds no composition allows";
+    E0303, Error, "stacking", "3, 13.2", "reinforcements entering together break stacking";
+    E0401, Error, "corps", "1, 5", "combat unit without a corps";
+    E0402, Error, "corps", "1, 5", "unit in a corps of another army";
+    E0403, Error, "corps", "9", "corps without a line leader";
+    E0404, Error, "corps", "8.1", "corps commanded by no commander in chief";
+    E0405, Error, "corps", "8.1", "commander commands a corps of another army";
+    E0406, Error, "corps", "1, 10", "unit kind fielded by an army it is restricted from";
+    E0501, Error, "deployment", "0.2, 13.1", "unit outside its deployment zone";
+    W0502, Warning, "deployment", "0.2, 13.1", "unit placed in another corps' or army's zone";
+    E0503, Error, "deployment", "13.1", "counter placed off the map";
+    E0504, Error, "deployment", "7, terrain table", "unit on terrain it cannot enter";
+    E0505, Error, "deployment", "0.2, 13.1", "deployment zone hex off the map";
+    W0506, Warning, "deployment", "0.2, 13.1", "deployment zones of opposing armies overlap";
+    E0507, Error, "deployment", "13.2", "reinforcement entry hex off the map";
+    E0508, Error, "deployment", "13.2", "reinforcement arrives after the last turn";
+    E0509, Error, "deployment", "13", "victory hex off the map";
+    E0601, Error, "map", "map grid", "wrong number of terrain rows";
+    E0602, Error, "map", "map grid", "terrain row of the wrong length";
+    E0603, Error, "map", "terrain table", "terrain code not in the legend";
+    E0604, Error, "map", "terrain table", "unknown overlay type";
+    E0605, Error, "map", "map grid", "map entry on a hex off the map";
+    E0606, Error, "map", "map grid", "hexside not between two hexes of the map";
+    E0607, Error, "map", "terrain table", "unknown hexside type";
+    E0608, Error, "map", "7.5", "bridge hexside not on a water hexside";
+    E0609, Error, "map", "7.5", "bridge overlay away from water";
+    E0610, Error, "map", "map grid", "terrain code not one character";
+    W0801, Warning, "command", "8.2", "line leader out of its commander's radius at set-up";
+    W0901, Warning, "command", "9.1, 9.3", "unit out of command at set-up";
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Self, ()> {
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|code| code.as_str().eq_ignore_ascii_case(text.trim()))
+            .ok_or(())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letter_matches_severity_and_codes_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            let letter = &code.as_str()[..1];
+            match code.severity() {
+                Severity::Error => assert_eq!(letter, "E", "{code}"),
+                Severity::Warning => assert_eq!(letter, "W", "{code}"),
+            }
+            assert!(seen.insert(&code.as_str()[1..]), "{code} number reused");
+        }
+    }
+
+    #[test]
+    fn parses_codes_case_insensitively() {
+        assert_eq!("e0301".parse::<Code>(), Ok(Code::E0301));
+        assert_eq!("X9999".parse::<Code>(), Err(()));
+    }
+}

@@ -1,0 +1,424 @@
+//! Command at set-up (warnings): line leaders within their commander in chief's radius (8.2),
+//! units within their line leader's radius or in a commanded line of battle (9.1, 9.3).
+//!
+//! Radii are traced as 8.2 says: a path of at most N hexes over the map, which (when
+//! `rules.command.blocked_by_enemy_front_and_flank`) does not pass through an enemy unit's
+//! front or flank hexes unless a friendly unit stands there. The path may end in such a hex.
+//!
+//! Facing: a unit facing side F has its front hexsides taken in the order F, the next side
+//! clockwise, the previous side, … — so two front hexsides face the vertex between F and the
+//! next side clockwise (rule 2: infantry 2 front, 2 flank, 2 rear; cavalry 4 front, 2 rear).
+//! Its flank hexsides follow in the same order. A unit without a facing has front hexes only
+//! when all six hexsides are front (artillery). Infantry (a kind with flank hexsides) in a
+//! redoubt or built-up hex has six front hexsides (rule 2).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use bataille_schema::geometry::sides;
+use bataille_schema::scenario::{Unit, UnitKind};
+use bataille_schema::{Grid, HexIndex, Side};
+
+use crate::codes::Code;
+use crate::context::{CounterRole, Ctx, SCENARIO};
+use crate::diagnostic::{Diagnostic, Related};
+
+/// The order in which a facing's hexsides become front, then flank, then rear: relative
+/// positions clockwise from the facing side.
+const CLOSENESS: [usize; 6] = [0, 1, 5, 2, 4, 3];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SideClass {
+    Front,
+    Flank,
+    Rear,
+}
+
+/// Front/flank/rear of each of the six sides (in `sides(orientation)` order), or `None` when
+/// the facing is unknown and not all sides are front.
+fn classify(
+    grid: &Grid,
+    kind: &UnitKind,
+    facing: Option<Side>,
+    fortified: bool,
+) -> Option<[SideClass; 6]> {
+    let front = if fortified && kind.flank_hexsides > 0 {
+        6
+    } else {
+        kind.front_hexsides.min(6) as usize
+    };
+    if front == 6 {
+        return Some([SideClass::Front; 6]);
+    }
+    let all = sides(grid.orientation);
+    let f = all.iter().position(|s| Some(*s) == facing)?;
+    let flank = (kind.flank_hexsides as usize).min(6 - front);
+    let mut classes = [SideClass::Rear; 6];
+    for (rank, relative) in CLOSENESS.iter().enumerate() {
+        let slot = (f + relative) % 6;
+        classes[slot] = if rank < front {
+            SideClass::Front
+        } else if rank < front + flank {
+            SideClass::Flank
+        } else {
+            SideClass::Rear
+        };
+    }
+    Some(classes)
+}
+
+/// A unit on the map with what command needs.
+struct Placed<'a> {
+    army: usize,
+    unit: &'a Unit,
+    kind: &'a UnitKind,
+    hex: HexIndex,
+    /// Pointer of its hex value.
+    pointer: String,
+    classes: Option<[SideClass; 6]>,
+}
+
+impl Placed<'_> {
+    /// The neighbour hexes through its sides of a class.
+    fn hexes_of(&self, grid: &Grid, class: SideClass) -> Vec<HexIndex> {
+        let Some(classes) = self.classes else {
+            return Vec::new();
+        };
+        sides(grid.orientation)
+            .iter()
+            .zip(classes)
+            .filter(|(_, c)| *c == class)
+            .filter_map(|(side, _)| grid.neighbour(self.hex, *side))
+            .collect()
+    }
+}
+
+/// Hexes within `radius` steps of `start`, by breadth-first search over the map. A blocked hex
+/// (enemy front or flank, no friendly unit) can be reached but not passed through.
+fn reach(
+    grid: &Grid,
+    start: HexIndex,
+    radius: u32,
+    blocked: &HashSet<HexIndex>,
+) -> HashMap<HexIndex, u32> {
+    let mut dist = HashMap::new();
+    dist.insert(start, 0);
+    let mut queue = VecDeque::from([start]);
+    while let Some(hex) = queue.pop_front() {
+        let d = dist.get(&hex).copied().unwrap_or(0);
+        if d >= radius || (hex != start && blocked.contains(&hex)) {
+            continue;
+        }
+        for (_, next) in grid.neighbours(hex) {
+            if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(next) {
+                e.insert(d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    dist
+}
+
+pub(crate) fn command(ctx: &mut Ctx<'_>) {
+    let Some(view) = ctx.map.as_ref() else {
+        return;
+    };
+    let grid = view.grid;
+    let s = ctx.scenario;
+    let rules = &s.rules.command;
+
+    // Units on the map.
+    let mut placed: Vec<Placed<'_>> = Vec::new();
+    for counter in ctx.counters.iter().filter(|c| c.role == CounterRole::Unit) {
+        let (Some(unit), Some(hex)) = (counter.unit, counter.placement.hex()) else {
+            continue;
+        };
+        let (Some(kind), Some(index)) = (ctx.kind(unit.kind.as_str()), grid.lookup(hex)) else {
+            continue;
+        };
+        let classes = classify(grid, kind, unit.facing, view.is_fortified(index));
+        placed.push(Placed {
+            army: counter.army,
+            unit,
+            kind,
+            hex: index,
+            pointer: counter.hex_pointer(),
+            classes,
+        });
+    }
+
+    // Per army: hexes its path may not pass (enemy front/flank not held by a friend).
+    let armies = s.armies.len();
+    let mut blocked: Vec<HashSet<HexIndex>> = vec![HashSet::new(); armies];
+    if rules.blocked_by_enemy_front_and_flank {
+        let mut friendly: Vec<HashSet<HexIndex>> = vec![HashSet::new(); armies];
+        for p in &placed {
+            if let Some(set) = friendly.get_mut(p.army) {
+                set.insert(p.hex);
+            }
+        }
+        for p in &placed {
+            let zone: Vec<HexIndex> = p
+                .hexes_of(grid, SideClass::Front)
+                .into_iter()
+                .chain(p.hexes_of(grid, SideClass::Flank))
+                .collect();
+            for (army, set) in blocked.iter_mut().enumerate() {
+                if army == p.army {
+                    continue;
+                }
+                for hex in &zone {
+                    if !friendly[army].contains(hex) {
+                        set.insert(*hex);
+                    }
+                }
+            }
+        }
+    }
+    let empty = HashSet::new();
+    let blocked_for = |army: usize| blocked.get(army).unwrap_or(&empty);
+    let how = if rules.blocked_by_enemy_front_and_flank {
+        " along a path avoiding enemy front and flank hexes"
+    } else {
+        ""
+    };
+
+    let mut found = Vec::new();
+    for (a, army) in s.armies.iter().enumerate() {
+        for (c, corps) in army.corps.iter().enumerate() {
+            let Some(leader) = &corps.leader else {
+                continue;
+            };
+            let leader_pointer = crate::context::placement_hex_pointer(
+                &format!("/armies/{a}/corps/{c}/leader"),
+                &leader.placement,
+            );
+            let Some(leader_hex) = leader.placement.hex().and_then(|h| grid.lookup(h)) else {
+                continue;
+            };
+            // 8.2: the line leader within the radius of a commander in chief commanding the corps.
+            if !leader.always_in_command {
+                let chiefs: Vec<(usize, HexIndex, u32)> = army
+                    .commanders
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, chief)| chief.commands.iter().any(|id| *id == corps.id))
+                    .filter_map(|(k, chief)| {
+                        let hex = chief.placement.hex().and_then(|h| grid.lookup(h))?;
+                        Some((
+                            k,
+                            hex,
+                            chief.radius_hexes.unwrap_or(rules.commander_radius_hexes),
+                        ))
+                    })
+                    .collect();
+                let in_command = chiefs.iter().any(|(_, hex, radius)| {
+                    reach(grid, *hex, *radius, blocked_for(a)).contains_key(&leader_hex)
+                });
+                if !chiefs.is_empty() && !in_command {
+                    let leader_name = grid.name(leader_hex);
+                    let mut d = Diagnostic::new(
+                        Code::W0801,
+                        SCENARIO,
+                        leader_pointer.clone(),
+                        format!(
+                            "line leader `{}` of `{}` at {leader_name} is out of command: no commander in chief commanding `{}` reaches it within his radius{how}",
+                            leader.id, corps.id, corps.id
+                        ),
+                    )
+                    .help(format!(
+                        "move `{}` or a commander closer, or add `allow: [\"W0801\"]` to the leader if intended (8.2)",
+                        leader.id
+                    ))
+                    .hex(leader_name.as_str())
+                    .subject(leader.id.as_str());
+                    for (k, hex, radius) in &chiefs {
+                        let chief = &army.commanders[*k];
+                        let distance = grid.distance(*hex, leader_hex);
+                        d = d.related(
+                            Related::new(
+                                SCENARIO,
+                                crate::context::placement_hex_pointer(
+                                    &format!("/armies/{a}/commanders/{k}"),
+                                    &chief.placement,
+                                ),
+                                format!(
+                                    "commander `{}` at {} ({distance} hexes away, radius {radius})",
+                                    chief.id,
+                                    grid.name(*hex)
+                                ),
+                            )
+                            .hex(grid.name(*hex).as_str())
+                            .subject(chief.id.as_str()),
+                        );
+                    }
+                    found.push(d);
+                }
+            }
+
+            // 9.1 and 9.3: the corps' units within the leader's radius or in a commanded line.
+            let radius = leader.radius_hexes.unwrap_or(rules.leader_radius_hexes);
+            let reached = reach(grid, leader_hex, radius, blocked_for(a));
+            let members: Vec<&Placed<'_>> = placed
+                .iter()
+                .filter(|p| p.army == a && p.unit.corps.as_ref() == Some(&corps.id))
+                .collect();
+            let mut commanded: Vec<bool> = members
+                .iter()
+                .map(|p| p.unit.always_in_command || reached.contains_key(&p.hex))
+                .collect();
+            if rules.lines_of_battle {
+                lines_of_battle(grid, &members, &mut commanded);
+            }
+            for (p, ok) in members.iter().zip(&commanded) {
+                // 9.2 (Grassin) always in command; Fontenoy 10: immobile artillery ignores command.
+                if *ok || p.kind.immobile {
+                    continue;
+                }
+                let here = grid.name(p.hex);
+                let distance = grid.distance(leader_hex, p.hex);
+                let line = if rules.lines_of_battle {
+                    format!(
+                        " and in no line of battle with a commanded unit of `{}`",
+                        corps.id
+                    )
+                } else {
+                    String::new()
+                };
+                found.push(
+                    Diagnostic::new(
+                        Code::W0901,
+                        SCENARIO,
+                        p.pointer.clone(),
+                        format!(
+                            "unit `{}` at {here} is out of command: {distance} hexes from its line leader `{}` at {} (radius {radius}{how}){line}",
+                            p.unit.id,
+                            leader.id,
+                            grid.name(leader_hex)
+                        ),
+                    )
+                    .help(format!(
+                        "move it within {radius} hexes of `{}`{}, or add `allow: [\"W0901\"]` to the unit if intended (9.1)",
+                        leader.id,
+                        if rules.lines_of_battle { " or beside a commanded unit of its corps on a flank hex (9.3)" } else { "" }
+                    ))
+                    .hex(here.as_str())
+                    .subject(p.unit.id.as_str())
+                    .related(
+                        Related::new(SCENARIO, leader_pointer.clone(), format!("line leader `{}` is here", leader.id))
+                            .hex(grid.name(leader_hex).as_str())
+                            .subject(leader.id.as_str()),
+                    ),
+                );
+            }
+        }
+    }
+    ctx.out.extend(found);
+}
+
+/// 9.3: a unit out of radius is commanded when it is adjacent to a unit of its corps placed on
+/// one of its flank hexes (or it on the other's), in a chain that reaches a commanded unit;
+/// units with no flank hexsides and fewer than six front ones (cavalry) need only be adjacent.
+fn lines_of_battle(grid: &Grid, members: &[&Placed<'_>], commanded: &mut [bool]) {
+    let mut by_hex: HashMap<HexIndex, Vec<usize>> = HashMap::new();
+    for (i, p) in members.iter().enumerate() {
+        by_hex.entry(p.hex).or_default().push(i);
+    }
+    let flanks: Vec<Vec<HexIndex>> = members
+        .iter()
+        .map(|p| p.hexes_of(grid, SideClass::Flank))
+        .collect();
+    let cavalry = |p: &Placed<'_>| p.kind.flank_hexsides == 0 && p.kind.front_hexsides < 6;
+    let mut queue: VecDeque<usize> = (0..members.len()).filter(|i| commanded[*i]).collect();
+    while let Some(v) = queue.pop_front() {
+        let pv = members[v];
+        // Stacked with a commanded unit: same hex, same distance.
+        let mut candidates: Vec<usize> = by_hex.get(&pv.hex).cloned().unwrap_or_default();
+        for (_, next) in grid.neighbours(pv.hex) {
+            if let Some(units) = by_hex.get(&next) {
+                for &u in units {
+                    let pu = members[u];
+                    let linked = flanks[u].contains(&pv.hex)
+                        || flanks[v].contains(&pu.hex)
+                        || (cavalry(pu) && cavalry(pv));
+                    if linked {
+                        candidates.push(u);
+                    }
+                }
+            }
+        }
+        for u in candidates {
+            if !commanded[u] {
+                commanded[u] = true;
+                queue.push_back(u);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bataille_schema::map::{HexNaming, Orientation, Shifted};
+    use bataille_schema::scenario::Symbol;
+
+    fn grid() -> Grid {
+        Grid {
+            orientation: Orientation::Flat,
+            shifted: Shifted::Odd,
+            first_column: 1,
+            first_row: 1,
+            columns: 10,
+            rows: 10,
+            hex_names: HexNaming::default(),
+        }
+    }
+
+    fn kind(front: u8, flank: u8) -> UnitKind {
+        UnitKind {
+            name: "k".into(),
+            symbol: Symbol::Infantry,
+            combat: true,
+            front_hexsides: front,
+            flank_hexsides: flank,
+            moves_as: None,
+            immobile: false,
+            armies: vec![],
+        }
+    }
+
+    #[test]
+    fn infantry_facing_north_has_front_north_and_north_east() {
+        let classes = classify(&grid(), &kind(2, 2), Some(Side::N), false).unwrap();
+        // Flat sides: N, NE, SE, S, SW, NW.
+        assert!(classes[0] == SideClass::Front && classes[1] == SideClass::Front);
+        assert!(classes[5] == SideClass::Flank && classes[2] == SideClass::Flank);
+        assert!(classes[3] == SideClass::Rear && classes[4] == SideClass::Rear);
+    }
+
+    #[test]
+    fn infantry_in_a_redoubt_is_all_front_and_cavalry_is_not() {
+        assert!(
+            classify(&grid(), &kind(2, 2), None, true)
+                .is_some_and(|c| c.iter().all(|c| *c == SideClass::Front))
+        );
+        assert!(classify(&grid(), &kind(4, 0), None, true).is_none());
+    }
+
+    #[test]
+    fn blocked_hexes_end_paths_but_do_not_carry_them() {
+        let g = grid();
+        let start = HexIndex::new(0, 0);
+        let wall: HashSet<HexIndex> = (0..10).map(|r| HexIndex::new(1, r)).collect();
+        let reached = reach(&g, start, 5, &wall);
+        assert!(
+            reached.contains_key(&HexIndex::new(1, 0)),
+            "a blocked hex can be reached"
+        );
+        assert!(
+            !reached.contains_key(&HexIndex::new(2, 0)),
+            "but not passed"
+        );
+        let free = reach(&g, start, 5, &HashSet::new());
+        assert_eq!(free.get(&HexIndex::new(2, 0)), Some(&2));
+    }
+}

@@ -1,0 +1,305 @@
+//! What every scenario check needs to look up: indexes of armies, corps and zones by id, the
+//! counters on the map with their pointers, and a view of the map (terrain and overlays by hex).
+
+use std::collections::HashMap;
+
+use bataille_schema::map::{Effects, MoveCost, TerrainType};
+use bataille_schema::scenario::{Placement, Unit, UnitKind};
+use bataille_schema::source::push_pointer;
+use bataille_schema::{DocumentKind, Grid, HexIndex, HexName, Id, Map, Scenario};
+
+use crate::diagnostic::Diagnostic;
+
+/// A map with its terrain codes split by hex, and overlays by hex.
+pub(crate) struct MapView<'a> {
+    pub map: &'a Map,
+    pub grid: &'a Grid,
+    codes: Vec<Vec<char>>,
+    overlays: HashMap<HexIndex, &'a [Id]>,
+}
+
+impl<'a> MapView<'a> {
+    pub fn new(map: &'a Map) -> Self {
+        let codes = map.rows.iter().map(|row| row.chars().collect()).collect();
+        let overlays = map
+            .overlays
+            .iter()
+            .filter_map(|(name, ids)| Some((map.grid.lookup(name)?, ids.as_slice())))
+            .collect();
+        Self {
+            map,
+            grid: &map.grid,
+            codes,
+            overlays,
+        }
+    }
+
+    /// The terrain code written for a hex, when its row has one.
+    pub fn code_at(&self, hex: HexIndex) -> Option<char> {
+        self.codes
+            .get(hex.row as usize)?
+            .get(hex.col as usize)
+            .copied()
+    }
+
+    /// The terrain of a hex, when its code is in the legend.
+    pub fn terrain_at(&self, hex: HexIndex) -> Option<(&'a String, &'a TerrainType)> {
+        let code = self.code_at(hex)?;
+        let mut buf = [0u8; 4];
+        self.map.terrain.get_key_value(&*code.encode_utf8(&mut buf))
+    }
+
+    /// The overlays of a hex.
+    pub fn overlays_at(&self, hex: HexIndex) -> &'a [Id] {
+        self.overlays.get(&hex).copied().unwrap_or(&[])
+    }
+
+    /// The cost for a movement class to enter a hex: the terrain's, then each overlay that
+    /// sets one overrides it (a bridge overlay on a river hex). `None` when the terrain is
+    /// unknown. The name returned is what decided it (terrain or overlay name).
+    pub fn entry_cost(&self, hex: HexIndex, class: &str) -> Option<(MoveCost, String)> {
+        let (_, terrain) = self.terrain_at(hex)?;
+        let mut cost = (
+            cost_of(&terrain.effects, class).unwrap_or(MoveCost::Mp(1)),
+            terrain.name.clone(),
+        );
+        for id in self.overlays_at(hex) {
+            if let Some(overlay) = self.map.overlay_types.get(id)
+                && let Some(c) = cost_of(&overlay.effects, class)
+            {
+                cost = (c, overlay.name.clone());
+            }
+        }
+        Some(cost)
+    }
+
+    /// Whether the hex counts as a redoubt or built-up area (rule 2: infantry there has six
+    /// front hexsides).
+    pub fn is_fortified(&self, hex: HexIndex) -> bool {
+        let fortified = |e: &Effects| e.redoubt || e.built_up;
+        self.terrain_at(hex)
+            .is_some_and(|(_, t)| fortified(&t.effects))
+            || self.overlays_at(hex).iter().any(|id| {
+                self.map
+                    .overlay_types
+                    .get(id)
+                    .is_some_and(|o| fortified(&o.effects))
+            })
+    }
+}
+
+fn cost_of(effects: &Effects, class: &str) -> Option<MoveCost> {
+    effects.cost_by_kind.get(class).copied().or(effects.cost)
+}
+
+/// What sort of counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CounterRole {
+    Unit,
+    Commander,
+    Leader,
+}
+
+impl CounterRole {
+    pub fn noun(self) -> &'static str {
+        match self {
+            CounterRole::Unit => "unit",
+            CounterRole::Commander => "commander",
+            CounterRole::Leader => "line leader",
+        }
+    }
+}
+
+/// A counter of the scenario with where it is written.
+pub(crate) struct Counter<'a> {
+    pub role: CounterRole,
+    pub army: usize,
+    /// For a line leader, its corps index in the army.
+    pub corps_index: Option<usize>,
+    pub id: &'a Id,
+    pub placement: &'a Placement,
+    pub allow: &'a [String],
+    pub unit: Option<&'a Unit>,
+    /// JSON pointer of the counter.
+    pub pointer: String,
+}
+
+impl Counter<'_> {
+    /// The pointer of the hex it stands on at set-up (its `Hex` or `Free.at` value).
+    pub fn hex_pointer(&self) -> String {
+        placement_hex_pointer(&self.pointer, self.placement)
+    }
+}
+
+/// The pointer of a placement's hex (`…/placement/Hex`, `…/placement/Free/at`).
+pub(crate) fn placement_hex_pointer(base: &str, placement: &Placement) -> String {
+    match placement {
+        Placement::Hex(_) => format!("{base}/placement/Hex"),
+        Placement::Free { at: Some(_), .. } => format!("{base}/placement/Free/at"),
+        _ => format!("{base}/placement"),
+    }
+}
+
+/// The scenario and its indexes, shared by the checks, with the diagnostics found so far.
+pub(crate) struct Ctx<'a> {
+    pub scenario: &'a Scenario,
+    pub map: Option<MapView<'a>>,
+    /// Army id → index (first definition).
+    pub armies: HashMap<&'a str, usize>,
+    /// Corps id → (army index, corps index) (first definition).
+    pub corps: HashMap<&'a str, (usize, usize)>,
+    /// Zone id → index (first definition).
+    pub zones: HashMap<&'a str, usize>,
+    pub counters: Vec<Counter<'a>>,
+    pub out: Vec<Diagnostic>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(scenario: &'a Scenario, map: Option<&'a Map>) -> Self {
+        let mut armies = HashMap::new();
+        let mut corps = HashMap::new();
+        let mut counters = Vec::new();
+        for (a, army) in scenario.armies.iter().enumerate() {
+            armies.entry(army.id.as_str()).or_insert(a);
+            for (c, commander) in army.commanders.iter().enumerate() {
+                counters.push(Counter {
+                    role: CounterRole::Commander,
+                    army: a,
+                    corps_index: None,
+                    id: &commander.id,
+                    placement: &commander.placement,
+                    allow: &commander.allow,
+                    unit: None,
+                    pointer: format!("/armies/{a}/commanders/{c}"),
+                });
+            }
+            for (c, body) in army.corps.iter().enumerate() {
+                corps.entry(body.id.as_str()).or_insert((a, c));
+                if let Some(leader) = &body.leader {
+                    counters.push(Counter {
+                        role: CounterRole::Leader,
+                        army: a,
+                        corps_index: Some(c),
+                        id: &leader.id,
+                        placement: &leader.placement,
+                        allow: &leader.allow,
+                        unit: None,
+                        pointer: format!("/armies/{a}/corps/{c}/leader"),
+                    });
+                }
+            }
+            for (u, unit) in army.units.iter().enumerate() {
+                counters.push(Counter {
+                    role: CounterRole::Unit,
+                    army: a,
+                    corps_index: None,
+                    id: &unit.id,
+                    placement: &unit.placement,
+                    allow: &unit.allow,
+                    unit: Some(unit),
+                    pointer: format!("/armies/{a}/units/{u}"),
+                });
+            }
+        }
+        let mut zones = HashMap::new();
+        for (z, zone) in scenario.zones.iter().enumerate() {
+            zones.entry(zone.id.as_str()).or_insert(z);
+        }
+        Self {
+            scenario,
+            map: map.map(MapView::new),
+            armies,
+            corps,
+            zones,
+            counters,
+            out: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.out.push(diagnostic);
+    }
+
+    pub fn kind(&self, id: &str) -> Option<&'a UnitKind> {
+        self.scenario.rules.unit_kinds.get(id)
+    }
+
+    /// The id of an army by index.
+    pub fn army_id(&self, army: usize) -> &'a str {
+        self.scenario.armies.get(army).map_or("", |a| a.id.as_str())
+    }
+
+    /// The army a corps belongs to.
+    pub fn army_of_corps(&self, corps: &str) -> Option<usize> {
+        self.corps.get(corps).map(|(a, _)| *a)
+    }
+
+    /// The map hex of a name, when there is a map and the name is on it.
+    pub fn lookup(&self, name: &HexName) -> Option<HexIndex> {
+        self.map.as_ref()?.grid.lookup(name)
+    }
+
+    /// The movement class of a kind: its `moves_as`, else its own id.
+    pub fn movement_class(&self, kind_id: &'a Id) -> &'a str {
+        self.kind(kind_id.as_str())
+            .and_then(|k| k.moves_as.as_ref())
+            .unwrap_or(kind_id)
+            .as_str()
+    }
+
+    /// The name of a kind for messages, in lower case (`infantry`).
+    pub fn kind_name(&self, kind_id: &str) -> String {
+        self.kind(kind_id)
+            .map_or_else(|| kind_id.to_owned(), |k| k.name.to_lowercase())
+    }
+}
+
+pub(crate) const SCENARIO: DocumentKind = DocumentKind::Scenario;
+pub(crate) const MAP: DocumentKind = DocumentKind::Map;
+
+/// A JSON pointer with a map key appended (escaped).
+pub(crate) fn key_pointer(base: &str, key: &str) -> String {
+    push_pointer(base, key)
+}
+
+/// Describes a list of hexes compactly: runs of one column written `1312-1316`.
+pub(crate) fn describe_hexes(grid: Option<&Grid>, hexes: &[HexName]) -> String {
+    const MAX: usize = 8;
+    let mut parsed: Vec<(u32, u32, &HexName)> = Vec::new();
+    let mut others: Vec<&HexName> = Vec::new();
+    for hex in hexes {
+        match grid.and_then(|g| g.parse_numbers(hex.as_str())) {
+            Some((c, r)) => parsed.push((c, r, hex)),
+            None => others.push(hex),
+        }
+    }
+    parsed.sort();
+    parsed.dedup_by_key(|(c, r, _)| (*c, *r));
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < parsed.len() {
+        let mut j = i;
+        while j + 1 < parsed.len()
+            && parsed[j + 1].0 == parsed[i].0
+            && parsed[j + 1].1 == parsed[j].1 + 1
+        {
+            j += 1;
+        }
+        if j > i {
+            parts.push(format!("{}-{}", parsed[i].2, parsed[j].2));
+        } else {
+            parts.push(parsed[i].2.to_string());
+        }
+        i = j + 1;
+    }
+    parts.extend(others.iter().map(|h| h.to_string()));
+    if parts.is_empty() {
+        return "no hexes".into();
+    }
+    if parts.len() > MAX {
+        let more = parts.len() - MAX;
+        parts.truncate(MAX);
+        return format!("{}, … {more} more", parts.join(", "));
+    }
+    parts.join(", ")
+}

@@ -1,0 +1,127 @@
+//! Corps membership (rules 1, 5, 8.1, 9): every combat unit in exactly one corps of its own
+//! army, one line leader per corps, every corps under a commander in chief of its army, unit
+//! kinds fielded only by the armies allowed them.
+
+use crate::codes::Code;
+use crate::context::{Ctx, SCENARIO};
+use crate::diagnostic::{Diagnostic, Related};
+
+pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
+    let s = ctx.scenario;
+    for (a, army) in s.armies.iter().enumerate() {
+        for (u, unit) in army.units.iter().enumerate() {
+            let base = format!("/armies/{a}/units/{u}");
+            let Some(kind) = ctx.kind(unit.kind.as_str()) else {
+                continue;
+            };
+            // Fontenoy 10 / games.md: a kind may be restricted to some armies.
+            if !kind.armies.is_empty() && !kind.armies.iter().any(|id| *id == army.id) {
+                let allowed: Vec<String> = kind.armies.iter().map(|a| format!("`{a}`")).collect();
+                ctx.push(
+                    Diagnostic::new(
+                        Code::E0406,
+                        SCENARIO,
+                        format!("{base}/kind"),
+                        format!(
+                            "unit `{}` of army `{}` is {}, which only {} may field",
+                            unit.id,
+                            army.id,
+                            ctx.kind_name(unit.kind.as_str()),
+                            allowed.join(", ")
+                        ),
+                    )
+                    .help("move the unit to an army allowed the kind, or change its kind or the kind's `armies`")
+                    .subject(unit.id.as_str()),
+                );
+            }
+            if !kind.combat {
+                continue;
+            }
+            // Rules 1 and 5: every combat unit belongs to one corps of its own army.
+            match &unit.corps {
+                None => ctx.push(
+                    Diagnostic::new(
+                        Code::E0401,
+                        SCENARIO,
+                        base.clone(),
+                        format!("combat unit `{}` belongs to no corps", unit.id),
+                    )
+                    .help(format!(
+                        "add `corps: \"…\"` naming a corps of army `{}` (rules 1, 5: every combat unit acts with its corps)",
+                        army.id
+                    ))
+                    .subject(unit.id.as_str()),
+                ),
+                Some(corps) => {
+                    if let Some(&(other, c)) = ctx.corps.get(corps.as_str())
+                        && other != a
+                    {
+                        ctx.push(
+                            Diagnostic::new(
+                                Code::E0402,
+                                SCENARIO,
+                                format!("{base}/corps"),
+                                format!(
+                                    "unit `{}` of army `{}` belongs to corps `{corps}` of army `{}`",
+                                    unit.id,
+                                    army.id,
+                                    ctx.army_id(other)
+                                ),
+                            )
+                            .help(format!("name a corps of army `{}`, or move the unit to army `{}`", army.id, ctx.army_id(other)))
+                            .subject(unit.id.as_str())
+                            .related(Related::new(
+                                SCENARIO,
+                                format!("/armies/{other}/corps/{c}/id"),
+                                format!("corps `{corps}` is defined in army `{}` here", ctx.army_id(other)),
+                            )),
+                        );
+                    }
+                }
+            }
+        }
+        for (c, corps) in army.corps.iter().enumerate() {
+            // Rule 9: a corps has one line leader.
+            if corps.leader.is_none() {
+                ctx.push(
+                    Diagnostic::new(
+                        Code::E0403,
+                        SCENARIO,
+                        format!("/armies/{a}/corps/{c}"),
+                        format!("corps `{}` has no line leader", corps.id),
+                    )
+                    .help("add `leader: (id: …, name: …, activation: …)` (rule 9: each corps has one line leader)")
+                    .subject(corps.id.as_str()),
+                );
+            }
+            // 8.1: every corps is commanded by at least one commander in chief of its army.
+            let commanded = army
+                .commanders
+                .iter()
+                .any(|commander| commander.commands.iter().any(|id| *id == corps.id));
+            if !commanded {
+                let mut d = Diagnostic::new(
+                    Code::E0404,
+                    SCENARIO,
+                    format!("/armies/{a}/corps/{c}/id"),
+                    format!(
+                        "corps `{}` is commanded by no commander in chief of army `{}`",
+                        corps.id, army.id
+                    ),
+                )
+                .help(format!(
+                    "add `{}` to the `commands` of a commander of army `{}` (8.1)",
+                    corps.id, army.id
+                ))
+                .subject(corps.id.as_str());
+                if army.commanders.is_empty() {
+                    d.help = Some(format!(
+                        "army `{}` has no commander in chief: add one whose `commands` lists `{}` (8.1)",
+                        army.id, corps.id
+                    ));
+                }
+                ctx.push(d);
+            }
+        }
+    }
+}

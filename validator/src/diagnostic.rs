@@ -1,0 +1,236 @@
+//! The `Diagnostic` every check produces: a code, a message, the place in the document (a JSON
+//! pointer, so the editor can use it without files) and, once resolved against the file's text,
+//! the file, line and column.
+
+use std::cmp::Ordering;
+use std::ops::Range;
+use std::path::PathBuf;
+
+use bataille_schema::DocumentKind;
+use serde::Serialize;
+
+use crate::codes::{Code, Severity};
+
+/// A place in a file, 1-based, columns in characters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub file: PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    /// Byte range in the file's text.
+    #[serde(skip)]
+    pub bytes: Range<usize>,
+}
+
+/// Another place that explains a diagnostic: the other unit in an overstacked hex, the first
+/// definition of a duplicate id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub message: String,
+    pub document: DocumentKind,
+    /// JSON pointer of the value concerned (`/armies/0/units/3/placement/Hex`).
+    pub pointer: String,
+    /// A range of characters inside the string value at `pointer` (a hex's code in a row).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chars: Option<Range<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    /// The id of the counter, corps or zone concerned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// Filled in by `resolve` when the document's text is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+}
+
+/// One problem found in a document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    /// What is wrong (`hex 1518: 4 CP of infantry, at most 3`).
+    pub message: String,
+    /// What would fix it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// The document the pointer is in.
+    pub document: DocumentKind,
+    /// JSON pointer of the value concerned; `""` is the whole document.
+    pub pointer: String,
+    /// A range of characters inside the string value at `pointer` (a hex's code in a row).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chars: Option<Range<usize>>,
+    /// The hex concerned, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    /// The id of the counter (unit, line leader, commander), corps, zone or army concerned.
+    /// A counter's `allow` list suppresses diagnostics whose subject it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    pub related: Vec<Related>,
+    /// Filled in by `resolve` (or by the loader for syntax errors) when the text is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+}
+
+impl Diagnostic {
+    /// A diagnostic of `code` about the value at `pointer`.
+    pub fn new(
+        code: Code,
+        document: DocumentKind,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            help: None,
+            document,
+            pointer: pointer.into(),
+            chars: None,
+            hex: None,
+            subject: None,
+            related: Vec::new(),
+            span: None,
+        }
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn hex(mut self, hex: impl Into<String>) -> Self {
+        self.hex = Some(hex.into());
+        self
+    }
+
+    pub fn subject(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
+        self
+    }
+
+    pub fn chars(mut self, chars: Range<usize>) -> Self {
+        self.chars = Some(chars);
+        self
+    }
+
+    pub fn related(mut self, related: Related) -> Self {
+        self.related.push(related);
+        self
+    }
+
+    /// The message followed by the help, for outputs with one text field (GitHub, SARIF).
+    pub fn full_message(&self) -> String {
+        match &self.help {
+            Some(help) => format!("{}; {help}", self.message),
+            None => self.message.clone(),
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The order of diagnostics in a report: by file, line, column, code (then the rest, so
+    /// the order never depends on the order checks ran in). Unresolved diagnostics sort by
+    /// document and pointer, numbers in pointers compared as numbers.
+    pub fn order(&self, other: &Self) -> Ordering {
+        let place = |d: &Diagnostic| d.span.as_ref().map(|s| (s.file.clone(), s.line, s.column));
+        place(self)
+            .cmp(&place(other))
+            .then_with(|| self.document.cmp(&other.document))
+            .then_with(|| compare_pointers(&self.pointer, &other.pointer))
+            .then_with(|| {
+                let start = |d: &Diagnostic| d.chars.as_ref().map(|c| c.start);
+                start(self).cmp(&start(other))
+            })
+            .then_with(|| self.code.cmp(&other.code))
+            .then_with(|| self.message.cmp(&other.message))
+    }
+}
+
+impl Related {
+    pub fn new(
+        document: DocumentKind,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            message: message.into(),
+            document,
+            pointer: pointer.into(),
+            chars: None,
+            hex: None,
+            subject: None,
+            span: None,
+        }
+    }
+
+    pub fn hex(mut self, hex: impl Into<String>) -> Self {
+        self.hex = Some(hex.into());
+        self
+    }
+
+    pub fn subject(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
+        self
+    }
+}
+
+/// Compares JSON pointers segment by segment, numbers as numbers (`/units/2` before
+/// `/units/10`).
+pub fn compare_pointers(a: &str, b: &str) -> Ordering {
+    let mut left = a.split('/');
+    let mut right = b.split('/');
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let order = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(x), Ok(y)) => x.cmp(&y),
+                    _ => x.cmp(y),
+                };
+                if order != Ordering::Equal {
+                    return order;
+                }
+            }
+        }
+    }
+}
+
+/// Sorts diagnostics into their report order and drops exact repeats.
+pub fn sort(diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.sort_by(Diagnostic::order);
+    diagnostics.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_compare_numbers_as_numbers() {
+        assert_eq!(compare_pointers("/a/2", "/a/10"), Ordering::Less);
+        assert_eq!(compare_pointers("/a/10/b", "/a/10"), Ordering::Greater);
+        assert_eq!(compare_pointers("/a/b", "/a/c"), Ordering::Less);
+    }
+
+    #[test]
+    fn full_message_joins_help() {
+        let d = Diagnostic::new(
+            Code::E0301,
+            DocumentKind::Scenario,
+            "",
+            "hex 1518: too many",
+        )
+        .help("move a unit");
+        assert_eq!(d.full_message(), "hex 1518: too many; move a unit");
+        assert_eq!(d.severity, Severity::Error);
+    }
+}

@@ -1,0 +1,329 @@
+//! Map checks: the terrain rows fill the grid with codes of the legend, overlays and hexside
+//! features name types of the legend and lie on the map (hexsides between two of its hexes),
+//! bridges stand on water, and labels, checked hexes and control points lie on the map.
+
+use std::collections::{HashMap, HashSet};
+
+use bataille_schema::{HexIndex, HexName, Map, Side};
+
+use crate::codes::Code;
+use crate::context::{MAP, key_pointer};
+use crate::diagnostic::Diagnostic;
+
+/// At most this many E0603 per unknown code: a map painted with a wrong code would otherwise
+/// give one diagnostic per hex.
+const MAX_PER_UNKNOWN_CODE: usize = 20;
+
+pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
+    let grid = &map.grid;
+    let legend = || {
+        let mut codes: Vec<String> = map.terrain.keys().map(|k| format!("`{k}`")).collect();
+        codes.truncate(20);
+        codes.join(", ")
+    };
+
+    for code in map.terrain.keys() {
+        if code.chars().count() != 1 {
+            out.push(
+                Diagnostic::new(
+                    Code::E0610,
+                    MAP,
+                    key_pointer("/terrain", code),
+                    format!("terrain code `{code}` is not one character, so no hex can use it"),
+                )
+                .help("use a single character as the code (each hex of a row is one character)"),
+            );
+        }
+    }
+
+    // Rows: exactly `rows` of them, each with exactly `columns` codes.
+    let rows = grid.rows as usize;
+    let columns = grid.columns as usize;
+    if map.rows.len() != rows {
+        let (pointer, fix) = if map.rows.len() > rows {
+            (
+                format!("/rows/{rows}"),
+                "remove the extra rows or raise grid.rows",
+            )
+        } else {
+            (
+                "/rows".to_owned(),
+                "add the missing rows or lower grid.rows",
+            )
+        };
+        out.push(
+            Diagnostic::new(
+                Code::E0601,
+                MAP,
+                pointer,
+                format!(
+                    "the map has {} rows of terrain, but grid.rows is {rows}",
+                    map.rows.len()
+                ),
+            )
+            .help(fix),
+        );
+    }
+    let mut unknown_seen: HashMap<char, usize> = HashMap::new();
+    for (r, row) in map.rows.iter().enumerate() {
+        let printed_row = grid.first_row as usize + r;
+        let length = row.chars().count();
+        if length != columns {
+            let mut d = Diagnostic::new(
+                Code::E0602,
+                MAP,
+                format!("/rows/{r}"),
+                format!(
+                    "row {printed_row} has {length} terrain codes, but grid.columns is {columns}"
+                ),
+            )
+            .help(if length > columns {
+                "remove the extra codes at the end of the row (one code per column)"
+            } else {
+                "add the missing codes (one code per column)"
+            });
+            if length > columns {
+                d = d.chars(columns..length);
+            }
+            out.push(d);
+        }
+        if r >= rows {
+            continue;
+        }
+        for (c, code) in row.chars().enumerate().take(columns) {
+            let mut buf = [0u8; 4];
+            if map.terrain.contains_key(&*code.encode_utf8(&mut buf)) {
+                continue;
+            }
+            let seen = unknown_seen.entry(code).or_default();
+            *seen += 1;
+            if *seen > MAX_PER_UNKNOWN_CODE {
+                continue;
+            }
+            let hex = grid.name(HexIndex::new(c as u32, r as u32));
+            out.push(
+                Diagnostic::new(
+                    Code::E0603,
+                    MAP,
+                    format!("/rows/{r}"),
+                    format!(
+                        "hex {hex} has terrain code `{}`, which is not in the terrain legend",
+                        code.escape_debug()
+                    ),
+                )
+                .help(format!(
+                    "use a code of the legend ({}) or add `{}` to `terrain`",
+                    legend(),
+                    code.escape_debug()
+                ))
+                .chars(c..c + 1)
+                .hex(hex.as_str()),
+            );
+        }
+    }
+    for (code, count) in unknown_seen {
+        if count > MAX_PER_UNKNOWN_CODE {
+            // Say how many more, on the last one reported.
+            if let Some(last) = out.iter_mut().rev().find(|d| {
+                d.code == Code::E0603 && d.message.contains(&format!("`{}`", code.escape_debug()))
+            }) {
+                last.message.push_str(&format!(
+                    " ({} more hexes use `{}`)",
+                    count - MAX_PER_UNKNOWN_CODE,
+                    code.escape_debug()
+                ));
+            }
+        }
+    }
+
+    // Hexside features: each between two map hexes, of a known type; water ones noted for bridges.
+    let mut water: HashSet<(HexIndex, Side)> = HashSet::new();
+    let mut parsed: Vec<(&str, usize, (HexIndex, Side))> = Vec::new();
+    for (type_id, sides) in &map.hexsides {
+        let base = key_pointer("/hexsides", type_id.as_str());
+        let feature = map.hexside_types.get(type_id);
+        if feature.is_none() {
+            let mut known: Vec<String> =
+                map.hexside_types.keys().map(|k| format!("`{k}`")).collect();
+            known.truncate(20);
+            out.push(
+                Diagnostic::new(
+                    Code::E0607,
+                    MAP,
+                    base.clone(),
+                    format!("hexside feature `{type_id}` is not in hexside_types"),
+                )
+                .help(if known.is_empty() {
+                    format!("add `{type_id}` to hexside_types")
+                } else {
+                    format!(
+                        "use a type of hexside_types ({}) or add `{type_id}`",
+                        known.join(", ")
+                    )
+                }),
+            );
+        }
+        for (k, side) in sides.iter().enumerate() {
+            let pointer = format!("{base}/{k}");
+            match grid.parse_hexside(side.as_str()) {
+                Err(error) => out.push(
+                    Diagnostic::new(
+                        Code::E0606,
+                        MAP,
+                        pointer,
+                        format!("hexside `{side}` of `{type_id}`: {error}"),
+                    )
+                    .help("name a hexside between two hexes of the map, such as `2213/SE`"),
+                ),
+                Ok((index, s)) => {
+                    if grid.neighbour(index, s).is_none() {
+                        out.push(
+                            Diagnostic::new(
+                                Code::E0606,
+                                MAP,
+                                pointer,
+                                format!("hexside `{side}` of `{type_id}` lies on the map's edge, not between two hexes"),
+                            )
+                            .help("name a hexside between two hexes of the map")
+                            .hex(grid.name(index).as_str()),
+                        );
+                        continue;
+                    }
+                    let canonical = grid.canonical_hexside(index, s);
+                    if feature.is_some_and(|f| f.water) {
+                        water.insert(canonical);
+                    }
+                    parsed.push((type_id.as_str(), k, canonical));
+                }
+            }
+        }
+    }
+    // 7.5: a bridge hexside spans water.
+    for (type_id, k, canonical) in &parsed {
+        let Some(feature) = map.hexside_types.get(*type_id) else {
+            continue;
+        };
+        if feature.bridge && !water.contains(canonical) {
+            let name = grid.hexside_ref(canonical.0, canonical.1);
+            out.push(
+                Diagnostic::new(
+                    Code::E0608,
+                    MAP,
+                    format!("{}/{k}", key_pointer("/hexsides", type_id)),
+                    format!("bridge `{type_id}` at {name} does not cross a water hexside"),
+                )
+                .help("put the bridge on a river or stream hexside, or add that hexside to a water feature")
+                .hex(grid.name(canonical.0).as_str()),
+            );
+        }
+    }
+
+    // Overlays: of known types, on the map; bridge overlays where water is.
+    for (hex, overlays) in &map.overlays {
+        let base = key_pointer("/overlays", hex.as_str());
+        let index = match grid.parse(hex.as_str()) {
+            Ok(index) => Some(index),
+            Err(error) => {
+                out.push(off_map(
+                    base.clone(),
+                    hex,
+                    &format!("overlays at {hex}"),
+                    &error.to_string(),
+                ));
+                None
+            }
+        };
+        for (k, id) in overlays.iter().enumerate() {
+            let Some(overlay) = map.overlay_types.get(id) else {
+                let mut known: Vec<String> =
+                    map.overlay_types.keys().map(|k| format!("`{k}`")).collect();
+                known.truncate(20);
+                out.push(
+                    Diagnostic::new(
+                        Code::E0604,
+                        MAP,
+                        format!("{base}/{k}"),
+                        format!("overlay `{id}` at {hex} is not in overlay_types"),
+                    )
+                    .help(if known.is_empty() {
+                        format!("add `{id}` to overlay_types")
+                    } else {
+                        format!(
+                            "use a type of overlay_types ({}) or add `{id}`",
+                            known.join(", ")
+                        )
+                    })
+                    .hex(hex.as_str()),
+                );
+                continue;
+            };
+            let Some(index) = index else { continue };
+            if overlay.bridge {
+                let on_water_terrain = map
+                    .rows
+                    .get(index.row as usize)
+                    .and_then(|row| row.chars().nth(index.col as usize))
+                    .and_then(|code| {
+                        let mut buf = [0u8; 4];
+                        map.terrain.get(&*code.encode_utf8(&mut buf))
+                    })
+                    .is_some_and(|t| t.water);
+                let by_water_side = grid
+                    .neighbours(index)
+                    .any(|(side, _)| water.contains(&grid.canonical_hexside(index, side)));
+                if !on_water_terrain && !by_water_side {
+                    out.push(
+                        Diagnostic::new(
+                            Code::E0609,
+                            MAP,
+                            format!("{base}/{k}"),
+                            format!("bridge `{id}` at {hex} stands on no water: its terrain is not water and no side of the hex is a water hexside"),
+                        )
+                        .help("move the bridge to a water hex or beside a river or stream hexside (7.5)")
+                        .hex(hex.as_str()),
+                    );
+                }
+            }
+        }
+    }
+
+    // Labels, checked hexes and control points lie on the map.
+    for hex in map.labels.keys() {
+        if let Err(error) = grid.parse(hex.as_str()) {
+            out.push(off_map(
+                key_pointer("/labels", hex.as_str()),
+                hex,
+                &format!("label at {hex}"),
+                &error.to_string(),
+            ));
+        }
+    }
+    for (k, hex) in map.checked.iter().enumerate() {
+        if let Err(error) = grid.parse(hex.as_str()) {
+            out.push(off_map(
+                format!("/checked/{k}"),
+                hex,
+                &format!("checked hex {hex}"),
+                &error.to_string(),
+            ));
+        }
+    }
+    if let Some(background) = &map.background {
+        for (k, point) in background.control_points.iter().enumerate() {
+            if let Err(error) = grid.parse(point.hex.as_str()) {
+                out.push(off_map(
+                    format!("/background/control_points/{k}/hex"),
+                    &point.hex,
+                    &format!("control point at {}", point.hex),
+                    &error.to_string(),
+                ));
+            }
+        }
+    }
+}
+
+fn off_map(pointer: String, hex: &HexName, what: &str, why: &str) -> Diagnostic {
+    Diagnostic::new(Code::E0605, MAP, pointer, format!("{what}: {why}"))
+        .help("name a hex of the map, or remove the entry")
+        .hex(hex.as_str())
+}

@@ -1,0 +1,382 @@
+//! References: ids unique across the scenario, and every corps, zone, leader, army, unit and
+//! unit kind that is named exists; suppression lists name known codes.
+
+use std::collections::HashMap;
+
+use bataille_schema::scenario::{Owner, Placement};
+
+use crate::codes::Code;
+use crate::context::{Ctx, SCENARIO, key_pointer};
+use crate::diagnostic::{Diagnostic, Related};
+
+/// Every id of the scenario lives in one namespace (armies, commanders, corps, line leaders,
+/// units, zones): a repeat is reported at the second definition, with the first as related.
+pub(crate) fn unique_ids(ctx: &mut Ctx<'_>) {
+    let s = ctx.scenario;
+    let mut defined: Vec<(&str, String, &'static str)> = Vec::new();
+    for (a, army) in s.armies.iter().enumerate() {
+        defined.push((army.id.as_str(), format!("/armies/{a}/id"), "army"));
+        for (c, commander) in army.commanders.iter().enumerate() {
+            defined.push((
+                commander.id.as_str(),
+                format!("/armies/{a}/commanders/{c}/id"),
+                "commander",
+            ));
+        }
+        for (c, corps) in army.corps.iter().enumerate() {
+            defined.push((
+                corps.id.as_str(),
+                format!("/armies/{a}/corps/{c}/id"),
+                "corps",
+            ));
+            if let Some(leader) = &corps.leader {
+                defined.push((
+                    leader.id.as_str(),
+                    format!("/armies/{a}/corps/{c}/leader/id"),
+                    "line leader",
+                ));
+            }
+        }
+        for (u, unit) in army.units.iter().enumerate() {
+            defined.push((
+                unit.id.as_str(),
+                format!("/armies/{a}/units/{u}/id"),
+                "unit",
+            ));
+        }
+    }
+    for (z, zone) in s.zones.iter().enumerate() {
+        defined.push((zone.id.as_str(), format!("/zones/{z}/id"), "zone"));
+    }
+    let mut first: HashMap<&str, (String, &'static str)> = HashMap::new();
+    for (id, pointer, what) in defined {
+        match first.get(id) {
+            Some((first_pointer, first_what)) => {
+                let d = Diagnostic::new(
+                    Code::E0201,
+                    SCENARIO,
+                    pointer,
+                    format!("id `{id}` of this {what} is already the id of a {first_what}"),
+                )
+                .help("give every army, commander, corps, line leader, unit and zone its own id")
+                .subject(id)
+                .related(
+                    Related::new(
+                        SCENARIO,
+                        first_pointer.clone(),
+                        format!("first defined here, as a {first_what}"),
+                    )
+                    .subject(id),
+                );
+                ctx.push(d);
+            }
+            None => {
+                first.insert(id, (pointer, what));
+            }
+        }
+    }
+}
+
+fn known_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut names: Vec<&str> = names.collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        return "none are defined".into();
+    }
+    let shown: Vec<String> = names.iter().take(12).map(|n| format!("`{n}`")).collect();
+    let more = names.len().saturating_sub(12);
+    if more > 0 {
+        format!("known: {} and {more} more", shown.join(", "))
+    } else {
+        format!("known: {}", shown.join(", "))
+    }
+}
+
+/// Unit kinds, corps, zones, armies, leaders and units that are named must exist.
+pub(crate) fn references(ctx: &mut Ctx<'_>) {
+    let s = ctx.scenario;
+    let kinds = &s.rules.unit_kinds;
+    let known_corps = || {
+        known_list(
+            s.armies
+                .iter()
+                .flat_map(|a| a.corps.iter().map(|c| c.id.as_str())),
+        )
+    };
+    let known_armies = || known_list(s.armies.iter().map(|a| a.id.as_str()));
+    let known_kinds = || known_list(kinds.keys().map(|k| k.as_str()));
+    let known_zones = || known_list(s.zones.iter().map(|z| z.id.as_str()));
+
+    for (kind_id, kind) in kinds {
+        for (i, army) in kind.armies.iter().enumerate() {
+            if !ctx.armies.contains_key(army.as_str()) {
+                let pointer = format!(
+                    "{}/armies/{i}",
+                    key_pointer("/rules/unit_kinds", kind_id.as_str())
+                );
+                ctx.push(
+                    Diagnostic::new(
+                        Code::E0206,
+                        SCENARIO,
+                        pointer,
+                        format!("unit kind `{kind_id}` is restricted to army `{army}`, which does not exist"),
+                    )
+                    .help(format!("name an army of the scenario ({})", known_armies())),
+                );
+            }
+        }
+    }
+    for (c, composition) in s.rules.stacking.compositions.iter().enumerate() {
+        for (t, term) in composition.terms.iter().enumerate() {
+            for (k, kind) in term.kinds.iter().enumerate() {
+                if !kinds.contains_key(kind) {
+                    ctx.push(
+                        Diagnostic::new(
+                            Code::E0204,
+                            SCENARIO,
+                            format!("/rules/stacking/compositions/{c}/terms/{t}/kinds/{k}"),
+                            format!("stacking composition `{}` names unit kind `{kind}`, which is not in rules.unit_kinds", composition.name),
+                        )
+                        .help(format!("name a unit kind of rules.unit_kinds ({})", known_kinds())),
+                    );
+                }
+            }
+        }
+    }
+
+    for (a, army) in s.armies.iter().enumerate() {
+        for (c, commander) in army.commanders.iter().enumerate() {
+            for (k, corps) in commander.commands.iter().enumerate() {
+                let pointer = format!("/armies/{a}/commanders/{c}/commands/{k}");
+                match ctx.corps.get(corps.as_str()).copied() {
+                    None => ctx.push(
+                        Diagnostic::new(
+                            Code::E0202,
+                            SCENARIO,
+                            pointer,
+                            format!("commander `{}` commands corps `{corps}`, which does not exist", commander.id),
+                        )
+                        .help(format!("name a corps of army `{}` ({})", army.id, known_corps()))
+                        .subject(commander.id.as_str()),
+                    ),
+                    // 8.1: each commander in chief commands corps of his own army.
+                    Some((other, oc)) if other != a => ctx.push(
+                        Diagnostic::new(
+                            Code::E0405,
+                            SCENARIO,
+                            pointer,
+                            format!(
+                                "commander `{}` of army `{}` commands corps `{corps}` of army `{}`",
+                                commander.id, army.id, ctx.army_id(other)
+                            ),
+                        )
+                        .help("a commander in chief commands only corps of his own army (8.1); remove it from the list")
+                        .subject(commander.id.as_str())
+                        .related(Related::new(SCENARIO, format!("/armies/{other}/corps/{oc}/id"), "the corps is defined here")),
+                    ),
+                    Some(_) => {}
+                }
+            }
+        }
+        for (u, unit) in army.units.iter().enumerate() {
+            let base = format!("/armies/{a}/units/{u}");
+            if !kinds.contains_key(&unit.kind) {
+                ctx.push(
+                    Diagnostic::new(
+                        Code::E0204,
+                        SCENARIO,
+                        format!("{base}/kind"),
+                        format!(
+                            "unit `{}` is of kind `{}`, which is not in rules.unit_kinds",
+                            unit.id, unit.kind
+                        ),
+                    )
+                    .help(format!(
+                        "use a kind of rules.unit_kinds ({}) or add this one",
+                        known_kinds()
+                    ))
+                    .subject(unit.id.as_str()),
+                );
+            }
+            if let Some(corps) = &unit.corps
+                && !ctx.corps.contains_key(corps.as_str())
+            {
+                ctx.push(
+                    Diagnostic::new(
+                        Code::E0202,
+                        SCENARIO,
+                        format!("{base}/corps"),
+                        format!(
+                            "unit `{}` belongs to corps `{corps}`, which does not exist",
+                            unit.id
+                        ),
+                    )
+                    .help(format!(
+                        "name a corps of army `{}` ({})",
+                        army.id,
+                        known_corps()
+                    ))
+                    .subject(unit.id.as_str()),
+                );
+            }
+        }
+    }
+
+    for counter in &ctx.counters {
+        if let Placement::Free { zone, .. } = counter.placement
+            && !ctx.zones.contains_key(zone.as_str())
+        {
+            ctx.out.push(
+                Diagnostic::new(
+                    Code::E0203,
+                    SCENARIO,
+                    format!("{}/placement/Free/zone", counter.pointer),
+                    format!(
+                        "{} `{}` is placed free in zone `{zone}`, which does not exist",
+                        counter.role.noun(),
+                        counter.id
+                    ),
+                )
+                .help(format!(
+                    "name a zone of the scenario's zones ({})",
+                    known_zones()
+                ))
+                .subject(counter.id.as_str()),
+            );
+        }
+    }
+
+    for (z, zone) in s.zones.iter().enumerate() {
+        match &zone.owner {
+            Owner::Army(army) if !ctx.armies.contains_key(army.as_str()) => ctx.push(
+                Diagnostic::new(
+                    Code::E0206,
+                    SCENARIO,
+                    format!("/zones/{z}/owner/Army"),
+                    format!(
+                        "zone `{}` belongs to army `{army}`, which does not exist",
+                        zone.id
+                    ),
+                )
+                .help(format!("name an army of the scenario ({})", known_armies()))
+                .subject(zone.id.as_str()),
+            ),
+            Owner::Corps(corps) if !ctx.corps.contains_key(corps.as_str()) => ctx.push(
+                Diagnostic::new(
+                    Code::E0202,
+                    SCENARIO,
+                    format!("/zones/{z}/owner/Corps"),
+                    format!(
+                        "zone `{}` belongs to corps `{corps}`, which does not exist",
+                        zone.id
+                    ),
+                )
+                .help(format!("name a corps of the scenario ({})", known_corps()))
+                .subject(zone.id.as_str()),
+            ),
+            _ => {}
+        }
+    }
+
+    victory(ctx);
+}
+
+fn victory(ctx: &mut Ctx<'_>) {
+    let s = ctx.scenario;
+    let v = &s.victory;
+    let known_armies = || known_list(s.armies.iter().map(|a| a.id.as_str()));
+    let units: HashMap<&str, ()> = s
+        .armies
+        .iter()
+        .flat_map(|a| a.units.iter().map(|u| (u.id.as_str(), ())))
+        .collect();
+    let leaders: HashMap<&str, ()> = s
+        .armies
+        .iter()
+        .flat_map(|a| {
+            a.commanders.iter().map(|c| c.id.as_str()).chain(
+                a.corps
+                    .iter()
+                    .filter_map(|c| c.leader.as_ref().map(|l| l.id.as_str())),
+            )
+        })
+        .map(|id| (id, ()))
+        .collect();
+    for (i, objective) in v.unit_objectives.iter().enumerate() {
+        if !units.contains_key(objective.unit.as_str()) {
+            ctx.push(
+                Diagnostic::new(
+                    Code::E0207,
+                    SCENARIO,
+                    format!("/victory/unit_objectives/{i}/unit"),
+                    format!("victory unit `{}` does not exist", objective.unit),
+                )
+                .help("name a unit of one of the armies (13.3: the garrison's baggage)"),
+            );
+        }
+    }
+    for (i, hold) in v.holds.iter().enumerate() {
+        if !ctx.armies.contains_key(hold.army.as_str()) {
+            ctx.push(
+                Diagnostic::new(
+                    Code::E0206,
+                    SCENARIO,
+                    format!("/victory/holds/{i}/army"),
+                    format!(
+                        "victory condition `{}` names army `{}`, which does not exist",
+                        hold.result, hold.army
+                    ),
+                )
+                .help(format!("name an army of the scenario ({})", known_armies())),
+            );
+        }
+    }
+    for (i, loss) in v.leader_losses.iter().enumerate() {
+        if !leaders.contains_key(loss.leader.as_str()) {
+            ctx.push(
+                Diagnostic::new(
+                    Code::E0205,
+                    SCENARIO,
+                    format!("/victory/leader_losses/{i}/leader"),
+                    format!("leader `{}` does not exist", loss.leader),
+                )
+                .help("name a commander in chief or line leader of the scenario (Fontenoy 8.4)"),
+            );
+        }
+        if !ctx.armies.contains_key(loss.winner.as_str()) {
+            ctx.push(
+                Diagnostic::new(
+                    Code::E0206,
+                    SCENARIO,
+                    format!("/victory/leader_losses/{i}/winner"),
+                    format!("winner `{}` is not an army of the scenario", loss.winner),
+                )
+                .help(format!("name an army of the scenario ({})", known_armies())),
+            );
+        }
+    }
+}
+
+/// Suppression lists must name codes that exist, or they silently suppress nothing.
+pub(crate) fn allow_lists(ctx: &mut Ctx<'_>) {
+    let mut lists: Vec<(String, &[String])> = vec![("/allow".into(), &ctx.scenario.allow)];
+    for counter in &ctx.counters {
+        lists.push((format!("{}/allow", counter.pointer), counter.allow));
+    }
+    for (pointer, list) in lists {
+        for (i, code) in list.iter().enumerate() {
+            if code.parse::<Code>().is_err() {
+                ctx.push(
+                    Diagnostic::new(
+                        Code::W0107,
+                        SCENARIO,
+                        format!("{pointer}/{i}"),
+                        format!("`{code}` is not a diagnostic code, so it allows nothing"),
+                    )
+                    .help("write a code of docs/diagnostics.md, such as `W0901`"),
+                );
+            }
+        }
+    }
+}

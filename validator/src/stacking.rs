@@ -1,0 +1,314 @@
+//! Stacking (rule 3): every hex's stack at set-up, and (when reinforcements enter stacked) every
+//! group arriving together at one entry hex, must fit one of the scenario's allowed
+//! compositions. Leaders never count; non-combat counters (baggage) do not count either, and a
+//! lone counter is always legal.
+
+use std::collections::HashMap;
+
+use bataille_schema::scenario::{Composition, Placement, ReinforcementEntry};
+
+use crate::codes::Code;
+use crate::context::{Ctx, SCENARIO, placement_hex_pointer};
+use crate::diagnostic::{Diagnostic, Related};
+
+/// A counter that counts for stacking.
+#[derive(Clone)]
+struct Piece<'a> {
+    kind: &'a str,
+    cp: u32,
+    id: &'a str,
+    /// Pointer of the value that places it (its hex, or its entry hex).
+    pointer: String,
+}
+
+/// Tries to fit pieces into a composition: each piece to a term naming its kind, every term's
+/// limits held. Small stacks, so a depth-first search with a step budget (a hostile file with
+/// thousands of counters in a hex cannot make it run for ever; out of budget counts as fitting,
+/// so nothing false is reported).
+fn fits(composition: &Composition, pieces: &[Piece<'_>]) -> bool {
+    if pieces.iter().any(|p| {
+        !composition
+            .terms
+            .iter()
+            .any(|t| t.kinds.iter().any(|k| k.as_str() == p.kind))
+    }) {
+        return false;
+    }
+    let mut counters = vec![0u32; composition.terms.len()];
+    let mut cps = vec![0u32; composition.terms.len()];
+    let mut budget = 20_000u32;
+    search(composition, pieces, 0, &mut counters, &mut cps, &mut budget)
+}
+
+fn search(
+    composition: &Composition,
+    pieces: &[Piece<'_>],
+    next: usize,
+    counters: &mut [u32],
+    cps: &mut [u32],
+    budget: &mut u32,
+) -> bool {
+    let Some(piece) = pieces.get(next) else {
+        return true;
+    };
+    if *budget == 0 {
+        return true;
+    }
+    *budget -= 1;
+    for (t, term) in composition.terms.iter().enumerate() {
+        if !term.kinds.iter().any(|k| k.as_str() == piece.kind) {
+            continue;
+        }
+        let count = counters[t] + 1;
+        let cp = cps[t].saturating_add(piece.cp);
+        if term.max_counters.is_some_and(|max| count > max)
+            || term.max_cp.is_some_and(|max| cp > max)
+        {
+            continue;
+        }
+        counters[t] = count;
+        cps[t] = cp;
+        let found = search(composition, pieces, next + 1, counters, cps, budget);
+        counters[t] -= 1;
+        cps[t] -= piece.cp;
+        if found {
+            return true;
+        }
+    }
+    false
+}
+
+/// The limits a composition breaks when each piece takes the first term naming its kind.
+fn broken_limits(ctx: &Ctx<'_>, composition: &Composition, pieces: &[Piece<'_>]) -> Vec<String> {
+    let mut counters = vec![0u32; composition.terms.len()];
+    let mut cps = vec![0u32; composition.terms.len()];
+    let mut kinds: Vec<Vec<&str>> = vec![Vec::new(); composition.terms.len()];
+    for piece in pieces {
+        if let Some(t) = composition
+            .terms
+            .iter()
+            .position(|t| t.kinds.iter().any(|k| k.as_str() == piece.kind))
+        {
+            counters[t] += 1;
+            cps[t] = cps[t].saturating_add(piece.cp);
+            if !kinds[t].contains(&piece.kind) {
+                kinds[t].push(piece.kind);
+            }
+        }
+    }
+    let mut broken = Vec::new();
+    for (t, term) in composition.terms.iter().enumerate() {
+        let what = describe_kinds(ctx, &kinds[t], " and ");
+        if let Some(max) = term.max_cp
+            && cps[t] > max
+        {
+            broken.push(format!("{} CP of {what}, at most {max}", cps[t]));
+        }
+        if let Some(max) = term.max_counters
+            && counters[t] > max
+        {
+            let noun = if counters[t] == 1 {
+                "counter"
+            } else {
+                "counters"
+            };
+            broken.push(format!("{} {noun} of {what}, at most {max}", counters[t]));
+        }
+    }
+    broken
+}
+
+fn describe_kinds(ctx: &Ctx<'_>, kinds: &[&str], join: &str) -> String {
+    let names: Vec<String> = kinds.iter().map(|k| ctx.kind_name(k)).collect();
+    names.join(join)
+}
+
+/// The message for an illegal stack, and its code (E0301 a limit broken, E0302 a mix no
+/// composition allows).
+fn describe(ctx: &Ctx<'_>, pieces: &[Piece<'_>]) -> (Code, String) {
+    let mut kinds: Vec<&str> = Vec::new();
+    for piece in pieces {
+        if !kinds.contains(&piece.kind) {
+            kinds.push(piece.kind);
+        }
+    }
+    let compositions = &ctx.scenario.rules.stacking.compositions;
+    let covering = compositions.iter().filter(|c| {
+        kinds.iter().all(|kind| {
+            c.terms
+                .iter()
+                .any(|t| t.kinds.iter().any(|k| k.as_str() == *kind))
+        })
+    });
+    let best = covering
+        .map(|c| broken_limits(ctx, c, pieces))
+        .filter(|broken| !broken.is_empty())
+        .min_by_key(Vec::len);
+    match best {
+        Some(broken) => (Code::E0301, broken.join(", ")),
+        None => {
+            let text = match kinds.split_first() {
+                Some((first, rest)) if !rest.is_empty() => format!(
+                    "{} with {}: no allowed stack mixes them",
+                    ctx.kind_name(first),
+                    describe_kinds(ctx, rest, " and ")
+                ),
+                _ => format!(
+                    "{} counters of {}: no allowed stack holds them",
+                    pieces.len(),
+                    describe_kinds(ctx, &kinds, " and ")
+                ),
+            };
+            (Code::E0302, text)
+        }
+    }
+}
+
+fn allowed_stacks(ctx: &Ctx<'_>) -> String {
+    let names: Vec<&str> = ctx
+        .scenario
+        .rules
+        .stacking
+        .compositions
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    if names.is_empty() {
+        "no stack is allowed (rules.stacking.compositions is empty)".into()
+    } else {
+        format!("allowed stacks: {}", names.join("; "))
+    }
+}
+
+/// Checks one group of pieces; `place` is how messages name it (`hex 1518`).
+fn check_group(
+    ctx: &mut Ctx<'_>,
+    code_override: Option<Code>,
+    place: &str,
+    hex: &str,
+    pieces: &[Piece<'_>],
+) {
+    if pieces.len() < 2 {
+        return;
+    }
+    if ctx
+        .scenario
+        .rules
+        .stacking
+        .compositions
+        .iter()
+        .any(|c| fits(c, pieces))
+    {
+        return;
+    }
+    let (code, text) = describe(ctx, pieces);
+    let code = code_override.unwrap_or(code);
+    let Some((last, others)) = pieces.split_last() else {
+        return;
+    };
+    let mut d = Diagnostic::new(
+        code,
+        SCENARIO,
+        last.pointer.clone(),
+        format!("{place}: {text}"),
+    )
+    .help(format!(
+        "move `{}` or another counter elsewhere (rule 3; {})",
+        last.id,
+        allowed_stacks(ctx)
+    ))
+    .hex(hex)
+    .subject(last.id);
+    for other in others {
+        let cp = if other.cp > 0 {
+            format!(", {} CP", other.cp)
+        } else {
+            String::new()
+        };
+        d = d.related(
+            Related::new(
+                SCENARIO,
+                other.pointer.clone(),
+                format!(
+                    "`{}` ({}{cp}) is also here",
+                    other.id,
+                    ctx.kind_name(other.kind)
+                ),
+            )
+            .hex(hex)
+            .subject(other.id),
+        );
+    }
+    ctx.push(d);
+}
+
+pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
+    let s = ctx.scenario;
+    // Set-up stacks, grouped by hex (by map hex when there is a map, else by name), in file
+    // order so the last unit placed is the last piece.
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: HashMap<String, (String, Vec<Piece<'_>>)> = HashMap::new();
+    let mut arrivals: Vec<(u32, String)> = Vec::new();
+    let mut arriving: HashMap<(u32, String), (String, Vec<Piece<'_>>)> = HashMap::new();
+    for (a, army) in s.armies.iter().enumerate() {
+        for (u, unit) in army.units.iter().enumerate() {
+            let Some(kind) = ctx.kind(unit.kind.as_str()) else {
+                continue;
+            };
+            if !kind.combat {
+                continue;
+            }
+            let base = format!("/armies/{a}/units/{u}");
+            let cp = u32::from(unit.cp.unwrap_or(0));
+            if let Some(hex) = unit.placement.hex() {
+                let key = match ctx.lookup(hex) {
+                    Some(index) => format!("{}:{}", index.col, index.row),
+                    None if ctx.map.is_some() => continue, // off the map: E0503
+                    None => hex.to_string(),
+                };
+                let piece = Piece {
+                    kind: unit.kind.as_str(),
+                    cp,
+                    id: unit.id.as_str(),
+                    pointer: placement_hex_pointer(&base, &unit.placement),
+                };
+                let entry = groups.entry(key.clone()).or_insert_with(|| {
+                    order.push(key);
+                    (hex.to_string(), Vec::new())
+                });
+                entry.1.push(piece);
+            } else if let Placement::Reinforcement { turn, entry } = &unit.placement
+                && s.rules.stacking.reinforcements == ReinforcementEntry::Stacked
+                && let [hex] = entry.as_slice()
+            {
+                let key = (
+                    *turn,
+                    ctx.lookup(hex)
+                        .map_or_else(|| hex.to_string(), |i| format!("{}:{}", i.col, i.row)),
+                );
+                let piece = Piece {
+                    kind: unit.kind.as_str(),
+                    cp,
+                    id: unit.id.as_str(),
+                    pointer: format!("{base}/placement/Reinforcement/entry/0"),
+                };
+                let group = arriving.entry(key.clone()).or_insert_with(|| {
+                    arrivals.push(key);
+                    (hex.to_string(), Vec::new())
+                });
+                group.1.push(piece);
+            }
+        }
+    }
+    for key in order {
+        if let Some((hex, pieces)) = groups.get(&key) {
+            check_group(ctx, None, &format!("hex {hex}"), hex, pieces);
+        }
+    }
+    for key in arrivals {
+        if let Some((hex, pieces)) = arriving.get(&key) {
+            let place = format!("turn {}, entry hex {hex}, arriving together", key.0);
+            check_group(ctx, Some(Code::E0303), &place, hex, pieces);
+        }
+    }
+}
