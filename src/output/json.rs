@@ -1,0 +1,85 @@
+//! `--format json`: one JSON array; each diagnostic an object with `severity`, `code`,
+//! `message`, `file`, `line`, `column`, `end_line`, `end_column`, `hex` when one hex is
+//! concerned, `help`, `subject`, `document`, `pointer` and `related` places.
+
+use std::io::Write;
+
+use bataille_validator::{Diagnostic, Related};
+use serde::Serialize;
+
+use crate::files;
+use crate::validate::Results;
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    severity: &'static str,
+    code: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<&'a str>,
+    file: Option<String>,
+    line: Option<usize>,
+    column: Option<usize>,
+    end_line: Option<usize>,
+    end_column: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subject: Option<&'a str>,
+    document: &'static str,
+    pointer: &'a str,
+    related: Vec<JsonRelated<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonRelated<'a> {
+    message: &'a str,
+    file: Option<String>,
+    line: Option<usize>,
+    column: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subject: Option<&'a str>,
+    pointer: &'a str,
+}
+
+fn related(r: &Related) -> JsonRelated<'_> {
+    JsonRelated {
+        message: &r.message,
+        file: r.span.as_ref().map(|s| files::display(&s.file)),
+        line: r.span.as_ref().map(|s| s.line),
+        column: r.span.as_ref().map(|s| s.column),
+        hex: r.hex.as_deref(),
+        subject: r.subject.as_deref(),
+        pointer: &r.pointer,
+    }
+}
+
+fn diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
+    let span = d.span.as_ref();
+    JsonDiagnostic {
+        severity: d.severity.as_str(),
+        code: d.code.as_str(),
+        message: &d.message,
+        help: d.help.as_deref(),
+        file: span.map(|s| files::display(&s.file)),
+        line: span.map(|s| s.line),
+        column: span.map(|s| s.column),
+        end_line: span.map(|s| s.end_line),
+        end_column: span.map(|s| s.end_column),
+        hex: d.hex.as_deref(),
+        subject: d.subject.as_deref(),
+        document: d.document.as_str(),
+        pointer: &d.pointer,
+        related: d.related.iter().map(related).collect(),
+    }
+}
+
+pub fn print(results: &Results) -> std::io::Result<()> {
+    let all: Vec<JsonDiagnostic<'_>> = results.diagnostics.iter().map(diagnostic).collect();
+    let text = serde_json::to_string_pretty(&all).map_err(std::io::Error::other)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()
+}

@@ -1,0 +1,47 @@
+//! `bataille schema`: the JSON Schemas, printed or written to a folder.
+
+use bataille_schema::DocumentKind;
+use bataille_schema::json_schema::{file_stem, schema_text, schema_value};
+
+use crate::Outcome;
+use crate::cli::SchemaArgs;
+
+pub fn run(args: &SchemaArgs) -> Outcome {
+    let kinds = [DocumentKind::Map, DocumentKind::Scenario];
+    match &args.out {
+        Some(dir) => {
+            if let Err(error) = std::fs::create_dir_all(dir) {
+                eprintln!("error: cannot create {}: {error}", dir.display());
+                return Outcome::CouldNotRun;
+            }
+            for kind in kinds {
+                let path = dir.join(format!("{}.schema.json", file_stem(kind)));
+                if let Err(error) = bataille_schema::io::write_atomic(&path, &schema_text(kind)) {
+                    eprintln!("error: cannot write {}: {error}", path.display());
+                    return Outcome::CouldNotRun;
+                }
+                eprintln!("wrote {}", crate::files::display(&path));
+            }
+            Outcome::Clean
+        }
+        None => {
+            let mut all = serde_json::Map::new();
+            for kind in kinds {
+                all.insert(
+                    format!("{}.schema.json", file_stem(kind)),
+                    schema_value(kind),
+                );
+            }
+            match serde_json::to_string_pretty(&serde_json::Value::Object(all)) {
+                Ok(text) => {
+                    println!("{text}");
+                    Outcome::Clean
+                }
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    Outcome::CouldNotRun
+                }
+            }
+        }
+    }
+}

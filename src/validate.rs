@@ -1,0 +1,88 @@
+//! `bataille validate`: every file checked in parallel, diagnostics merged (a map reached from
+//! several scenarios is reported once), printed in the chosen format.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use bataille_schema::SourceFile;
+use bataille_validator::{Diagnostic, Options, validate_file};
+use rayon::prelude::*;
+
+use crate::Outcome;
+use crate::cli::{Format, ValidateArgs};
+use crate::{files, output};
+
+/// Everything validated, ready to print.
+pub struct Results {
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: HashMap<PathBuf, SourceFile>,
+    pub files: usize,
+}
+
+impl Results {
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.len() - self.errors()
+    }
+}
+
+pub fn run(args: &ValidateArgs) -> Outcome {
+    let paths = match files::collect(&args.paths) {
+        Ok(paths) => paths,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return Outcome::CouldNotRun;
+        }
+    };
+    let options = Options {
+        json_schema: !args.no_schema,
+        allow: args.allow.clone(),
+    };
+    let reports: Vec<_> = paths
+        .par_iter()
+        .map(|path| validate_file(path, &options))
+        .collect();
+
+    let mut outcome = Outcome::Clean;
+    let mut diagnostics = Vec::new();
+    let mut sources = HashMap::new();
+    for report in reports {
+        if let Some(why) = &report.unreadable {
+            eprintln!("error: {why}");
+            outcome = Outcome::CouldNotRun;
+        }
+        diagnostics.extend(report.diagnostics);
+        for source in report.sources {
+            sources.entry(source.path.clone()).or_insert(source);
+        }
+    }
+    diagnostics.sort_by(Diagnostic::order);
+    diagnostics.dedup();
+    let results = Results {
+        diagnostics,
+        sources,
+        files: paths.len(),
+    };
+
+    let printed = match args.format {
+        Format::Human => output::human::print(&results),
+        Format::Json => output::json::print(&results),
+        Format::Github => output::github::print(&results),
+        Format::Sarif => output::sarif::print(&results),
+    };
+    if let Err(error) = printed {
+        eprintln!("error: cannot write the output: {error}");
+        return Outcome::CouldNotRun;
+    }
+    if outcome == Outcome::CouldNotRun {
+        return outcome;
+    }
+    if results.errors() > 0 || (args.deny_warnings && results.warnings() > 0) {
+        Outcome::Failed
+    } else {
+        Outcome::Clean
+    }
+}
