@@ -1,0 +1,26 @@
+//! The Bataille desktop editor as a library: the app, its document model, edit commands, map
+//! view, tools and panels, so that tests and benchmarks drive the real app state.
+//!
+//! Module map:
+//! - [`app`]: `EditorApp`, actions, the file lifecycle (open, save, guard, recovery), dialogs;
+//! - [`document`]: the edited map (and scenario) and its primitive reads and writes;
+//! - [`commands`]: reversible `Change`s and the undo `History`;
+//! - [`map_view`]: pan, zoom and chunked, cached meshes of the map;
+//! - [`tools`]: the map tools and how pointer input becomes commands;
+//! - [`panels`]: menus, tool bar, docks, status bar;
+//! - [`legend`]: the legend editor; [`map_settings`]: map settings and new-map dialogs;
+//! - [`diagnostics`]: the diagnostics panel and the seam to the validator;
+//! - [`files`]: file picker trait, settings and recent files, recovery files.
+
+pub mod app;
+pub mod commands;
+pub mod diagnostics;
+pub mod document;
+pub mod files;
+pub mod legend;
+pub mod map_settings;
+pub mod map_view;
+pub mod panels;
+pub mod tools;
+
+pub use app::{Action, Dialog, EditorApp, EditorConfig};
