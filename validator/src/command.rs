@@ -176,11 +176,6 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
     }
     let empty = HashSet::new();
     let blocked_for = |army: usize| blocked.get(army).unwrap_or(&empty);
-    let how = if rules.blocked_by_enemy_front_and_flank {
-        " along a path avoiding enemy front and flank hexes"
-    } else {
-        ""
-    };
 
     let mut found = Vec::new();
     for (a, army) in s.armies.iter().enumerate() {
@@ -216,14 +211,34 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 });
                 if !chiefs.is_empty() && !in_command {
                     let leader_name = grid.name(leader_hex);
+                    let nearest = chiefs
+                        .iter()
+                        .min_by_key(|(k, hex, _)| (grid.distance(*hex, leader_hex), *k));
+                    let why = match nearest {
+                        Some((k, hex, radius)) => {
+                            let distance = grid.distance(*hex, leader_hex);
+                            let chief = &army.commanders[*k];
+                            if distance > *radius {
+                                format!(
+                                    "{distance} hexes from commander `{}` at {} (radius {radius})",
+                                    chief.id,
+                                    grid.name(*hex)
+                                )
+                            } else {
+                                format!(
+                                    "every path of at most {radius} hexes from commander `{}` at {} crosses enemy front or flank hexes",
+                                    chief.id,
+                                    grid.name(*hex)
+                                )
+                            }
+                        }
+                        None => String::new(),
+                    };
                     let mut d = Diagnostic::new(
                         Code::W0801,
                         SCENARIO,
                         leader_pointer.clone(),
-                        format!(
-                            "line leader `{}` of `{}` at {leader_name} is out of command: no commander in chief commanding `{}` reaches it within his radius{how}",
-                            leader.id, corps.id, corps.id
-                        ),
+                        format!("line leader `{}` of `{}` at {leader_name} is out of command: {why}", leader.id, corps.id),
                     )
                     .help(format!(
                         "move `{}` or a commander closer, or add `allow: [\"W0801\"]` to the leader if intended (8.2)",
@@ -284,17 +299,25 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 } else {
                     String::new()
                 };
+                let why = if distance > radius {
+                    format!(
+                        "{distance} hexes from its line leader `{}` at {} (radius {radius})",
+                        leader.id,
+                        grid.name(leader_hex)
+                    )
+                } else {
+                    format!(
+                        "every path of at most {radius} hexes from its line leader `{}` at {} crosses enemy front or flank hexes",
+                        leader.id,
+                        grid.name(leader_hex)
+                    )
+                };
                 found.push(
                     Diagnostic::new(
                         Code::W0901,
                         SCENARIO,
                         p.pointer.clone(),
-                        format!(
-                            "unit `{}` at {here} is out of command: {distance} hexes from its line leader `{}` at {} (radius {radius}{how}){line}",
-                            p.unit.id,
-                            leader.id,
-                            grid.name(leader_hex)
-                        ),
+                        format!("unit `{}` at {here} is out of command: {why}{line}", p.unit.id),
                     )
                     .help(format!(
                         "move it within {radius} hexes of `{}`{}, or add `allow: [\"W0901\"]` to the unit if intended (9.1)",

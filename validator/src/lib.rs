@@ -404,7 +404,7 @@ fn validate_text(report: &mut FileReport, source: SourceFile, options: &Options)
                         .push(refusal(&error, kind, &source.path, Some(&source)))
                 }
                 Ok(scenario) => {
-                    let map_path = io::map_path_of(&source.path, &scenario);
+                    let map_path = clean_path(&io::map_path_of(&source.path, &scenario));
                     let (mut diagnostics, map_source) = match load_map_of(&map_path) {
                         Ok((map, map_source)) => (
                             validate_documents(&scenario, &map, options),
@@ -436,6 +436,30 @@ fn validate_text(report: &mut FileReport, source: SourceFile, options: &Options)
         }
     }
     report.sources.insert(0, source);
+}
+
+/// Removes `.` and `name/..` from a path without touching the file system, so a map reached
+/// from `scenarios/x.ron` as `../maps/m.ron` is reported as `maps/m.ron`.
+pub fn clean_path(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(component),
+            },
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        return PathBuf::from(".");
+    }
+    out.iter().collect()
 }
 
 type MapFailure = (String, Option<Diagnostic>, Option<SourceFile>);
