@@ -1,0 +1,1 @@
+//! Digitising printed maps.

@@ -1,0 +1,271 @@
+//! Bataille's headless renderer: a map or a scenario drawn to an RGBA image with tiny-skia — no
+//! window, no GPU — for review in CI, for docs and as test input for the digitiser.
+//!
+//! ```
+//! use bataille_render::{RenderOptions, render_map};
+//! use bataille_schema::stress::{StressSize, generate};
+//! let (map, _) = generate(StressSize { columns: 6, rows: 5, units: 0, corps: 1 }, "m.ron");
+//! let pixmap = render_map(&map, &RenderOptions::default()).unwrap();
+//! assert!(pixmap.width() > 200);
+//! ```
+
+pub mod cli;
+mod counters;
+mod map;
+mod symbols;
+pub mod text;
+
+use std::path::Path;
+
+use bataille_schema::{Grid, Map, Scenario};
+use tiny_skia::Pixmap;
+
+pub use tiny_skia;
+
+/// Largest side of a rendered image, in pixels.
+pub const MAX_SIDE_PX: u32 = 20_000;
+/// Largest rendered image, in pixels (about 600 MiB of RGBA).
+pub const MAX_PIXELS: u64 = 150_000_000;
+
+/// What to draw and at what scale.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    /// The distance in pixels between the centres of two neighbouring hexes (the hex's width
+    /// across its flats). The hex's circumradius is this divided by √3.
+    pub px_per_hex: f32,
+    /// Paper around the grid, in pixels; `None`: half a hex.
+    pub margin_px: Option<f32>,
+    /// The hex names (`0101`) at the top of each hex.
+    pub hex_names: bool,
+    /// Place names.
+    pub labels: bool,
+    /// Hex outlines.
+    pub grid_lines: bool,
+    /// Fill patterns of the legend (trees, hatch…) over the terrain colours.
+    pub patterns: bool,
+    /// Overlays (redoubts, towns, bridges, roads…).
+    pub overlays: bool,
+    /// Hexside features (rivers, streams, fortification lines…).
+    pub hexsides: bool,
+    /// Unit counters (scenarios only).
+    pub counters: bool,
+    /// Leader and commander markers (scenarios only).
+    pub leaders: bool,
+    /// The paper colour around and under the grid.
+    pub paper: [u8; 3],
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self {
+            px_per_hex: 48.0,
+            margin_px: None,
+            hex_names: true,
+            labels: true,
+            grid_lines: true,
+            patterns: true,
+            overlays: true,
+            hexsides: true,
+            counters: true,
+            leaders: true,
+            paper: [0xf7, 0xf3, 0xe8],
+        }
+    }
+}
+
+/// Why an image could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("the scale must be a positive number of pixels per hex (got {0})")]
+    BadScale(f32),
+    #[error(
+        "the image would be {width}×{height} px; the largest is {MAX_SIDE_PX} px a side and {MAX_PIXELS} px in all (use a smaller scale)"
+    )]
+    TooLarge { width: u64, height: u64 },
+    #[error("could not encode the PNG: {0}")]
+    Encode(String),
+    #[error("cannot write {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Where the grid lands on the image: grid space (circumradius 1, first hex at the origin, y
+/// down) scaled by `radius_px` and shifted by `offset_px`. Pixel `(i, j)` covers
+/// `[i, i+1) × [j, j+1)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Layout {
+    /// The hex circumradius in pixels.
+    pub radius_px: f32,
+    /// Where the grid's origin (the first hex's centre) is on the image.
+    pub offset_px: [f32; 2],
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Layout {
+    /// The layout of a grid at the options' scale.
+    pub fn new(grid: &Grid, options: &RenderOptions) -> Result<Layout, RenderError> {
+        let px_per_hex = options.px_per_hex;
+        if !(px_per_hex.is_finite() && px_per_hex >= 4.0) {
+            return Err(RenderError::BadScale(px_per_hex));
+        }
+        let radius_px = px_per_hex / 3f32.sqrt();
+        let margin = options
+            .margin_px
+            .filter(|m| m.is_finite() && *m >= 0.0)
+            .unwrap_or(px_per_hex * 0.5);
+        let (min, max) = grid.bounds();
+        let width = ((max[0] - min[0]) * radius_px + 2.0 * margin).ceil();
+        let height = ((max[1] - min[1]) * radius_px + 2.0 * margin).ceil();
+        let (w, h) = (width.max(1.0) as u64, height.max(1.0) as u64);
+        if w > u64::from(MAX_SIDE_PX) || h > u64::from(MAX_SIDE_PX) || w * h > MAX_PIXELS {
+            return Err(RenderError::TooLarge {
+                width: w,
+                height: h,
+            });
+        }
+        Ok(Layout {
+            radius_px,
+            offset_px: [margin - min[0] * radius_px, margin - min[1] * radius_px],
+            width: w as u32,
+            height: h as u32,
+        })
+    }
+
+    /// A point of grid space on the image, in pixels.
+    pub fn to_image(&self, point: [f32; 2]) -> [f32; 2] {
+        [
+            point[0] * self.radius_px + self.offset_px[0],
+            point[1] * self.radius_px + self.offset_px[1],
+        ]
+    }
+
+    /// The row-major 3×3 matrix taking grid coordinates to image pixels (the form of
+    /// `Background::grid_to_image`).
+    pub fn grid_to_image(&self) -> [f64; 9] {
+        let r = f64::from(self.radius_px);
+        [
+            r,
+            0.0,
+            f64::from(self.offset_px[0]),
+            0.0,
+            r,
+            f64::from(self.offset_px[1]),
+            0.0,
+            0.0,
+            1.0,
+        ]
+    }
+}
+
+/// Draws a map.
+pub fn render_map(map: &Map, options: &RenderOptions) -> Result<Pixmap, RenderError> {
+    let layout = Layout::new(&map.grid, options)?;
+    let mut pixmap = new_pixmap(&layout, options)?;
+    map::draw_map(&mut pixmap, map, &layout, options);
+    map::draw_labels(&mut pixmap, map, &layout, options);
+    Ok(pixmap)
+}
+
+/// Draws a scenario on its map: the map, then leaders and unit counters where they stand at
+/// set-up.
+pub fn render_scenario(
+    scenario: &Scenario,
+    map: &Map,
+    options: &RenderOptions,
+) -> Result<Pixmap, RenderError> {
+    let layout = Layout::new(&map.grid, options)?;
+    let mut pixmap = new_pixmap(&layout, options)?;
+    map::draw_map(&mut pixmap, map, &layout, options);
+    map::draw_labels(&mut pixmap, map, &layout, options);
+    counters::draw_scenario(&mut pixmap, scenario, map, &layout, options);
+    Ok(pixmap)
+}
+
+fn new_pixmap(layout: &Layout, options: &RenderOptions) -> Result<Pixmap, RenderError> {
+    let mut pixmap = Pixmap::new(layout.width, layout.height).ok_or(RenderError::TooLarge {
+        width: u64::from(layout.width),
+        height: u64::from(layout.height),
+    })?;
+    let [r, g, b] = options.paper;
+    pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, 255));
+    Ok(pixmap)
+}
+
+/// The image as PNG bytes, RGB when it is opaque (deterministic: the same image gives the same
+/// bytes).
+pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
+    let opaque = pixmap.pixels().iter().all(|p| p.alpha() == 255);
+    let channels = if opaque { 3 } else { 4 };
+    let mut data = Vec::with_capacity(pixmap.pixels().len() * channels);
+    for pixel in pixmap.pixels() {
+        let c = pixel.demultiply();
+        data.extend_from_slice(&[c.red(), c.green(), c.blue()]);
+        if !opaque {
+            data.push(c.alpha());
+        }
+    }
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
+    encoder.set_color(if opaque {
+        png::ColorType::Rgb
+    } else {
+        png::ColorType::Rgba
+    });
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::High);
+    let encode = |error: png::EncodingError| RenderError::Encode(error.to_string());
+    let mut writer = encoder.write_header().map_err(encode)?;
+    writer.write_image_data(&data).map_err(encode)?;
+    writer.finish().map_err(encode)?;
+    Ok(bytes)
+}
+
+/// Writes the image as a PNG file.
+pub fn save_png(pixmap: &Pixmap, path: &Path) -> Result<(), RenderError> {
+    let bytes = encode_png(pixmap)?;
+    std::fs::write(path, bytes).map_err(|source| RenderError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// A colour's bytes, or a loud magenta when it cannot be read (so a broken legend shows).
+pub(crate) fn rgb_of(colour: &bataille_schema::Colour) -> [u8; 3] {
+    colour.rgb().unwrap_or([0xff, 0x00, 0xff])
+}
+
+/// The colour darkened (`amount` < 0) or lightened (`amount` > 0), by a fraction.
+pub(crate) fn shade([r, g, b]: [u8; 3], amount: f32) -> [u8; 3] {
+    let f = |c: u8| -> u8 {
+        let c = f32::from(c);
+        let v = if amount < 0.0 {
+            c * (1.0 + amount)
+        } else {
+            c + (255.0 - c) * amount
+        };
+        v.round().clamp(0.0, 255.0) as u8
+    };
+    [f(r), f(g), f(b)]
+}
+
+/// Opaque RGBA from RGB.
+pub(crate) fn opaque([r, g, b]: [u8; 3]) -> [u8; 4] {
+    [r, g, b, 255]
+}
+
+/// Relative luminance in [0, 1] (for choosing black or white text).
+pub(crate) fn luminance([r, g, b]: [u8; 3]) -> f32 {
+    let lin = |c: u8| {
+        let c = f32::from(c) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+}

@@ -1,0 +1,596 @@
+//! The map layers: terrain fills and patterns, hex outlines, hexside features, overlays, hex
+//! names and place names.
+
+use std::collections::BTreeSet;
+
+use bataille_schema::geometry::sides;
+use bataille_schema::map::{HexsideSymbol, OverlaySymbol, Pattern};
+use bataille_schema::{Grid, HexIndex, Map};
+use tiny_skia::{LineCap, Pixmap, Transform};
+
+use crate::symbols::{
+    add, circle, fill, lerp, line, normalise, polygon, polyline, scale, star, stroke, stroke_with,
+    sub,
+};
+use crate::text::{Anchor, Face, TextStyle, draw_text};
+use crate::{Layout, RenderOptions, opaque, rgb_of, shade};
+
+const GRID_LINE: [u8; 4] = [0x5b, 0x55, 0x48, 0xff];
+const UNKNOWN: [u8; 3] = [0xff, 0x00, 0xff];
+
+/// The terrain code of each hex, row by row (`None` past the end of a short row).
+pub(crate) fn terrain_codes(map: &Map) -> Vec<Vec<Option<char>>> {
+    (0..map.grid.rows as usize)
+        .map(|row| {
+            let text = map.rows.get(row).map(String::as_str).unwrap_or("");
+            let mut chars = text.chars();
+            (0..map.grid.columns).map(|_| chars.next()).collect()
+        })
+        .collect()
+}
+
+fn terrain_colour(map: &Map, code: Option<char>) -> ([u8; 3], Option<Pattern>) {
+    let Some(code) = code else {
+        return (UNKNOWN, None);
+    };
+    let mut key = [0u8; 4];
+    match map.terrain.get(&*code.encode_utf8(&mut key)) {
+        Some(terrain) => (rgb_of(&terrain.colour), terrain.pattern),
+        None => (UNKNOWN, None),
+    }
+}
+
+fn is_water(map: &Map, code: Option<char>) -> bool {
+    code.is_some_and(|code| {
+        let mut key = [0u8; 4];
+        map.terrain
+            .get(&*code.encode_utf8(&mut key))
+            .is_some_and(|t| t.water)
+    })
+}
+
+/// Image-space centre of a hex.
+pub(crate) fn centre_px(grid: &Grid, layout: &Layout, index: HexIndex) -> [f32; 2] {
+    layout.to_image(grid.centre(index))
+}
+
+fn corners_px(grid: &Grid, layout: &Layout, index: HexIndex) -> [[f32; 2]; 6] {
+    grid.corners(index).map(|c| layout.to_image(c))
+}
+
+/// Terrain, patterns, outlines, hexsides, overlays and hex names.
+pub(crate) fn draw_map(pixmap: &mut Pixmap, map: &Map, layout: &Layout, options: &RenderOptions) {
+    let grid = &map.grid;
+    let codes = terrain_codes(map);
+    let r = layout.radius_px;
+    // Terrain fills, each grown by half a pixel so neighbours leave no anti-aliased seam.
+    for index in grid.indices() {
+        let code = codes[index.row as usize][index.col as usize];
+        let (colour, _) = terrain_colour(map, code);
+        let c = centre_px(grid, layout, index);
+        let grow = (r + 0.5) / r;
+        let corners = corners_px(grid, layout, index).map(|p| add(c, scale(sub(p, c), grow)));
+        fill(
+            pixmap,
+            polygon(&corners),
+            opaque(colour),
+            Transform::identity(),
+        );
+    }
+    if options.patterns {
+        for index in grid.indices() {
+            let code = codes[index.row as usize][index.col as usize];
+            if let (colour, Some(pattern)) = terrain_colour(map, code) {
+                draw_pattern(pixmap, centre_px(grid, layout, index), r, colour, pattern);
+            }
+        }
+    }
+    if options.grid_lines {
+        let width = (0.035 * r).max(1.0);
+        for index in grid.indices() {
+            let corners = corners_px(grid, layout, index);
+            stroke(
+                pixmap,
+                polygon(&corners),
+                GRID_LINE,
+                width,
+                Transform::identity(),
+            );
+        }
+    }
+    if options.hexsides {
+        draw_hexsides(pixmap, map, layout);
+    }
+    if options.overlays {
+        draw_overlays(pixmap, map, layout, &codes);
+    }
+    if options.hex_names {
+        let size = (0.27 * r).max(6.0);
+        let style = TextStyle {
+            face: Face::Regular,
+            size_px: size,
+            colour: [0x3a, 0x36, 0x2e, 0xe0],
+            halo: None,
+        };
+        let dy = match grid.orientation {
+            bataille_schema::map::Orientation::Flat => -0.64 * r,
+            bataille_schema::map::Orientation::Pointy => -0.58 * r,
+        };
+        for index in grid.indices() {
+            let c = centre_px(grid, layout, index);
+            let name = grid.name(index);
+            draw_text(
+                pixmap,
+                name.as_str(),
+                &style,
+                [c[0], c[1] + dy],
+                Anchor::CENTRE,
+                Transform::identity(),
+            );
+        }
+    }
+}
+
+/// Place names, under the hex centre, with a halo of paper colour.
+pub(crate) fn draw_labels(
+    pixmap: &mut Pixmap,
+    map: &Map,
+    layout: &Layout,
+    options: &RenderOptions,
+) {
+    if !options.labels {
+        return;
+    }
+    let r = layout.radius_px;
+    let [pr, pg, pb] = options.paper;
+    let style = TextStyle {
+        face: Face::Bold,
+        size_px: (0.34 * r).max(7.0),
+        colour: [0x1d, 0x1b, 0x18, 0xff],
+        halo: Some(([pr, pg, pb, 0xd0], (0.1 * r).max(2.0))),
+    };
+    for (hex, text) in &map.labels {
+        let Some(index) = map.grid.lookup(hex) else {
+            continue;
+        };
+        let c = centre_px(&map.grid, layout, index);
+        draw_text(
+            pixmap,
+            text,
+            &style,
+            [c[0], c[1] + 0.5 * r],
+            Anchor::CENTRE,
+            Transform::identity(),
+        );
+    }
+}
+
+fn draw_pattern(pixmap: &mut Pixmap, c: [f32; 2], r: f32, colour: [u8; 3], pattern: Pattern) {
+    let dark = opaque(shade(colour, -0.35));
+    let ring = |count: usize, radius: f32, phase_deg: f32| -> Vec<[f32; 2]> {
+        (0..count)
+            .map(|i| {
+                let a = (phase_deg + 360.0 * i as f32 / count as f32).to_radians();
+                [c[0] + radius * a.cos(), c[1] + radius * a.sin()]
+            })
+            .collect()
+    };
+    match pattern {
+        Pattern::Trees => {
+            for p in ring(4, 0.48 * r, 45.0) {
+                // A round crown on a short trunk.
+                line(pixmap, p, [p[0], p[1] + 0.2 * r], dark, 0.06 * r);
+                fill(
+                    pixmap,
+                    circle([p[0], p[1] - 0.02 * r], 0.14 * r),
+                    dark,
+                    Transform::identity(),
+                );
+            }
+        }
+        Pattern::Buildings => {
+            for p in ring(5, 0.48 * r, -90.0) {
+                let s = 0.1 * r;
+                let rect = [
+                    [p[0] - s, p[1] - s],
+                    [p[0] + s, p[1] - s],
+                    [p[0] + s, p[1] + s],
+                    [p[0] - s, p[1] + s],
+                ];
+                fill(pixmap, polygon(&rect), dark, Transform::identity());
+            }
+        }
+        Pattern::Hatch => {
+            let colour = opaque(shade(colour, -0.25));
+            let (inner, outer) = (0.25 * r, 0.72 * r);
+            let spacing = 0.2 * r;
+            let dir = normalise([1.0, -1.0]);
+            let normal = [dir[1], -dir[0]];
+            let mut k = -3.0f32;
+            while k <= 3.0 {
+                let d = k * spacing;
+                if d.abs() < outer {
+                    let half_outer = (outer * outer - d * d).sqrt();
+                    let base = add(c, scale(normal, d));
+                    if d.abs() < inner {
+                        let half_inner = (inner * inner - d * d).sqrt();
+                        for (a, b) in [(-half_outer, -half_inner), (half_inner, half_outer)] {
+                            line(
+                                pixmap,
+                                add(base, scale(dir, a)),
+                                add(base, scale(dir, b)),
+                                colour,
+                                0.05 * r,
+                            );
+                        }
+                    } else {
+                        line(
+                            pixmap,
+                            add(base, scale(dir, -half_outer)),
+                            add(base, scale(dir, half_outer)),
+                            colour,
+                            0.05 * r,
+                        );
+                    }
+                }
+                k += 1.0;
+            }
+        }
+        Pattern::Water => {
+            let light = opaque(shade(colour, 0.35));
+            for dy in [-0.45, 0.45] {
+                let y = c[1] + dy * r;
+                let points: Vec<[f32; 2]> = (0..=6)
+                    .map(|i| {
+                        let x = c[0] - 0.45 * r + 0.15 * r * i as f32;
+                        let wave = if i % 2 == 0 { -0.05 } else { 0.05 };
+                        [x, y + wave * r]
+                    })
+                    .collect();
+                stroke(
+                    pixmap,
+                    polyline(&points),
+                    light,
+                    0.06 * r,
+                    Transform::identity(),
+                );
+            }
+        }
+        Pattern::Marsh => {
+            for p in ring(5, 0.5 * r, -90.0) {
+                line(
+                    pixmap,
+                    [p[0] - 0.13 * r, p[1]],
+                    [p[0] + 0.13 * r, p[1]],
+                    dark,
+                    0.04 * r,
+                );
+                for dx in [-0.07, 0.0, 0.07] {
+                    line(
+                        pixmap,
+                        [p[0] + dx * r, p[1]],
+                        [p[0] + dx * 1.6 * r, p[1] - 0.12 * r],
+                        dark,
+                        0.035 * r,
+                    );
+                }
+            }
+        }
+        Pattern::Dots => {
+            let step = 0.2 * r;
+            for i in -4i32..=4 {
+                for j in -4i32..=4 {
+                    let p = [
+                        i as f32 * step + (j % 2) as f32 * step * 0.5,
+                        j as f32 * step * 0.87,
+                    ];
+                    let d = (p[0] * p[0] + p[1] * p[1]).sqrt();
+                    if d > 0.25 * r && d < 0.7 * r {
+                        fill(
+                            pixmap,
+                            circle(add(c, p), 0.035 * r),
+                            dark,
+                            Transform::identity(),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn hexside_priority(symbol: HexsideSymbol) -> u8 {
+    match symbol {
+        HexsideSymbol::River => 0,
+        HexsideSymbol::Stream => 1,
+        HexsideSymbol::Fortification => 2,
+        HexsideSymbol::Road => 3,
+        HexsideSymbol::Bridge => 4,
+    }
+}
+
+fn draw_hexsides(pixmap: &mut Pixmap, map: &Map, layout: &Layout) {
+    let grid = &map.grid;
+    let r = layout.radius_px;
+    let mut features: Vec<_> = map
+        .hexsides
+        .iter()
+        .filter_map(|(id, refs)| map.hexside_types.get(id).map(|t| (t, refs)))
+        .collect();
+    features.sort_by_key(|(t, _)| hexside_priority(t.symbol));
+    for (feature, refs) in features {
+        let colour = opaque(rgb_of(&feature.colour));
+        for hexside in refs {
+            let Ok((index, side)) = grid.parse_hexside(hexside.as_str()) else {
+                continue;
+            };
+            let Some([a, b]) = grid.side_corners(index, side) else {
+                continue;
+            };
+            let (a, b) = (layout.to_image(a), layout.to_image(b));
+            let c = centre_px(grid, layout, index);
+            let mid = lerp(a, b, 0.5);
+            // From this hex's centre towards the neighbour's across the side.
+            let across = normalise(sub(mid, c));
+            let along = normalise(sub(b, a));
+            match feature.symbol {
+                HexsideSymbol::River => line(pixmap, a, b, colour, 0.2 * r),
+                HexsideSymbol::Stream => line(pixmap, a, b, colour, 0.11 * r),
+                HexsideSymbol::Fortification => {
+                    stroke_with(
+                        pixmap,
+                        polyline(&[a, b]),
+                        colour,
+                        0.08 * r,
+                        LineCap::Butt,
+                        Transform::identity(),
+                    );
+                    // Teeth towards the named side's neighbour.
+                    for t in [0.2f32, 0.4, 0.6, 0.8] {
+                        let p = lerp(a, b, t);
+                        let tip = add(p, scale(across, 0.16 * r));
+                        let w = scale(along, 0.07 * r);
+                        fill(
+                            pixmap,
+                            polygon(&[sub(p, w), add(p, w), tip]),
+                            colour,
+                            Transform::identity(),
+                        );
+                    }
+                }
+                HexsideSymbol::Road => {
+                    let half = scale(across, 0.4 * r);
+                    line(pixmap, sub(mid, half), add(mid, half), colour, 0.12 * r);
+                }
+                HexsideSymbol::Bridge => {
+                    // Two rails across the side with flared ends.
+                    let half = scale(across, 0.3 * r);
+                    let gap = scale(along, 0.1 * r);
+                    let flare = scale(along, 0.08 * r);
+                    for sign in [-1.0f32, 1.0] {
+                        let o = scale(gap, sign);
+                        let f = scale(flare, sign);
+                        let points = [
+                            add(add(sub(mid, half), o), add(f, scale(across, -0.08 * r))),
+                            add(sub(mid, half), o),
+                            add(add(mid, half), o),
+                            add(add(add(mid, half), o), add(f, scale(across, 0.08 * r))),
+                        ];
+                        stroke(
+                            pixmap,
+                            polyline(&points),
+                            colour,
+                            0.06 * r,
+                            Transform::identity(),
+                        );
+                    }
+                    // The deck, in paper colour between the rails.
+                    let deck = [
+                        add(sub(mid, half), scale(gap, -0.6)),
+                        add(add(mid, half), scale(gap, -0.6)),
+                        add(add(mid, half), scale(gap, 0.6)),
+                        add(sub(mid, half), scale(gap, 0.6)),
+                    ];
+                    fill(
+                        pixmap,
+                        polygon(&deck),
+                        [0xe8, 0xdc, 0xc0, 0xff],
+                        Transform::identity(),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<Option<char>>]) {
+    let grid = &map.grid;
+    let r = layout.radius_px;
+    let overlay = |id: &bataille_schema::Id| map.overlay_types.get(id);
+    // Roads first, as a network: each road hex joins its road neighbours.
+    let mut roads: BTreeSet<HexIndex> = BTreeSet::new();
+    let mut road_colour: Vec<(HexIndex, [u8; 4])> = Vec::new();
+    for (hex, ids) in &map.overlays {
+        let Some(index) = grid.lookup(hex) else {
+            continue;
+        };
+        for id in ids {
+            if let Some(t) = overlay(id)
+                && t.symbol == OverlaySymbol::Road
+            {
+                roads.insert(index);
+                let colour = t.colour.as_ref().map(rgb_of).unwrap_or([0x8b, 0x6f, 0x47]);
+                road_colour.push((index, opaque(colour)));
+            }
+        }
+    }
+    for pass in 0..2 {
+        for (index, colour) in &road_colour {
+            let c = centre_px(grid, layout, *index);
+            let (col, width) = if pass == 0 {
+                (
+                    opaque(shade([colour[0], colour[1], colour[2]], -0.35)),
+                    0.2 * r,
+                )
+            } else {
+                (*colour, 0.12 * r)
+            };
+            let mut ends = Vec::new();
+            for (_, n) in grid.neighbours(*index) {
+                if roads.contains(&n) {
+                    ends.push(lerp(c, centre_px(grid, layout, n), 0.5));
+                }
+            }
+            if ends.is_empty() {
+                // A lone road hex: towards the map's edge when it lies on it, else a stub.
+                for side in sides(grid.orientation) {
+                    if grid.neighbour(*index, side).is_none()
+                        && let Some([a, b]) = grid.side_corners(*index, side)
+                    {
+                        ends.push(lerp(layout.to_image(a), layout.to_image(b), 0.5));
+                    }
+                }
+                if ends.is_empty() {
+                    ends.push([c[0] - 0.5 * r, c[1]]);
+                    ends.push([c[0] + 0.5 * r, c[1]]);
+                }
+            }
+            for end in ends {
+                line(pixmap, c, end, col, width);
+            }
+        }
+    }
+    for (hex, ids) in &map.overlays {
+        let Some(index) = grid.lookup(hex) else {
+            continue;
+        };
+        let c = centre_px(grid, layout, index);
+        for id in ids {
+            let Some(t) = overlay(id) else {
+                continue;
+            };
+            let default = match t.symbol {
+                OverlaySymbol::Redoubt => [0x7a, 0x3b, 0x1d],
+                OverlaySymbol::Town => [0x8c, 0x3b, 0x2a],
+                OverlaySymbol::Bridge => [0x5c, 0x40, 0x33],
+                OverlaySymbol::Road => [0x8b, 0x6f, 0x47],
+                OverlaySymbol::Fortification => [0x6b, 0x4a, 0x2b],
+                OverlaySymbol::Marker => [0xc0, 0x20, 0x20],
+            };
+            let colour = opaque(t.colour.as_ref().map(rgb_of).unwrap_or(default));
+            match t.symbol {
+                OverlaySymbol::Road => {}
+                OverlaySymbol::Redoubt => {
+                    // A star fort: four bastions.
+                    let path = star(c, 0.42 * r, 0.24 * r, 4);
+                    fill(
+                        pixmap,
+                        path.clone(),
+                        [0xff, 0xff, 0xff, 0x70],
+                        Transform::identity(),
+                    );
+                    stroke(pixmap, path, colour, 0.09 * r, Transform::identity());
+                }
+                OverlaySymbol::Town => {
+                    let s = 0.11 * r;
+                    for (dx, dy) in [(-0.2, -0.14), (0.12, -0.2), (-0.05, 0.12), (0.26, 0.1)] {
+                        let p = [c[0] + dx * r, c[1] + dy * r];
+                        let rect = [
+                            [p[0] - s, p[1] - s * 0.8],
+                            [p[0] + s, p[1] - s * 0.8],
+                            [p[0] + s, p[1] + s * 0.8],
+                            [p[0] - s, p[1] + s * 0.8],
+                        ];
+                        fill(pixmap, polygon(&rect), colour, Transform::identity());
+                    }
+                }
+                OverlaySymbol::Bridge => {
+                    let axis = bridge_axis(map, index, codes);
+                    draw_bridge(pixmap, c, axis, r, colour);
+                }
+                OverlaySymbol::Fortification => {
+                    let mut points = Vec::new();
+                    for i in 0..=24 {
+                        let a = (i as f32 * 15.0).to_radians();
+                        let rr = if i % 2 == 0 { 0.5 * r } else { 0.4 * r };
+                        points.push([c[0] + rr * a.cos(), c[1] + rr * a.sin()]);
+                    }
+                    stroke(
+                        pixmap,
+                        polyline(&points),
+                        colour,
+                        0.06 * r,
+                        Transform::identity(),
+                    );
+                }
+                OverlaySymbol::Marker => {
+                    let d = 0.2 * r;
+                    let diamond = [
+                        [c[0], c[1] - d],
+                        [c[0] + d, c[1]],
+                        [c[0], c[1] + d],
+                        [c[0] - d, c[1]],
+                    ];
+                    fill(pixmap, polygon(&diamond), colour, Transform::identity());
+                }
+            }
+        }
+    }
+}
+
+/// The direction a bridge in this hex runs: across the water (the water hexes around it give
+/// the course), east-west when nothing tells.
+fn bridge_axis(map: &Map, index: HexIndex, codes: &[Vec<Option<char>>]) -> [f32; 2] {
+    let grid = &map.grid;
+    let c = grid.centre(index);
+    // Average the course's axis with doubled angles, so opposite neighbours agree.
+    let (mut sx, mut sy) = (0.0f32, 0.0f32);
+    for (_, n) in grid.neighbours(index) {
+        if is_water(map, codes[n.row as usize][n.col as usize]) {
+            let p = grid.centre(n);
+            let angle = (p[1] - c[1]).atan2(p[0] - c[0]);
+            sx += (2.0 * angle).cos();
+            sy += (2.0 * angle).sin();
+        }
+    }
+    if sx.abs() + sy.abs() < 1e-3 {
+        return [1.0, 0.0];
+    }
+    let course = sy.atan2(sx) / 2.0;
+    let across = course + std::f32::consts::FRAC_PI_2;
+    [across.cos(), across.sin()]
+}
+
+fn draw_bridge(pixmap: &mut Pixmap, c: [f32; 2], axis: [f32; 2], r: f32, colour: [u8; 4]) {
+    let half = scale(axis, 0.55 * r);
+    let side = scale([-axis[1], axis[0]], 0.13 * r);
+    let deck = [
+        add(sub(c, half), side),
+        add(add(c, half), side),
+        sub(add(c, half), side),
+        sub(sub(c, half), side),
+    ];
+    fill(
+        pixmap,
+        polygon(&deck),
+        [0xe8, 0xdc, 0xc0, 0xff],
+        Transform::identity(),
+    );
+    for sign in [-1.0f32, 1.0] {
+        let o = scale(side, sign);
+        let flare = scale(side, sign * 0.8);
+        let points = [
+            add(add(sub(c, half), o), add(flare, scale(axis, -0.12 * r))),
+            add(sub(c, half), o),
+            add(add(c, half), o),
+            add(add(add(c, half), o), add(flare, scale(axis, 0.12 * r))),
+        ];
+        stroke(
+            pixmap,
+            polyline(&points),
+            colour,
+            0.08 * r,
+            Transform::identity(),
+        );
+    }
+}

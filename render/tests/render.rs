@@ -1,0 +1,250 @@
+//! Rendering tests: image size, terrain colour at each hex centre, a river on its hexside,
+//! counters on their hexes, deterministic bytes, refused scales, the command on the real files.
+
+use std::path::Path;
+
+use bataille_render::{
+    Layout, RenderError, RenderOptions, encode_png, render_map, render_scenario,
+};
+use bataille_schema::io::{parse_map, parse_scenario, source_from_bytes};
+use bataille_schema::{HexIndex, Map, Scenario};
+use tiny_skia::Pixmap;
+
+const MAP: &str = r##"Map(
+    format_version: 1,
+    name: "Test",
+    grid: (orientation: Flat, shifted: Odd, first_column: 1, first_row: 1, columns: 6, rows: 5),
+    terrain: {
+        ".": (name: "Clear", colour: "#e8e2c4"),
+        "f": (name: "Forest", colour: "#4e7a3e", pattern: Trees),
+        "h": (name: "Hill", colour: "#c9a66b", pattern: Hatch),
+        "~": (name: "Water", colour: "#5a8fc8", pattern: Water, water: true),
+    },
+    hexside_types: {
+        "river": (name: "River", symbol: River, colour: "#2a5fa8", water: true),
+    },
+    rows: [
+        "..ff~.",
+        ".hff~.",
+        ".hh.~.",
+        "....~.",
+        "f...~h",
+    ],
+    hexsides: { "river": ["0203/SE", "0303/N"] },
+)
+"##;
+
+const SCENARIO: &str = r##"Scenario(
+    format_version: 1,
+    title: "Test",
+    map: "test-map.ron",
+    date: "1712-07-24",
+    turns: 1,
+    turn_minutes: 60,
+    start_time: "10:00",
+    rules: (
+        system: "test",
+        unit_kinds: {
+            "infantry": (name: "Infantry", symbol: Infantry, combat: true, front_hexsides: 2),
+        },
+        stacking: (compositions: [(name: "one", terms: [(kinds: ["infantry"], max_counters: 1)])]),
+        command: (commander_radius_hexes: 5, leader_radius_hexes: 3),
+    ),
+    armies: [
+        (id: "red", name: "Red", corps: [(id: "red-1", name: "First", colour: "#c8102e")],
+         units: [(id: "u1", name: "One", kind: "infantry", corps: "red-1", cp: 2, mp: 4, morale: 3, facing: SE, placement: Hex("0402"))]),
+    ],
+    victory: (),
+)
+"##;
+
+fn map() -> Map {
+    let source = source_from_bytes(Path::new("test-map.ron"), MAP.as_bytes().to_vec()).unwrap();
+    parse_map(&source).unwrap()
+}
+
+fn scenario() -> Scenario {
+    let source =
+        source_from_bytes(Path::new("test-scenario.ron"), SCENARIO.as_bytes().to_vec()).unwrap();
+    parse_scenario(&source).unwrap()
+}
+
+fn no_text() -> RenderOptions {
+    RenderOptions {
+        hex_names: false,
+        labels: false,
+        ..RenderOptions::default()
+    }
+}
+
+fn rgb(pixmap: &Pixmap, p: [f32; 2]) -> [u8; 3] {
+    let c = pixmap
+        .pixel(p[0].floor() as u32, p[1].floor() as u32)
+        .unwrap()
+        .demultiply();
+    [c.red(), c.green(), c.blue()]
+}
+
+#[test]
+fn image_has_the_expected_size() {
+    let map = map();
+    let options = RenderOptions::default();
+    let pixmap = render_map(&map, &options).unwrap();
+    // Flat hexes: 6 columns span 1.5 × 5 + 2 radii across, 5 rows and a half-shift 5.5 × √3
+    // radii down, plus half a hex of margin each side.
+    let r = 48.0 / 3f32.sqrt();
+    let width = (9.5 * r + 48.0).ceil() as u32;
+    let height = (5.5 * 3f32.sqrt() * r + 48.0).ceil() as u32;
+    assert_eq!((pixmap.width(), pixmap.height()), (width, height));
+    let layout = Layout::new(&map.grid, &options).unwrap();
+    assert_eq!((layout.width, layout.height), (width, height));
+}
+
+#[test]
+fn every_hex_centre_has_its_terrain_colour() {
+    let map = map();
+    let options = no_text();
+    let pixmap = render_map(&map, &options).unwrap();
+    let layout = Layout::new(&map.grid, &options).unwrap();
+    for index in map.grid.indices() {
+        let code = map.rows[index.row as usize]
+            .chars()
+            .nth(index.col as usize)
+            .unwrap();
+        let expected = map.terrain[&code.to_string()].colour.rgb().unwrap();
+        let centre = layout.to_image(map.grid.centre(index));
+        assert_eq!(
+            rgb(&pixmap, centre),
+            expected,
+            "hex {}",
+            map.grid.name(index)
+        );
+    }
+}
+
+#[test]
+fn river_is_drawn_on_its_hexside() {
+    let map = map();
+    let options = no_text();
+    let pixmap = render_map(&map, &options).unwrap();
+    let layout = Layout::new(&map.grid, &options).unwrap();
+    let river = [0x2a, 0x5f, 0xa8];
+    for hexside in ["0203/SE", "0303/N"] {
+        let (index, side) = map.grid.parse_hexside(hexside).unwrap();
+        let [a, b] = map.grid.side_corners(index, side).unwrap();
+        let mid = layout.to_image([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]);
+        assert_eq!(rgb(&pixmap, mid), river, "{hexside}");
+    }
+    // A side without a feature keeps the grid line's colour, not the river's.
+    let (index, side) = map.grid.parse_hexside("0501/SE").unwrap();
+    let [a, b] = map.grid.side_corners(index, side).unwrap();
+    let mid = layout.to_image([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]);
+    assert_ne!(rgb(&pixmap, mid), river);
+}
+
+#[test]
+fn counters_are_drawn_where_units_stand() {
+    let map = map();
+    let scenario = scenario();
+    let options = no_text();
+    let with = render_scenario(&scenario, &map, &options).unwrap();
+    let without = render_map(&map, &options).unwrap();
+    let layout = Layout::new(&map.grid, &options).unwrap();
+    let side = 0.64 * 48.0;
+    let corps = [0xc8, 0x10, 0x2e];
+    let occupied = map.grid.parse("0402").unwrap();
+    for index in map.grid.indices() {
+        let c = layout.to_image(map.grid.centre(index));
+        // Inside the counter, left of its symbol box: the corps colour.
+        let probe = [c[0] - 0.42 * side, c[1]];
+        if index == occupied {
+            assert_eq!(rgb(&with, probe), corps);
+            assert_ne!(rgb(&without, probe), corps);
+        } else {
+            assert_eq!(rgb(&with, probe), rgb(&without, probe), "hex {index:?}");
+        }
+    }
+    // The facing wedge (SE) lies beyond the counter's edge, towards the SE hexside.
+    let c = layout.to_image(map.grid.centre(occupied));
+    let (i, s) = map.grid.parse_hexside("0402/SE").unwrap();
+    assert_eq!(i, HexIndex::new(3, 1));
+    let [a, b] = map.grid.side_corners(i, s).unwrap();
+    let mid = layout.to_image([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]);
+    let dir = [mid[0] - c[0], mid[1] - c[1]];
+    let len = (dir[0] * dir[0] + dir[1] * dir[1]).sqrt();
+    let reach = 0.5 * side / (dir[0].abs().max(dir[1].abs()) / len);
+    let probe = [
+        c[0] + dir[0] / len * (reach + 2.0),
+        c[1] + dir[1] / len * (reach + 2.0),
+    ];
+    let ink = rgb(&with, probe);
+    assert!(ink.iter().all(|&v| v < 60), "facing mark: {ink:?}");
+}
+
+#[test]
+fn output_is_deterministic() {
+    let map = map();
+    let scenario = scenario();
+    let options = RenderOptions::default();
+    let a = encode_png(&render_scenario(&scenario, &map, &options).unwrap()).unwrap();
+    let b = encode_png(&render_scenario(&scenario, &map, &options).unwrap()).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(&a[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn absurd_scales_are_refused() {
+    let map = map();
+    for scale in [0.0, -3.0, f32::NAN, f32::INFINITY] {
+        let options = RenderOptions {
+            px_per_hex: scale,
+            ..RenderOptions::default()
+        };
+        assert!(matches!(
+            render_map(&map, &options),
+            Err(RenderError::BadScale(_))
+        ));
+    }
+    let options = RenderOptions {
+        px_per_hex: 100_000.0,
+        ..RenderOptions::default()
+    };
+    assert!(matches!(
+        render_map(&map, &options),
+        Err(RenderError::TooLarge { .. })
+    ));
+}
+
+#[test]
+fn command_renders_the_real_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["maps/fontenoy-1745.ron", "scenarios/denain-1712.ron"] {
+        let path = root.join(file);
+        if !path.exists() {
+            continue;
+        }
+        let out = dir.path().join("out.png");
+        let args = bataille_render::cli::Args {
+            file: path,
+            out: out.clone(),
+            scale: 24.0,
+            no_hex_names: false,
+            no_labels: false,
+            no_counters: false,
+        };
+        bataille_render::cli::run(&args).unwrap();
+        let png = Pixmap::load_png(&out).unwrap();
+        assert!(png.width() > 300 && png.height() > 300);
+    }
+    // A missing file is an error, not a panic.
+    let args = bataille_render::cli::Args {
+        file: dir.path().join("missing.ron"),
+        out: dir.path().join("x.png"),
+        scale: 24.0,
+        no_hex_names: false,
+        no_labels: false,
+        no_counters: false,
+    };
+    assert!(bataille_render::cli::run(&args).is_err());
+}
