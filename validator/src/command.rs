@@ -3,7 +3,8 @@
 //!
 //! Radii are traced as 8.2 says: a path of at most N hexes over the map, which (when
 //! `rules.command.blocked_by_enemy_front_and_flank`) does not pass through an enemy unit's
-//! front or flank hexes unless a friendly unit stands there. The path may end in such a hex.
+//! front or flank hexes (nor its hex) unless a friendly unit stands there. The path may end in
+//! such a hex.
 //!
 //! Facing: a unit facing side F has its front hexsides taken in the order F, the next side
 //! clockwise, the previous side, … — so two front hexsides face the vertex between F and the
@@ -157,9 +158,9 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
             }
         }
         for p in &placed {
-            let zone: Vec<HexIndex> = p
-                .hexes_of(grid, SideClass::Front)
-                .into_iter()
+            // Its own hex, its front and its flank hexes.
+            let zone: Vec<HexIndex> = std::iter::once(p.hex)
+                .chain(p.hexes_of(grid, SideClass::Front))
                 .chain(p.hexes_of(grid, SideClass::Flank))
                 .collect();
             for (army, set) in blocked.iter_mut().enumerate() {

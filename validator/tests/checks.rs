@@ -1,0 +1,413 @@
+//! The checks on in-memory documents, as the editor calls them: the fixtures of
+//! `tests/fixtures/` loaded, changed the way an edit would, and validated again.
+
+use std::path::PathBuf;
+
+use bataille_schema::scenario::{Placement, Unit};
+use bataille_schema::{DocumentKind, HexIndex, HexName, Map, Scenario, Side, load_scenario};
+use bataille_validator::{Code, Diagnostic, Options, validate_documents, validate_file};
+
+fn fixture(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(relative)
+}
+
+fn fontenoy() -> (Scenario, Map) {
+    let loaded = load_scenario(&fixture("valid/fontenoy.ron")).expect("the valid fixture loads");
+    (loaded.scenario, loaded.map.map)
+}
+
+fn codes(diagnostics: &[Diagnostic]) -> Vec<Code> {
+    diagnostics.iter().map(|d| d.code).collect()
+}
+
+fn unit_mut<'a>(scenario: &'a mut Scenario, id: &str) -> &'a mut Unit {
+    scenario
+        .armies
+        .iter_mut()
+        .flat_map(|a| a.units.iter_mut())
+        .find(|u| u.id.as_str() == id)
+        .expect("unit exists")
+}
+
+fn hex(map: &Map, col: u32, row: u32) -> HexName {
+    map.grid.name(HexIndex::new(col, row))
+}
+
+#[test]
+fn the_valid_fixture_is_clean_with_and_without_the_schema_pass() {
+    let (scenario, map) = fontenoy();
+    assert!(validate_documents(&scenario, &map, &Options::default()).is_empty());
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+}
+
+#[test]
+fn an_edit_that_overstacks_gives_a_pointer_a_hex_and_related_units() {
+    let (mut scenario, map) = fontenoy();
+    // Fontenoy 3: suisses (3 CP) joins gardes-1 and gardes-2 (3 CP) at 0303.
+    unit_mut(&mut scenario, "suisses").placement = Placement::Hex("0303".into());
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    let stack: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.code == Code::E0301)
+        .collect();
+    assert_eq!(stack.len(), 1, "{diagnostics:#?}");
+    let d = stack[0];
+    assert_eq!(d.message, "hex 0303: 6 CP of infantry, at most 3");
+    assert_eq!(d.hex.as_deref(), Some("0303"));
+    assert_eq!(d.document, DocumentKind::Scenario);
+    assert_eq!(d.pointer, "/armies/0/units/2/placement/Hex");
+    assert_eq!(d.subject.as_deref(), Some("suisses"));
+    assert!(d.span.is_none(), "no file in memory");
+    let related: Vec<&str> = d
+        .related
+        .iter()
+        .filter_map(|r| r.subject.as_deref())
+        .collect();
+    assert_eq!(related, ["gardes-1", "gardes-2"]);
+    // Baggage at 0303 does not count (non-combat) and the battery left alone is legal.
+    assert!(!d.message.contains("baggage"));
+}
+
+#[test]
+fn an_infantry_counter_with_a_battery_is_legal_whatever_its_cp_but_not_two() {
+    let (mut scenario, map) = fontenoy();
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    // suisses (3 CP) is already with the battery at 0403; a second infantry counter breaks it.
+    unit_mut(&mut scenario, "gardes-2").placement = Placement::Hex("0403".into());
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::E0301], "{diagnostics:#?}");
+}
+
+#[test]
+fn a_stack_fits_when_some_assignment_of_counters_to_terms_fits() {
+    let (mut scenario, map) = fontenoy();
+    // One term takes infantry or dragoons, one counter; another takes infantry, one counter.
+    // Two infantry fit (one in each) although the first term alone is full after one.
+    scenario.rules.stacking.compositions = vec![bataille_schema::scenario::Composition {
+        name: "two".into(),
+        terms: vec![
+            bataille_schema::scenario::StackTerm {
+                kinds: vec!["infantry".into(), "dragoons".into()],
+                max_counters: Some(1),
+                max_cp: None,
+            },
+            bataille_schema::scenario::StackTerm {
+                kinds: vec!["infantry".into()],
+                max_counters: Some(1),
+                max_cp: None,
+            },
+        ],
+    }];
+    scenario.armies[0]
+        .units
+        .retain(|u| ["gardes-1", "gardes-2", "grassin"].contains(&u.id.as_str()));
+    scenario.armies[1]
+        .units
+        .retain(|u| u.id.as_str() == "guards-2");
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    unit_mut(&mut scenario, "grassin").placement = Placement::Hex("0303".into());
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::E0301]);
+    assert_eq!(
+        diagnostics[0].message,
+        "hex 0303: 3 counters of infantry, at most 1"
+    );
+}
+
+/// The French leader at `leader`, one unit of his corps at `unit`, the rest out of the way.
+fn command_setup(leader: HexIndex, unit: HexIndex, radius: u32) -> (Scenario, Map) {
+    let (mut scenario, map) = fontenoy();
+    scenario.armies[0]
+        .units
+        .retain(|u| u.id.as_str() == "gardes-1");
+    scenario.armies[1].units.clear();
+    scenario.armies[1].commanders[0].placement = Placement::Unplaced;
+    scenario.armies[1].corps[0]
+        .leader
+        .as_mut()
+        .expect("leader")
+        .placement = Placement::Unplaced;
+    scenario.armies[0].corps[0]
+        .leader
+        .as_mut()
+        .expect("leader")
+        .placement = Placement::Hex(map.grid.name(leader));
+    scenario.armies[0].commanders[0].placement = Placement::Hex(map.grid.name(leader));
+    scenario.armies[0].corps[0]
+        .leader
+        .as_mut()
+        .expect("leader")
+        .radius_hexes = Some(radius);
+    unit_mut(&mut scenario, "gardes-1").placement = Placement::Hex(map.grid.name(unit));
+    (scenario, map)
+}
+
+fn enemy(id: &str, kind: &str, at: HexName, facing: Option<Side>) -> Unit {
+    Unit {
+        id: id.into(),
+        name: id.into(),
+        kind: kind.into(),
+        corps: Some("anglais".into()),
+        cp: Some(1),
+        mp: None,
+        morale: None,
+        fire_modifier: None,
+        always_in_command: false,
+        facing,
+        placement: Placement::Hex(at),
+        ratings: Default::default(),
+        allow: vec![],
+    }
+}
+
+#[test]
+fn rule_8_2_paths_do_not_cross_enemy_hexes_unless_a_friend_holds_them() {
+    // 0101 → 0103: the only path of two hexes goes through 0102.
+    let leader = HexIndex::new(0, 0);
+    let target = HexIndex::new(0, 2);
+    let middle = HexIndex::new(0, 1);
+    let (mut scenario, map) = command_setup(leader, target, 2);
+    let grid = &map.grid;
+    let common: Vec<HexIndex> = grid
+        .neighbours(leader)
+        .map(|(_, h)| h)
+        .filter(|h| grid.distance(*h, target) == 1)
+        .collect();
+    assert_eq!(common, [middle], "premise: one middle hex");
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+
+    // An enemy battery east of the middle hex: all six hexsides front, so 0102 is blocked.
+    let (_, beside) = grid
+        .neighbours(middle)
+        .find(|(_, h)| h.col == 1)
+        .expect("a hex east");
+    scenario.armies[1].units.push(enemy(
+        "guns",
+        "infantry",
+        hex(&map, beside.col, beside.row),
+        None,
+    ));
+    scenario
+        .rules
+        .unit_kinds
+        .get_mut("infantry")
+        .expect("kind")
+        .front_hexsides = 6;
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    let w0901: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.code == Code::W0901)
+        .collect();
+    assert_eq!(w0901.len(), 1, "{diagnostics:#?}");
+    assert!(
+        w0901[0].message.contains("every path of at most 2 hexes"),
+        "{}",
+        w0901[0].message
+    );
+    assert_eq!(w0901[0].related[0].subject.as_deref(), Some("noailles"));
+
+    // A friendly unit in the blocked hex opens the path again.
+    let mut friend = enemy(
+        "friend",
+        "infantry",
+        hex(&map, middle.col, middle.row),
+        Some(Side::N),
+    );
+    friend.corps = Some("maison".into());
+    scenario.armies[0].units.push(friend);
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert!(
+        !codes(&diagnostics).contains(&Code::W0901),
+        "{diagnostics:#?}"
+    );
+
+    // Without the rule, distance alone counts.
+    scenario.armies[0]
+        .units
+        .retain(|u| u.id.as_str() != "friend");
+    scenario.rules.command.blocked_by_enemy_front_and_flank = false;
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert!(
+        !codes(&diagnostics).contains(&Code::W0901),
+        "{diagnostics:#?}"
+    );
+}
+
+#[test]
+fn rule_9_3_a_line_of_battle_on_flank_hexes_carries_command() {
+    // Infantry facing N has flank hexsides NW and SE: a line runs NW-SE.
+    let (mut scenario, map) = command_setup(HexIndex::new(1, 1), HexIndex::new(1, 1), 0);
+    let grid = map.grid.clone();
+    let a = HexIndex::new(1, 1);
+    let b = grid.neighbour(a, Side::SE).expect("SE");
+    let c = grid.neighbour(b, Side::SE).expect("SE");
+    for (id, at) in [("line-b", b), ("line-c", c)] {
+        let mut u = enemy(id, "infantry", grid.name(at), Some(Side::N));
+        u.corps = Some("maison".into());
+        scenario.armies[0].units.push(u);
+    }
+    unit_mut(&mut scenario, "gardes-1").facing = Some(Side::N);
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+
+    // Without lines of battle, B and C are out of command.
+    scenario.rules.command.lines_of_battle = false;
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::W0901, Code::W0901]);
+
+    // A unit in front of A (on its front hex, A on its rear) is in no line with it.
+    scenario.rules.command.lines_of_battle = true;
+    let front = grid.neighbour(a, Side::N).expect("N");
+    unit_mut(&mut scenario, "line-c").placement = Placement::Hex(grid.name(front));
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::W0901], "{diagnostics:#?}");
+    assert_eq!(diagnostics[0].subject.as_deref(), Some("line-c"));
+
+    // Without B, C at the end of the line is cut off too.
+    unit_mut(&mut scenario, "line-c").placement = Placement::Hex(grid.name(c));
+    scenario.armies[0]
+        .units
+        .retain(|u| u.id.as_str() != "line-b");
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::W0901]);
+}
+
+#[test]
+fn rule_9_3_cavalry_lines_need_only_adjacency() {
+    let (mut scenario, map) = command_setup(HexIndex::new(1, 1), HexIndex::new(4, 4), 0);
+    let grid = map.grid.clone();
+    let a = HexIndex::new(1, 1);
+    let b = grid.neighbour(a, Side::N).expect("N");
+    unit_mut(&mut scenario, "gardes-1").placement = Placement::Hex(grid.name(b));
+    unit_mut(&mut scenario, "gardes-1").kind = "cavalry".into();
+    let mut anchor = enemy("anchor", "cavalry", grid.name(a), Some(Side::N));
+    anchor.corps = Some("maison".into());
+    scenario.armies[0].units.push(anchor);
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    unit_mut(&mut scenario, "anchor").kind = "infantry".into();
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(
+        codes(&diagnostics),
+        [Code::W0901],
+        "infantry in front is no line for cavalry"
+    );
+}
+
+#[test]
+fn always_in_command_and_immobile_units_are_exempt() {
+    let (mut scenario, map) = command_setup(HexIndex::new(0, 0), HexIndex::new(9, 7), 1);
+    assert_eq!(
+        codes(&validate_documents(&scenario, &map, &Options::editor())),
+        [Code::W0901]
+    );
+    unit_mut(&mut scenario, "gardes-1").always_in_command = true;
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    // 8.3 Tingry: a leader always in command is never reported out of his chief's radius.
+    scenario.armies[0].commanders[0].radius_hexes = Some(0);
+    scenario.armies[0].commanders[0].placement = Placement::Hex("1008".into());
+    assert_eq!(
+        codes(&validate_documents(&scenario, &map, &Options::editor())),
+        [Code::W0801]
+    );
+    scenario.armies[0].corps[0]
+        .leader
+        .as_mut()
+        .expect("leader")
+        .always_in_command = true;
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+}
+
+#[test]
+fn suppressions_by_counter_by_scenario_and_by_option() {
+    let (mut scenario, map) = command_setup(HexIndex::new(0, 0), HexIndex::new(9, 7), 1);
+    assert_eq!(
+        codes(&validate_documents(&scenario, &map, &Options::editor())),
+        [Code::W0901]
+    );
+    let allowed = Options {
+        allow: vec!["w0901".into()],
+        ..Options::editor()
+    };
+    assert!(validate_documents(&scenario, &map, &allowed).is_empty());
+    scenario.allow = vec!["W0901".into()];
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    scenario.allow.clear();
+    unit_mut(&mut scenario, "gardes-1").allow = vec!["W0901".into()];
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    // Another counter's allow list does not suppress it.
+    unit_mut(&mut scenario, "gardes-1").allow.clear();
+    scenario.armies[0].commanders[0].allow = vec!["W0901".into()];
+    assert_eq!(
+        codes(&validate_documents(&scenario, &map, &Options::editor())),
+        [Code::W0901]
+    );
+}
+
+#[test]
+fn diagnostics_are_deterministic_and_sorted() {
+    let report = validate_file(
+        &fixture("invalid/w0506-zones-overlap.ron"),
+        &Options::default(),
+    );
+    let again = validate_file(
+        &fixture("invalid/w0506-zones-overlap.ron"),
+        &Options::default(),
+    );
+    assert_eq!(report.diagnostics, again.diagnostics);
+    let (mut scenario, map) = fontenoy();
+    for unit in scenario.armies.iter_mut().flat_map(|a| a.units.iter_mut()) {
+        unit.corps = None;
+        unit.placement = Placement::Hex("0303".into());
+    }
+    let first = validate_documents(&scenario, &map, &Options::editor());
+    let second = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(first, second);
+    let mut sorted = first.clone();
+    sorted.sort_by(Diagnostic::order);
+    assert_eq!(first, sorted);
+    assert!(first.iter().filter(|d| d.code == Code::E0401).count() >= 5);
+}
+
+#[test]
+fn file_reports_resolve_spans_in_the_right_file() {
+    let report = validate_file(
+        &fixture("invalid/maps/e0603-unknown-code.ron"),
+        &Options::default(),
+    );
+    assert_eq!(report.kind, Some(DocumentKind::Map));
+    assert_eq!(report.errors(), 1);
+    let span = report.diagnostics[0].span.as_ref().expect("resolved");
+    assert_eq!((span.line, span.column, span.end_column), (22, 17, 18));
+    let report = validate_file(
+        &fixture("invalid/e0208-missing-map.ron"),
+        &Options::default(),
+    );
+    assert_eq!(codes(&report.diagnostics), [Code::E0208]);
+    assert_eq!(report.diagnostics[0].span.as_ref().map(|s| s.line), Some(4));
+    let report = validate_file(&fixture("no-such-file.ron"), &Options::default());
+    assert!(report.unreadable.is_some());
+}
+
+#[test]
+fn the_docs_table_lists_every_code_with_its_severity_and_title() {
+    let docs = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics.md"),
+    )
+    .expect("docs/diagnostics.md");
+    let rows: Vec<&str> = docs.lines().filter(|l| l.starts_with("| `")).collect();
+    assert_eq!(rows.len(), Code::ALL.len(), "one row per code");
+    for code in Code::ALL {
+        let row = format!(
+            "| `{code}` | {} | {} | {} | {} |",
+            code.severity().as_str(),
+            code.group(),
+            code.rule(),
+            code.title()
+        );
+        assert!(
+            rows.iter().any(|r| r.starts_with(&row)),
+            "docs row for {code}: {row}"
+        );
+    }
+}
