@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use bataille_schema::map::{Map, MoveCost};
 use bataille_schema::scenario::{Army, Owner, Placement, Scenario, Unit};
-use bataille_schema::{Grid, LoadedScenario, json_schema, load_scenario, map_to_string, scenario_to_string};
+use bataille_schema::{
+    Grid, LoadedScenario, json_schema, load_scenario, map_to_string, scenario_to_string,
+};
 
 const DENAIN: &str = "scenarios/denain-1712.ron";
 const FONTENOY: &str = "scenarios/fontenoy-1745.ron";
@@ -82,7 +84,11 @@ fn commands(s: &Scenario, commander: &str) -> BTreeSet<String> {
 }
 
 fn corps_ids(s: &Scenario, army_id: &str) -> BTreeSet<String> {
-    army(s, army_id).corps.iter().map(|c| c.id.to_string()).collect()
+    army(s, army_id)
+        .corps
+        .iter()
+        .map(|c| c.id.to_string())
+        .collect()
 }
 
 fn terrain_code(map: &Map, h: &str) -> String {
@@ -115,7 +121,9 @@ fn water_hexsides(map: &Map) -> BTreeSet<String> {
 }
 
 fn canonical_side(grid: &Grid, text: &str) -> String {
-    let (i, side) = grid.parse_hexside(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let (i, side) = grid
+        .parse_hexside(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
     grid.hexside_ref(i, side).to_string()
 }
 
@@ -160,8 +168,16 @@ fn files_are_canonical() {
 fn files_match_the_json_schemas() {
     for scenario in [DENAIN, FONTENOY] {
         let loaded = load(scenario);
-        assert_eq!(json_schema::check_scenario(&loaded.scenario), vec![], "{scenario}");
-        assert_eq!(json_schema::check_map(&loaded.map.map), vec![], "map of {scenario}");
+        assert_eq!(
+            json_schema::check_scenario(&loaded.scenario),
+            vec![],
+            "{scenario}"
+        );
+        assert_eq!(
+            json_schema::check_map(&loaded.map.map),
+            vec![],
+            "map of {scenario}"
+        );
     }
 }
 
@@ -223,13 +239,23 @@ fn free_placements_lie_in_a_zone_of_their_own_corps() {
             let own: BTreeSet<_> = a.corps.iter().map(|c| c.id.clone()).collect();
             for u in &a.units {
                 if let Some(corps) = &u.corps {
-                    assert!(own.contains(corps), "{scenario}: {} in a corps of another army", u.id);
+                    assert!(
+                        own.contains(corps),
+                        "{scenario}: {} in a corps of another army",
+                        u.id
+                    );
                 }
                 if let Placement::Free { zone, at } = &u.placement {
                     let z = zones[zone.as_str()];
                     assert_eq!(z.owner, Owner::Corps(u.corps.clone().unwrap()), "{}", u.id);
-                    let at = at.as_ref().unwrap_or_else(|| panic!("{} has no chosen hex", u.id));
-                    assert!(z.hexes.contains(at), "{scenario}: {} at {at} outside {zone}", u.id);
+                    let at = at
+                        .as_ref()
+                        .unwrap_or_else(|| panic!("{} has no chosen hex", u.id));
+                    assert!(
+                        z.hexes.contains(at),
+                        "{scenario}: {} at {at} outside {zone}",
+                        u.id
+                    );
                 }
             }
         }
@@ -303,12 +329,24 @@ fn denain_13_1_fixed_placements() {
     }
     // The batteries are listed under their formation (Artillerie 2/ after the Aile droite,
     // Artillerie 1/ after the Centre, the allied one with the garrison).
-    assert_eq!(unit(&s, "fr-artillerie-2").corps.as_ref().unwrap().as_str(), "fr-aile-droite");
-    assert_eq!(unit(&s, "fr-artillerie-1").corps.as_ref().unwrap().as_str(), "fr-centre");
-    assert_eq!(unit(&s, "al-artillerie").corps.as_ref().unwrap().as_str(), "al-garnison-denain");
+    assert_eq!(
+        unit(&s, "fr-artillerie-2").corps.as_ref().unwrap().as_str(),
+        "fr-aile-droite"
+    );
+    assert_eq!(
+        unit(&s, "fr-artillerie-1").corps.as_ref().unwrap().as_str(),
+        "fr-centre"
+    );
+    assert_eq!(
+        unit(&s, "al-artillerie").corps.as_ref().unwrap().as_str(),
+        "al-garnison-denain"
+    );
     // Every counter of the garrison is placed by 13.1 at a fixed hex.
     for u in army(&s, "allies").units.iter() {
-        if u.corps.as_ref().is_some_and(|c| c.as_str() == "al-garnison-denain") {
+        if u.corps
+            .as_ref()
+            .is_some_and(|c| c.as_str() == "al-garnison-denain")
+        {
             assert!(
                 DENAIN_13_1_FIXED.iter().any(|(id, _)| *id == u.id.as_str()),
                 "{} is not in 13.1",
@@ -322,7 +360,11 @@ fn denain_13_1_fixed_placements() {
 fn denain_13_1_zones() {
     let s = load(DENAIN).scenario;
     let fixed: BTreeSet<&str> = DENAIN_13_1_FIXED.iter().map(|(id, _)| *id).collect();
-    assert_eq!(s.zones.len(), DENAIN_13_1_ZONES.len(), "one zone per placement-libre line");
+    assert_eq!(
+        s.zones.len(),
+        DENAIN_13_1_ZONES.len(),
+        "one zone per placement-libre line"
+    );
     for (corps, hexes) in DENAIN_13_1_ZONES {
         let zones: Vec<_> = s
             .zones
@@ -351,19 +393,27 @@ fn denain_13_1_zones() {
                 continue;
             }
             match &u.placement {
-                Placement::Free { zone: z, at: Some(at) } => {
+                Placement::Free {
+                    zone: z,
+                    at: Some(at),
+                } => {
                     assert_eq!(z, &zone.id, "{}", u.id);
                     assert!(hexes.contains(&at.as_str()), "{} at {at}", u.id);
                     assert!(used.insert(at.to_string()), "two units of {corps} at {at}");
                 }
-                other => panic!("{} of {corps} should be free in its zone, is {other:?}", u.id),
+                other => panic!(
+                    "{} of {corps} should be free in its zone, is {other:?}",
+                    u.id
+                ),
             }
         }
     }
     // Leaders of placement-libre formations stand in their zone or where 13.1 puts them.
     let p = placements(&s);
-    assert!(matches!(&p["al-holstein-beck-chef"], Placement::Free { zone, at: Some(at) }
-        if zone.as_str() == "al-zone-holstein-beck" && ["2315", "2316"].contains(&at.as_str())));
+    assert!(
+        matches!(&p["al-holstein-beck-chef"], Placement::Free { zone, at: Some(at) }
+        if zone.as_str() == "al-zone-holstein-beck" && ["2315", "2316"].contains(&at.as_str()))
+    );
 }
 
 #[test]
@@ -387,7 +437,11 @@ fn denain_13_2_reinforcements() {
             if a.id.as_str() == "french" {
                 assert_eq!(e, strs(&["3211", "3212"]), "{}", u.id);
             } else {
-                assert!(e == strs(&["2719"]) || e == strs(&["2820"]), "{}: {e:?}", u.id);
+                assert!(
+                    e == strs(&["2719"]) || e == strs(&["2820"]),
+                    "{}: {e:?}",
+                    u.id
+                );
                 *allied.entry(e).or_default() += 1;
             }
         }
@@ -429,10 +483,26 @@ fn denain_formations_and_8_1_commands() {
         ("fr-aile-gauche", "Aile gauche", "#f2c500"),
         ("fr-centre", "Centre", "#ef7d00"),
         ("fr-cavalerie", "Corps de cavalerie", "#2e8b3d"),
-        ("fr-garnison-valenciennes", "Garnison de Valenciennes", "#1a1a1a"),
-        ("al-garnison-denain", "Garnison de Denain et sa cavalerie", "#b22222"),
-        ("al-fagel", "Troupes de renforts du général Fagel", "#1e5aa8"),
-        ("al-holstein-beck", "Troupes du général Holstein-Beck", "#2f7d32"),
+        (
+            "fr-garnison-valenciennes",
+            "Garnison de Valenciennes",
+            "#1a1a1a",
+        ),
+        (
+            "al-garnison-denain",
+            "Garnison de Denain et sa cavalerie",
+            "#b22222",
+        ),
+        (
+            "al-fagel",
+            "Troupes de renforts du général Fagel",
+            "#1e5aa8",
+        ),
+        (
+            "al-holstein-beck",
+            "Troupes du général Holstein-Beck",
+            "#2f7d32",
+        ),
     ];
     assert_eq!(formations.len(), expected.len());
     for (id, name, colour) in expected {
@@ -443,14 +513,26 @@ fn denain_formations_and_8_1_commands() {
     assert_eq!(french.len(), 6);
     assert_eq!(allied.len(), 3);
     // 8.1, each commander in chief and the formations he may command.
-    assert_eq!(commands(&s, "fr-villars"), french, "Villars: la Maison du Roi et tout le reste");
+    assert_eq!(
+        commands(&s, "fr-villars"),
+        french,
+        "Villars: la Maison du Roi et tout le reste"
+    );
     let mut no_maison = french.clone();
     no_maison.remove("fr-maison-du-roi");
-    assert_eq!(commands(&s, "fr-montesquiou"), no_maison, "Montesquiou: tout sauf la Maison");
+    assert_eq!(
+        commands(&s, "fr-montesquiou"),
+        no_maison,
+        "Montesquiou: tout sauf la Maison"
+    );
     assert_eq!(commands(&s, "al-albermarle"), strs(&["al-garnison-denain"]));
     let mut no_garrison = allied.clone();
     no_garrison.remove("al-garnison-denain");
-    assert_eq!(commands(&s, "al-eugene"), no_garrison, "Eugène: tout sauf la garnison");
+    assert_eq!(
+        commands(&s, "al-eugene"),
+        no_garrison,
+        "Eugène: tout sauf la garnison"
+    );
     assert_eq!(army(&s, "french").commanders.len(), 2);
     assert_eq!(army(&s, "allies").commanders.len(), 2);
     // 8.2 radius 5; 8.3 Tingry always in command, and nobody else.
@@ -463,9 +545,17 @@ fn denain_formations_and_8_1_commands() {
         .filter(|l| l.always_in_command)
         .map(|l| (l.id.to_string(), l.name.clone()))
         .collect();
-    assert_eq!(always, vec![("fr-tingry".to_owned(), "Prince de Tingry".to_owned())]);
+    assert_eq!(
+        always,
+        vec![("fr-tingry".to_owned(), "Prince de Tingry".to_owned())]
+    );
     // Every formation has a line leader (9).
-    assert!(s.armies.iter().flat_map(|a| &a.corps).all(|c| c.leader.is_some()));
+    assert!(
+        s.armies
+            .iter()
+            .flat_map(|a| &a.corps)
+            .all(|c| c.leader.is_some())
+    );
     assert_eq!((s.turns, s.turn_minutes), (10, 60));
 }
 
@@ -477,23 +567,35 @@ fn denain_stacking_is_one_unit_or_infantry_with_a_battery() {
     let kinds = |i: usize, t: usize| set(comps[i].terms[t].kinds.iter().map(|k| k.to_string()));
     assert_eq!(comps[0].terms.len(), 1);
     assert_eq!(comps[0].terms[0].max_counters, Some(1));
-    assert_eq!(kinds(0, 0), set(s.rules.unit_kinds.keys().map(|k| k.to_string())));
+    assert_eq!(
+        kinds(0, 0),
+        set(s.rules.unit_kinds.keys().map(|k| k.to_string()))
+    );
     assert_eq!(kinds(1, 0), strs(&["infantry", "dragoons"]));
     assert_eq!(kinds(1, 1), strs(&["artillery"]));
     assert!(comps[1].terms.iter().all(|t| t.max_counters == Some(1)));
     // Fechenbach 1/ and the allied battery share 1812 (legal); two units in a hex are not.
     let u = |id| unit(&s, id);
-    assert!(stack_is_legal(&s, &[u("al-fechenbach-1"), u("al-artillerie")]));
+    assert!(stack_is_legal(
+        &s,
+        &[u("al-fechenbach-1"), u("al-artillerie")]
+    ));
     assert!(!stack_is_legal(&s, &[u("al-kettler-1"), u("al-kettler-2")]));
-    assert!(!stack_is_legal(&s, &[u("al-cuirassiers"), u("al-artillerie")]));
+    assert!(!stack_is_legal(
+        &s,
+        &[u("al-cuirassiers"), u("al-artillerie")]
+    ));
 }
 
 #[test]
 fn denain_13_3_victory() {
     let s = load(DENAIN).scenario;
     let v = &s.victory;
-    let objectives: BTreeMap<String, u32> =
-        v.objectives.iter().map(|o| (o.hex.to_string(), o.points)).collect();
+    let objectives: BTreeMap<String, u32> = v
+        .objectives
+        .iter()
+        .map(|o| (o.hex.to_string(), o.points))
+        .collect();
     let expected: BTreeMap<String, u32> = ["2012", "2111", "2112", "2313", "3115"]
         .into_iter()
         .map(|h| (h.to_owned(), 10))
@@ -552,16 +654,27 @@ fn denain_map_carries_the_hexes_the_rules_name() {
     for (t, sides) in &map.hexsides {
         if map.hexside_types[t].bridge {
             for side in sides {
-                assert!(water.contains(&canonical_side(&map.grid, side.as_str())), "{side}");
+                assert!(
+                    water.contains(&canonical_side(&map.grid, side.as_str())),
+                    "{side}"
+                );
             }
         }
     }
     // Entry hexes (13.2) on the map edges they come in by.
     let grid = &map.grid;
     for h in ["3211", "3212"] {
-        assert_eq!(grid.parse(h).unwrap().col, grid.columns - 1, "{h} on the east edge");
+        assert_eq!(
+            grid.parse(h).unwrap().col,
+            grid.columns - 1,
+            "{h} on the east edge"
+        );
     }
-    assert_eq!(grid.parse("2820").unwrap().row, grid.rows - 1, "2820 on the south edge");
+    assert_eq!(
+        grid.parse("2820").unwrap().row,
+        grid.rows - 1,
+        "2820 on the south edge"
+    );
     grid.parse("2719").unwrap();
     // Every hex of 13.1 is on the map and enterable.
     let s = &loaded.scenario;
@@ -571,7 +684,11 @@ fn denain_map_carries_the_hexes_the_rules_name() {
     for z in &s.zones {
         for h in &z.hexes {
             let code = terrain_code(map, h.as_str());
-            assert_ne!(map.terrain[&code].effects.cost, Some(MoveCost::Impassable), "{h}");
+            assert_ne!(
+                map.terrain[&code].effects.cost,
+                Some(MoveCost::Impassable),
+                "{h}"
+            );
         }
     }
     // Friendly edges (12.3): French west or north, Allies east or south.
@@ -589,37 +706,92 @@ fn fontenoy_corps_and_8_1_commands() {
     let s = load(FONTENOY).scenario;
     let expected = [
         ("french", "fr-maison-du-roi", "House of the King", "#c8102e"),
-        ("french", "fr-aile-droite", "Right wing, infantry and dragoons", "#1f4fa0"),
+        (
+            "french",
+            "fr-aile-droite",
+            "Right wing, infantry and dragoons",
+            "#1f4fa0",
+        ),
         ("french", "fr-aile-gauche", "Left wing, infantry", "#f2c500"),
-        ("french", "fr-seconde-ligne", "Second line, infantry, cavalry and reinforcements", "#ef7d00"),
-        ("french", "fr-reserve-cavalerie", "Reserve of cavalry", "#2e8b3d"),
-        ("allies", "al-anglo-hanoverian-infantry", "Anglo-Hanoverian infantry", "#b22222"),
+        (
+            "french",
+            "fr-seconde-ligne",
+            "Second line, infantry, cavalry and reinforcements",
+            "#ef7d00",
+        ),
+        (
+            "french",
+            "fr-reserve-cavalerie",
+            "Reserve of cavalry",
+            "#2e8b3d",
+        ),
+        (
+            "allies",
+            "al-anglo-hanoverian-infantry",
+            "Anglo-Hanoverian infantry",
+            "#b22222",
+        ),
         ("allies", "al-dutch-infantry", "Dutch infantry", "#f28c28"),
-        ("allies", "al-anglo-hanoverian-cavalry", "Anglo-Hanoverian cavalry", "#1e5aa8"),
+        (
+            "allies",
+            "al-anglo-hanoverian-cavalry",
+            "Anglo-Hanoverian cavalry",
+            "#1e5aa8",
+        ),
         ("allies", "al-dutch-cavalry", "Dutch cavalry", "#7b4a1e"),
-        ("allies", "al-austrian-cavalry", "Austrian cavalry", "#2f7d32"),
+        (
+            "allies",
+            "al-austrian-cavalry",
+            "Austrian cavalry",
+            "#2f7d32",
+        ),
     ];
     let found: BTreeSet<_> = s
         .armies
         .iter()
-        .flat_map(|a| a.corps.iter().map(move |c| (a.id.to_string(), c.id.to_string(), c.name.clone(), c.colour.to_string())))
+        .flat_map(|a| {
+            a.corps.iter().map(move |c| {
+                (
+                    a.id.to_string(),
+                    c.id.to_string(),
+                    c.name.clone(),
+                    c.colour.to_string(),
+                )
+            })
+        })
         .collect();
     let expected: BTreeSet<_> = expected
         .iter()
         .map(|(a, c, n, col)| (a.to_string(), c.to_string(), n.to_string(), col.to_string()))
         .collect();
     assert_eq!(found, expected);
-    assert!(s.armies.iter().flat_map(|a| &a.corps).all(|c| c.leader.is_some()), "9: a line leader each");
+    assert!(
+        s.armies
+            .iter()
+            .flat_map(|a| &a.corps)
+            .all(|c| c.leader.is_some()),
+        "9: a line leader each"
+    );
     // 8.1
-    assert_eq!(commands(&s, "fr-louis-xv"), strs(&["fr-maison-du-roi", "fr-reserve-cavalerie"]));
+    assert_eq!(
+        commands(&s, "fr-louis-xv"),
+        strs(&["fr-maison-du-roi", "fr-reserve-cavalerie"])
+    );
     let mut no_house = corps_ids(&s, "french");
     no_house.remove("fr-maison-du-roi");
     assert_eq!(commands(&s, "fr-saxe"), no_house);
     assert_eq!(
         commands(&s, "al-cumberland"),
-        strs(&["al-anglo-hanoverian-infantry", "al-anglo-hanoverian-cavalry", "al-austrian-cavalry"])
+        strs(&[
+            "al-anglo-hanoverian-infantry",
+            "al-anglo-hanoverian-cavalry",
+            "al-austrian-cavalry"
+        ])
     );
-    assert_eq!(commands(&s, "al-waldeck"), strs(&["al-dutch-infantry", "al-dutch-cavalry"]));
+    assert_eq!(
+        commands(&s, "al-waldeck"),
+        strs(&["al-dutch-infantry", "al-dutch-cavalry"])
+    );
     assert_eq!(s.rules.command.commander_radius_hexes, 10);
     assert_eq!((s.turns, s.turn_minutes), (7, 60));
     // 9.2: Grassin's arquebusiers (light troops) always in command, and no other unit.
@@ -630,8 +802,17 @@ fn fontenoy_corps_and_8_1_commands() {
         .filter(|u| u.always_in_command)
         .map(|u| (u.id.to_string(), u.kind.to_string()))
         .collect();
-    assert_eq!(always, vec![("fr-arquebusiers-de-grassin".to_owned(), "light".to_owned())]);
-    assert!(s.armies.iter().flat_map(|a| &a.corps).filter_map(|c| c.leader.as_ref()).all(|l| !l.always_in_command));
+    assert_eq!(
+        always,
+        vec![("fr-arquebusiers-de-grassin".to_owned(), "light".to_owned())]
+    );
+    assert!(
+        s.armies
+            .iter()
+            .flat_map(|a| &a.corps)
+            .filter_map(|c| c.leader.as_ref())
+            .all(|l| !l.always_in_command)
+    );
 }
 
 #[test]
@@ -640,8 +821,17 @@ fn fontenoy_artillery_french_only_and_immobile() {
     let artillery = &s.rules.unit_kinds["artillery"];
     assert!(artillery.immobile);
     assert_eq!(artillery.armies, vec!["french".into()]);
-    assert!(army(&s, "allies").units.iter().all(|u| u.kind.as_str() != "artillery"));
-    let batteries: Vec<_> = army(&s, "french").units.iter().filter(|u| u.kind.as_str() == "artillery").collect();
+    assert!(
+        army(&s, "allies")
+            .units
+            .iter()
+            .all(|u| u.kind.as_str() != "artillery")
+    );
+    let batteries: Vec<_> = army(&s, "french")
+        .units
+        .iter()
+        .filter(|u| u.kind.as_str() == "artillery")
+        .collect();
     assert!(!batteries.is_empty());
     for b in batteries {
         assert!(matches!(b.placement, Placement::Hex(_)), "{}", b.id);
@@ -652,12 +842,20 @@ fn fontenoy_artillery_french_only_and_immobile() {
 fn fontenoy_stacking_rule_3() {
     let s = load(FONTENOY).scenario;
     let comps = &s.rules.stacking.compositions;
-    let shape: Vec<Vec<(BTreeSet<String>, Option<u32>, Option<u32>)>> = comps
+    /// A term: its kinds, its counter limit, its CP limit.
+    type Term = (BTreeSet<String>, Option<u32>, Option<u32>);
+    let shape: Vec<Vec<Term>> = comps
         .iter()
         .map(|c| {
             c.terms
                 .iter()
-                .map(|t| (set(t.kinds.iter().map(|k| k.to_string())), t.max_counters, t.max_cp))
+                .map(|t| {
+                    (
+                        set(t.kinds.iter().map(|k| k.to_string())),
+                        t.max_counters,
+                        t.max_cp,
+                    )
+                })
                 .collect()
         })
         .collect();
@@ -676,11 +874,20 @@ fn fontenoy_stacking_rule_3() {
     let u = |id| unit(&s, id);
     // Dauphin 1/ (3 CP) with the Fontenoy battery: legal; two infantry counters of 4 CP: not;
     // cavalry with infantry: not; dragoons with a battery: legal.
-    assert!(stack_is_legal(&s, &[u("fr-dauphin-1"), u("fr-batterie-fontenoy")]));
+    assert!(stack_is_legal(
+        &s,
+        &[u("fr-dauphin-1"), u("fr-batterie-fontenoy")]
+    ));
     assert!(!stack_is_legal(&s, &[u("fr-dauphin-1"), u("fr-dauphin-2")]));
     assert!(stack_is_legal(&s, &[u("fr-roi-1"), u("fr-dauphin-2")]));
-    assert!(!stack_is_legal(&s, &[u("fr-roi-1"), u("fr-gardes-du-corps-1")]));
-    assert!(stack_is_legal(&s, &[u("fr-dragons-1"), u("fr-batterie-redoute-dragons")]));
+    assert!(!stack_is_legal(
+        &s,
+        &[u("fr-roi-1"), u("fr-gardes-du-corps-1")]
+    ));
+    assert!(stack_is_legal(
+        &s,
+        &[u("fr-dragons-1"), u("fr-batterie-redoute-dragons")]
+    ));
     assert!(!stack_is_legal(&s, &[u("fr-dragons-1"), u("fr-dragons-2")]));
 }
 
@@ -690,22 +897,43 @@ fn fontenoy_placements() {
     // 0.2: the French placement is printed on the map (here: the historical deployment).
     let french = army(&s, "french");
     for u in &french.units {
-        assert!(matches!(u.placement, Placement::Hex(_)), "{} placed on a hex", u.id);
+        assert!(
+            matches!(u.placement, Placement::Hex(_)),
+            "{} placed on a hex",
+            u.id
+        );
     }
     for c in &french.commanders {
         assert!(matches!(c.placement, Placement::Hex(_)), "{}", c.id);
     }
     for corps in &french.corps {
-        assert!(matches!(corps.leader.as_ref().unwrap().placement, Placement::Hex(_)), "{}", corps.id);
+        assert!(
+            matches!(corps.leader.as_ref().unwrap().placement, Placement::Hex(_)),
+            "{}",
+            corps.id
+        );
     }
     // Fontenoy is held: a French unit stands on 1518.
-    assert!(french.units.iter().any(|u| u.placement.hex().is_some_and(|h| h.as_str() == "1518")));
+    assert!(
+        french
+            .units
+            .iter()
+            .any(|u| u.placement.hex().is_some_and(|h| h.as_str() == "1518"))
+    );
     // 0.2: the Allies are free, within the limits of each corps: one zone per corps.
     let allies = army(&s, "allies");
     for corps in &allies.corps {
-        let zones: Vec<_> = s.zones.iter().filter(|z| z.owner == Owner::Corps(corps.id.clone())).collect();
+        let zones: Vec<_> = s
+            .zones
+            .iter()
+            .filter(|z| z.owner == Owner::Corps(corps.id.clone()))
+            .collect();
         assert_eq!(zones.len(), 1, "one zone for {}", corps.id);
-        let units: Vec<_> = allies.units.iter().filter(|u| u.corps.as_ref() == Some(&corps.id)).collect();
+        let units: Vec<_> = allies
+            .units
+            .iter()
+            .filter(|u| u.corps.as_ref() == Some(&corps.id))
+            .collect();
         assert!(!units.is_empty());
         for u in units {
             assert!(
@@ -725,7 +953,11 @@ fn fontenoy_placements() {
     assert_eq!(french.friendly_edges, vec![West]);
     assert_eq!(allies.friendly_edges, vec![East]);
     for corps in &allies.corps {
-        let expected = if corps.id.as_str().starts_with("al-dutch") { vec![South] } else { vec![] };
+        let expected = if corps.id.as_str().starts_with("al-dutch") {
+            vec![South]
+        } else {
+            vec![]
+        };
         assert_eq!(corps.friendly_edges, expected, "{}", corps.id);
     }
 }
@@ -737,17 +969,43 @@ fn fontenoy_13_victory() {
     let holds: Vec<_> = v
         .holds
         .iter()
-        .map(|h| (h.army.to_string(), set(h.hexes.iter().map(|x| x.to_string())), h.at_least, h.result.clone()))
+        .map(|h| {
+            (
+                h.army.to_string(),
+                set(h.hexes.iter().map(|x| x.to_string())),
+                h.at_least,
+                h.result.clone(),
+            )
+        })
         .collect();
     assert_eq!(
         holds,
         vec![
-            ("allies".to_owned(), strs(&["1518", "0209", "0211"]), None, "Allied victory".to_owned()),
-            ("allies".to_owned(), strs(&["1518", "0209"]), None, "marginal Allied victory".to_owned()),
-            ("allies".to_owned(), strs(&["1518", "0211"]), None, "marginal Allied victory".to_owned()),
+            (
+                "allies".to_owned(),
+                strs(&["1518", "0209", "0211"]),
+                None,
+                "Allied victory".to_owned()
+            ),
+            (
+                "allies".to_owned(),
+                strs(&["1518", "0209"]),
+                None,
+                "marginal Allied victory".to_owned()
+            ),
+            (
+                "allies".to_owned(),
+                strs(&["1518", "0211"]),
+                None,
+                "marginal Allied victory".to_owned()
+            ),
         ]
     );
-    let losses: BTreeSet<_> = v.leader_losses.iter().map(|l| (l.leader.to_string(), l.winner.to_string())).collect();
+    let losses: BTreeSet<_> = v
+        .leader_losses
+        .iter()
+        .map(|l| (l.leader.to_string(), l.winner.to_string()))
+        .collect();
     assert_eq!(
         losses,
         set([
@@ -765,7 +1023,10 @@ fn fontenoy_map_carries_the_hexes_the_rules_name() {
     assert_eq!(map.metres_per_hex, Some(200.0));
     // 0.2: Fontenoy (1518) counts as a redoubt, exclusively.
     assert!(is_redoubt(map, "1518"));
-    assert!(!map.terrain[&terrain_code(map, "1518")].effects.built_up, "not a city");
+    assert!(
+        !map.terrain[&terrain_code(map, "1518")].effects.built_up,
+        "not a city"
+    );
     assert_eq!(map.labels.get("1518").map(String::as_str), Some("Fontenoy"));
     // The redoubts and the Bois de Barry on the French left.
     for h in ["1713", "1813", "1419"] {
@@ -778,7 +1039,11 @@ fn fontenoy_map_carries_the_hexes_the_rules_name() {
         .map(|(code, _)| code.clone())
         .expect("a Bois de Barry terrain");
     assert_eq!(terrain_code(map, "1712"), forest, "Grassin's wood corner");
-    let wood = map.rows.iter().map(|r| r.matches(forest.as_str()).count()).sum::<usize>();
+    let wood = map
+        .rows
+        .iter()
+        .map(|r| r.matches(forest.as_str()).count())
+        .sum::<usize>();
     assert!(wood > 50, "the Bois de Barry is a real wood ({wood} hexes)");
     // The two bridges over the Escaut, on the French rear (west), at water (13).
     for h in ["0209", "0211"] {
@@ -789,7 +1054,10 @@ fn fontenoy_map_carries_the_hexes_the_rules_name() {
     for (t, sides) in &map.hexsides {
         if map.hexside_types[t].bridge {
             for side in sides {
-                assert!(water.contains(&canonical_side(&map.grid, side.as_str())), "{side}");
+                assert!(
+                    water.contains(&canonical_side(&map.grid, side.as_str())),
+                    "{side}"
+                );
             }
         }
     }
@@ -802,7 +1070,10 @@ fn fontenoy_map_carries_the_hexes_the_rules_name() {
 /// Keeps the helper honest: the path joins used by copies below resolve.
 #[test]
 fn scenarios_name_their_maps_relatively() {
-    for (scenario, map) in [(DENAIN, "maps/denain-1712.ron"), (FONTENOY, "maps/fontenoy-1745.ron")] {
+    for (scenario, map) in [
+        (DENAIN, "maps/denain-1712.ron"),
+        (FONTENOY, "maps/fontenoy-1745.ron"),
+    ] {
         let loaded = load(scenario);
         let resolved = bataille_schema::io::map_path_of(&root().join(scenario), &loaded.scenario);
         assert_eq!(
@@ -811,4 +1082,245 @@ fn scenarios_name_their_maps_relatively() {
         );
         let _ = Path::new(map);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The validator on the shipped files, and on copies broken on purpose.
+
+use bataille_validator::{Diagnostic, FileReport, Options, validate_file};
+
+fn validate(path: &Path) -> FileReport {
+    let report = validate_file(path, &Options::default());
+    assert!(
+        report.unreadable.is_none(),
+        "{}: {:?}",
+        path.display(),
+        report.unreadable
+    );
+    report
+}
+
+fn codes(report: &FileReport) -> Vec<(String, Option<String>)> {
+    report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str().to_owned(), d.subject.clone()))
+        .collect()
+}
+
+#[test]
+fn shipped_files_validate_with_only_the_explained_warning() {
+    // Denain: Holstein-Beck (2315, 13.1) is 7 hexes from Eugène (3019, 13.1): out of command at
+    // set-up, as the rules have it (explained in the scenario's notes).
+    let denain = validate(&root().join(DENAIN));
+    assert_eq!(
+        codes(&denain),
+        vec![("W0801".to_owned(), Some("al-holstein-beck-chef".to_owned()))],
+        "{:#?}",
+        denain.diagnostics
+    );
+    let fontenoy = validate(&root().join(FONTENOY));
+    assert_eq!(codes(&fontenoy), vec![], "{:#?}", fontenoy.diagnostics);
+    for map in ["maps/denain-1712.ron", "maps/fontenoy-1745.ron"] {
+        let report = validate(&root().join(map));
+        assert_eq!(codes(&report), vec![], "{map}: {:#?}", report.diagnostics);
+    }
+}
+
+/// A copy of a shipped scenario (and its map, so that `../maps/…` resolves) in a fresh folder,
+/// with its text changed by `edit`. Returns the copy's path and text; the folder is removed by
+/// the guard.
+struct Copy {
+    dir: PathBuf,
+    scenario: PathBuf,
+    text: String,
+}
+
+impl Drop for Copy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn broken_copy(test: &str, scenario: &str, edit: impl Fn(&str) -> String) -> Copy {
+    let dir = std::env::temp_dir().join(format!("bataille-games-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("scenarios")).unwrap();
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    let original = std::fs::read_to_string(root().join(scenario)).unwrap();
+    let map_name = load(scenario).scenario.map.clone();
+    let map_file = Path::new(&map_name).file_name().unwrap().to_owned();
+    std::fs::copy(
+        root().join("maps").join(&map_file),
+        dir.join("maps").join(&map_file),
+    )
+    .unwrap();
+    let text = edit(&original);
+    assert_ne!(text, original, "the edit changed nothing");
+    let path = dir.join(scenario);
+    std::fs::write(&path, &text).unwrap();
+    Copy {
+        dir,
+        scenario: path,
+        text,
+    }
+}
+
+/// The text with one line changed: the line holding `anchor`, `from` replaced by `to` there.
+fn edit_line(text: &str, anchor: &str, from: &str, to: &str) -> String {
+    let mut hits = 0;
+    let out: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            if line.contains(anchor) {
+                hits += 1;
+                assert!(
+                    line.contains(from),
+                    "`{from}` not on the line of `{anchor}`"
+                );
+                line.replacen(from, to, 1)
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    assert_eq!(hits, 1, "`{anchor}` is on {hits} lines");
+    out.join("\n")
+}
+
+/// 1-based line of the text holding `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("`{needle}` not found"))
+        + 1
+}
+
+/// The one error of `code` in the report, checked to be in the copy's scenario file.
+fn the_error<'a>(copy: &Copy, report: &'a FileReport, code: &str) -> &'a Diagnostic {
+    let found: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == code)
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one {code} expected: {:#?}",
+        report.diagnostics
+    );
+    let d = found[0];
+    assert!(d.is_error(), "{code} is an error");
+    let span = d.span.as_ref().expect("a located diagnostic");
+    assert_eq!(
+        std::fs::canonicalize(&span.file).unwrap(),
+        std::fs::canonicalize(&copy.scenario).unwrap()
+    );
+    d
+}
+
+#[test]
+fn validator_reports_an_overstacked_fontenoy_hex() {
+    // Roi 2/ (2 CP) moved onto Roi 1/ (2 CP) at 1517: 4 CP of infantry, at most 3 (rule 3).
+    let copy = broken_copy("overstack", FONTENOY, |t| {
+        edit_line(t, "id: \"fr-roi-2\"", "Hex(\"1516\")", "Hex(\"1517\")")
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0301");
+    assert_eq!(d.hex.as_deref(), Some("1517"));
+    let lines = [
+        line_of(&copy.text, "id: \"fr-roi-1\""),
+        line_of(&copy.text, "id: \"fr-roi-2\""),
+    ];
+    assert!(
+        lines.contains(&d.span.as_ref().unwrap().line),
+        "{d:#?} not on {lines:?}"
+    );
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn validator_reports_two_units_in_a_denain_hex() {
+    // Kettler 2/ moved from 1615 onto Kettler 1/ at 1614: one unit per hex (rule 3).
+    let copy = broken_copy("two-units", DENAIN, |t| {
+        edit_line(t, "id: \"al-kettler-2\"", "Hex(\"1615\")", "Hex(\"1614\")")
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0301");
+    assert_eq!(d.hex.as_deref(), Some("1614"));
+    let lines = [
+        line_of(&copy.text, "id: \"al-kettler-1\""),
+        line_of(&copy.text, "id: \"al-kettler-2\""),
+    ];
+    assert!(
+        lines.contains(&d.span.as_ref().unwrap().line),
+        "{d:#?} not on {lines:?}"
+    );
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn validator_reports_a_free_placement_out_of_its_zone() {
+    // Navarre 1/ is free in 1312-1316 (13.1); 1412 is outside.
+    let copy = broken_copy("out-of-zone", DENAIN, |t| {
+        edit_line(t, "id: \"fr-navarre-1\"", "at: \"1312\"", "at: \"1412\"")
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0501");
+    assert_eq!(d.hex.as_deref(), Some("1412"));
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "id: \"fr-navarre-1\"")
+    );
+    assert_eq!(d.subject.as_deref(), Some("fr-navarre-1"));
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+    // The same in Fontenoy: an Allied unit outside its corps' limits (0.2).
+    let copy = broken_copy("out-of-zone-fontenoy", FONTENOY, |t| {
+        edit_line(t, "id: \"al-guards-1\"", "at: \"2113\"", "at: \"2013\"")
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0501");
+    assert_eq!(d.hex.as_deref(), Some("2013"));
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "id: \"al-guards-1\"")
+    );
+}
+
+#[test]
+fn validator_reports_a_unit_in_another_armys_corps() {
+    // Douglas (Allied garrison, 2011) put in the French Centre.
+    let copy = broken_copy("other-army", DENAIN, |t| {
+        edit_line(
+            t,
+            "id: \"al-douglas\"",
+            "corps: \"al-garnison-denain\"",
+            "corps: \"fr-centre\"",
+        )
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0402");
+    let line = line_of(&copy.text, "id: \"al-douglas\"");
+    let span = d.span.as_ref().unwrap();
+    assert_eq!(span.line, line);
+    // The span starts at the corps named, on that line.
+    let text = copy.text.lines().nth(line - 1).unwrap();
+    let column = text[..text.find("\"fr-centre\"").unwrap()].chars().count() + 1;
+    assert_eq!(span.column, column, "{d:#?}");
+    assert_eq!(d.subject.as_deref(), Some("al-douglas"));
+    // The same in Fontenoy: a Dutch regiment in the French Left wing.
+    let copy = broken_copy("other-army-fontenoy", FONTENOY, |t| {
+        edit_line(
+            t,
+            "id: \"al-salis\"",
+            "corps: \"al-dutch-infantry\"",
+            "corps: \"fr-aile-gauche\"",
+        )
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0402");
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "id: \"al-salis\"")
+    );
 }
