@@ -140,6 +140,8 @@ pub struct EditorApp {
     pub toasts: Vec<Toast>,
     /// The hex under the pointer.
     pub hovered: Option<HexIndex>,
+    /// Where the map was drawn in the last frame.
+    pub map_rect: egui::Rect,
     pub(crate) config: EditorConfig,
     pending: Vec<Action>,
     /// Set once the user agreed to lose unsaved changes (or saved them) for the next action.
@@ -169,6 +171,7 @@ impl EditorApp {
             dialog: None,
             toasts: Vec::new(),
             hovered: None,
+            map_rect: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0)),
             pending: Vec::new(),
             guard_passed: false,
             allow_close: false,
@@ -219,6 +222,22 @@ impl EditorApp {
             name = format!("{name} (map {})", file.to_string_lossy());
         }
         format!("{name}{mark} — Bataille editor")
+    }
+
+    /// Whether the window may close (the user saved or discarded the changes).
+    pub fn close_allowed(&self) -> bool {
+        self.allow_close
+    }
+
+    /// The screen point of a grid point in the last frame's map view.
+    pub fn screen_of(&self, grid_point: [f32; 2]) -> egui::Pos2 {
+        self.view
+            .to_screen(self.map_rect, egui::pos2(grid_point[0], grid_point[1]))
+    }
+
+    /// The screen point of a hex's centre in the last frame's map view.
+    pub fn screen_of_hex(&self, hex: HexIndex) -> egui::Pos2 {
+        self.screen_of(self.doc.map.grid.centre(hex))
     }
 
     pub fn is_dirty(&self) -> bool {
@@ -595,12 +614,12 @@ impl EditorApp {
             Action::Redo => self.redo(),
             Action::FitMap => self.view.fit_pending = true,
             Action::Zoom100 => {
-                let rect = self.map_rect(ctx);
+                let rect = self.map_rect;
                 self.view
                     .zoom_to(rect, rect.center(), crate::map_view::ZOOM_100);
             }
             Action::ZoomIn | Action::ZoomOut => {
-                let rect = self.map_rect(ctx);
+                let rect = self.map_rect;
                 let factor = if action == Action::ZoomIn { 1.25 } else { 0.8 };
                 self.view
                     .zoom_to(rect, rect.center(), self.view.zoom * factor);
@@ -649,11 +668,6 @@ impl EditorApp {
                 self.save_settings();
             }
         }
-    }
-
-    fn map_rect(&self, ctx: &egui::Context) -> egui::Rect {
-        ctx.data(|d| d.get_temp::<egui::Rect>(egui::Id::unique("bataille-map-rect")))
-            .unwrap_or_else(|| ctx.content_rect())
     }
 
     /// Centres the view on a hex and selects it.
@@ -793,8 +807,7 @@ impl EditorApp {
             ui.allocate_painter(ui.available_size(), egui::Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
         let rect = response.rect;
-        ui.ctx()
-            .data_mut(|d| d.insert_temp(egui::Id::unique("bataille-map-rect"), rect));
+        self.map_rect = rect;
         painter.rect_filled(rect, 0.0, egui::Color32::from_gray(96));
         self.view.paint(&painter, rect, &self.doc);
 

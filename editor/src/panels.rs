@@ -240,7 +240,11 @@ impl EditorApp {
                 ui.label(format!("⛔{errors} ⚠{warnings}"));
                 ui.separator();
                 if self.is_dirty() {
-                    ui.label(RichText::new("● unsaved").color(Color32::from_rgb(230, 150, 40)));
+                    let orange = Color32::from_rgb(230, 150, 40);
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                    ui.painter().circle_filled(rect.center(), 4.5, orange);
+                    ui.label(RichText::new("unsaved").color(orange));
                 } else {
                     ui.label("saved");
                 }
@@ -272,7 +276,7 @@ impl EditorApp {
                 }
                 for (id, t) in &self.doc.map.hexside_types {
                     let selected = self.tools.hexside.as_ref() == Some(id);
-                    let text = RichText::new(format!("━ {}", t.name))
+                    let text = RichText::new(format!("〰 {}", t.name))
                         .color(colour32(&t.colour, Color32::BLUE));
                     if ui.selectable_label(selected, text).clicked() {
                         self.tools.hexside = Some(id.clone());

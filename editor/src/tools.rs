@@ -58,9 +58,9 @@ impl Tool {
 
     pub fn icon(self) -> &'static str {
         match self {
-            Tool::Select => "⬚",
-            Tool::Brush => "🖌",
-            Tool::Fill => "🪣",
+            Tool::Select => "⛶",
+            Tool::Brush => "✏",
+            Tool::Fill => "🎨",
             Tool::Eyedropper => "💧",
             Tool::Hexside => "〰",
             Tool::Overlay => "🏰",
@@ -152,7 +152,7 @@ pub struct ToolOutput {
 
 /// How far from a hexside's midpoint (in hex radii) the pointer may be for the hexside tool to
 /// take it.
-pub const HEXSIDE_REACH: f32 = 0.55;
+pub const HEXSIDE_REACH: f32 = 0.45;
 
 impl ToolState {
     /// Makes sure the chosen terrain, hexside and overlay exist in the legend.

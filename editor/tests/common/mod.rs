@@ -1,0 +1,249 @@
+//! Fixtures for the editor's tests: maps and a scenario built with the schema's types and
+//! written with its canonical writer, and a harness around the real `EditorApp`.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use bataille_editor::{EditorApp, EditorConfig};
+use bataille_schema::map::{
+    Effects, Grid, HexNaming, HexsideSymbol, HexsideType, MoveCost, Orientation, OverlaySymbol,
+    OverlayType, Pattern, Shifted, TerrainType,
+};
+use bataille_schema::scenario::{Command, Rules, Stacking, Victory};
+use bataille_schema::{Colour, HexIndex, Id, Map, Scenario};
+use egui_kittest::Harness;
+
+fn terrain(name: &str, colour: &str, pattern: Option<Pattern>) -> TerrainType {
+    TerrainType {
+        name: name.into(),
+        colour: Colour::from(colour),
+        pattern,
+        water: false,
+        effects: Effects::default(),
+    }
+}
+
+/// A map of `columns × rows` clear hexes with a small legend (terrain c f m w v, rivers,
+/// streams, roads, redoubts, towns).
+pub fn blank_map(columns: u32, rows: u32) -> Map {
+    let mut legend = BTreeMap::new();
+    legend.insert("c".to_owned(), terrain("Clear", "#e4e8b8", None));
+    let mut forest = terrain("Forest", "#6f9a55", Some(Pattern::Trees));
+    forest.effects.blocks_sight = true;
+    forest.effects.blocks_zoc = true;
+    forest
+        .effects
+        .cost_by_kind
+        .insert(Id::from("cavalry"), MoveCost::Impassable);
+    legend.insert("f".to_owned(), forest);
+    legend.insert(
+        "m".to_owned(),
+        terrain("Marsh", "#b9cfb0", Some(Pattern::Marsh)),
+    );
+    let mut water = terrain("Water", "#8fb8d8", Some(Pattern::Water));
+    water.water = true;
+    legend.insert("w".to_owned(), water);
+    let mut village = terrain("Village", "#d9c7a0", Some(Pattern::Buildings));
+    village.effects.built_up = true;
+    village.effects.protection = 1;
+    legend.insert("v".to_owned(), village);
+    let mut hexside_types = BTreeMap::new();
+    hexside_types.insert(
+        Id::from("river"),
+        HexsideType {
+            name: "River".into(),
+            symbol: HexsideSymbol::River,
+            colour: Colour::from("#2f6fb5"),
+            water: true,
+            bridge: false,
+            blocks_zoc: true,
+            needs_breach: false,
+            cost: Some(MoveCost::Impassable),
+            cost_by_kind: BTreeMap::new(),
+        },
+    );
+    hexside_types.insert(
+        Id::from("stream"),
+        HexsideType {
+            name: "Stream".into(),
+            symbol: HexsideSymbol::Stream,
+            colour: Colour::from("#4f8fd5"),
+            water: true,
+            bridge: false,
+            blocks_zoc: true,
+            needs_breach: false,
+            cost: Some(MoveCost::Mp(1)),
+            cost_by_kind: BTreeMap::new(),
+        },
+    );
+    let mut overlay_types = BTreeMap::new();
+    let overlay = |name: &str, symbol| OverlayType {
+        name: name.into(),
+        symbol,
+        colour: None,
+        bridge: false,
+        effects: Effects::default(),
+    };
+    overlay_types.insert(
+        Id::from("redoubt"),
+        overlay("Redoubt", OverlaySymbol::Redoubt),
+    );
+    overlay_types.insert(Id::from("town"), overlay("Town", OverlaySymbol::Town));
+    overlay_types.insert(Id::from("road"), overlay("Road", OverlaySymbol::Road));
+    overlay_types.insert(Id::from("bridge"), {
+        let mut b = overlay("Bridge", OverlaySymbol::Bridge);
+        b.bridge = true;
+        b
+    });
+    let digits = |n: u32| if n >= 100 { 3 } else { 2 };
+    Map {
+        format_version: 1,
+        name: format!("Test map {columns}x{rows}"),
+        notes: None,
+        grid: Grid {
+            orientation: Orientation::Flat,
+            shifted: Shifted::Odd,
+            first_column: 1,
+            first_row: 1,
+            columns,
+            rows,
+            hex_names: HexNaming {
+                column_digits: digits(columns + 1),
+                row_digits: digits(rows + 1),
+                separator: String::new(),
+            },
+        },
+        metres_per_hex: Some(400.0),
+        terrain: legend,
+        overlay_types,
+        hexside_types,
+        rows: vec!["c".repeat(columns as usize); rows as usize],
+        overlays: BTreeMap::new(),
+        hexsides: BTreeMap::new(),
+        labels: BTreeMap::new(),
+        friendly_edges: BTreeMap::new(),
+        checked: Vec::new(),
+        background: None,
+    }
+}
+
+fn set(map: &mut Map, col: u32, row: u32, code: char) {
+    if let Some(text) = map.rows.get_mut(row as usize) {
+        let mut chars: Vec<char> = text.chars().collect();
+        if let Some(c) = chars.get_mut(col as usize) {
+            *c = code;
+        }
+        *text = chars.into_iter().collect();
+    }
+}
+
+/// A 34 × 24 map that looks like a battlefield: woods, marsh, a river with a bridge, villages,
+/// redoubts, a road and labels (for the screenshot and manual testing).
+pub fn demo_map() -> Map {
+    let mut map = blank_map(34, 24);
+    map.name = "Demo battlefield".into();
+    let grid = map.grid.clone();
+    // Woods.
+    for (centre, radius) in [((6, 5), 3), ((26, 18), 2), ((28, 4), 2), ((4, 19), 2)] {
+        for hex in grid.range(HexIndex::new(centre.0, centre.1), radius) {
+            set(&mut map, hex.col, hex.row, 'f');
+        }
+    }
+    // Marsh along the river.
+    for hex in grid.range(HexIndex::new(17, 14), 2) {
+        set(&mut map, hex.col, hex.row, 'm');
+    }
+    // A river running north to south along hexsides, wandering.
+    let mut river = Vec::new();
+    let mut col = 15;
+    for row in 0..24 {
+        let hex = HexIndex::new(col, row);
+        river.push(grid.hexside_ref(hex, bataille_schema::Side::SE));
+        river.push(grid.hexside_ref(hex, bataille_schema::Side::NE));
+        if row % 6 == 5 {
+            col += 1;
+        }
+    }
+    map.hexsides.insert(Id::from("river"), river);
+    let stream: Vec<_> = (20..30)
+        .map(|c| grid.hexside_ref(HexIndex::new(c, 9), bataille_schema::Side::S))
+        .collect();
+    map.hexsides.insert(Id::from("stream"), stream);
+    // Villages and works.
+    for (c, r, label) in [(10, 10, "Denain"), (22, 6, "Prouvy"), (24, 15, "Neuville")] {
+        set(&mut map, c, r, 'v');
+        let name = grid.name(HexIndex::new(c, r));
+        map.overlays.insert(name.clone(), vec![Id::from("town")]);
+        map.labels.insert(name, label.into());
+    }
+    for (c, r) in [(12, 12), (13, 8), (20, 11)] {
+        map.overlays
+            .insert(grid.name(HexIndex::new(c, r)), vec![Id::from("redoubt")]);
+    }
+    for c in 2..33 {
+        let name = grid.name(HexIndex::new(c, 12));
+        map.overlays.entry(name).or_default().push(Id::from("road"));
+    }
+    map.labels
+        .insert(grid.name(HexIndex::new(15, 2)), "L'Escaut".into());
+    map
+}
+
+/// A minimal scenario naming a map file.
+pub fn scenario(map_file: &str) -> Scenario {
+    Scenario {
+        format_version: 1,
+        title: "Test scenario".into(),
+        map: map_file.into(),
+        date: "1712-07-24".into(),
+        turns: 10,
+        turn_minutes: 30,
+        start_time: "10:00".into(),
+        notes: None,
+        allow: Vec::new(),
+        rules: Rules {
+            system: Id::from("vae-victis"),
+            unit_kinds: BTreeMap::new(),
+            stacking: Stacking {
+                compositions: Vec::new(),
+                reinforcements: Default::default(),
+            },
+            command: Command {
+                commander_radius_hexes: 4,
+                leader_radius_hexes: 2,
+                blocked_by_enemy_front_and_flank: false,
+                lines_of_battle: false,
+            },
+        },
+        armies: Vec::new(),
+        zones: Vec::new(),
+        victory: Victory::default(),
+    }
+}
+
+/// Writes a map canonically.
+pub fn write_map(path: &Path, map: &Map) {
+    let text = bataille_schema::map_to_string(map).expect("serialise map");
+    std::fs::write(path, text).expect("write map");
+}
+
+/// A temporary directory with a map file in it.
+pub fn temp_with_map(map: &Map, name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    write_map(&path, map);
+    (dir, path)
+}
+
+/// The editor around the real app state, in a 1280 × 800 window.
+pub fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app)
+}
+
+/// An editor with its files in `dir`, opening `file`.
+pub fn app_with_file(dir: &Path, file: &Path) -> EditorApp {
+    EditorApp::with_file(EditorConfig::isolated(dir), file)
+}
