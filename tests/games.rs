@@ -1324,3 +1324,38 @@ fn validator_reports_a_unit_in_another_armys_corps() {
         line_of(&copy.text, "id: \"al-salis\"")
     );
 }
+
+#[test]
+fn validator_reports_allied_artillery_and_cavalry_in_the_wood() {
+    // Fontenoy 10: only the French have artillery. A Dutch regiment turned into a battery.
+    let copy = broken_copy("allied-battery", FONTENOY, |t| {
+        edit_line(
+            t,
+            "id: \"al-salis\"",
+            "kind: \"infantry\"",
+            "kind: \"artillery\"",
+        )
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0406");
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "id: \"al-salis\"")
+    );
+    // Cavalry cannot enter the Bois de Barry: the Carabiniers moved into it at 1710.
+    let copy = broken_copy("cavalry-in-wood", FONTENOY, |t| {
+        edit_line(
+            t,
+            "id: \"fr-carabiniers-1\"",
+            "Hex(\"0711\")",
+            "Hex(\"1710\")",
+        )
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0504");
+    assert_eq!(d.hex.as_deref(), Some("1710"));
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "id: \"fr-carabiniers-1\"")
+    );
+}
