@@ -19,8 +19,8 @@ pub fn run(args: &ExportArgs) -> Outcome {
         }
     };
     let value = io::sniff_kind(&source).and_then(|kind| match kind {
-        DocumentKind::Map => io::parse_map(&source).map(|m| serde_json::to_value(m)),
-        DocumentKind::Scenario => io::parse_scenario(&source).map(|s| serde_json::to_value(s)),
+        DocumentKind::Map => io::parse_map(&source).map(serde_json::to_value),
+        DocumentKind::Scenario => io::parse_scenario(&source).map(serde_json::to_value),
     });
     match value {
         Ok(Ok(value)) => match serde_json::to_string_pretty(&value) {

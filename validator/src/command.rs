@@ -197,7 +197,7 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                     .commanders
                     .iter()
                     .enumerate()
-                    .filter(|(_, chief)| chief.commands.iter().any(|id| *id == corps.id))
+                    .filter(|(_, chief)| chief.commands.contains(&corps.id))
                     .filter_map(|(k, chief)| {
                         let hex = chief.placement.hex().and_then(|h| grid.lookup(h))?;
                         Some((

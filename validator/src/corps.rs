@@ -15,7 +15,7 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                 continue;
             };
             // Fontenoy 10 / games.md: a kind may be restricted to some armies.
-            if !kind.armies.is_empty() && !kind.armies.iter().any(|id| *id == army.id) {
+            if !kind.armies.is_empty() && !kind.armies.contains(&army.id) {
                 let allowed: Vec<String> = kind.armies.iter().map(|a| format!("`{a}`")).collect();
                 ctx.push(
                     Diagnostic::new(
@@ -98,7 +98,7 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
             let commanded = army
                 .commanders
                 .iter()
-                .any(|commander| commander.commands.iter().any(|id| *id == corps.id));
+                .any(|commander| commander.commands.contains(&corps.id));
             if !commanded {
                 let mut d = Diagnostic::new(
                     Code::E0404,

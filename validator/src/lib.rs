@@ -239,7 +239,7 @@ enum Read {
     Text(SourceFile),
     /// Readable, but refused (too large, not UTF-8): a located diagnostic, and a lossy copy of
     /// the text to show when there is one.
-    Refused(Diagnostic, Option<SourceFile>),
+    Refused(Box<(Diagnostic, Option<SourceFile>)>),
 }
 
 fn read(path: &Path, document: DocumentKind) -> Result<Read, LoadError> {
@@ -256,7 +256,10 @@ fn read(path: &Path, document: DocumentKind) -> Result<Read, LoadError> {
             path: path.to_owned(),
             bytes: meta.len(),
         };
-        return Ok(Read::Refused(refusal(&error, document, path, None), None));
+        return Ok(Read::Refused(Box::new((
+            refusal(&error, document, path, None),
+            None,
+        ))));
     }
     let bytes = std::fs::read(path).map_err(io_error)?;
     let lossy = String::from_utf8_lossy(&bytes).into_owned();
@@ -264,10 +267,10 @@ fn read(path: &Path, document: DocumentKind) -> Result<Read, LoadError> {
         Ok(source) => Ok(Read::Text(source)),
         Err(error) => {
             let lossy = SourceFile::new(path, lossy);
-            Ok(Read::Refused(
+            Ok(Read::Refused(Box::new((
                 refusal(&error, document, path, Some(&lossy)),
                 Some(lossy),
-            ))
+            ))))
         }
     }
 }
@@ -334,7 +337,8 @@ pub fn validate_file(path: &Path, options: &Options) -> FileReport {
     };
     match read(path, DocumentKind::Scenario) {
         Err(error) => report.unreadable = Some(error.to_string()),
-        Ok(Read::Refused(d, lossy)) => {
+        Ok(Read::Refused(refused)) => {
+            let (d, lossy) = *refused;
             report.diagnostics.push(d);
             report.sources.extend(lossy);
         }
@@ -410,7 +414,8 @@ fn validate_text(report: &mut FileReport, source: SourceFile, options: &Options)
                             validate_documents(&scenario, &map, options),
                             Some(map_source),
                         ),
-                        Err((error, map_diagnostic, map_source)) => {
+                        Err(failure) => {
+                            let (error, map_diagnostic, map_source) = *failure;
                             let mut diagnostics = validate_scenario_alone(&scenario, options);
                             diagnostics.push(
                             Diagnostic::new(
@@ -462,27 +467,30 @@ pub fn clean_path(path: &Path) -> PathBuf {
     out.iter().collect()
 }
 
-type MapFailure = (String, Option<Diagnostic>, Option<SourceFile>);
+type MapFailure = Box<(String, Option<Diagnostic>, Option<SourceFile>)>;
 
 /// Loads a scenario's map; on failure, why in short, the map's own located diagnostic, and its
 /// text when readable.
 fn load_map_of(path: &Path) -> Result<(Map, SourceFile), MapFailure> {
     match read(path, DocumentKind::Map) {
-        Err(error) => Err((error.to_string(), None, None)),
-        Ok(Read::Refused(d, lossy)) => Err((
-            "the map file is refused (see its diagnostic)".into(),
-            Some(d),
-            lossy,
-        )),
+        Err(error) => Err(Box::new((error.to_string(), None, None))),
+        Ok(Read::Refused(refused)) => {
+            let (d, lossy) = *refused;
+            Err(Box::new((
+                "the map file is refused (see its diagnostic)".into(),
+                Some(d),
+                lossy,
+            )))
+        }
         Ok(Read::Text(source)) => match io::parse_map(&source) {
             Ok(map) => Ok((map, source)),
             Err(error) => {
                 let d = refusal(&error, DocumentKind::Map, path, Some(&source));
-                Err((
+                Err(Box::new((
                     "the map file has errors (see its diagnostic)".into(),
                     Some(d),
                     Some(source),
-                ))
+                )))
             }
         },
     }
