@@ -782,7 +782,7 @@ impl EditorApp {
         if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F8)) {
             self.request(Action::NextDiagnostic);
         }
-        if ctx.egui_wants_keyboard_input() {
+        if ctx.text_edit_focused() {
             return;
         }
         let mut keys: Vec<(Key, Action)> = Tool::ALL
@@ -861,6 +861,10 @@ impl EditorApp {
 
         // Strokes.
         let down_on = response.is_pointer_button_down_on();
+        if down_on && !response.has_focus() {
+            // Keys go to the map again (not to the last button clicked).
+            response.request_focus();
+        }
         let mut pressed = false;
         if self.tools.stroke.is_none() && down_on {
             let kind = if middle || (space && primary) {

@@ -271,3 +271,77 @@ fn overlay_and_label_tools() {
     h.run();
     assert!(h.state().doc.map.overlays.is_empty());
 }
+
+#[test]
+fn space_drag_and_middle_drag_pan_without_painting() {
+    let (dir, path) = temp_with_map(&blank_map(20, 12), "pan.ron");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    h.get_by_label("f  Forest").click();
+    h.run();
+    let start = h.state().view.centre;
+    let a = h.state().screen_of_hex(HexIndex::new(5, 5));
+    let b = a + egui::vec2(120.0, 40.0);
+    // Space held while dragging with the primary button.
+    h.hover_at(a);
+    h.key_down(Key::Space);
+    h.run();
+    h.drag_at(a);
+    h.hover_at(lerp(a, b, 0.5));
+    h.hover_at(b);
+    h.drop_at(b);
+    h.key_up(Key::Space);
+    h.run();
+    assert!(!h.state().is_dirty(), "panning paints nothing");
+    let moved = h.state().view.centre - start;
+    let zoom = h.state().view.zoom;
+    assert!((moved.x + 120.0 / zoom).abs() < 1e-3, "{moved:?}");
+    assert!((moved.y + 40.0 / zoom).abs() < 1e-3, "{moved:?}");
+    // Middle button drag.
+    let start = h.state().view.centre;
+    h.hover_at(a);
+    h.event(egui::Event::PointerButton {
+        pos: a,
+        button: egui::PointerButton::Middle,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.hover_at(b);
+    h.event(egui::Event::PointerButton {
+        pos: b,
+        button: egui::PointerButton::Middle,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    assert!(!h.state().is_dirty());
+    assert!((h.state().view.centre - start).length() > 1.0);
+    // Ctrl+0 fits the map again; Ctrl+1 is 100 %.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Num1);
+    h.run();
+    assert!((h.state().view.zoom_percent() - 100.0).abs() < 0.01);
+    h.get_by_label("zoom 100%");
+}
+
+#[test]
+fn wheel_zooms_to_the_cursor() {
+    let (dir, path) = temp_with_map(&blank_map(20, 12), "zoom.ron");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    let hex = HexIndex::new(14, 8);
+    let p = h.state().screen_of_hex(hex);
+    let zoom = h.state().view.zoom;
+    h.hover_at(p);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: egui::vec2(0.0, 3.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    assert!(h.state().view.zoom > zoom * 1.2);
+    let after = h.state().screen_of_hex(hex);
+    assert!((after - p).length() < 1.0, "the hex stays under the cursor");
+    h.get_by_label_contains("hex 1509");
+}
