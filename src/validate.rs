@@ -37,6 +37,14 @@ pub fn run(args: &ValidateArgs) -> Outcome {
             return Outcome::CouldNotRun;
         }
     };
+    if let Some(unknown) = args
+        .allow
+        .iter()
+        .find(|code| code.parse::<bataille_validator::Code>().is_err())
+    {
+        eprintln!("error: --allow {unknown}: not a diagnostic code (see docs/diagnostics.md)");
+        return Outcome::CouldNotRun;
+    }
     let options = Options {
         json_schema: !args.no_schema,
         allow: args.allow.clone(),

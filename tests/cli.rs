@@ -210,6 +210,9 @@ fn exit_codes_follow_the_contract() {
     assert_eq!(code(&bataille(&["validate", "--no-such-flag", error])), 2);
     assert_eq!(code(&bataille(&["validate", "--format", "xml", error])), 2);
     assert_eq!(code(&bataille(&["validate"])), 2);
+    let unknown = bataille(&["validate", "--allow", "W9999", warning]);
+    assert_eq!(code(&unknown), 2);
+    assert!(stderr(&unknown).contains("W9999"));
 }
 
 #[test]
