@@ -353,13 +353,20 @@ fn lines_of_battle(grid: &Grid, members: &[&Placed<'_>], commanded: &mut [bool])
         .collect();
     let cavalry = |p: &Placed<'_>| p.kind.flank_hexsides == 0 && p.kind.front_hexsides < 6;
     let mut queue: VecDeque<usize> = (0..members.len()).filter(|i| commanded[*i]).collect();
+    let mut stacks_done: HashSet<HexIndex> = HashSet::new();
     while let Some(v) = queue.pop_front() {
         let pv = members[v];
-        // Stacked with a commanded unit: same hex, same distance.
-        let mut candidates: Vec<usize> = by_hex.get(&pv.hex).cloned().unwrap_or_default();
+        // Stacked with a commanded unit: same hex, same distance (each stack taken once).
+        let mut candidates: Vec<usize> = Vec::new();
+        if stacks_done.insert(pv.hex) {
+            candidates.extend(by_hex.get(&pv.hex).into_iter().flatten().copied());
+        }
         for (_, next) in grid.neighbours(pv.hex) {
             if let Some(units) = by_hex.get(&next) {
                 for &u in units {
+                    if commanded[u] {
+                        continue;
+                    }
                     let pu = members[u];
                     let linked = flanks[u].contains(&pv.hex)
                         || flanks[v].contains(&pu.hex)

@@ -34,10 +34,43 @@ fn fits(composition: &Composition, pieces: &[Piece<'_>]) -> bool {
     }) {
         return false;
     }
+    if pieces.len() > MAX_SEARCHED {
+        // No rules set stacks this many counters: the first term naming each kind decides,
+        // and the recursion stays shallow whatever the file holds.
+        return greedy_breaks(composition, pieces) == 0;
+    }
     let mut counters = vec![0u32; composition.terms.len()];
     let mut cps = vec![0u32; composition.terms.len()];
     let mut budget = 20_000u32;
     search(composition, pieces, 0, &mut counters, &mut cps, &mut budget)
+}
+
+/// Stacks larger than this are judged by the first-term assignment alone.
+const MAX_SEARCHED: usize = 32;
+
+/// How many limits break when each piece takes the first term naming its kind.
+fn greedy_breaks(composition: &Composition, pieces: &[Piece<'_>]) -> usize {
+    let mut counters = vec![0u32; composition.terms.len()];
+    let mut cps = vec![0u32; composition.terms.len()];
+    for piece in pieces {
+        if let Some(t) = composition
+            .terms
+            .iter()
+            .position(|t| t.kinds.iter().any(|k| k.as_str() == piece.kind))
+        {
+            counters[t] = counters[t].saturating_add(1);
+            cps[t] = cps[t].saturating_add(piece.cp);
+        }
+    }
+    composition
+        .terms
+        .iter()
+        .enumerate()
+        .filter(|(t, term)| {
+            term.max_counters.is_some_and(|max| counters[*t] > max)
+                || term.max_cp.is_some_and(|max| cps[*t] > max)
+        })
+        .count()
 }
 
 fn search(

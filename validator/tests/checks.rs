@@ -411,3 +411,30 @@ fn the_docs_table_lists_every_code_with_its_severity_and_title() {
         );
     }
 }
+
+#[test]
+fn thousands_of_counters_in_one_hex_are_judged_without_deep_recursion() {
+    let (mut scenario, map) = fontenoy();
+    // One composition with no limit: any number of infantry may stack.
+    scenario.rules.stacking.compositions = vec![bataille_schema::scenario::Composition {
+        name: "any infantry".into(),
+        terms: vec![bataille_schema::scenario::StackTerm {
+            kinds: vec!["infantry".into()],
+            max_counters: None,
+            max_cp: None,
+        }],
+    }];
+    let template = scenario.armies[0].units[0].clone();
+    scenario.armies[0].units = (0..20_000)
+        .map(|i| Unit {
+            id: format!("u{i}").into(),
+            ..template.clone()
+        })
+        .collect();
+    let run = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || validate_documents(&scenario, &map, &Options::editor()))
+        .expect("thread");
+    let diagnostics = run.join().expect("no stack overflow");
+    assert!(!codes(&diagnostics).contains(&Code::E0301));
+}
