@@ -1,1 +1,32 @@
-//! Digitising printed maps.
+//! Digitising printed maps, with no GUI in it (the editor calls it): scans loaded with limits
+//! and cut into tiles ([`scan`]), the grid fitted to the scan from control points
+//! ([`calibrate`]), terrain and hexside features suggested from the scan's colours
+//! ([`classify`]), the small RON files of the `bataille digitize` command ([`files`], [`cli`]).
+//!
+//! ```
+//! use bataille_digitize::calibrate::{apply, fit};
+//! use bataille_schema::map::FitKind;
+//! // Hex centres in grid space → where they were clicked on the scan.
+//! let pairs = [([0.0, 0.0], [100.0, 80.0]), ([3.0, 0.0], [190.0, 80.0]), ([0.0, 3.0], [100.0, 170.0])];
+//! let fit = fit(FitKind::Affine, &pairs).unwrap();
+//! assert!(fit.rms_px < 1e-6);
+//! let p = apply(&fit.grid_to_image, [1.5, 1.5]);
+//! assert!((p[0] - 145.0).abs() < 1e-6 && (p[1] - 125.0).abs() < 1e-6);
+//! ```
+
+pub mod calibrate;
+pub mod classify;
+pub mod cli;
+pub mod colour;
+pub mod files;
+pub mod scan;
+
+pub use calibrate::{CalibrationError, Fit, calibrate, calibrate_without, fit};
+pub use classify::{
+    ClassifyError, ClassifyOptions, HexSuggestion, HexsideSamples, HexsideSuggestion,
+    TerrainSuggestions, suggest_hexsides, suggest_terrain,
+};
+pub use scan::{
+    ImportOptions, ImportedScan, Overview, Progress, Scan, ScanError, ScanLimits, Tile,
+    decode_scan, import_scan, load_scan, overview, tiles,
+};

@@ -1,0 +1,150 @@
+//! The two small RON files of `bataille digitize`: the calibration (grid, fit kind, control
+//! points) and the samples (legend, sample hexes per terrain code, sample hexsides per feature).
+//! See `digitize/README.md`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use bataille_schema::map::{ControlPoint, FitKind, HexsideType, TerrainType};
+use bataille_schema::{Grid, HexName, HexsideRef, Id};
+use serde::{Deserialize, Serialize};
+
+/// `Calibration(grid: (...), fit: Affine, points: [(hex: "0101", x: 120.5, y: 98.0), ...])`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Calibration", deny_unknown_fields)]
+pub struct CalibrationFile {
+    /// The map's grid, as in a map file.
+    pub grid: Grid,
+    /// The model fitted.
+    pub fit: FitKind,
+    /// Hex centres clicked on the scan, in image pixels from the top left.
+    pub points: Vec<ControlPoint>,
+}
+
+/// `Samples(terrain: {...}, samples: {"f": ["0304", ...]}, ...)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Samples", deny_unknown_fields)]
+pub struct SamplesFile {
+    /// The map's name; absent: the scan's file name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The terrain legend of the map written (one-character codes).
+    pub terrain: BTreeMap<String, TerrainType>,
+    /// Sample hexes for each terrain code.
+    pub samples: BTreeMap<String, Vec<HexName>>,
+    /// The hexside legend of the map written.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hexside_types: BTreeMap<Id, HexsideType>,
+    /// Sample hexsides for each hexside feature.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hexside_samples: BTreeMap<Id, Vec<HexsideRef>>,
+    /// Sample hexsides with no feature; absent: those between adjacent terrain samples.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plain_hexsides: Vec<HexsideRef>,
+}
+
+/// Why a digitize file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: String, message: String },
+}
+
+const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+fn read<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, FileError> {
+    let name = path.display().to_string();
+    let io = |source| FileError::Io {
+        path: name.clone(),
+        source,
+    };
+    let len = std::fs::metadata(path).map_err(io)?.len();
+    if len > MAX_BYTES {
+        return Err(FileError::Invalid {
+            path: name,
+            message: format!("{len} bytes is too large for this file (at most {MAX_BYTES})"),
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(io)?;
+    parse(&name, &text)
+}
+
+/// Parses RON text with the schema's options (depth limit, implicit `Some`).
+pub fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<T, FileError> {
+    bataille_schema::io::ron_options()
+        .from_str(text)
+        .map_err(|error: ron::error::SpannedError| FileError::Syntax {
+            path: name.to_owned(),
+            line: error.span.start.line,
+            column: error.span.start.col,
+            message: error.code.to_string(),
+        })
+}
+
+/// Reads a calibration file.
+pub fn read_calibration(path: &Path) -> Result<CalibrationFile, FileError> {
+    read(path)
+}
+
+/// Reads a samples file, checking that every sampled code is in the legend and is one
+/// character.
+pub fn read_samples(path: &Path) -> Result<SamplesFile, FileError> {
+    let samples: SamplesFile = read(path)?;
+    let invalid = |message: String| FileError::Invalid {
+        path: path.display().to_string(),
+        message,
+    };
+    for code in samples.terrain.keys() {
+        if code.chars().count() != 1 {
+            return Err(invalid(format!(
+                "terrain code `{code}` must be exactly one character"
+            )));
+        }
+    }
+    for code in samples.samples.keys() {
+        if !samples.terrain.contains_key(code) {
+            return Err(invalid(format!(
+                "samples name terrain code `{code}`, which is not in the legend"
+            )));
+        }
+    }
+    for id in samples.hexside_samples.keys() {
+        if !samples.hexside_types.contains_key(id) {
+            return Err(invalid(format!(
+                "hexside samples name feature `{id}`, which is not in hexside_types"
+            )));
+        }
+    }
+    Ok(samples)
+}
+
+/// The text of a calibration file (for the editor to save).
+pub fn calibration_to_string(file: &CalibrationFile) -> Result<String, ron::Error> {
+    let config = ron::ser::PrettyConfig::new()
+        .new_line("\n".to_owned())
+        .depth_limit(2)
+        .struct_names(true);
+    ron::ser::to_string_pretty(file, config)
+}
+
+/// The text of a samples file (for the editor to save).
+pub fn samples_to_string(file: &SamplesFile) -> Result<String, ron::Error> {
+    let config = ron::ser::PrettyConfig::new()
+        .new_line("\n".to_owned())
+        .depth_limit(2)
+        .struct_names(true);
+    ron::ser::to_string_pretty(file, config)
+}
