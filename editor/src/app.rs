@@ -150,6 +150,8 @@ pub struct EditorApp {
     allow_close: bool,
     title: String,
     recovery_written_at: Option<Instant>,
+    /// A recovery file being written in the background.
+    recovery_writer: Option<std::thread::JoinHandle<()>>,
     recovery_edits: u64,
     last_edit_at: Option<Instant>,
     validated_depth: Option<(u64, usize)>,
@@ -177,6 +179,7 @@ impl EditorApp {
             allow_close: false,
             title: String::new(),
             recovery_written_at: None,
+            recovery_writer: None,
             recovery_edits: 0,
             last_edit_at: None,
             validated_depth: None,
@@ -484,11 +487,20 @@ impl EditorApp {
 
     /// Writes the recovery file now (when there are unsaved changes).
     pub fn write_recovery(&mut self) -> bool {
-        let Some(path) = self.recovery_path() else {
-            return false;
-        };
+        match self.recovery_snapshot() {
+            Some((path, recovery)) => {
+                self.finish_recovery_writer();
+                write_recovery(&path, &recovery).is_ok()
+            }
+            None => false,
+        }
+    }
+
+    /// What a recovery file would hold now, and where it goes (`None` when not needed).
+    fn recovery_snapshot(&mut self) -> Option<(PathBuf, Recovery)> {
+        let path = self.recovery_path()?;
         if !self.is_dirty() {
-            return false;
+            return None;
         }
         let recovery = Recovery {
             written_at: unix_now(),
@@ -498,7 +510,34 @@ impl EditorApp {
         };
         self.recovery_written_at = Some(Instant::now());
         self.recovery_edits = self.history.committed();
-        write_recovery(&path, &recovery).is_ok()
+        Some((path, recovery))
+    }
+
+    /// Writes the recovery file on a background thread, so a big map never stalls a frame.
+    fn write_recovery_in_background(&mut self) {
+        if self
+            .recovery_writer
+            .as_ref()
+            .is_some_and(|w| !w.is_finished())
+        {
+            return; // The next trigger will catch up.
+        }
+        self.finish_recovery_writer();
+        if let Some((path, recovery)) = self.recovery_snapshot() {
+            self.recovery_writer = std::thread::Builder::new()
+                .name("recovery-writer".into())
+                .spawn(move || {
+                    let _ = write_recovery(&path, &recovery);
+                })
+                .ok();
+        }
+    }
+
+    /// Waits for a background recovery write to finish.
+    pub fn finish_recovery_writer(&mut self) {
+        if let Some(writer) = self.recovery_writer.take() {
+            let _ = writer.join();
+        }
     }
 
     fn maybe_write_recovery(&mut self, timer: bool) {
@@ -516,11 +555,12 @@ impl EditorApp {
                         .is_none_or(|w| w.elapsed() >= self.config.recovery_interval)
             });
         if by_edits || by_time {
-            self.write_recovery();
+            self.write_recovery_in_background();
         }
     }
 
     fn remove_recovery(&mut self) {
+        self.finish_recovery_writer();
         if let Some(path) = self.recovery_path() {
             let _ = std::fs::remove_file(path);
         }

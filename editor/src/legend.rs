@@ -540,7 +540,7 @@ impl LegendEditor {
                     ui.selectable_value(
                         &mut prompt.replacement,
                         Some(k.clone()),
-                        format!("{k}: {name}"),
+                        format!("{k} ({name})"),
                     );
                 }
             });

@@ -139,6 +139,7 @@ fn crash_leaves_a_recovery_file_that_a_new_instance_restores() {
         paint(h.state_mut(), col, 5, 'm');
     }
     h.run();
+    h.state_mut().finish_recovery_writer();
     let recovery = h.state().recovery_path().expect("a recovery path");
     assert!(recovery.exists(), "written after the third edit");
     let expected = h.state().doc.map.clone();
