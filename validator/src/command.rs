@@ -95,18 +95,49 @@ impl Placed<'_> {
 
 /// Hexes within `radius` steps of `start`, by breadth-first search over the map. A blocked hex
 /// (enemy front or flank, no friendly unit) can be reached but not passed through.
+/// A set of map hexes as one flag per hex (faster than hashing on big maps).
+#[derive(Clone)]
+struct HexSet {
+    columns: u32,
+    flags: Vec<bool>,
+}
+
+impl HexSet {
+    fn new(grid: &Grid) -> Self {
+        Self {
+            columns: grid.columns,
+            flags: vec![false; grid.hex_count()],
+        }
+    }
+
+    fn slot(&self, hex: HexIndex) -> usize {
+        hex.row as usize * self.columns as usize + hex.col as usize
+    }
+
+    fn insert(&mut self, hex: HexIndex) {
+        let slot = self.slot(hex);
+        if let Some(flag) = self.flags.get_mut(slot) {
+            *flag = true;
+        }
+    }
+
+    fn contains(&self, hex: HexIndex) -> bool {
+        self.flags.get(self.slot(hex)).copied().unwrap_or(false)
+    }
+}
+
 fn reach(
     grid: &Grid,
     start: HexIndex,
     radius: u32,
-    blocked: &HashSet<HexIndex>,
+    blocked: Option<&HexSet>,
 ) -> HashMap<HexIndex, u32> {
     let mut dist = HashMap::new();
     dist.insert(start, 0);
     let mut queue = VecDeque::from([start]);
     while let Some(hex) = queue.pop_front() {
         let d = dist.get(&hex).copied().unwrap_or(0);
-        if d >= radius || (hex != start && blocked.contains(&hex)) {
+        if d >= radius || (hex != start && blocked.is_some_and(|b| b.contains(hex))) {
             continue;
         }
         for (_, next) in grid.neighbours(hex) {
@@ -147,18 +178,19 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
         });
     }
 
-    // Per army: hexes its path may not pass (enemy front/flank not held by a friend).
+    // Per army: hexes its path may not pass (enemy units, their front and flank hexes, where
+    // no friendly unit stands).
     let armies = s.armies.len();
-    let mut blocked: Vec<HashSet<HexIndex>> = vec![HashSet::new(); armies];
+    let mut blocked: Vec<HexSet> = Vec::new();
     if rules.blocked_by_enemy_front_and_flank {
-        let mut friendly: Vec<HashSet<HexIndex>> = vec![HashSet::new(); armies];
+        blocked = vec![HexSet::new(grid); armies];
+        let mut friendly: Vec<HexSet> = vec![HexSet::new(grid); armies];
         for p in &placed {
             if let Some(set) = friendly.get_mut(p.army) {
                 set.insert(p.hex);
             }
         }
         for p in &placed {
-            // Its own hex, its front and its flank hexes.
             let zone: Vec<HexIndex> = std::iter::once(p.hex)
                 .chain(p.hexes_of(grid, SideClass::Front))
                 .chain(p.hexes_of(grid, SideClass::Flank))
@@ -168,15 +200,25 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                     continue;
                 }
                 for hex in &zone {
-                    if !friendly[army].contains(hex) {
+                    if !friendly[army].contains(*hex) {
                         set.insert(*hex);
                     }
                 }
             }
         }
     }
-    let empty = HashSet::new();
-    let blocked_for = |army: usize| blocked.get(army).unwrap_or(&empty);
+    let blocked_for = |army: usize| blocked.get(army);
+    // Units of each corps, by (army, corps id); commanders' reach, computed once each.
+    let mut members_of: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    for (i, p) in placed.iter().enumerate() {
+        if let Some(corps) = &p.unit.corps {
+            members_of
+                .entry((p.army, corps.as_str()))
+                .or_default()
+                .push(i);
+        }
+    }
+    let mut chief_reach: HashMap<(usize, usize), HashMap<HexIndex, u32>> = HashMap::new();
 
     let mut found = Vec::new();
     for (a, army) in s.armies.iter().enumerate() {
@@ -207,8 +249,11 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                         ))
                     })
                     .collect();
-                let in_command = chiefs.iter().any(|(_, hex, radius)| {
-                    reach(grid, *hex, *radius, blocked_for(a)).contains_key(&leader_hex)
+                let in_command = chiefs.iter().any(|(k, hex, radius)| {
+                    chief_reach
+                        .entry((a, *k))
+                        .or_insert_with(|| reach(grid, *hex, *radius, blocked_for(a)))
+                        .contains_key(&leader_hex)
                 });
                 if !chiefs.is_empty() && !in_command {
                     let leader_name = grid.name(leader_hex);
@@ -274,9 +319,11 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
             // 9.1 and 9.3: the corps' units within the leader's radius or in a commanded line.
             let radius = leader.radius_hexes.unwrap_or(rules.leader_radius_hexes);
             let reached = reach(grid, leader_hex, radius, blocked_for(a));
-            let members: Vec<&Placed<'_>> = placed
-                .iter()
-                .filter(|p| p.army == a && p.unit.corps.as_ref() == Some(&corps.id))
+            let members: Vec<&Placed<'_>> = members_of
+                .get(&(a, corps.id.as_str()))
+                .into_iter()
+                .flatten()
+                .filter_map(|&i| placed.get(i))
                 .collect();
             let mut commanded: Vec<bool> = members
                 .iter()
@@ -439,8 +486,9 @@ mod tests {
     fn blocked_hexes_end_paths_but_do_not_carry_them() {
         let g = grid();
         let start = HexIndex::new(0, 0);
-        let wall: HashSet<HexIndex> = (0..10).map(|r| HexIndex::new(1, r)).collect();
-        let reached = reach(&g, start, 5, &wall);
+        let mut wall = HexSet::new(&g);
+        (0..10).for_each(|r| wall.insert(HexIndex::new(1, r)));
+        let reached = reach(&g, start, 5, Some(&wall));
         assert!(
             reached.contains_key(&HexIndex::new(1, 0)),
             "a blocked hex can be reached"
@@ -449,7 +497,7 @@ mod tests {
             !reached.contains_key(&HexIndex::new(2, 0)),
             "but not passed"
         );
-        let free = reach(&g, start, 5, &HashSet::new());
+        let free = reach(&g, start, 5, None);
         assert_eq!(free.get(&HexIndex::new(2, 0)), Some(&2));
     }
 }

@@ -10,7 +10,7 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
     for (a, army) in s.armies.iter().enumerate() {
         for (u, unit) in army.units.iter().enumerate() {
-            let base = format!("/armies/{a}/units/{u}");
+            let base = || format!("/armies/{a}/units/{u}");
             let Some(kind) = ctx.kind(unit.kind.as_str()) else {
                 continue;
             };
@@ -21,7 +21,7 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                     Diagnostic::new(
                         Code::E0406,
                         SCENARIO,
-                        format!("{base}/kind"),
+                        format!("{}/kind", base()),
                         format!(
                             "unit `{}` of army `{}` is {}, which only {} may field",
                             unit.id,
@@ -43,7 +43,7 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                     Diagnostic::new(
                         Code::E0401,
                         SCENARIO,
-                        base.clone(),
+                        base(),
                         format!("combat unit `{}` belongs to no corps", unit.id),
                     )
                     .help(format!(
@@ -60,7 +60,7 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                             Diagnostic::new(
                                 Code::E0402,
                                 SCENARIO,
-                                format!("{base}/corps"),
+                                format!("{}/corps", base()),
                                 format!(
                                     "unit `{}` of army `{}` belongs to corps `{corps}` of army `{}`",
                                     unit.id,

@@ -2,7 +2,7 @@
 //! enter, free placements inside their zone, zones on the map and not shared with the enemy,
 //! reinforcements entering on the map within the game's turns, victory hexes on the map.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use bataille_schema::map::MoveCost;
 use bataille_schema::scenario::{Owner, Placement};
@@ -37,6 +37,12 @@ pub(crate) fn deployment(ctx: &mut Ctx<'_>) {
 fn placements(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
     let mut found = Vec::new();
+    // Each zone's map hexes, looked up once.
+    let zone_hexes: Vec<HashSet<HexIndex>> = s
+        .zones
+        .iter()
+        .map(|zone| zone.hexes.iter().filter_map(|h| ctx.lookup(h)).collect())
+        .collect();
     for counter in &ctx.counters {
         let noun = counter.role.noun();
         let id = counter.id.as_str();
@@ -89,7 +95,7 @@ fn placements(ctx: &mut Ctx<'_>) {
                     && off_map_text(ctx, at).is_none()
                 {
                     let inside = match ctx.lookup(at) {
-                        Some(index) => zone_def.hexes.iter().any(|h| ctx.lookup(h) == Some(index)),
+                        Some(index) => zone_hexes.get(z).is_some_and(|set| set.contains(&index)),
                         None => zone_def.hexes.contains(at),
                     };
                     if !inside {

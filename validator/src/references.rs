@@ -12,66 +12,86 @@ use crate::diagnostic::{Diagnostic, Related};
 /// Every id of the scenario lives in one namespace (armies, commanders, corps, line leaders,
 /// units, zones): a repeat is reported at the second definition, with the first as related.
 pub(crate) fn unique_ids(ctx: &mut Ctx<'_>) {
+    /// Where an id is defined, by indices (pointers are written only for repeats).
+    #[derive(Clone, Copy)]
+    enum At {
+        Army(usize),
+        Commander(usize, usize),
+        Corps(usize, usize),
+        Leader(usize, usize),
+        Unit(usize, usize),
+        Zone(usize),
+    }
+    impl At {
+        fn pointer(self) -> String {
+            match self {
+                At::Army(a) => format!("/armies/{a}/id"),
+                At::Commander(a, c) => format!("/armies/{a}/commanders/{c}/id"),
+                At::Corps(a, c) => format!("/armies/{a}/corps/{c}/id"),
+                At::Leader(a, c) => format!("/armies/{a}/corps/{c}/leader/id"),
+                At::Unit(a, u) => format!("/armies/{a}/units/{u}/id"),
+                At::Zone(z) => format!("/zones/{z}/id"),
+            }
+        }
+        fn what(self) -> &'static str {
+            match self {
+                At::Army(_) => "army",
+                At::Commander(..) => "commander",
+                At::Corps(..) => "corps",
+                At::Leader(..) => "line leader",
+                At::Unit(..) => "unit",
+                At::Zone(_) => "zone",
+            }
+        }
+    }
     let s = ctx.scenario;
-    let mut defined: Vec<(&str, String, &'static str)> = Vec::new();
+    let mut defined: Vec<(&str, At)> = Vec::new();
     for (a, army) in s.armies.iter().enumerate() {
-        defined.push((army.id.as_str(), format!("/armies/{a}/id"), "army"));
+        defined.push((army.id.as_str(), At::Army(a)));
         for (c, commander) in army.commanders.iter().enumerate() {
-            defined.push((
-                commander.id.as_str(),
-                format!("/armies/{a}/commanders/{c}/id"),
-                "commander",
-            ));
+            defined.push((commander.id.as_str(), At::Commander(a, c)));
         }
         for (c, corps) in army.corps.iter().enumerate() {
-            defined.push((
-                corps.id.as_str(),
-                format!("/armies/{a}/corps/{c}/id"),
-                "corps",
-            ));
+            defined.push((corps.id.as_str(), At::Corps(a, c)));
             if let Some(leader) = &corps.leader {
-                defined.push((
-                    leader.id.as_str(),
-                    format!("/armies/{a}/corps/{c}/leader/id"),
-                    "line leader",
-                ));
+                defined.push((leader.id.as_str(), At::Leader(a, c)));
             }
         }
         for (u, unit) in army.units.iter().enumerate() {
-            defined.push((
-                unit.id.as_str(),
-                format!("/armies/{a}/units/{u}/id"),
-                "unit",
-            ));
+            defined.push((unit.id.as_str(), At::Unit(a, u)));
         }
     }
     for (z, zone) in s.zones.iter().enumerate() {
-        defined.push((zone.id.as_str(), format!("/zones/{z}/id"), "zone"));
+        defined.push((zone.id.as_str(), At::Zone(z)));
     }
-    let mut first: HashMap<&str, (String, &'static str)> = HashMap::new();
-    for (id, pointer, what) in defined {
+    let mut first: HashMap<&str, At> = HashMap::with_capacity(defined.len());
+    for (id, at) in defined {
         match first.get(id) {
-            Some((first_pointer, first_what)) => {
+            Some(&earlier) => {
                 let d = Diagnostic::new(
                     Code::E0201,
                     SCENARIO,
-                    pointer,
-                    format!("id `{id}` of this {what} is already the id of a {first_what}"),
+                    at.pointer(),
+                    format!(
+                        "id `{id}` of this {} is already the id of a {}",
+                        at.what(),
+                        earlier.what()
+                    ),
                 )
                 .help("give every army, commander, corps, line leader, unit and zone its own id")
                 .subject(id)
                 .related(
                     Related::new(
                         SCENARIO,
-                        first_pointer.clone(),
-                        format!("first defined here, as a {first_what}"),
+                        earlier.pointer(),
+                        format!("first defined here, as a {}", earlier.what()),
                     )
                     .subject(id),
                 );
                 ctx.push(d);
             }
             None => {
-                first.insert(id, (pointer, what));
+                first.insert(id, at);
             }
         }
     }
@@ -180,13 +200,13 @@ pub(crate) fn references(ctx: &mut Ctx<'_>) {
             }
         }
         for (u, unit) in army.units.iter().enumerate() {
-            let base = format!("/armies/{a}/units/{u}");
+            let base = || format!("/armies/{a}/units/{u}");
             if !kinds.contains_key(&unit.kind) {
                 ctx.push(
                     Diagnostic::new(
                         Code::E0204,
                         SCENARIO,
-                        format!("{base}/kind"),
+                        format!("{}/kind", base()),
                         format!(
                             "unit `{}` is of kind `{}`, which is not in rules.unit_kinds",
                             unit.id, unit.kind
@@ -206,7 +226,7 @@ pub(crate) fn references(ctx: &mut Ctx<'_>) {
                     Diagnostic::new(
                         Code::E0202,
                         SCENARIO,
-                        format!("{base}/corps"),
+                        format!("{}/corps", base()),
                         format!(
                             "unit `{}` belongs to corps `{corps}`, which does not exist",
                             unit.id

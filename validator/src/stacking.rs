@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use bataille_schema::scenario::{Composition, Placement, ReinforcementEntry};
+use bataille_schema::{HexIndex, HexName};
 
 use crate::codes::Code;
 use crate::context::{Ctx, SCENARIO, placement_hex_pointer};
@@ -17,8 +18,22 @@ struct Piece<'a> {
     kind: &'a str,
     cp: u32,
     id: &'a str,
+    /// Army and unit index, and whether it is placed by its entry hex (a reinforcement).
+    at: (usize, usize, bool),
+    placement: &'a Placement,
+}
+
+impl Piece<'_> {
     /// Pointer of the value that places it (its hex, or its entry hex).
-    pointer: String,
+    fn pointer(&self) -> String {
+        let (a, u, entry) = self.at;
+        let base = format!("/armies/{a}/units/{u}");
+        if entry {
+            format!("{base}/placement/Reinforcement/entry/0")
+        } else {
+            placement_hex_pointer(&base, self.placement)
+        }
+    }
 }
 
 /// Tries to fit pieces into a composition: each piece to a term naming its kind, every term's
@@ -239,19 +254,14 @@ fn check_group(
     let Some((last, others)) = pieces.split_last() else {
         return;
     };
-    let mut d = Diagnostic::new(
-        code,
-        SCENARIO,
-        last.pointer.clone(),
-        format!("{place}: {text}"),
-    )
-    .help(format!(
-        "move `{}` or another counter elsewhere (rule 3; {})",
-        last.id,
-        allowed_stacks(ctx)
-    ))
-    .hex(hex)
-    .subject(last.id);
+    let mut d = Diagnostic::new(code, SCENARIO, last.pointer(), format!("{place}: {text}"))
+        .help(format!(
+            "move `{}` or another counter elsewhere (rule 3; {})",
+            last.id,
+            allowed_stacks(ctx)
+        ))
+        .hex(hex)
+        .subject(last.id);
     for other in others {
         let cp = if other.cp > 0 {
             format!(", {} CP", other.cp)
@@ -261,7 +271,7 @@ fn check_group(
         d = d.related(
             Related::new(
                 SCENARIO,
-                other.pointer.clone(),
+                other.pointer(),
                 format!(
                     "`{}` ({}{cp}) is also here",
                     other.id,
@@ -275,14 +285,29 @@ fn check_group(
     ctx.push(d);
 }
 
+/// A hex of the map, or a hex name when there is no map to place it on.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Key<'a> {
+    Index(HexIndex),
+    Name(&'a str),
+}
+
+fn key_of<'h>(ctx: &Ctx<'_>, hex: &'h HexName) -> Option<Key<'h>> {
+    match ctx.lookup(hex) {
+        Some(index) => Some(Key::Index(index)),
+        None if ctx.map.is_some() => None, // off the map: E0503 / E0507
+        None => Some(Key::Name(hex.as_str())),
+    }
+}
+
 pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
-    // Set-up stacks, grouped by hex (by map hex when there is a map, else by name), in file
-    // order so the last unit placed is the last piece.
-    let mut order: Vec<String> = Vec::new();
-    let mut groups: HashMap<String, (String, Vec<Piece<'_>>)> = HashMap::new();
-    let mut arrivals: Vec<(u32, String)> = Vec::new();
-    let mut arriving: HashMap<(u32, String), (String, Vec<Piece<'_>>)> = HashMap::new();
+    // Set-up stacks, grouped by hex, in file order so the last unit placed is the last piece.
+    let mut order: Vec<Key<'_>> = Vec::new();
+    let mut groups: HashMap<Key<'_>, (&HexName, Vec<Piece<'_>>)> = HashMap::new();
+    let mut arrivals: Vec<(u32, Key<'_>)> = Vec::new();
+    let mut arriving: HashMap<(u32, Key<'_>), (&HexName, Vec<Piece<'_>>)> = HashMap::new();
+    let stacked = s.rules.stacking.reinforcements == ReinforcementEntry::Stacked;
     for (a, army) in s.armies.iter().enumerate() {
         for (u, unit) in army.units.iter().enumerate() {
             let Some(kind) = ctx.kind(unit.kind.as_str()) else {
@@ -291,57 +316,65 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
             if !kind.combat {
                 continue;
             }
-            let base = format!("/armies/{a}/units/{u}");
             let cp = u32::from(unit.cp.unwrap_or(0));
             if let Some(hex) = unit.placement.hex() {
-                let key = match ctx.lookup(hex) {
-                    Some(index) => format!("{}:{}", index.col, index.row),
-                    None if ctx.map.is_some() => continue, // off the map: E0503
-                    None => hex.to_string(),
+                let Some(key) = key_of(ctx, hex) else {
+                    continue;
                 };
                 let piece = Piece {
                     kind: unit.kind.as_str(),
                     cp,
                     id: unit.id.as_str(),
-                    pointer: placement_hex_pointer(&base, &unit.placement),
+                    at: (a, u, false),
+                    placement: &unit.placement,
                 };
-                let entry = groups.entry(key.clone()).or_insert_with(|| {
-                    order.push(key);
-                    (hex.to_string(), Vec::new())
-                });
-                entry.1.push(piece);
+                groups
+                    .entry(key.clone())
+                    .or_insert_with(|| {
+                        order.push(key);
+                        (hex, Vec::new())
+                    })
+                    .1
+                    .push(piece);
             } else if let Placement::Reinforcement { turn, entry } = &unit.placement
-                && s.rules.stacking.reinforcements == ReinforcementEntry::Stacked
+                && stacked
                 && let [hex] = entry.as_slice()
             {
-                let key = (
-                    *turn,
-                    ctx.lookup(hex)
-                        .map_or_else(|| hex.to_string(), |i| format!("{}:{}", i.col, i.row)),
-                );
+                let Some(key) = key_of(ctx, hex) else {
+                    continue;
+                };
                 let piece = Piece {
                     kind: unit.kind.as_str(),
                     cp,
                     id: unit.id.as_str(),
-                    pointer: format!("{base}/placement/Reinforcement/entry/0"),
+                    at: (a, u, true),
+                    placement: &unit.placement,
                 };
-                let group = arriving.entry(key.clone()).or_insert_with(|| {
-                    arrivals.push(key);
-                    (hex.to_string(), Vec::new())
-                });
-                group.1.push(piece);
+                let key = (*turn, key);
+                arriving
+                    .entry(key.clone())
+                    .or_insert_with(|| {
+                        arrivals.push(key);
+                        (hex, Vec::new())
+                    })
+                    .1
+                    .push(piece);
             }
         }
     }
     for key in order {
-        if let Some((hex, pieces)) = groups.get(&key) {
-            check_group(ctx, None, &format!("hex {hex}"), hex, pieces);
+        if let Some((hex, pieces)) = groups.get(&key)
+            && pieces.len() > 1
+        {
+            check_group(ctx, None, &format!("hex {hex}"), hex.as_str(), pieces);
         }
     }
     for key in arrivals {
-        if let Some((hex, pieces)) = arriving.get(&key) {
+        if let Some((hex, pieces)) = arriving.get(&key)
+            && pieces.len() > 1
+        {
             let place = format!("turn {}, entry hex {hex}, arriving together", key.0);
-            check_group(ctx, Some(Code::E0303), &place, hex, pieces);
+            check_group(ctx, Some(Code::E0303), &place, hex.as_str(), pieces);
         }
     }
 }
