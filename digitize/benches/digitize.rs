@@ -1,1 +1,67 @@
-fn main() {}
+//! Budgets: importing a 10,000 × 7,000 JPEG scan (decode, tiles, overview) ≤ 3 s; classifying
+//! its 2,016 hexes ≤ 2 s. Baselines beside them: decoding alone, and the hexsides.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::time::Duration;
+
+use bataille_digitize::classify::{
+    ClassifyOptions, HexsideSamples, suggest_hexsides, suggest_terrain,
+};
+use bataille_digitize::scan::{ImportOptions, ScanLimits, import_scan, load_scan, no_progress};
+use bataille_schema::Id;
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn benches(c: &mut Criterion) {
+    let map = support::big_map();
+    let path = support::ensure_big_scan(&map);
+    let matrix = support::big_scan_matrix(&map);
+    let mut group = c.benchmark_group("scan_10000x7000");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(30));
+    group.warm_up_time(Duration::from_secs(1));
+    group.bench_function("decode_only", |b| {
+        b.iter(|| load_scan(&path, &ScanLimits::default(), &no_progress).expect("load"))
+    });
+    group.bench_function("import_decode_tiles_overview", |b| {
+        b.iter(|| import_scan(&path, &ImportOptions::default(), &no_progress).expect("import"))
+    });
+    group.finish();
+
+    let scan = load_scan(&path, &ScanLimits::default(), &no_progress).expect("load");
+    let samples = support::samples(&map);
+    let options = ClassifyOptions::default();
+    let mut group = c.benchmark_group("classify_2016_hexes");
+    group.sample_size(10);
+    group.bench_function("terrain", |b| {
+        b.iter(|| suggest_terrain(&scan, &map.grid, &matrix, &samples, &options).expect("classify"))
+    });
+    let terrain = suggest_terrain(&scan, &map.grid, &matrix, &samples, &options).expect("classify");
+    let streams: Vec<_> = map.hexsides["stream"]
+        .iter()
+        .take(3)
+        .filter_map(|r| map.grid.parse_hexside(r.as_str()).ok())
+        .collect();
+    let hexside_samples = HexsideSamples {
+        features: [(Id::from("stream"), streams)].into_iter().collect(),
+        plain: Vec::new(),
+    };
+    group.bench_function("hexsides", |b| {
+        b.iter(|| {
+            suggest_hexsides(
+                &scan,
+                &map.grid,
+                &matrix,
+                &terrain,
+                &hexside_samples,
+                &options,
+            )
+            .expect("hexsides")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(digitize, benches);
+criterion_main!(digitize);

@@ -371,7 +371,7 @@ fn refine_projective(mut h: Matrix, pairs: &[([f64; 2], [f64; 2])]) -> Matrix {
             *slot += d;
         }
         let next_cost = cost(&next);
-        if !(next_cost < current) {
+        if next_cost.is_nan() || next_cost >= current {
             return h;
         }
         let improvement = current - next_cost;
@@ -385,6 +385,7 @@ fn refine_projective(mut h: Matrix, pairs: &[([f64; 2], [f64; 2])]) -> Matrix {
 }
 
 /// Least squares `min |A x - b|` by Householder QR; `None` when A is rank-deficient.
+#[allow(clippy::needless_range_loop)] // Index arithmetic reads like the textbook.
 fn least_squares(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
     let m = a.len();
     let n = a.first()?.len();
@@ -437,6 +438,7 @@ fn least_squares(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
 }
 
 /// Eigenvalues and eigenvectors (as columns) of a symmetric 9×9 matrix, by cyclic Jacobi.
+#[allow(clippy::needless_range_loop)] // Index arithmetic reads like the textbook.
 fn jacobi_eigen(mut a: [[f64; 9]; 9]) -> ([f64; 9], [[f64; 9]; 9]) {
     let mut v = [[0.0f64; 9]; 9];
     for (i, row) in v.iter_mut().enumerate() {

@@ -144,7 +144,7 @@ pub fn hex_colour(
 }
 
 /// Nearest class by the distance to its nearest sample; confidence `1 − d₁/d₂`.
-fn nearest<'a, K: Clone>(feature: Lab, classes: &'a [(K, Vec<Lab>)]) -> Option<(&'a K, f32)> {
+fn nearest<K: Clone>(feature: Lab, classes: &[(K, Vec<Lab>)]) -> Option<(&K, f32)> {
     let mut best: Option<(usize, f32)> = None;
     let mut second = f32::INFINITY;
     for (i, (_, samples)) in classes.iter().enumerate() {

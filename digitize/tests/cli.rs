@@ -1,0 +1,120 @@
+//! `bataille digitize` end to end: a rendered scan, a calibration file and a samples file in,
+//! a map file out whose rows match the map that was rendered.
+
+mod common;
+
+use bataille_digitize::calibrate::{apply, multiply};
+use bataille_digitize::cli::{Args, run};
+use bataille_digitize::files::{
+    CalibrationFile, SamplesFile, calibration_to_string, parse, read_samples, samples_to_string,
+};
+use bataille_schema::map::{ControlPoint, FitKind};
+use bataille_schema::{HexIndex, HexName, HexsideRef, Id};
+use common::{code_at, known_map, rendered, scan_like};
+
+#[test]
+fn digitize_writes_a_map_from_a_scan() {
+    let map = known_map();
+    let (image, layout) = rendered(&map, 30.0);
+    let (jpeg, to_scan) = scan_like(&image, -3.0, 1.05, 16, 6.0, 80);
+    let truth = multiply(&to_scan, &layout);
+    let dir = tempfile::tempdir().unwrap();
+    let scan_path = dir.path().join("scan.jpg");
+    std::fs::write(&scan_path, &jpeg).unwrap();
+
+    let points = [(0, 0), (15, 0), (0, 11), (15, 11)]
+        .iter()
+        .map(|&(c, r)| {
+            let index = HexIndex::new(c, r);
+            let [gx, gy] = map.grid.centre(index);
+            let [x, y] = apply(&truth, [f64::from(gx), f64::from(gy)]);
+            ControlPoint {
+                hex: map.grid.name(index),
+                x: (x * 10.0).round() / 10.0,
+                y: (y * 10.0).round() / 10.0,
+            }
+        })
+        .collect();
+    let calibration = CalibrationFile {
+        grid: map.grid.clone(),
+        fit: FitKind::Affine,
+        points,
+    };
+    let calibration_path = dir.path().join("calibration.ron");
+    let text = calibration_to_string(&calibration).unwrap();
+    assert_eq!(parse::<CalibrationFile>("c", &text).unwrap(), calibration);
+    std::fs::write(&calibration_path, text).unwrap();
+
+    let all: Vec<HexIndex> = map.grid.indices().collect();
+    let samples_of = |code: char| -> Vec<HexName> {
+        let of: Vec<HexIndex> = all
+            .iter()
+            .copied()
+            .filter(|i| code_at(&map, *i) == code)
+            .collect();
+        vec![map.grid.name(of[0]), map.grid.name(of[of.len() / 2])]
+    };
+    let streams = &map.hexsides["stream"];
+    let samples = SamplesFile {
+        name: Some("Known map".into()),
+        terrain: map.terrain.clone(),
+        samples: ['c', 'f', 'm', 'h']
+            .iter()
+            .map(|c| (c.to_string(), samples_of(*c)))
+            .collect(),
+        hexside_types: map.hexside_types.clone(),
+        hexside_samples: [(
+            Id::from("stream"),
+            vec![streams[2].clone(), streams[7].clone()],
+        )]
+        .into_iter()
+        .collect(),
+        plain_hexsides: vec![HexsideRef::from("0303/SE"), HexsideRef::from("0808/N")],
+    };
+    let samples_path = dir.path().join("samples.ron");
+    std::fs::write(&samples_path, samples_to_string(&samples).unwrap()).unwrap();
+    assert_eq!(read_samples(&samples_path).unwrap(), samples);
+
+    let out = dir.path().join("maps").join("known.ron");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let args = Args {
+        scan: scan_path.clone(),
+        calibration: calibration_path.clone(),
+        samples: samples_path.clone(),
+        out: out.clone(),
+        fit: None,
+        doubtful_below: 0.25,
+    };
+    run(&args).unwrap();
+    let written = bataille_schema::load_map(&out).unwrap().map;
+    assert_eq!(written.name, "Known map");
+    assert_eq!(written.grid, map.grid);
+    let right = all
+        .iter()
+        .filter(|i| {
+            written.rows[i.row as usize].chars().nth(i.col as usize) == Some(code_at(&map, **i))
+        })
+        .count();
+    assert!(right * 100 >= all.len() * 95, "{right}/{}", all.len());
+    let background = written.background.unwrap();
+    assert_eq!(background.image, "../scan.jpg");
+    assert_eq!(background.fit, FitKind::Affine);
+    assert_eq!(background.control_points.len(), 4);
+    let found = written.hexsides.get("stream").map_or(0, Vec::len);
+    assert!(
+        found + 2 >= streams.len() && found <= streams.len() + 2,
+        "{found} streams"
+    );
+
+    // Errors are reported, not panicked: a sample code missing from the legend.
+    std::fs::write(
+        &samples_path,
+        "Samples(terrain: {\".\": (name: \"Clear\", colour: \"#ffffff\")}, samples: {\"x\": [\"0101\"]})",
+    )
+    .unwrap();
+    let error = run(&args).unwrap_err().to_string();
+    assert!(error.contains("`x`"), "{error}");
+    std::fs::write(&samples_path, "Samples(terrain: {").unwrap();
+    let error = run(&args).unwrap_err().to_string();
+    assert!(error.contains("samples.ron:1:"), "{error}");
+}
