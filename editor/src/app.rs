@@ -1306,16 +1306,38 @@ impl EditorApp {
     }
 }
 
+/// Refuses a grid the editor cannot hold (the schema allows 1 to 999 hexes a side; a file that
+/// was never validated could ask for billions).
+fn check_grid(
+    map: &bataille_schema::Map,
+    source: &bataille_schema::SourceFile,
+) -> Result<(), LoadError> {
+    let grid = &map.grid;
+    for (field, value) in [("columns", grid.columns), ("rows", grid.rows)] {
+        if !(1..=999).contains(&value) {
+            let span =
+                bataille_schema::SpanIndex::build(&source.text).resolve(&format!("/grid/{field}"));
+            return Err(LoadError::Syntax {
+                location: Box::new(source.location(span)),
+                message: format!("the grid has {value} {field}; a map has 1 to 999"),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Reads a map, or a scenario and its map, into a document; with notes on repairs made.
 pub fn load_document(path: &Path) -> Result<(Document, Vec<String>), LoadError> {
     let source = read_source(path)?;
     match sniff_kind(&source)? {
         DocumentKind::Map => {
             let map = bataille_schema::io::parse_map(&source)?;
+            check_grid(&map, &source)?;
             Ok(Document::from_map(map, Some(path.to_owned())))
         }
         DocumentKind::Scenario => {
             let loaded = bataille_schema::load_scenario(path)?;
+            check_grid(&loaded.map.map, &loaded.map.source)?;
             let map_path = loaded.map.source.path.clone();
             let (mut doc, notes) = Document::from_map(loaded.map.map, Some(map_path));
             doc.scenario = Some(ScenarioFile {

@@ -269,12 +269,13 @@ impl Document {
             let list = self.map.overlays.entry(hex.clone()).or_default();
             list.push(overlay.clone());
             list.sort();
-        } else if !present && before {
-            if let Some(list) = self.map.overlays.get_mut(hex) {
-                list.retain(|o| o != overlay);
-                if list.is_empty() {
-                    self.map.overlays.remove(hex);
-                }
+        } else if !present
+            && before
+            && let Some(list) = self.map.overlays.get_mut(hex)
+        {
+            list.retain(|o| o != overlay);
+            if list.is_empty() {
+                self.map.overlays.remove(hex);
             }
         }
         before
@@ -296,12 +297,13 @@ impl Document {
                 .entry(feature.clone())
                 .or_default()
                 .push(side.clone());
-        } else if !present && before {
-            if let Some(list) = self.map.hexsides.get_mut(feature) {
-                list.retain(|s| s != side);
-                if list.is_empty() {
-                    self.map.hexsides.remove(feature);
-                }
+        } else if !present
+            && before
+            && let Some(list) = self.map.hexsides.get_mut(feature)
+        {
+            list.retain(|s| s != side);
+            if list.is_empty() {
+                self.map.hexsides.remove(feature);
             }
         }
         before
@@ -680,8 +682,10 @@ mod tests {
 
     #[test]
     fn growing_west_keeps_names() {
-        let mut settings = NewMapSettings::default();
-        settings.first_column = 5;
+        let settings = NewMapSettings {
+            first_column: 5,
+            ..Default::default()
+        };
         let mut doc = Document::new_map(&settings);
         let hex = HexIndex::new(0, 0);
         doc.set_code(hex, 'f');

@@ -280,3 +280,17 @@ fn save_as_through_the_typed_path_dialog() {
             .any(|p| p.ends_with("copy.ron"))
     );
 }
+
+#[test]
+fn a_grid_too_big_is_refused_with_its_place() {
+    let mut map = blank_map(4, 3);
+    map.grid.columns = 4_000_000;
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("huge.ron");
+    write_map(&path, &map);
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    h.get_by_label_contains("huge.ron:4:");
+    h.get_by_label_contains("a map has 1 to 999");
+    assert_eq!(h.state().doc.map.grid.columns, 30, "the blank map stays");
+}
