@@ -1,7 +1,7 @@
 //! The map layers: terrain fills and patterns, hex outlines, hexside features, overlays, hex
 //! names and place names.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use bataille_schema::geometry::sides;
 use bataille_schema::map::{HexsideSymbol, OverlaySymbol, Pattern};
@@ -424,6 +424,7 @@ fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<O
             }
         }
     }
+    let links = road_links(grid, &roads);
     for pass in 0..2 {
         for (index, colour) in &road_colour {
             let c = centre_px(grid, layout, *index);
@@ -437,7 +438,7 @@ fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<O
             };
             let mut ends = Vec::new();
             for (_, n) in grid.neighbours(*index) {
-                if roads.contains(&n) {
+                if links.contains(&((*index).min(n), (*index).max(n))) {
                     ends.push(lerp(c, centre_px(grid, layout, n), 0.5));
                 }
             }
@@ -536,6 +537,45 @@ fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<O
             }
         }
     }
+}
+
+/// The road links between neighbouring road hexes. Where three road hexes touch each other,
+/// the road turns through the one with the fewest road neighbours: the shortcut between the
+/// other two is dropped, so a bend is drawn as a bend and not as a triangle.
+fn road_links(grid: &Grid, roads: &BTreeSet<HexIndex>) -> BTreeSet<(HexIndex, HexIndex)> {
+    let neighbours = |index: HexIndex| -> Vec<HexIndex> {
+        grid.neighbours(index)
+            .map(|(_, n)| n)
+            .filter(|n| roads.contains(n))
+            .collect()
+    };
+    let degree: BTreeMap<HexIndex, usize> =
+        roads.iter().map(|&i| (i, neighbours(i).len())).collect();
+    let mut links: BTreeSet<(HexIndex, HexIndex)> = BTreeSet::new();
+    for &a in roads {
+        for b in neighbours(a) {
+            links.insert((a.min(b), a.max(b)));
+        }
+    }
+    let mut dropped = BTreeSet::new();
+    for &(a, b) in &links {
+        for c in neighbours(a) {
+            if c <= b || !links.contains(&(b.min(c), b.max(c))) {
+                continue;
+            }
+            // a < b < c, all three touching: drop the side opposite the least-linked hex.
+            let corner = [a, b, c]
+                .into_iter()
+                .min_by_key(|h| (degree.get(h).copied().unwrap_or(0), *h))
+                .unwrap_or(a);
+            let others: Vec<HexIndex> = [a, b, c].into_iter().filter(|h| *h != corner).collect();
+            if let [x, y] = others[..] {
+                dropped.insert((x.min(y), x.max(y)));
+            }
+        }
+    }
+    links.retain(|link| !dropped.contains(link));
+    links
 }
 
 /// The direction a bridge in this hex runs: across the water (the water hexes around it give
