@@ -85,6 +85,36 @@ fn a_header_claiming_100000_px_is_refused() {
 }
 
 #[test]
+fn a_jpeg_header_claiming_65000_px_is_refused() {
+    // A real small JPEG whose frame header (SOF0) is patched to claim 65000 × 65000 px.
+    let mut jpeg = Vec::new();
+    gradient(16, 16)
+        .write_to(
+            &mut std::io::Cursor::new(&mut jpeg),
+            image::ImageFormat::Jpeg,
+        )
+        .unwrap();
+    let sof = jpeg
+        .windows(2)
+        .position(|w| w == [0xff, 0xc0])
+        .expect("a baseline frame header");
+    jpeg[sof + 5..sof + 7].copy_from_slice(&65000u16.to_be_bytes());
+    jpeg[sof + 7..sof + 9].copy_from_slice(&65000u16.to_be_bytes());
+    let error = decode_scan(&jpeg, &ScanLimits::default(), &no_progress).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            ScanError::TooLarge {
+                width: 65000,
+                height: 65000,
+                ..
+            }
+        ),
+        "{error}"
+    );
+}
+
+#[test]
 fn garbage_and_other_formats_are_refused() {
     let error = decode_scan(
         b"this is not an image",

@@ -248,3 +248,40 @@ fn command_renders_the_real_files() {
     };
     assert!(bataille_render::cli::run(&args).is_err());
 }
+
+#[test]
+fn pointy_grids_render_too() {
+    let text = MAP
+        .replace("orientation: Flat", "orientation: Pointy")
+        .replace(
+            "hexsides: { \"river\": [\"0203/SE\", \"0303/N\"] },",
+            "hexsides: { \"river\": [\"0203/E\", \"0303/SW\"] },",
+        );
+    let source = source_from_bytes(Path::new("pointy.ron"), text.into_bytes()).unwrap();
+    let map = parse_map(&source).unwrap();
+    let options = no_text();
+    let pixmap = render_map(&map, &options).unwrap();
+    let layout = Layout::new(&map.grid, &options).unwrap();
+    assert_eq!(
+        (pixmap.width(), pixmap.height()),
+        (layout.width, layout.height)
+    );
+    for index in map.grid.indices() {
+        let code = map.rows[index.row as usize]
+            .chars()
+            .nth(index.col as usize)
+            .unwrap();
+        let expected = map.terrain[&code.to_string()].colour.rgb().unwrap();
+        let centre = layout.to_image(map.grid.centre(index));
+        assert_eq!(
+            rgb(&pixmap, centre),
+            expected,
+            "hex {}",
+            map.grid.name(index)
+        );
+    }
+    let (index, side) = map.grid.parse_hexside("0203/E").unwrap();
+    let [a, b] = map.grid.side_corners(index, side).unwrap();
+    let mid = layout.to_image([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]);
+    assert_eq!(rgb(&pixmap, mid), [0x2a, 0x5f, 0xa8]);
+}
