@@ -1240,6 +1240,26 @@ fn validator_reports_an_overstacked_fontenoy_hex() {
 }
 
 #[test]
+fn validator_reports_two_fontenoy_batteries_in_one_hex() {
+    // Batteries stand outside the corps system but count for stacking: "or one battery" (3).
+    let copy = broken_copy("two-batteries", FONTENOY, |t| {
+        edit_line(
+            t,
+            "id: \"fr-batterie-rive-gauche-2\"",
+            "Hex(\"0219\")",
+            "Hex(\"0216\")",
+        )
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0301");
+    assert_eq!(d.hex.as_deref(), Some("0216"));
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "id: \"fr-batterie-rive-gauche-2\"")
+    );
+}
+
+#[test]
 fn validator_reports_two_units_in_a_denain_hex() {
     // Kettler 2/ moved from 1615 onto Kettler 1/ at 1614: one unit per hex (rule 3).
     let copy = broken_copy("two-units", DENAIN, |t| {

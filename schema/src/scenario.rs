@@ -84,6 +84,11 @@ pub struct UnitKind {
     pub symbol: Symbol,
     /// A combat unit: it belongs to exactly one corps of its army (rules 1, 5).
     pub combat: bool,
+    /// Whether its counters count for stacking (rule 3); absent: combat units count and
+    /// non-combat counters (baggage) do not. Fontenoy's batteries stand outside the corps system
+    /// (`combat: false`) yet count: "or one battery".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts_for_stacking: Option<bool>,
     /// Front hexsides of its facing (rule 2: infantry 2, cavalry 4, artillery 6).
     #[schemars(range(max = 6))]
     pub front_hexsides: u8,
@@ -100,6 +105,13 @@ pub struct UnitKind {
     /// Only these armies may field it (Fontenoy: artillery French only); empty: any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub armies: Vec<Id>,
+}
+
+impl UnitKind {
+    /// Whether its counters count for stacking (rule 3).
+    pub fn stacks(&self) -> bool {
+        self.counts_for_stacking.unwrap_or(self.combat)
+    }
 }
 
 /// Stacking (rule 3): a hex's stack is legal when it fits one of the compositions. Leaders never

@@ -33,7 +33,12 @@ impl Lcg {
     }
 }
 
-fn terrain_type(name: &str, colour: &str, pattern: Option<Pattern>, effects: Effects) -> TerrainType {
+fn terrain_type(
+    name: &str,
+    colour: &str,
+    pattern: Option<Pattern>,
+    effects: Effects,
+) -> TerrainType {
     TerrainType {
         name: name.into(),
         colour: Colour::from(colour),
@@ -74,7 +79,10 @@ fn generate_map(columns: u32, rows: u32) -> Map {
         },
     };
     let mut terrain = BTreeMap::new();
-    terrain.insert("c".to_owned(), terrain_type("Clear", "#dfe6b0", None, Effects::default()));
+    terrain.insert(
+        "c".to_owned(),
+        terrain_type("Clear", "#dfe6b0", None, Effects::default()),
+    );
     terrain.insert(
         "f".to_owned(),
         terrain_type(
@@ -122,7 +130,10 @@ fn generate_map(columns: u32, rows: u32) -> Map {
     let blobs = (columns * rows / 60).max(1);
     for _ in 0..blobs {
         let code = [b'f', b'f', b'm', b'h'][random.below(4) as usize];
-        let centre = HexIndex::new(random.below(columns.into()) as u32, random.below(rows.into()) as u32);
+        let centre = HexIndex::new(
+            random.below(columns.into()) as u32,
+            random.below(rows.into()) as u32,
+        );
         let radius = random.below(3) as u32;
         let hexes: Vec<HexIndex> = grid.range(centre, radius).collect();
         for hex in hexes {
@@ -154,7 +165,10 @@ fn generate_map(columns: u32, rows: u32) -> Map {
     let mut overlays = BTreeMap::new();
     let mut labels = BTreeMap::new();
     for i in 0..(columns * rows / 400).max(1) {
-        let hex = HexIndex::new(random.below(columns.into()) as u32, random.below(rows.into()) as u32);
+        let hex = HexIndex::new(
+            random.below(columns.into()) as u32,
+            random.below(rows.into()) as u32,
+        );
         overlays.insert(grid.name(hex), vec![Id::from("town")]);
         labels.insert(grid.name(hex), format!("Town {i}"));
     }
@@ -215,6 +229,7 @@ fn kinds() -> BTreeMap<Id, UnitKind> {
         name: name.into(),
         symbol,
         combat: true,
+        counts_for_stacking: None,
         front_hexsides: front,
         flank_hexsides: flank,
         moves_as: None,
@@ -222,9 +237,15 @@ fn kinds() -> BTreeMap<Id, UnitKind> {
         armies: Vec::new(),
     };
     let mut kinds = BTreeMap::new();
-    kinds.insert(Id::from("infantry"), kind("Infantry", Symbol::Infantry, 2, 2));
+    kinds.insert(
+        Id::from("infantry"),
+        kind("Infantry", Symbol::Infantry, 2, 2),
+    );
     kinds.insert(Id::from("cavalry"), kind("Cavalry", Symbol::Cavalry, 4, 0));
-    kinds.insert(Id::from("artillery"), kind("Artillery", Symbol::Artillery, 6, 0));
+    kinds.insert(
+        Id::from("artillery"),
+        kind("Artillery", Symbol::Artillery, 6, 0),
+    );
     kinds
 }
 
@@ -330,7 +351,11 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
                 name: format!("Regiment {next_unit}"),
                 kind: Id::from(kind),
                 corps: Some(corps_id.clone()),
-                cp: Some(if kind == "artillery" { 1 } else { 1 + (i % 3) as u8 }),
+                cp: Some(if kind == "artillery" {
+                    1
+                } else {
+                    1 + (i % 3) as u8
+                }),
                 mp: Some(if kind == "cavalry" { 6 } else { 4 }),
                 morale: Some(1 + (i % 3) as u8),
                 fire_modifier: None,
@@ -368,7 +393,11 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
                     Composition {
                         name: "one unit".into(),
                         terms: vec![StackTerm {
-                            kinds: vec![Id::from("infantry"), Id::from("cavalry"), Id::from("artillery")],
+                            kinds: vec![
+                                Id::from("infantry"),
+                                Id::from("cavalry"),
+                                Id::from("artillery"),
+                            ],
                             max_counters: Some(1),
                             max_cp: None,
                         }],

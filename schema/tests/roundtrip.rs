@@ -42,17 +42,19 @@ fn effects() -> impl Strategy<Value = Effects> {
         any::<[bool; 5]>(),
         0u8..=5,
     )
-        .prop_map(|(cost, cost_by_kind, protection, flags, road_bonus_mp)| Effects {
-            cost,
-            cost_by_kind,
-            protection,
-            blocks_sight: flags[0],
-            blocks_zoc: flags[1],
-            built_up: flags[2],
-            elevated: flags[3],
-            redoubt: flags[4],
-            road_bonus_mp,
-        })
+        .prop_map(
+            |(cost, cost_by_kind, protection, flags, road_bonus_mp)| Effects {
+                cost,
+                cost_by_kind,
+                protection,
+                blocks_sight: flags[0],
+                blocks_zoc: flags[1],
+                built_up: flags[2],
+                elevated: flags[3],
+                redoubt: flags[4],
+                road_bonus_mp,
+            },
+        )
 }
 
 fn pattern() -> impl Strategy<Value = Pattern> {
@@ -76,19 +78,21 @@ fn grid() -> impl Strategy<Value = Grid> {
         1u32..12,
         prop_oneof![Just(""), Just("."), Just("-")],
     )
-        .prop_map(|(orientation, shifted, first_column, first_row, columns, rows, sep)| Grid {
-            orientation,
-            shifted,
-            first_column,
-            first_row,
-            columns,
-            rows,
-            hex_names: HexNaming {
-                column_digits: 2,
-                row_digits: 2,
-                separator: sep.into(),
+        .prop_map(
+            |(orientation, shifted, first_column, first_row, columns, rows, sep)| Grid {
+                orientation,
+                shifted,
+                first_column,
+                first_row,
+                columns,
+                rows,
+                hex_names: HexNaming {
+                    column_digits: 2,
+                    row_digits: 2,
+                    separator: sep.into(),
+                },
             },
-        })
+        )
 }
 
 fn hex_of(grid: &Grid, pick: (u32, u32)) -> HexName {
@@ -202,7 +206,11 @@ fn unit(zones: &[Id]) -> impl Strategy<Value = Unit> + use<> {
         text(),
         prop_oneof![Just("infantry"), Just("cavalry"), Just("artillery")],
         option::of(id()),
-        (option::of(0u8..=12), option::of(0u8..=20), option::of(0u8..=10)),
+        (
+            option::of(0u8..=12),
+            option::of(0u8..=20),
+            option::of(0u8..=10),
+        ),
         option::of(-5i8..=5),
         any::<bool>(),
         option::of(prop_oneof![Just(Side::N), Just(Side::NE), Just(Side::SW)]),
@@ -222,7 +230,19 @@ fn unit(zones: &[Id]) -> impl Strategy<Value = Unit> + use<> {
         vec("[EW][0-9]{4}", 0..2),
     )
         .prop_map(
-            |(id, name, kind, corps, (cp, mp, morale), fire_modifier, always, facing, placement, ratings, allow)| Unit {
+            |(
+                id,
+                name,
+                kind,
+                corps,
+                (cp, mp, morale),
+                fire_modifier,
+                always,
+                facing,
+                placement,
+                ratings,
+                allow,
+            )| Unit {
                 id,
                 name,
                 kind: Id::from(kind),
@@ -244,46 +264,83 @@ fn army(zones: Vec<Id>) -> impl Strategy<Value = Army> {
     (
         id(),
         text(),
-        vec(prop_oneof![Just(MapEdge::West), Just(MapEdge::North), Just(MapEdge::East)], 0..3),
-        vec((id(), text(), option::of(0u32..=50), vec(id(), 0..3), placement(&zones)), 0..3),
-        vec((id(), text(), colour(), option::of((id(), text(), 0u8..=10, option::of(0u32..=50), any::<bool>(), placement(&zones)))), 0..3),
+        vec(
+            prop_oneof![
+                Just(MapEdge::West),
+                Just(MapEdge::North),
+                Just(MapEdge::East)
+            ],
+            0..3,
+        ),
+        vec(
+            (
+                id(),
+                text(),
+                option::of(0u32..=50),
+                vec(id(), 0..3),
+                placement(&zones),
+            ),
+            0..3,
+        ),
+        vec(
+            (
+                id(),
+                text(),
+                colour(),
+                option::of((
+                    id(),
+                    text(),
+                    0u8..=10,
+                    option::of(0u32..=50),
+                    any::<bool>(),
+                    placement(&zones),
+                )),
+            ),
+            0..3,
+        ),
         vec(unit(&zones), 0..6),
     )
-        .prop_map(|(id, name, friendly_edges, commanders, corps, units)| Army {
-            id,
-            name,
-            friendly_edges,
-            commanders: commanders
-                .into_iter()
-                .map(|(id, name, radius_hexes, commands, placement)| Commander {
-                    id,
-                    name,
-                    radius_hexes,
-                    commands,
-                    placement,
-                    allow: Vec::new(),
-                })
-                .collect(),
-            corps: corps
-                .into_iter()
-                .map(|(id, name, colour, leader)| Corps {
-                    id,
-                    name,
-                    colour,
-                    leader: leader.map(|(id, name, activation, radius_hexes, always_in_command, placement)| LineLeader {
+        .prop_map(
+            |(id, name, friendly_edges, commanders, corps, units)| Army {
+                id,
+                name,
+                friendly_edges,
+                commanders: commanders
+                    .into_iter()
+                    .map(|(id, name, radius_hexes, commands, placement)| Commander {
                         id,
                         name,
-                        activation,
                         radius_hexes,
-                        always_in_command,
+                        commands,
                         placement,
                         allow: Vec::new(),
-                    }),
-                    friendly_edges: Vec::new(),
-                })
-                .collect(),
-            units,
-        })
+                    })
+                    .collect(),
+                corps: corps
+                    .into_iter()
+                    .map(|(id, name, colour, leader)| Corps {
+                        id,
+                        name,
+                        colour,
+                        leader: leader.map(
+                            |(id, name, activation, radius_hexes, always_in_command, placement)| {
+                                LineLeader {
+                                    id,
+                                    name,
+                                    activation,
+                                    radius_hexes,
+                                    always_in_command,
+                                    placement,
+                                    allow: Vec::new(),
+                                }
+                            },
+                        ),
+                        friendly_edges: Vec::new(),
+                    })
+                    .collect(),
+                units,
+            },
+        )
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
@@ -299,54 +356,117 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         (0u32..5, 0u32..5),
         any::<bool>(),
     )
-        .prop_map(move |(title, turns, turn_minutes, notes, armies, zone_hexes, objectives, points, stacked)| {
-            let mut kinds = BTreeMap::new();
-            for (kind, symbol, front) in [("infantry", Symbol::Infantry, 2), ("cavalry", Symbol::Cavalry, 4), ("artillery", Symbol::Artillery, 6)] {
-                kinds.insert(Id::from(kind), UnitKind {
-                    name: kind.into(), symbol, combat: true, front_hexsides: front, flank_hexsides: 0,
-                    moves_as: None, immobile: kind == "artillery", armies: Vec::new(),
-                });
-            }
-            Scenario {
-                format_version: 1,
+        .prop_map(
+            move |(
                 title,
-                map: "../maps/m.ron".into(),
-                date: "1712-07-24".into(),
                 turns,
                 turn_minutes,
-                start_time: "11:00".into(),
                 notes,
-                allow: vec!["W0601".into()],
-                rules: Rules {
-                    system: Id::from("vae-victis"),
-                    unit_kinds: kinds,
-                    stacking: Stacking {
-                        compositions: vec![Composition {
-                            name: "infantry".into(),
-                            terms: vec![StackTerm { kinds: vec![Id::from("infantry")], max_counters: None, max_cp: Some(3) }],
-                        }],
-                        reinforcements: if stacked { ReinforcementEntry::Stacked } else { ReinforcementEntry::Column },
-                    },
-                    command: Command { commander_radius_hexes: 10, leader_radius_hexes: 4, blocked_by_enemy_front_and_flank: stacked, lines_of_battle: true },
-                },
                 armies,
-                zones: zones.iter().map(|id| Zone {
-                    id: id.clone(),
-                    name: format!("Zone {id}"),
-                    owner: Owner::Army(Id::from("french")),
-                    hexes: zone_hexes.iter().map(|(c, r)| HexName(format!("{c:02}{r:02}"))).collect(),
-                }).collect(),
-                victory: Victory {
-                    objectives: objectives.into_iter().map(|((c, r), name, points)| Objective { hex: HexName(format!("{c:02}{r:02}")), name, points }).collect(),
-                    unit_objectives: vec![UnitObjective { unit: Id::from("baggage"), points: 10 }],
-                    points_per_enemy_cp_eliminated: points.0,
-                    points_per_enemy_unit_routed: points.1,
-                    holds: vec![HoldCondition { army: Id::from("allies"), hexes: vec![HexName::from("1518")], at_least: Some(1), result: "marginal".into() }],
-                    leader_losses: vec![LeaderLoss { leader: Id::from("saxe"), winner: Id::from("allies") }],
-                    notes: None,
-                },
-            }
-        })
+                zone_hexes,
+                objectives,
+                points,
+                stacked,
+            )| {
+                let mut kinds = BTreeMap::new();
+                for (kind, symbol, front) in [
+                    ("infantry", Symbol::Infantry, 2),
+                    ("cavalry", Symbol::Cavalry, 4),
+                    ("artillery", Symbol::Artillery, 6),
+                ] {
+                    kinds.insert(
+                        Id::from(kind),
+                        UnitKind {
+                            name: kind.into(),
+                            symbol,
+                            combat: true,
+                            counts_for_stacking: (kind == "artillery").then_some(true),
+                            front_hexsides: front,
+                            flank_hexsides: 0,
+                            moves_as: None,
+                            immobile: kind == "artillery",
+                            armies: Vec::new(),
+                        },
+                    );
+                }
+                Scenario {
+                    format_version: 1,
+                    title,
+                    map: "../maps/m.ron".into(),
+                    date: "1712-07-24".into(),
+                    turns,
+                    turn_minutes,
+                    start_time: "11:00".into(),
+                    notes,
+                    allow: vec!["W0601".into()],
+                    rules: Rules {
+                        system: Id::from("vae-victis"),
+                        unit_kinds: kinds,
+                        stacking: Stacking {
+                            compositions: vec![Composition {
+                                name: "infantry".into(),
+                                terms: vec![StackTerm {
+                                    kinds: vec![Id::from("infantry")],
+                                    max_counters: None,
+                                    max_cp: Some(3),
+                                }],
+                            }],
+                            reinforcements: if stacked {
+                                ReinforcementEntry::Stacked
+                            } else {
+                                ReinforcementEntry::Column
+                            },
+                        },
+                        command: Command {
+                            commander_radius_hexes: 10,
+                            leader_radius_hexes: 4,
+                            blocked_by_enemy_front_and_flank: stacked,
+                            lines_of_battle: true,
+                        },
+                    },
+                    armies,
+                    zones: zones
+                        .iter()
+                        .map(|id| Zone {
+                            id: id.clone(),
+                            name: format!("Zone {id}"),
+                            owner: Owner::Army(Id::from("french")),
+                            hexes: zone_hexes
+                                .iter()
+                                .map(|(c, r)| HexName(format!("{c:02}{r:02}")))
+                                .collect(),
+                        })
+                        .collect(),
+                    victory: Victory {
+                        objectives: objectives
+                            .into_iter()
+                            .map(|((c, r), name, points)| Objective {
+                                hex: HexName(format!("{c:02}{r:02}")),
+                                name,
+                                points,
+                            })
+                            .collect(),
+                        unit_objectives: vec![UnitObjective {
+                            unit: Id::from("baggage"),
+                            points: 10,
+                        }],
+                        points_per_enemy_cp_eliminated: points.0,
+                        points_per_enemy_unit_routed: points.1,
+                        holds: vec![HoldCondition {
+                            army: Id::from("allies"),
+                            hexes: vec![HexName::from("1518")],
+                            at_least: Some(1),
+                            result: "marginal".into(),
+                        }],
+                        leader_losses: vec![LeaderLoss {
+                            leader: Id::from("saxe"),
+                            winner: Id::from("allies"),
+                        }],
+                        notes: None,
+                    },
+                }
+            },
+        )
 }
 
 proptest! {
@@ -392,7 +512,12 @@ proptest! {
 #[test]
 fn painting_one_hex_changes_one_line() {
     let (mut map, _) = bataille_schema::stress::generate(
-        bataille_schema::stress::StressSize { columns: 30, rows: 20, units: 10, corps: 2 },
+        bataille_schema::stress::StressSize {
+            columns: 30,
+            rows: 20,
+            units: 10,
+            corps: 2,
+        },
         "m.ron",
     );
     let before = map_to_string(&map).unwrap();
@@ -401,7 +526,11 @@ fn painting_one_hex_changes_one_line() {
     chars[12] = if chars[12] == 'f' { 'c' } else { 'f' };
     *row = chars.into_iter().collect();
     let after = map_to_string(&map).unwrap();
-    let changed = before.lines().zip(after.lines()).filter(|(a, b)| a != b).count();
+    let changed = before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .count();
     assert_eq!(before.lines().count(), after.lines().count());
     assert_eq!(changed, 1);
 }

@@ -456,6 +456,7 @@ mod tests {
             name: "k".into(),
             symbol: Symbol::Infantry,
             combat: true,
+            counts_for_stacking: None,
             front_hexsides: front,
             flank_hexsides: flank,
             moves_as: None,

@@ -1,6 +1,6 @@
 //! Stacking (rule 3): every hex's stack at set-up, and (when reinforcements enter stacked) every
 //! group arriving together at one entry hex, must fit one of the scenario's allowed
-//! compositions. Leaders never count; non-combat counters (baggage) do not count either, and a
+//! compositions. Leaders never count; counters whose kind does not count for stacking (`UnitKind::stacks`: by default the non-combat ones, such as baggage) do not count either, and a
 //! lone counter is always legal.
 
 use std::collections::HashMap;
@@ -313,7 +313,7 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
             let Some(kind) = ctx.kind(unit.kind.as_str()) else {
                 continue;
             };
-            if !kind.combat {
+            if !kind.stacks() {
                 continue;
             }
             let cp = u32::from(unit.cp.unwrap_or(0));

@@ -297,6 +297,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 name: "K".into(),
                 symbol: Symbol::Infantry,
                 combat,
+                counts_for_stacking: immobile.then_some(combat),
                 front_hexsides,
                 flank_hexsides,
                 moves_as,
