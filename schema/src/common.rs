@@ -146,7 +146,9 @@ impl Side {
         Side::ALL.into_iter().find(|side| side.as_str() == upper)
     }
 
-    /// The compass bearing in degrees, clockwise from north.
+    /// The nominal compass bearing of the name in degrees, clockwise from north (NE is 45).
+    /// A hex side's true bearing depends on the orientation (a flat hex's NE side faces 60°):
+    /// use `geometry::side_bearing` for drawing.
     pub fn bearing_degrees(self) -> f32 {
         match self {
             Side::N => 0.0,

@@ -66,6 +66,21 @@ pub fn sides(orientation: Orientation) -> [Side; 6] {
     }
 }
 
+/// The true bearing of a side of a hex of this orientation, in degrees clockwise from north
+/// (flat: N 0, NE 60, SE 120…; pointy: NE 30, E 90…). A name that is a vertex of this
+/// orientation (E of a flat hex) gets the bearing of that vertex (90).
+pub fn side_bearing(orientation: Orientation, side: Side) -> f32 {
+    let six = sides(orientation);
+    let first = match orientation {
+        Orientation::Flat => 0.0,
+        Orientation::Pointy => 30.0,
+    };
+    match six.iter().position(|s| *s == side) {
+        Some(i) => first + 60.0 * i as f32,
+        None => side.bearing_degrees(),
+    }
+}
+
 /// The side opposite.
 pub fn opposite(side: Side) -> Side {
     match side {
@@ -113,7 +128,7 @@ fn bearing_error(layout: &HexLayout, centre: Vec2, direction: EdgeDirection, sid
     let delta = layout.hex_to_world_pos(Hex::ZERO.neighbor(direction)) - centre;
     // Bearing clockwise from north with y pointing down.
     let bearing = delta.x.atan2(-delta.y).to_degrees().rem_euclid(360.0);
-    let diff = (bearing - side.bearing_degrees()).rem_euclid(360.0);
+    let diff = (bearing - side_bearing(layout_orientation(layout), side)).rem_euclid(360.0);
     diff.min(360.0 - diff)
 }
 
@@ -354,7 +369,7 @@ impl Grid {
     /// The two ends of a hexside in grid space.
     pub fn side_corners(&self, index: HexIndex, side: Side) -> Option<[[f32; 2]; 2]> {
         let [cx, cy] = self.centre(index);
-        let bearing = side.bearing_degrees().to_radians();
+        let bearing = side_bearing(self.orientation, side).to_radians();
         // The side's midpoint lies towards the side's bearing; its ends are the two corners
         // nearest that midpoint.
         let apothem = 3f32.sqrt() / 2.0;
@@ -402,6 +417,14 @@ impl Grid {
             }
         }
         (min, max)
+    }
+}
+
+fn layout_orientation(layout: &HexLayout) -> Orientation {
+    if layout.orientation == HexOrientation::Flat {
+        Orientation::Flat
+    } else {
+        Orientation::Pointy
     }
 }
 

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use bataille_schema::{LoadError, Location, json_schema, load_map, load_scenario};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 /// Copies the small scenario and its map into a temp dir, with `edit` applied to the scenario.
@@ -57,7 +59,10 @@ mod tempdir {
 }
 
 fn line_of(text: &str, needle: &str) -> usize {
-    text.lines().position(|l| l.contains(needle)).expect("needle in text") + 1
+    text.lines()
+        .position(|l| l.contains(needle))
+        .expect("needle in text")
+        + 1
 }
 
 fn assert_at(location: &Location, path: &Path, line: usize) {
@@ -70,7 +75,10 @@ fn assert_at(location: &Location, path: &Path, line: usize) {
 fn the_fixtures_load() {
     let loaded = load_scenario(&fixture("small.ron")).unwrap();
     assert_eq!(loaded.scenario.armies[0].units[0].id.as_str(), "navarre");
-    assert_eq!(loaded.map.map.grid.columns, 6, "loading a scenario loads its map");
+    assert_eq!(
+        loaded.map.map.grid.columns, 6,
+        "loading a scenario loads its map"
+    );
     assert!(json_schema::check_scenario(&loaded.scenario).is_empty());
     assert!(json_schema::check_map(&loaded.map.map).is_empty());
 }
@@ -85,7 +93,11 @@ fn a_missing_field_names_file_line_and_column() {
     assert!(message.contains("turns"), "{message}");
     assert_eq!(location.path, path);
     assert!(location.line >= 1 && location.column >= 1);
-    assert!(error.to_string().starts_with(&format!("{}:", path.display())));
+    assert!(
+        error
+            .to_string()
+            .starts_with(&format!("{}:", path.display()))
+    );
 }
 
 #[test]
@@ -94,7 +106,10 @@ fn a_wrong_type_names_its_line() {
     let error = load_scenario(&path).unwrap_err();
     let text = std::fs::read_to_string(&path).unwrap();
     assert_at(error.location().unwrap(), &path, line_of(&text, "turns:"));
-    assert!(error.to_string().contains("ten") || error.to_string().contains("integer"), "{error}");
+    assert!(
+        error.to_string().contains("ten") || error.to_string().contains("integer"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -104,7 +119,13 @@ fn an_unknown_enum_value_names_its_line_and_column() {
     let text = std::fs::read_to_string(&path).unwrap();
     let location = error.location().unwrap();
     assert_at(location, &path, line_of(&text, "Diagonal"));
-    let column = text.lines().nth(location.line - 1).unwrap().find("Diagonal").unwrap() + 1;
+    let column = text
+        .lines()
+        .nth(location.line - 1)
+        .unwrap()
+        .find("Diagonal")
+        .unwrap()
+        + 1;
     assert_eq!(location.column, column, "{error}");
     assert!(error.to_string().contains("Diagonal"), "{error}");
 }
@@ -120,7 +141,13 @@ fn a_bad_hex_name_is_located_by_the_schema_check() {
     let (location, message) = &located[0];
     let text = std::fs::read_to_string(&path).unwrap();
     assert_at(location, &path, line_of(&text, "02x3"));
-    let column = text.lines().nth(location.line - 1).unwrap().find("\"02x3\"").unwrap() + 1;
+    let column = text
+        .lines()
+        .nth(location.line - 1)
+        .unwrap()
+        .find("\"02x3\"")
+        .unwrap()
+        + 1;
     assert_eq!(location.column, column);
     assert!(message.contains("02x3"), "{message}");
     // And the grid says what a name should look like.
@@ -132,24 +159,43 @@ fn a_bad_hex_name_is_located_by_the_schema_check() {
 fn a_newer_format_version_is_refused_with_its_line() {
     let (_dir, path) = broken_scenario(|t| t.replace("format_version: 1,", "format_version: 2,"));
     let error = load_scenario(&path).unwrap_err();
-    assert!(matches!(error, LoadError::NewerVersion { found: 2, .. }), "{error}");
+    assert!(
+        matches!(error, LoadError::NewerVersion { found: 2, .. }),
+        "{error}"
+    );
     assert_at(error.location().unwrap(), &path, 2);
-    assert_eq!(error.location().unwrap().column, "    format_version: ".len() + 1);
+    assert_eq!(
+        error.location().unwrap().column,
+        "    format_version: ".len() + 1
+    );
     assert!(error.to_string().contains("newer"), "{error}");
     // A newer file with fields this build does not know is still reported as newer.
     let (_dir, path) = broken_scenario(|t| {
-        t.replace("format_version: 1,", "format_version: 3,\n    weather: Rain,")
+        t.replace(
+            "format_version: 1,",
+            "format_version: 3,\n    weather: Rain,",
+        )
     });
     let error = load_scenario(&path).unwrap_err();
-    assert!(matches!(error, LoadError::NewerVersion { found: 3, .. }), "{error}");
+    assert!(
+        matches!(error, LoadError::NewerVersion { found: 3, .. }),
+        "{error}"
+    );
 }
 
 #[test]
 fn a_broken_map_is_reported_at_the_scenario_map_line() {
     let (dir, path) = broken_scenario(|t| t.to_owned());
-    std::fs::write(dir.path().join("small-map.ron"), "Map(format_version: 1, name: ").unwrap();
+    std::fs::write(
+        dir.path().join("small-map.ron"),
+        "Map(format_version: 1, name: ",
+    )
+    .unwrap();
     let error = load_scenario(&path).unwrap_err();
-    let LoadError::Map { location, source, .. } = &error else {
+    let LoadError::Map {
+        location, source, ..
+    } = &error
+    else {
         panic!("{error}")
     };
     let text = std::fs::read_to_string(&path).unwrap();
@@ -160,14 +206,20 @@ fn a_broken_map_is_reported_at_the_scenario_map_line() {
 #[test]
 fn hostile_input_gives_located_errors_not_panics() {
     let cases: Vec<(&str, Vec<u8>)> = vec![
-        ("truncated", b"Scenario(\n    format_version: 1,\n    title: \"T".to_vec()),
+        (
+            "truncated",
+            b"Scenario(\n    format_version: 1,\n    title: \"T".to_vec(),
+        ),
         ("binary", vec![0x00, 0xff, 0x13, 0x37, 0x80, 0x90]),
         ("deep", {
             let mut text = b"Map(format_version: 1, name: ".to_vec();
             text.extend(std::iter::repeat_n(b'[', 100_000));
             text
         }),
-        ("huge number", b"Map(format_version: 99999999999999999999999999, name: \"x\")".to_vec()),
+        (
+            "huge number",
+            b"Map(format_version: 99999999999999999999999999, name: \"x\")".to_vec(),
+        ),
         ("not utf-8", b"Map(name: \"caf\xe9\")".to_vec()),
         ("neither", b"(format_version: 1)".to_vec()),
         ("empty", Vec::new()),
@@ -177,7 +229,9 @@ fn hostile_input_gives_located_errors_not_panics() {
         let path = dir.path().join("bad.ron");
         std::fs::write(&path, &bytes).unwrap();
         let error = load_map(&path).unwrap_err();
-        let location = error.location().unwrap_or_else(|| panic!("{what}: {error}"));
+        let location = error
+            .location()
+            .unwrap_or_else(|| panic!("{what}: {error}"));
         assert_eq!(location.path, path, "{what}");
         assert!(location.line >= 1, "{what}");
         if what == "not utf-8" {

@@ -47,7 +47,10 @@ fn names_read_column_then_row() {
     let grid = grid(Orientation::Flat, Shifted::Odd, 1);
     assert_eq!(grid.parse("1518"), Ok(HexIndex::new(14, 17)));
     assert_eq!(grid.name(HexIndex::new(0, 0)).as_str(), "0101");
-    assert!(grid.parse("4101").is_err(), "column 41 is off a 40-column map");
+    assert!(
+        grid.parse("4101").is_err(),
+        "column 41 is off a 40-column map"
+    );
     assert!(grid.parse("0131").is_err(), "row 31 is off a 30-row map");
     assert!(grid.parse("15a8").is_err());
     assert!(grid.parse("151").is_err());
@@ -88,14 +91,24 @@ fn neighbours_of_a_flat_odd_map_are_the_printed_ones() {
         .neighbours(hex)
         .map(|(side, n)| format!("{side}:{}", grid.name(n)))
         .collect();
-    assert_eq!(names, ["N:0201", "NE:0301", "SE:0302", "S:0203", "SW:0102", "NW:0101"]);
+    assert_eq!(
+        names,
+        [
+            "N:0201", "NE:0301", "SE:0302", "S:0203", "SW:0102", "NW:0101"
+        ]
+    );
     // An odd (low) column: 0302's neighbours.
     let hex = grid.parse("0302").unwrap();
     let names: Vec<String> = grid
         .neighbours(hex)
         .map(|(side, n)| format!("{side}:{}", grid.name(n)))
         .collect();
-    assert_eq!(names, ["N:0301", "NE:0402", "SE:0403", "S:0303", "SW:0203", "NW:0202"]);
+    assert_eq!(
+        names,
+        [
+            "N:0301", "NE:0402", "SE:0403", "S:0303", "SW:0203", "NW:0202"
+        ]
+    );
 }
 
 #[test]
@@ -118,7 +131,10 @@ fn each_pair_of_neighbours_shares_one_hexside() {
                 );
                 let text = grid.hexside_ref(index, side);
                 let (h, s) = grid.parse_hexside(text.as_str()).unwrap();
-                assert_eq!(grid.canonical_hexside(h, s), grid.canonical_hexside(index, side));
+                assert_eq!(
+                    grid.canonical_hexside(h, s),
+                    grid.canonical_hexside(index, side)
+                );
                 // The hexside's ends are two corners shared by both hexes.
                 let ends = grid.side_corners(index, side).unwrap();
                 let theirs = grid.side_corners(other, opposite(side)).unwrap();
@@ -133,6 +149,25 @@ fn each_pair_of_neighbours_shares_one_hexside() {
             }
         }
     }
+}
+
+#[test]
+fn side_bearings_are_true_to_the_orientation() {
+    use bataille_schema::geometry::side_bearing;
+    for grid in all_grids() {
+        let centre = HexIndex::new(20, 15);
+        let [cx, cy] = grid.centre(centre);
+        for side in sides(grid.orientation) {
+            let [nx, ny] = grid.centre(grid.neighbour(centre, side).unwrap());
+            let bearing = (nx - cx).atan2(-(ny - cy)).to_degrees().rem_euclid(360.0);
+            assert!(
+                (bearing - side_bearing(grid.orientation, side)).abs() < 0.01,
+                "{side}"
+            );
+        }
+    }
+    assert_eq!(side_bearing(Orientation::Flat, Side::NE), 60.0);
+    assert_eq!(side_bearing(Orientation::Flat, Side::E), 90.0);
 }
 
 #[test]
@@ -151,7 +186,9 @@ fn sides_of_the_other_orientation_are_refused() {
 #[test]
 fn distance_and_ranges() {
     for grid in all_grids() {
-        let centre = grid.parse(grid.name(HexIndex::new(20, 15)).as_str()).unwrap();
+        let centre = grid
+            .parse(grid.name(HexIndex::new(20, 15)).as_str())
+            .unwrap();
         let within: Vec<HexIndex> = grid.range(centre, 2).collect();
         assert_eq!(within.len(), 19, "a radius-2 range holds 19 hexes");
         assert!(within.iter().all(|h| grid.distance(centre, *h) <= 2));

@@ -27,14 +27,17 @@ fn checked_in_schemas_match_the_types() {
 #[test]
 fn schemas_are_draft_2020_12_with_value_constraints() {
     let scenario = schema_value(DocumentKind::Scenario);
-    assert_eq!(scenario["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(
+        scenario["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
     let text = scenario.to_string();
     for needle in [
-        r#""maximum":12"#,             // CP
-        r#""maximum":10"#,             // morale
+        r#""maximum":12"#,                  // CP
+        r#""maximum":10"#,                  // morale
         r#"^[0-9]{2,3}[.\\-]?[0-9]{2,3}$"#, // hex names
-        r#"^#[0-9a-fA-F]{6}$"#,        // colours
-        r#""minLength":1"#,            // non-empty ids
+        r#"^#[0-9a-fA-F]{6}$"#,             // colours
+        r#""minLength":1"#,                 // non-empty ids
         r#""additionalProperties":false"#,
     ] {
         assert!(text.contains(needle), "scenario schema lacks {needle}");
@@ -48,7 +51,12 @@ fn the_schema_rejects_out_of_range_values() {
     use serde_json::json;
     let mut value = serde_json::to_value(
         bataille_schema::stress::generate(
-            bataille_schema::stress::StressSize { columns: 10, rows: 10, units: 4, corps: 2 },
+            bataille_schema::stress::StressSize {
+                columns: 10,
+                rows: 10,
+                units: 4,
+                corps: 2,
+            },
             "m.ron",
         )
         .1,
@@ -61,8 +69,14 @@ fn the_schema_rejects_out_of_range_values() {
     let violations = bataille_schema::json_schema::check(DocumentKind::Scenario, &value);
     let pointers: Vec<&str> = violations.iter().map(|v| v.pointer.as_str()).collect();
     assert!(pointers.contains(&"/armies/0/units/0/cp"), "{violations:?}");
-    assert!(pointers.contains(&"/armies/0/corps/0/colour"), "{violations:?}");
+    assert!(
+        pointers.contains(&"/armies/0/corps/0/colour"),
+        "{violations:?}"
+    );
     assert!(pointers.contains(&"/armies/0/units/1/id"), "{violations:?}");
-    let cp = violations.iter().find(|v| v.pointer.ends_with("/cp")).unwrap();
+    let cp = violations
+        .iter()
+        .find(|v| v.pointer.ends_with("/cp"))
+        .unwrap();
     assert_eq!(cp.message, "40 is more than the maximum 12");
 }
