@@ -23,6 +23,10 @@ pub enum Command {
     Export(ExportArgs),
     /// Rewrite files in canonical form (or, with --check, list those that would change).
     Fmt(FmtArgs),
+    /// Draw a map or a scenario to a PNG with no window and no GPU, for review and docs.
+    Render(bataille_render::cli::Args),
+    /// Write a map from a scanned printed map: fit the grid, suggest terrain and hexsides.
+    Digitize(bataille_digitize::cli::Args),
 }
 
 /// Output formats of `validate`.

@@ -1,5 +1,5 @@
-//! The `bataille` command: validate, format, export and print the schemas of Bataille maps and
-//! scenarios. A thin layer over `bataille-validator` and `bataille-schema`: parse the command
+//! The `bataille` command: validate, format, export, render, digitise and print the schemas of
+//! Bataille maps and scenarios. A thin layer over `bataille-validator` and `bataille-schema`: parse the command
 //! line, run, print, and exit 0 (fine), 1 (errors found) or 2 (could not run).
 
 mod cli;
@@ -25,6 +25,18 @@ pub enum Outcome {
     CouldNotRun = 2,
 }
 
+/// Ends a command that either works or fails with one error: the error (with its causes, each
+/// naming the file and, for a bad file, its line and column) on standard error, exit 1.
+fn report(result: anyhow::Result<()>) -> Outcome {
+    match result {
+        Ok(()) => Outcome::Clean,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            Outcome::Failed
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let outcome = match cli.command {
@@ -32,6 +44,8 @@ fn main() -> ExitCode {
         cli::Command::Schema(args) => schema::run(&args),
         cli::Command::Export(args) => export::run(&args),
         cli::Command::Fmt(args) => fmt::run(&args),
+        cli::Command::Render(args) => report(bataille_render::cli::run(&args)),
+        cli::Command::Digitize(args) => report(bataille_digitize::cli::run(&args)),
     };
     ExitCode::from(outcome as u8)
 }

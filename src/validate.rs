@@ -82,8 +82,11 @@ pub fn run(args: &ValidateArgs) -> Outcome {
         Format::Sarif => output::sarif::print(&results),
     };
     if let Err(error) = printed {
-        eprintln!("error: cannot write the output: {error}");
-        return Outcome::CouldNotRun;
+        // A reader that stopped early (`| head`) is not an error worth a message.
+        if error.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the output: {error}");
+            return Outcome::CouldNotRun;
+        }
     }
     if outcome == Outcome::CouldNotRun {
         return outcome;
