@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use crate::calibrate::{Matrix, apply, local_scale};
 use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
-use crate::scan::Scan;
+use crate::scan::{Progress, Scan, no_progress};
 
 /// How pixels are sampled.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +46,28 @@ impl Default for ClassifyOptions {
 pub enum ClassifyError {
     #[error("no sample hexes lie on the scan: mark at least one hex per terrain type")]
     NoSamples,
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// Hexes (or hexsides) handled between two progress reports.
+const PROGRESS_BATCH: usize = 512;
+
+/// Maps `items` in parallel, in batches, reporting the share done after each; `None` when the
+/// callback cancels.
+fn map_with_progress<T: Sync, U: Send>(
+    items: &[T],
+    progress: Progress,
+    f: impl Fn(&T) -> U + Sync + Send,
+) -> Option<Vec<U>> {
+    let mut out = Vec::with_capacity(items.len());
+    for batch in items.chunks(PROGRESS_BATCH) {
+        out.extend(batch.par_iter().map(&f).collect::<Vec<U>>());
+        if !progress(out.len() as f32 / items.len().max(1) as f32) {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// The suggestion for one hex.
@@ -181,11 +203,24 @@ pub fn suggest_terrain(
     samples: &BTreeMap<String, Vec<HexIndex>>,
     options: &ClassifyOptions,
 ) -> Result<TerrainSuggestions, ClassifyError> {
+    suggest_terrain_with_progress(scan, grid, grid_to_image, samples, options, &no_progress)
+}
+
+/// [`suggest_terrain`] reporting the share of hexes done (for a progress bar); the callback
+/// returns `false` to cancel ([`ClassifyError::Cancelled`]).
+pub fn suggest_terrain_with_progress(
+    scan: &Scan,
+    grid: &Grid,
+    grid_to_image: &Matrix,
+    samples: &BTreeMap<String, Vec<HexIndex>>,
+    options: &ClassifyOptions,
+    progress: Progress,
+) -> Result<TerrainSuggestions, ClassifyError> {
     let indices: Vec<HexIndex> = grid.indices().collect();
-    let colours: Vec<Option<Lab>> = indices
-        .par_iter()
-        .map(|index| hex_colour(scan, grid, grid_to_image, *index, options))
-        .collect();
+    let colours: Vec<Option<Lab>> = map_with_progress(&indices, progress, |index| {
+        hex_colour(scan, grid, grid_to_image, *index, options)
+    })
+    .ok_or(ClassifyError::Cancelled)?;
     let colour_of = |index: HexIndex| -> Option<Lab> {
         colours
             .get(index.row as usize * grid.columns as usize + index.col as usize)
@@ -366,6 +401,28 @@ pub fn suggest_hexsides(
     samples: &HexsideSamples,
     options: &ClassifyOptions,
 ) -> Result<Vec<HexsideSuggestion>, ClassifyError> {
+    suggest_hexsides_with_progress(
+        scan,
+        grid,
+        grid_to_image,
+        terrain,
+        samples,
+        options,
+        &no_progress,
+    )
+}
+
+/// [`suggest_hexsides`] reporting the share of hexsides done; the callback returns `false` to
+/// cancel ([`ClassifyError::Cancelled`]).
+pub fn suggest_hexsides_with_progress(
+    scan: &Scan,
+    grid: &Grid,
+    grid_to_image: &Matrix,
+    terrain: &TerrainSuggestions,
+    samples: &HexsideSamples,
+    options: &ClassifyOptions,
+    progress: Progress,
+) -> Result<Vec<HexsideSuggestion>, ClassifyError> {
     let canonical = |(index, side): (HexIndex, Side)| grid.canonical_hexside(index, side);
     let background = |index: HexIndex, side: Side| -> Option<Lab> {
         let a = terrain.get(grid, index)?.colour?;
@@ -454,65 +511,63 @@ pub fn suggest_hexsides(
         });
     }
     let all = interior_hexsides(grid);
-    let suggestions = all
-        .par_iter()
-        .map(|&(index, side)| {
-            if let Some(class) = marked.get(&(index, side)) {
-                return HexsideSuggestion {
-                    index,
-                    side,
-                    feature: class.clone(),
-                    confidence: 1.0,
-                    marked: true,
-                };
-            }
-            let Some((band, bg)) = band_of((index, side)) else {
-                return HexsideSuggestion {
-                    index,
-                    side,
-                    feature: None,
-                    confidence: 0.0,
-                    marked: false,
-                };
+    let suggestions = map_with_progress(&all, progress, |&(index, side)| {
+        if let Some(class) = marked.get(&(index, side)) {
+            return HexsideSuggestion {
+                index,
+                side,
+                feature: class.clone(),
+                confidence: 1.0,
+                marked: true,
             };
-            // The feature whose ink covers the band furthest past its threshold.
-            let best = models
-                .iter()
-                .map(|m| {
-                    let c = coverage(&band, m.colour, m.tolerance, bg);
-                    let margin = c - m.threshold;
-                    let room = if margin > 0.0 {
-                        1.0 - m.threshold
-                    } else {
-                        m.threshold
-                    };
-                    (m, margin, (margin.abs() / room.max(1e-3)).min(1.0))
-                })
-                .max_by(|a, b| a.1.total_cmp(&b.1));
-            match best {
-                Some((model, margin, confidence)) if margin > 0.0 => HexsideSuggestion {
-                    index,
-                    side,
-                    feature: Some(model.id.clone()),
-                    confidence,
-                    marked: false,
-                },
-                Some((_, _, confidence)) => HexsideSuggestion {
-                    index,
-                    side,
-                    feature: None,
-                    confidence,
-                    marked: false,
-                },
-                None => HexsideSuggestion {
-                    index,
-                    side,
-                    feature: None,
-                    confidence: 0.0,
-                    marked: false,
-                },
-            }
-        })
-        .collect();
+        }
+        let Some((band, bg)) = band_of((index, side)) else {
+            return HexsideSuggestion {
+                index,
+                side,
+                feature: None,
+                confidence: 0.0,
+                marked: false,
+            };
+        };
+        // The feature whose ink covers the band furthest past its threshold.
+        let best = models
+            .iter()
+            .map(|m| {
+                let c = coverage(&band, m.colour, m.tolerance, bg);
+                let margin = c - m.threshold;
+                let room = if margin > 0.0 {
+                    1.0 - m.threshold
+                } else {
+                    m.threshold
+                };
+                (m, margin, (margin.abs() / room.max(1e-3)).min(1.0))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        match best {
+            Some((model, margin, confidence)) if margin > 0.0 => HexsideSuggestion {
+                index,
+                side,
+                feature: Some(model.id.clone()),
+                confidence,
+                marked: false,
+            },
+            Some((_, _, confidence)) => HexsideSuggestion {
+                index,
+                side,
+                feature: None,
+                confidence,
+                marked: false,
+            },
+            None => HexsideSuggestion {
+                index,
+                side,
+                feature: None,
+                confidence: 0.0,
+                marked: false,
+            },
+        }
+    })
+    .ok_or(ClassifyError::Cancelled)?;
     Ok(suggestions)
 }

@@ -24,7 +24,8 @@ pub mod scan;
 pub use calibrate::{CalibrationError, Fit, calibrate, calibrate_without, fit};
 pub use classify::{
     ClassifyError, ClassifyOptions, HexSuggestion, HexsideSamples, HexsideSuggestion,
-    TerrainSuggestions, suggest_hexsides, suggest_terrain,
+    TerrainSuggestions, suggest_hexsides, suggest_hexsides_with_progress, suggest_terrain,
+    suggest_terrain_with_progress,
 };
 pub use scan::{
     ImportOptions, ImportedScan, Overview, Progress, Scan, ScanError, ScanLimits, Tile,
