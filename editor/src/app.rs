@@ -136,6 +136,7 @@ pub struct EditorApp {
     pub settings: Settings,
     pub diagnostics: DiagnosticsPanel,
     pub legend: LegendEditor,
+    pub digitise: crate::digitise::Digitise,
     pub dialog: Option<Dialog>,
     pub toasts: Vec<Toast>,
     /// The hex under the pointer.
@@ -170,6 +171,7 @@ impl EditorApp {
             tools: ToolState::default(),
             diagnostics: DiagnosticsPanel::default(),
             legend: LegendEditor::default(),
+            digitise: Default::default(),
             dialog: None,
             toasts: Vec::new(),
             hovered: None,
@@ -414,6 +416,7 @@ impl EditorApp {
     /// Saves the map to a path (atomically, in canonical form).
     pub fn save_to(&mut self, path: &Path) -> bool {
         self.history.end_group();
+        crate::digitise::relink_scan(&mut self.doc, path);
         match bataille_schema::save_map(path, &self.doc.map) {
             Ok(()) => {
                 let old_recovery = self.recovery_path();
@@ -729,6 +732,7 @@ impl EditorApp {
         self.time = ui.input(|i| i.time);
         self.handle_close_request(&ctx);
         self.shortcuts(&ctx);
+        self.digitise_frame(&ctx);
         self.menu_bar(ui);
         self.tool_bar(ui);
         self.status_bar(ui);
@@ -755,6 +759,7 @@ impl EditorApp {
                 .default_size(220.0)
                 .show(ui, |ui| self.inspector(ui));
         }
+        self.digitise_panel(ui);
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.map_ui(ui));
@@ -849,7 +854,7 @@ impl EditorApp {
         let rect = response.rect;
         self.map_rect = rect;
         painter.rect_filled(rect, 0.0, egui::Color32::from_gray(96));
-        self.view.paint(&painter, rect, &self.doc);
+        self.paint_map_with_scan(&painter, rect);
 
         let (pointer, delta, primary, secondary, middle, space, alt, zoom_delta, wheel) =
             ui.input(|i| {
@@ -905,10 +910,13 @@ impl EditorApp {
             // Keys go to the map again (not to the last button clicked).
             response.request_focus();
         }
+        let digitising = self.digitise_map_input(&response, rect, pointer, space || middle);
         let mut pressed = false;
         if self.tools.stroke.is_none() && down_on {
             let kind = if middle || (space && primary) {
                 Some(StrokeKind::Pan)
+            } else if digitising {
+                None
             } else if secondary {
                 Some(StrokeKind::Remove)
             } else if primary {

@@ -61,6 +61,8 @@ pub enum Change {
     /// A structural change of the grid (resize, renumbering): the one change that keeps both
     /// maps, since every hex may move.
     Grid { before: Box<Map>, after: Box<Map> },
+    /// The scan under the map and its fit, or the hexes checked against it.
+    Digitise(crate::digitise::DigitiseChange),
 }
 
 impl Change {
@@ -137,6 +139,7 @@ impl Change {
                 doc.map = if forward { after } else { before }.as_ref().clone();
                 Touched::all()
             }
+            Change::Digitise(change) => change.apply(doc, forward),
         }
     }
 
@@ -150,6 +153,7 @@ impl Change {
             Change::HexsideType { before, after, .. } => before == after,
             Change::MapName { before, after } => before == after,
             Change::Grid { before, after } => before == after,
+            Change::Digitise(change) => change.is_noop(),
             Change::Hexside { .. } | Change::Overlay { .. } => false,
         }
     }

@@ -10,17 +10,25 @@
 //! - [`panels`]: menus, tool bar, docks, status bar;
 //! - [`legend`]: the legend editor; [`map_settings`]: map settings and new-map dialogs;
 //! - [`diagnostics`]: the diagnostics panel and the seam to the validator;
-//! - [`files`]: file picker trait, settings and recent files, recovery files.
+//! - [`files`]: file picker trait, settings and recent files, recovery files;
+//! - [`digitise`]: the Digitise menu and panel over [`scan`] (the scan under the grid),
+//!   [`calibration`] (fitting the grid to the scan) and [`suggest`] (terrain and hexsides from
+//!   the scan's colours), with [`jobs`] for the work done off the UI thread.
 
 pub mod app;
+pub mod calibration;
 pub mod commands;
 pub mod diagnostics;
+pub mod digitise;
 pub mod document;
 pub mod files;
+pub mod jobs;
 pub mod legend;
 pub mod map_settings;
 pub mod map_view;
 pub mod panels;
+pub mod scan;
+pub mod suggest;
 pub mod tools;
 
 pub use app::{Action, Dialog, EditorApp, EditorConfig};

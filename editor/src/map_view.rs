@@ -375,6 +375,19 @@ impl MapView {
 
     /// Draws the map into `rect`.
     pub fn paint(&mut self, painter: &egui::Painter, rect: Rect, doc: &Document) {
+        self.paint_with(painter, rect, doc, |_, _| {});
+    }
+
+    /// Draws the map into `rect`, calling `under_lines` after the terrain (fill and patterns)
+    /// and before the grid lines, hexsides and overlays: where the scan goes.
+    pub fn paint_with(
+        &mut self,
+        painter: &egui::Painter,
+        rect: Rect,
+        doc: &Document,
+        under_lines: impl FnOnce(&egui::Painter, &MapView),
+    ) {
+        let mut under_lines = Some(under_lines);
         if self.fit_pending {
             self.fit(&doc.map.grid, rect);
         }
@@ -394,6 +407,12 @@ impl MapView {
         ];
         let mut shapes = Vec::new();
         for (layer, &show) in wanted.iter().enumerate() {
+            if layer == OUTLINE
+                && let Some(f) = under_lines.take()
+            {
+                painter.extend(std::mem::take(&mut shapes));
+                f(painter, self);
+            }
             if !show {
                 continue;
             }

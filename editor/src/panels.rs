@@ -142,9 +142,7 @@ impl EditorApp {
                         ui.weak("No scenario open: open a scenario file to edit its map.");
                     }
                 });
-                ui.menu_button("Digitise", |ui| {
-                    ui.weak("Tracing a scanned map comes in a later version.");
-                });
+                ui.menu_button("Digitise", |ui| self.digitise_menu(ui));
                 ui.menu_button("Help", |ui| {
                     ui.label("Keys: S select · B brush · F fill · I eyedropper · H hexside");
                     ui.label("O overlay · L label · [ ] brush size · N hex names");
@@ -239,6 +237,7 @@ impl EditorApp {
                 let (errors, warnings) = self.diagnostics.counts();
                 ui.label(format!("⛔{errors} ⚠{warnings}"));
                 ui.separator();
+                self.digitise_status(ui);
                 if self.is_dirty() {
                     let orange = Color32::from_rgb(230, 150, 40);
                     let (rect, _) =
