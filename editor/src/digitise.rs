@@ -671,9 +671,10 @@ impl EditorApp {
         egui::Panel::right("digitise")
             .resizable(true)
             .default_size(300.0)
+            .size_range(220.0..=480.0)
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    ui.heading("Digitise");
+                    ui.heading("Digitising");
                     if ui
                         .small_button("✖")
                         .on_hover_text("Close the panel")
@@ -711,7 +712,7 @@ impl EditorApp {
     }
 
     fn scan_tab(&mut self, ui: &mut Ui) {
-        if ui.button("Import scan…").clicked() {
+        if ui.button("Import a scan…").clicked() {
             self.open_import_dialog();
         }
         match (&self.digitise.scan, &self.doc.map.background) {
@@ -776,17 +777,15 @@ impl EditorApp {
             self.digitise.mode = if adding { Mode::Calibrate } else { Mode::Idle };
             self.digitise.calibration.target = ClickTarget::AddPoint;
         }
-        ui.horizontal(|ui| {
-            ui.label("Fit");
-            for kind in [FitKind::Similarity, FitKind::Affine, FitKind::Projective] {
-                if ui
-                    .radio_value(&mut self.digitise.calibration.kind, kind, kind_name(kind))
-                    .changed()
-                {
-                    changed = true;
-                }
+        ui.label("Fit");
+        for kind in [FitKind::Similarity, FitKind::Affine, FitKind::Projective] {
+            if ui
+                .radio_value(&mut self.digitise.calibration.kind, kind, kind_name(kind))
+                .changed()
+            {
+                changed = true;
             }
-        });
+        }
         let mut dropped = None;
         egui::Grid::new("control-points")
             .striped(true)

@@ -1,0 +1,491 @@
+//! Digitising through the real app, driven by egui_kittest: a map rendered by bataille-render
+//! and saved as a PNG plays the scan. Import it (decoded off the UI thread), calibrate the grid
+//! from clicked, named hex centres, drop a bad point, save and reopen aligned; mark samples,
+//! classify, accept above a threshold and undo it in one step; checked marks with C; a hostile
+//! PNG header refused with a message.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use bataille_digitize::calibrate::apply;
+use bataille_editor::EditorApp;
+use bataille_editor::scan::screen_point;
+use bataille_render::{Layout, RenderOptions, render_map};
+use bataille_schema::map::{Background, FitKind};
+use bataille_schema::{HexIndex, Map};
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use common::*;
+
+type H = Harness<'static, EditorApp>;
+
+const CODES: [char; 4] = ['c', 'f', 'm', 'w'];
+
+/// The map the scan shows: patches of clear, forest, marsh and water.
+fn truth_map() -> Map {
+    let mut map = blank_map(12, 9);
+    map.rows = (0..9u32)
+        .map(|row| {
+            (0..12u32)
+                .map(|col| CODES[((col / 3 + row / 3) % 4) as usize])
+                .collect()
+        })
+        .collect();
+    map
+}
+
+fn code_at(map: &Map, hex: HexIndex) -> char {
+    map.rows[hex.row as usize]
+        .chars()
+        .nth(hex.col as usize)
+        .unwrap_or('?')
+}
+
+/// Renders the truth map to `scans/scan.png` under `dir`; returns the path and where the grid
+/// lies on the image.
+fn write_scan(dir: &Path) -> (PathBuf, [f64; 9]) {
+    let options = RenderOptions {
+        px_per_hex: 40.0,
+        margin_px: Some(30.0),
+        ..RenderOptions::default()
+    };
+    let map = truth_map();
+    let pixmap = render_map(&map, &options).expect("render");
+    let layout = Layout::new(&map.grid, &options).expect("layout");
+    let scans = dir.join("scans");
+    std::fs::create_dir_all(&scans).expect("scans dir");
+    let path = scans.join("scan.png");
+    bataille_render::save_png(&pixmap, &path).expect("png");
+    (path, layout.grid_to_image())
+}
+
+/// A temp dir with `maps/map.ron` (blank terrain, the truth's grid and legend) and the scan.
+fn setup(background: Option<Background>) -> (tempfile::TempDir, PathBuf, PathBuf, [f64; 9]) {
+    let dir = tempfile::tempdir().expect("dir");
+    let (scan, truth) = write_scan(dir.path());
+    let mut map = blank_map(12, 9);
+    map.background = background;
+    let maps = dir.path().join("maps");
+    std::fs::create_dir_all(&maps).expect("maps dir");
+    let path = maps.join("map.ron");
+    write_map(&path, &map);
+    (dir, path, scan, truth)
+}
+
+/// Runs frames until the UI settles (dialogs fading in and out take a few frames).
+fn settle(h: &mut H) {
+    for _ in 0..10 {
+        if h.run_ok().is_some() {
+            return;
+        }
+    }
+    h.run();
+}
+
+/// Runs frames until no digitising job is running.
+fn wait_for_jobs(h: &mut H) {
+    let start = Instant::now();
+    loop {
+        h.step();
+        let d = &h.state().digitise;
+        if d.import_job.is_none() && !d.suggest.busy() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "a job did not finish"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    settle(h);
+}
+
+fn click_at(h: &mut H, pos: Pos2) {
+    h.hover_at(pos);
+    h.run();
+    h.drag_at(pos);
+    h.run();
+    h.drop_at(pos);
+    h.run();
+}
+
+fn type_into(h: &mut H, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label(label).type_text(text);
+    h.run();
+}
+
+fn import(h: &mut H, file: &Path) {
+    h.get_by_label("Digitise").click();
+    h.run();
+    h.get_by_label("Import scan…").click();
+    h.run();
+    type_into(h, "Scan file", &file.display().to_string());
+    h.get_by_label("Import").click();
+    settle(h);
+    wait_for_jobs(h);
+}
+
+/// The screen point showing the scan pixel where the truth puts a hex's centre.
+fn screen_of_scan_hex(h: &H, truth: &[f64; 9], hex: HexIndex, error_px: f64) -> Pos2 {
+    let app = h.state();
+    let [gx, gy] = app.doc.map.grid.centre(hex);
+    let mut px = apply(truth, [f64::from(gx), f64::from(gy)]);
+    px[0] += error_px;
+    let bg = app.doc.map.background.as_ref().expect("a background");
+    screen_point(&app.view, app.map_rect, &bg.grid_to_image, px)
+}
+
+fn max_matrix_error(map: &Map, a: &[f64; 9], b: &[f64; 9]) -> f64 {
+    map.grid
+        .indices()
+        .map(|hex| {
+            let [x, y] = map.grid.centre(hex);
+            let (p, q) = (
+                apply(a, [f64::from(x), f64::from(y)]),
+                apply(b, [f64::from(x), f64::from(y)]),
+            );
+            ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt()
+        })
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
+    let (dir, map_path, scan_path, truth) = setup(None);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    import(&mut h, &scan_path);
+    {
+        let app = h.state();
+        assert!(app.dialog.is_none(), "{:?}", app.dialog);
+        let bg = app.doc.map.background.as_ref().expect("background set");
+        assert_eq!(bg.image, "../scans/scan.png", "relative to the map file");
+        let scan = app.digitise.scan.as_ref().expect("scan loaded");
+        assert!(!scan.tiles.is_empty());
+        assert!(
+            scan.tiles
+                .iter()
+                .all(|t| t.width <= 2048 && t.height <= 2048)
+        );
+        assert_eq!(app.history.undo_depth(), 1, "the import is one step");
+    }
+    h.get_by_label_contains("to check");
+
+    // Calibrate: three clicked hex centres with typed names.
+    h.get_by_label("Calibrate").click();
+    h.run();
+    h.get_by_label("✚ Click hex centres").click();
+    h.run();
+    h.get_by_label("Affine (skew, stretch)").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Num0);
+    h.run();
+    let points = [
+        (HexIndex::new(0, 0), "0101", 0.0),
+        (HexIndex::new(11, 0), "1201", 0.0),
+        (HexIndex::new(0, 8), "0109", 0.0),
+        // A bad click: 15 px off.
+        (HexIndex::new(6, 4), "0705", 15.0),
+    ];
+    for (i, (hex, name, error)) in points.iter().enumerate().take(3) {
+        let at = screen_of_scan_hex(&h, &truth, *hex, *error);
+        click_at(&mut h, at);
+        assert_eq!(h.state().digitise.calibration.points.len(), i + 1);
+        type_into(&mut h, &format!("Hex of point {}", i + 1), name);
+    }
+    {
+        let app = h.state();
+        let bg = app.doc.map.background.as_ref().expect("background");
+        assert_eq!(bg.fit, FitKind::Affine);
+        assert_eq!(bg.control_points.len(), 3);
+        let error = max_matrix_error(&app.doc.map, &bg.grid_to_image, &truth);
+        assert!(error < 1.5, "the fit is {error} px off somewhere");
+        for i in 0..3 {
+            let r = app.digitise.calibration.residual(i).expect("a residual");
+            assert!(r < 0.5, "point {i}: {r} px");
+        }
+    }
+    h.get_by_label_contains("RMS");
+    assert!(h.query_all_by_label("0.00 px").count() >= 1);
+
+    // A fourth, bad point shows in the residuals; dropping it refits.
+    let (hex, name, error) = points[3];
+    let at = screen_of_scan_hex(&h, &truth, hex, error);
+    click_at(&mut h, at);
+    type_into(&mut h, "Hex of point 4", name);
+    let worst = (0..4)
+        .filter_map(|i| h.state().digitise.calibration.residual(i))
+        .fold(0.0, f64::max);
+    assert!(worst > 3.0, "the bad point shows: worst residual {worst}");
+    assert_eq!(
+        h.state()
+            .doc
+            .map
+            .background
+            .as_ref()
+            .map(|b| b.control_points.len()),
+        Some(4)
+    );
+    let drops: Vec<_> = h.query_all_by_label("Drop").collect();
+    assert_eq!(drops.len(), 4);
+    drops[3].click();
+    h.run();
+    let stored = {
+        let app = h.state();
+        let bg = app.doc.map.background.clone().expect("background");
+        assert_eq!(bg.control_points.len(), 3);
+        assert!(max_matrix_error(&app.doc.map, &bg.grid_to_image, &truth) < 1.5);
+        let fit = app
+            .digitise
+            .calibration
+            .fit
+            .clone()
+            .expect("fit")
+            .expect("ok");
+        assert!(fit.rms_px < 0.5, "RMS {}", fit.rms_px);
+        bg
+    };
+
+    // Undo the drop, redo it: one step each.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(
+        h.state()
+            .doc
+            .map
+            .background
+            .as_ref()
+            .map(|b| b.control_points.len()),
+        Some(4)
+    );
+    assert_eq!(h.state().digitise.calibration.points.len(), 4);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(h.state().doc.map.background.as_ref(), Some(&stored));
+
+    // Save, reopen: aligned, the scan loaded again.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert!(!h.state().is_dirty());
+    let text = std::fs::read_to_string(&map_path).expect("saved");
+    assert!(text.contains("../scans/scan.png"), "{text}");
+    drop(h);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    wait_for_jobs(&mut h);
+    let app = h.state();
+    let bg = app.doc.map.background.as_ref().expect("background kept");
+    assert_eq!(bg.fit, stored.fit);
+    assert_eq!(bg.control_points, stored.control_points);
+    for (a, b) in bg.grid_to_image.iter().zip(&stored.grid_to_image) {
+        assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "{a} vs {b}");
+    }
+    assert!(app.digitise.scan.is_some(), "the map reopens with its scan");
+    assert!(app.dialog.is_none(), "{:?}", app.dialog);
+}
+
+#[test]
+fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
+    let truth_matrix = {
+        let options = RenderOptions {
+            px_per_hex: 40.0,
+            margin_px: Some(30.0),
+            ..RenderOptions::default()
+        };
+        Layout::new(&truth_map().grid, &options)
+            .expect("layout")
+            .grid_to_image()
+    };
+    let background = Background {
+        image: "../scans/scan.png".into(),
+        fit: FitKind::Similarity,
+        grid_to_image: truth_matrix,
+        control_points: Vec::new(),
+    };
+    let (dir, map_path, _, _) = setup(Some(background));
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    wait_for_jobs(&mut h);
+    assert!(h.state().digitise.scan.is_some(), "the map's scan loads");
+    let truth = truth_map();
+    let original = h.state().doc.map.clone();
+
+    h.get_by_label("Digitise").click();
+    h.run();
+    h.get_by_label("Suggest terrain…").click();
+    h.run();
+    // Three samples per code, spread over the map.
+    let names = [
+        ('c', "Sample Clear: "),
+        ('f', "Sample Forest: "),
+        ('m', "Sample Marsh: "),
+        ('w', "Sample Water: "),
+    ];
+    for (code, label) in names {
+        h.get_by_label_contains(label).click();
+        h.run();
+        assert_eq!(h.state().tools.terrain, code);
+        let of_code: Vec<HexIndex> = truth
+            .grid
+            .indices()
+            .filter(|hex| code_at(&truth, *hex) == code)
+            .collect();
+        for k in [0, of_code.len() / 2, of_code.len() - 1] {
+            let at = h.state().screen_of_hex(of_code[k]);
+            click_at(&mut h, at);
+        }
+    }
+    assert_eq!(h.state().digitise.suggest.samples.len(), 12);
+    h.get_by_label("Classify hexes").click();
+    h.run();
+    wait_for_jobs(&mut h);
+    assert!(
+        h.state().digitise.suggest.terrain.is_some(),
+        "{:?}",
+        h.state().digitise.suggest.error
+    );
+    h.get_by_label_contains("hexes classified");
+    h.get_by_label("Confidence").click();
+    h.run();
+    h.state_mut().digitise.suggest.threshold = 0.1;
+    h.run();
+    let depth = h.state().history.undo_depth();
+    h.get_by_label_contains("Accept above threshold").click();
+    h.run();
+    assert_eq!(h.state().history.undo_depth(), depth + 1, "one undo step");
+    let doc = &h.state().doc;
+    let right = truth
+        .grid
+        .indices()
+        .filter(|hex| doc.code(*hex) == Some(code_at(&truth, *hex)))
+        .count();
+    let total = truth.grid.hex_count();
+    assert!(
+        right * 10 >= total * 9,
+        "{right} of {total} hexes got the right terrain"
+    );
+
+    // Review: the next doubtful hex (if any) can be skipped; then undo restores everything.
+    h.get_by_label("Next doubtful ▶").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().doc.map.rows, original.rows, "undo restores all");
+}
+
+#[test]
+fn checked_marks_toggle_count_and_survive_save() {
+    let (dir, map_path, _, _) = setup(None);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    let total = h.state().doc.map.grid.hex_count();
+    assert_eq!(h.state().hexes_to_check(), total);
+    h.get_by_label("Digitise").click();
+    h.run();
+    h.get_by_label("Check the work…").click();
+    h.run();
+    h.get_by_label_contains(&format!("0 of {total} hexes checked"));
+    for hex in [HexIndex::new(2, 2), HexIndex::new(3, 5)] {
+        let at = h.state().screen_of_hex(hex);
+        h.hover_at(at);
+        h.run();
+        h.key_press(Key::C);
+        h.run();
+    }
+    assert_eq!(h.state().doc.map.checked.len(), 2);
+    assert_eq!(h.state().hexes_to_check(), total - 2);
+    h.get_by_label_contains(&format!("checked · {} to check", total - 2));
+    // C again unmarks; undo marks it again.
+    h.key_press(Key::C);
+    h.run();
+    assert_eq!(h.state().hexes_to_check(), total - 1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().hexes_to_check(), total - 2);
+    // Flicker and blend do not get in the way.
+    h.get_by_label("Flicker between map and scan").click();
+    h.run_steps(3);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    drop(h);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    let checked: Vec<String> = h
+        .state()
+        .doc
+        .map
+        .checked
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    assert_eq!(checked, ["0303", "0406"]);
+}
+
+/// A PNG whose header claims `width × height` pixels, with a tiny IDAT.
+fn hostile_png(width: u32, height: u32) -> Vec<u8> {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = 0xffff_ffffu32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xedb8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+    fn chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+        let mut out = (data.len() as u32).to_be_bytes().to_vec();
+        let mut body = kind.to_vec();
+        body.extend_from_slice(data);
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&crc32(&body).to_be_bytes());
+        out
+    }
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = width.to_be_bytes().to_vec();
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    png.extend(chunk(b"IHDR", &ihdr));
+    png.extend(chunk(
+        b"IDAT",
+        &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
+    ));
+    png.extend(chunk(b"IEND", &[]));
+    png
+}
+
+#[test]
+fn a_hostile_image_is_refused_with_a_message() {
+    let (dir, map_path, _, _) = setup(None);
+    let hostile = dir.path().join("huge.png");
+    std::fs::write(&hostile, hostile_png(100_000, 100_000)).expect("write");
+    let garbage = dir.path().join("garbage.png");
+    std::fs::write(&garbage, b"not an image at all").expect("write");
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    import(&mut h, &hostile);
+    h.get_by_label("⛔ Could not import the scan");
+    h.get_by_label_contains("100000×100000");
+    h.get_by_label("OK").click();
+    h.run();
+    assert!(h.state().doc.map.background.is_none());
+    assert!(!h.state().is_dirty());
+    import(&mut h, &garbage);
+    h.get_by_label("⛔ Could not import the scan");
+    h.get_by_label("OK").click();
+    h.run();
+    import(&mut h, &dir.path().join("missing.png"));
+    h.get_by_label("⛔ Could not import the scan");
+    assert!(h.state().doc.map.background.is_none());
+}
