@@ -90,6 +90,12 @@ pub enum Action {
     ClearSelection,
     About,
     ClearRecent,
+    /// Scenario: turn the selected counter, take it off the map, settings, a new scenario.
+    RotateClockwise,
+    RotateAnticlockwise,
+    RemoveFromMap,
+    ScenarioSettings,
+    NewScenario,
 }
 
 /// A modal dialog.
@@ -137,6 +143,8 @@ pub struct EditorApp {
     pub diagnostics: DiagnosticsPanel,
     pub legend: LegendEditor,
     pub digitise: crate::digitise::Digitise,
+    /// The order of battle, counters, zones and scenario settings.
+    pub oob: crate::oob::OobState,
     pub dialog: Option<Dialog>,
     pub toasts: Vec<Toast>,
     /// The hex under the pointer.
@@ -172,6 +180,7 @@ impl EditorApp {
             diagnostics: DiagnosticsPanel::default(),
             legend: LegendEditor::default(),
             digitise: Default::default(),
+            oob: Default::default(),
             dialog: None,
             toasts: Vec::new(),
             hovered: None,
@@ -281,6 +290,9 @@ impl EditorApp {
             return;
         }
         self.view.invalidate(&self.doc, touched);
+        if touched.scenario {
+            self.oob.revision += 1;
+        }
         if touched.all {
             self.tools.sync_with_legend(&self.doc);
         }
@@ -342,7 +354,7 @@ impl EditorApp {
         });
     }
 
-    fn toast(&mut self, text: String) {
+    pub(crate) fn toast(&mut self, text: String) {
         self.toasts.push(Toast {
             text,
             until: self.time + 4.0,
@@ -358,7 +370,12 @@ impl EditorApp {
                 self.doc = doc;
                 self.history = History::new();
                 self.view.reset();
+                self.oob.reset();
                 self.tools.selection = None;
+                if self.doc.scenario.is_some() {
+                    // A scenario is opened to place counters first.
+                    self.tools.tool = Tool::Select;
+                }
                 self.tools.sync_with_legend(&self.doc);
                 self.settings.add_recent(path);
                 self.save_settings();
@@ -404,7 +421,7 @@ impl EditorApp {
 
     /// Saves the map to its file (Save As when it has none). Returns whether it was saved.
     pub fn save(&mut self) -> bool {
-        match self.doc.map_path.clone() {
+        match self.doc.document_path().map(Path::to_owned) {
             Some(path) => self.save_to(&path),
             None => {
                 self.open_path_dialog(PickPurpose::Save, None);
@@ -413,18 +430,28 @@ impl EditorApp {
         }
     }
 
-    /// Saves the map to a path (atomically, in canonical form).
+    /// Saves the map to a path (atomically, in canonical form); with a scenario open, saves the
+    /// scenario to the path and the map to its own file (each only when it changed).
     pub fn save_to(&mut self, path: &Path) -> bool {
         self.history.end_group();
-        crate::digitise::relink_scan(&mut self.doc, path);
-        match bataille_schema::save_map(path, &self.doc.map) {
+        // With a scenario, the map keeps its own file.
+        let map_target = match self.doc.scenario {
+            Some(_) => self.doc.map_path.clone(),
+            None => Some(path.to_owned()),
+        };
+        if let Some(map_target) = map_target {
+            crate::digitise::relink_scan(&mut self.doc, &map_target);
+        }
+        let old_recovery = self.recovery_path();
+        let result = if self.doc.scenario.is_some() {
+            crate::placement::save_with_scenario(&mut self.doc, path)
+        } else {
+            bataille_schema::save_map(path, &self.doc.map)
+        };
+        match result {
             Ok(()) => {
-                let old_recovery = self.recovery_path();
-                let moved = self.doc.map_path.as_deref() != Some(path);
-                self.doc.map_path = Some(path.to_owned());
-                if moved && self.doc.scenario.is_some() {
-                    // The scenario names the old map; the saved copy stands alone.
-                    self.doc.scenario = None;
+                if self.doc.scenario.is_none() {
+                    self.doc.map_path = Some(path.to_owned());
                 }
                 self.history.mark_saved();
                 if let Some(old) = old_recovery {
@@ -462,8 +489,7 @@ impl EditorApp {
                 .unwrap_or_default(),
             PickPurpose::Save => self
                 .doc
-                .map_path
-                .as_ref()
+                .document_path()
                 .map(|p| p.display().to_string())
                 .unwrap_or_else(|| "map.ron".to_owned()),
         };
@@ -510,6 +536,7 @@ impl EditorApp {
             map_path: self.doc.map_path.clone(),
             scenario_path: self.doc.scenario.as_ref().map(|s| s.path.clone()),
             map: self.doc.map.clone(),
+            scenario: self.doc.scenario.as_ref().map(|s| s.scenario.clone()),
         };
         self.recovery_written_at = Some(Instant::now());
         self.recovery_edits = self.history.committed();
@@ -584,8 +611,11 @@ impl EditorApp {
         };
         let (mut doc, _) = Document::from_map(recovery.map, recovery.map_path);
         if let Some(path) = &recovery.scenario_path
-            && let Ok(scenario) =
-                read_source(path).and_then(|s| bataille_schema::io::parse_scenario(&s))
+            && let Some(scenario) = recovery.scenario.clone().or_else(|| {
+                read_source(path)
+                    .and_then(|s| bataille_schema::io::parse_scenario(&s))
+                    .ok()
+            })
         {
             doc.scenario = Some(ScenarioFile {
                 scenario,
@@ -596,6 +626,7 @@ impl EditorApp {
         self.history = History::new();
         self.history.mark_unsaved();
         self.view.reset();
+        self.oob.reset();
         self.tools.sync_with_legend(&self.doc);
         let _ = std::fs::remove_file(&found.file);
         self.write_recovery();
@@ -700,11 +731,19 @@ impl EditorApp {
                 self.save_settings();
             }
             Action::NextDiagnostic | Action::PreviousDiagnostic => {
-                if let Some(hex) = self.diagnostics.step(action == Action::NextDiagnostic) {
-                    self.go_to_hex(ctx, &hex);
+                if let Some(d) = self.diagnostics.step(action == Action::NextDiagnostic) {
+                    self.go_to_diagnostic(ctx, &d);
                 }
             }
-            Action::ClearSelection => self.tools.selection = None,
+            Action::ClearSelection => {
+                self.tools.selection = None;
+                self.oob.selected = None;
+            }
+            Action::RotateClockwise => self.rotate_selected(true),
+            Action::RotateAnticlockwise => self.rotate_selected(false),
+            Action::RemoveFromMap => self.remove_selected_from_map(),
+            Action::ScenarioSettings => self.open_scenario_settings(),
+            Action::NewScenario => self.new_scenario_for_map(),
             Action::About => self.dialog = Some(Dialog::About),
             Action::ClearRecent => {
                 self.settings.recent.clear();
@@ -731,6 +770,7 @@ impl EditorApp {
         let ctx = ui.ctx().clone();
         self.time = ui.input(|i| i.time);
         self.handle_close_request(&ctx);
+        self.diagnostics.poll(&ctx);
         self.shortcuts(&ctx);
         self.digitise_frame(&ctx);
         self.menu_bar(ui);
@@ -740,8 +780,8 @@ impl EditorApp {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
                 .show(ui, |ui| {
-                    if let Some(hex) = self.diagnostics.ui(ui) {
-                        self.go_to_hex(&ctx, &hex);
+                    if let Some(d) = self.diagnostics.ui(ui) {
+                        self.go_to_diagnostic(&ctx, &d);
                     }
                 });
         }
@@ -756,8 +796,8 @@ impl EditorApp {
         if self.settings.show_right_dock {
             egui::Panel::right("inspector")
                 .resizable(true)
-                .default_size(220.0)
-                .show(ui, |ui| self.inspector(ui));
+                .default_size(320.0)
+                .show(ui, |ui| self.right_dock(ui));
         }
         self.digitise_panel(ui);
         egui::CentralPanel::default()
@@ -766,6 +806,7 @@ impl EditorApp {
         if let Some(edit) = self.legend.show(&ctx, &self.doc) {
             self.apply_edit(&edit.label, edit.changes);
         }
+        self.scenario_windows(&ctx);
         self.dialogs(&ctx);
         self.toasts_ui(&ctx);
         for action in std::mem::take(&mut self.pending) {
@@ -830,6 +871,9 @@ impl EditorApp {
         if ctx.text_edit_focused() {
             return;
         }
+        if ctx.input_mut(|i| i.consume_key(Modifiers::SHIFT, Key::R)) {
+            self.request(Action::RotateAnticlockwise);
+        }
         let mut keys: Vec<(Key, Action)> = Tool::ALL
             .iter()
             .map(|&tool| (tool.key(), Action::Tool(tool)))
@@ -839,6 +883,8 @@ impl EditorApp {
             (Key::OpenBracket, Action::BrushSmaller),
             (Key::CloseBracket, Action::BrushBigger),
             (Key::Escape, Action::ClearSelection),
+            (Key::R, Action::RotateClockwise),
+            (Key::Delete, Action::RemoveFromMap),
         ]);
         for (key, action) in keys {
             if ctx.input_mut(|i| i.consume_key(Modifiers::NONE, key)) {
@@ -855,6 +901,7 @@ impl EditorApp {
         self.map_rect = rect;
         painter.rect_filled(rect, 0.0, egui::Color32::from_gray(96));
         self.paint_map_with_scan(&painter, rect);
+        self.paint_scenario(&painter, rect);
 
         let (pointer, delta, primary, secondary, middle, space, alt, zoom_delta, wheel) =
             ui.input(|i| {
@@ -867,7 +914,7 @@ impl EditorApp {
                             delta,
                             modifiers,
                             ..
-                        } if !modifiers.command => Some(match unit {
+                        } if !modifiers.command && !modifiers.shift => Some(match unit {
                             egui::MouseWheelUnit::Point => delta.y,
                             egui::MouseWheelUnit::Line => delta.y * 40.0,
                             egui::MouseWheelUnit::Page => delta.y * 400.0,
@@ -904,9 +951,14 @@ impl EditorApp {
             }
         }
 
+        // Counters take the press first (drags from the tree, between hexes).
+        let counters_took =
+            self.tools.stroke.is_none() && self.scenario_map_input(ui, &response, rect, pointer);
+
         // Strokes.
-        let down_on = response.is_pointer_button_down_on();
-        if down_on && !response.has_focus() {
+        let pressed_on_map = response.is_pointer_button_down_on();
+        let down_on = pressed_on_map && !counters_took;
+        if pressed_on_map && !response.has_focus() {
             // Keys go to the map again (not to the last button clicked).
             response.request_focus();
         }
@@ -937,13 +989,23 @@ impl EditorApp {
                 self.view.pan_by(delta);
             } else if let Some(pos) = pointer {
                 let g = self.view.to_grid(rect, pos);
-                let out = self
-                    .tools
-                    .stroke_input(&self.doc, [g.x, g.y], kind, pressed, alt);
+                let out = if self.tools.tool == Tool::Zone && !alt {
+                    let unit = match self.oob.selected {
+                        Some(crate::oob::Sel::Unit(a, u)) => Some((a, u)),
+                        _ => None,
+                    };
+                    self.oob
+                        .zone_tool
+                        .stroke_input(&self.doc, unit, [g.x, g.y], kind, pressed)
+                } else {
+                    self.tools
+                        .stroke_input(&self.doc, [g.x, g.y], kind, pressed, alt)
+                };
                 self.apply_tool_output(out);
             }
         }
         self.paint_feedback(&painter, rect, pointer);
+        self.paint_scenario_drag(ui, &painter, rect, pointer);
         if response.hovered() {
             let icon = if self.tools.stroke == Some(StrokeKind::Pan) || space {
                 egui::CursorIcon::Grabbing
@@ -1164,6 +1226,7 @@ impl EditorApp {
                 let mut choice = None;
                 let title = match purpose {
                     PickPurpose::Open => "Open a map or scenario",
+                    PickPurpose::Save if self.doc.scenario.is_some() => "Save the scenario as",
                     PickPurpose::Save => "Save the map as",
                 };
                 modal("path").show(ctx, |ui| {
@@ -1263,6 +1326,7 @@ impl EditorApp {
                         self.doc = Document::new_map(&settings);
                         self.history = History::new();
                         self.view.reset();
+                        self.oob.reset();
                         self.tools.sync_with_legend(&self.doc);
                         self.diagnostics.revalidate(&self.doc);
                     }

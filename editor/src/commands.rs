@@ -6,6 +6,7 @@ use bataille_schema::map::{HexsideType, OverlayType, TerrainType};
 use bataille_schema::{HexIndex, HexName, HexsideRef, Id, Map};
 
 use crate::document::{Document, Touched};
+use crate::scenario_edit::ScenarioChange;
 
 /// One hex's terrain before and after.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +64,8 @@ pub enum Change {
     Grid { before: Box<Map>, after: Box<Map> },
     /// The scan under the map and its fit, or the hexes checked against it.
     Digitise(crate::digitise::DigitiseChange),
+    /// A change to the scenario (order of battle, placement, zones, settings).
+    Scenario(ScenarioChange),
 }
 
 impl Change {
@@ -140,6 +143,7 @@ impl Change {
                 Touched::all()
             }
             Change::Digitise(change) => change.apply(doc, forward),
+            Change::Scenario(change) => change.apply(doc, forward),
         }
     }
 
@@ -154,6 +158,7 @@ impl Change {
             Change::MapName { before, after } => before == after,
             Change::Grid { before, after } => before == after,
             Change::Digitise(change) => change.is_noop(),
+            Change::Scenario(change) => change.is_noop(),
             Change::Hexside { .. } | Change::Overlay { .. } => false,
         }
     }
@@ -237,6 +242,23 @@ impl History {
                     (edit.changes.last_mut(), &change)
                 {
                     cells.extend_from_slice(new_cells);
+                } else if let (
+                    Some(Change::Scenario(ScenarioChange::ZoneHexes {
+                        zone,
+                        hexes,
+                        present,
+                    })),
+                    Change::Scenario(ScenarioChange::ZoneHexes {
+                        zone: new_zone,
+                        hexes: new_hexes,
+                        present: new_present,
+                    }),
+                ) = (edit.changes.last_mut(), &change)
+                    && zone == new_zone
+                    && present == new_present
+                {
+                    // A zone stroke keeps one list of the hexes it added or removed.
+                    hexes.extend_from_slice(new_hexes);
                 } else {
                     edit.changes.push(change);
                 }

@@ -35,6 +35,8 @@ pub struct Touched {
     pub sides: Vec<HexsideRef>,
     /// Everything must be redrawn (legend or grid change).
     pub all: bool,
+    /// The scenario changed (counters, zones, settings).
+    pub scenario: bool,
 }
 
 impl Touched {
@@ -53,7 +55,7 @@ impl Touched {
     }
 
     pub fn is_empty(&self) -> bool {
-        !self.all && self.hexes.is_empty() && self.sides.is_empty()
+        !self.all && !self.scenario && self.hexes.is_empty() && self.sides.is_empty()
     }
 
     /// Both sets of touched things.
@@ -61,6 +63,7 @@ impl Touched {
         self.hexes.extend(other.hexes);
         self.sides.extend(other.sides);
         self.all |= other.all;
+        self.scenario |= other.scenario;
         self
     }
 }

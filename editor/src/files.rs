@@ -186,6 +186,9 @@ pub struct Recovery {
     /// The scenario the map was opened through.
     pub scenario_path: Option<PathBuf>,
     pub map: Map,
+    /// The unsaved scenario (order of battle, zones, settings), when one is open.
+    #[serde(default)]
+    pub scenario: Option<bataille_schema::Scenario>,
 }
 
 /// A recovery file found at start-up.

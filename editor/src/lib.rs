@@ -18,6 +18,7 @@
 pub mod app;
 pub mod calibration;
 pub mod commands;
+pub mod counters;
 pub mod diagnostics;
 pub mod digitise;
 pub mod document;
@@ -26,9 +27,15 @@ pub mod jobs;
 pub mod legend;
 pub mod map_settings;
 pub mod map_view;
+pub mod oob;
 pub mod panels;
+pub mod placement;
 pub mod scan;
+pub mod scenario_edit;
+pub mod scenario_settings;
 pub mod suggest;
 pub mod tools;
+pub mod validation;
+pub mod zones;
 
 pub use app::{Action, Dialog, EditorApp, EditorConfig};

@@ -133,19 +133,14 @@ impl EditorApp {
                         self.request(Action::Legend);
                     }
                 });
-                ui.menu_button("Scenario", |ui| match &self.doc.scenario {
-                    Some(s) => {
-                        ui.label(format!("{} ({})", s.scenario.title, s.path.display()));
-                        ui.weak("Order of battle tools come in a later version.");
-                    }
-                    None => {
-                        ui.weak("No scenario open: open a scenario file to edit its map.");
-                    }
-                });
+                ui.menu_button("Scenario", |ui| self.scenario_menu(ui));
                 ui.menu_button("Digitise", |ui| self.digitise_menu(ui));
                 ui.menu_button("Help", |ui| {
                     ui.label("Keys: S select · B brush · F fill · I eyedropper · H hexside");
-                    ui.label("O overlay · L label · [ ] brush size · N hex names");
+                    ui.label(
+                        "O overlay · L label · Z zone · U units · [ ] brush size · N hex names",
+                    );
+                    ui.label("R / Shift+R turn the selected counter · Delete takes it off the map");
                     ui.label("Space+drag or middle drag: pan · wheel: zoom");
                     if ui.button("About…").clicked() {
                         self.request(Action::About);
@@ -153,6 +148,36 @@ impl EditorApp {
                 });
             });
         });
+    }
+
+    fn scenario_menu(&mut self, ui: &mut Ui) {
+        match &self.doc.scenario {
+            Some(s) => {
+                ui.label(format!("{} ({})", s.scenario.title, s.path.display()));
+                if ui.button("Settings…").clicked() {
+                    self.request(Action::ScenarioSettings);
+                }
+                if ui.button("Order of battle").clicked() {
+                    self.oob.tab = crate::oob::DockTab::Oob;
+                    self.settings.show_right_dock = true;
+                }
+                if menu_item(ui, "Turn counter clockwise", "R", true) {
+                    self.request(Action::RotateClockwise);
+                }
+                if menu_item(ui, "Turn counter anticlockwise", "Shift+R", true) {
+                    self.request(Action::RotateAnticlockwise);
+                }
+                if menu_item(ui, "Take counter off the map", "Delete", true) {
+                    self.request(Action::RemoveFromMap);
+                }
+            }
+            None => {
+                ui.weak("No scenario open: open a scenario file, or start one for this map.");
+                if ui.button("New scenario for this map…").clicked() {
+                    self.request(Action::NewScenario);
+                }
+            }
+        }
     }
 
     pub(crate) fn tool_bar(&mut self, ui: &mut Ui) {
@@ -224,6 +249,10 @@ impl EditorApp {
                         }
                         if let Some(label) = self.doc.map.labels.get(&name) {
                             text.push_str(&format!(" · “{label}”"));
+                        }
+                        let (units, leaders) = self.oob.counters.count_at(hex);
+                        if units + leaders > 0 {
+                            text.push_str(&format!(" · {units} units, {leaders} leaders"));
                         }
                         ui.label(text);
                     }
@@ -309,6 +338,8 @@ impl EditorApp {
             Tool::Select => {
                 ui.weak("Click a hex to inspect it.");
             }
+            Tool::Zone => self.zone_tool_options(ui),
+            Tool::Units => self.units_tool_options(ui),
             Tool::Fill | Tool::Eyedropper => {}
         }
         ui.separator();

@@ -18,10 +18,14 @@ pub enum Tool {
     Hexside,
     Overlay,
     Label,
+    /// Deployment zones, entry hexes, objectives (the `zones` module).
+    Zone,
+    /// Counter placement (the `placement` module).
+    Units,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 7] = [
+    pub const ALL: [Tool; 9] = [
         Tool::Select,
         Tool::Brush,
         Tool::Fill,
@@ -29,6 +33,8 @@ impl Tool {
         Tool::Hexside,
         Tool::Overlay,
         Tool::Label,
+        Tool::Zone,
+        Tool::Units,
     ];
 
     pub fn name(self) -> &'static str {
@@ -40,6 +46,8 @@ impl Tool {
             Tool::Hexside => "Hexside",
             Tool::Overlay => "Overlay",
             Tool::Label => "Label",
+            Tool::Zone => "Zone",
+            Tool::Units => "Units",
         }
     }
 
@@ -53,6 +61,8 @@ impl Tool {
             Tool::Hexside => Key::H,
             Tool::Overlay => Key::O,
             Tool::Label => Key::L,
+            Tool::Zone => Key::Z,
+            Tool::Units => Key::U,
         }
     }
 
@@ -65,6 +75,8 @@ impl Tool {
             Tool::Hexside => "〰",
             Tool::Overlay => "🏰",
             Tool::Label => "🔤",
+            Tool::Zone => "🚩",
+            Tool::Units => "♟",
         }
     }
 
@@ -78,6 +90,14 @@ impl Tool {
             Tool::Hexside => "Drag along hex edges to add the chosen feature; right-drag removes",
             Tool::Overlay => "Click or drag to add the chosen overlay; right-click removes",
             Tool::Label => "Click a hex to set its label; right-click removes it",
+            Tool::Zone => {
+                "Drag to add hexes to a deployment zone (or entry hexes, objectives); \
+                 right-drag removes"
+            }
+            Tool::Units => {
+                "Drag counters onto hexes and between them; click a hex to place the selected \
+                 counter; right-click takes one off"
+            }
         };
         format!("{} ({}) — {what}", self.name(), self.key().name())
     }
@@ -228,7 +248,7 @@ impl ToolState {
             return out;
         }
         match self.tool {
-            Tool::Eyedropper => {}
+            Tool::Eyedropper | Tool::Zone | Tool::Units => {}
             Tool::Select => {
                 if pressed {
                     self.selection = hex;
