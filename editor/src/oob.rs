@@ -728,6 +728,7 @@ impl OobState {
         let current = self
             .selected
             .and_then(|sel| rows.iter().position(|r| r.sel() == Some(sel)));
+        let mut focus_selected = false;
         if self.tree_focused {
             let (up, down, left, right) = ui.input_mut(|i| {
                 (
@@ -767,6 +768,7 @@ impl OobState {
                 self.selected = Some(t);
                 out.select = Some(Some(t));
                 self.scroll_to_selected = true;
+                focus_selected = true;
             }
             if (left || right)
                 && let Some(row) = current.and_then(|c| rows.get(c))
@@ -855,7 +857,8 @@ impl OobState {
                             out.select = Some(sel);
                         }
                     }
-                    if selected && self.tree_focused && !resp.has_focus() {
+                    if selected && focus_selected {
+                        // The keys moved the selection: the focus follows it.
                         resp.request_focus();
                         any_focus = true;
                     }

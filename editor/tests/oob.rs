@@ -1,0 +1,448 @@
+//! The order of battle through the real app, driven by egui_kittest: build an army, a corps and
+//! units with the panel, drag them from the tree onto hexes, overstack a hex and see the
+//! validator's diagnostic, go to it, fix it, save and reload; turn counters; paint a deployment
+//! zone and undo; change the number of turns in the scenario settings; a leader's command.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use bataille_editor::EditorApp;
+use bataille_editor::oob::Sel;
+use bataille_editor::scenario_edit::new_scenario;
+use bataille_editor::tools::Tool;
+use bataille_schema::scenario::{Army, Commander, Corps, LineLeader, Placement, Unit};
+use bataille_schema::{HexIndex, HexName, Id, Scenario, Side};
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use common::*;
+
+type H = Harness<'static, EditorApp>;
+
+fn lerp(a: Pos2, b: Pos2, t: f32) -> Pos2 {
+    a + (b - a) * t
+}
+
+/// Writes a 12 × 10 map and `scenario` beside it; opens the scenario.
+fn open(scenario: &Scenario) -> (tempfile::TempDir, PathBuf, H) {
+    let dir = tempfile::tempdir().expect("dir");
+    write_map(&dir.path().join("map.ron"), &blank_map(12, 10));
+    let path = dir.path().join("scenario.ron");
+    std::fs::write(
+        &path,
+        bataille_schema::scenario_to_string(scenario).expect("scenario text"),
+    )
+    .expect("write scenario");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    (dir, path, h)
+}
+
+/// Presses at `from`, moves in steps, releases at `to`.
+fn drag(h: &mut H, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.drag_at(from);
+    for i in 1..=8 {
+        h.hover_at(lerp(from, to, i as f32 / 8.0));
+    }
+    h.drop_at(to);
+    h.run();
+}
+
+fn right_drag(h: &mut H, points: &[Pos2]) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Secondary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    h.hover_at(points[0]);
+    h.event(button(points[0], true));
+    for p in points {
+        h.hover_at(*p);
+    }
+    h.event(button(points[points.len() - 1], false));
+    h.run();
+}
+
+fn hex_at(h: &H, col: u32, row: u32) -> Pos2 {
+    h.state().screen_of_hex(HexIndex::new(col, row))
+}
+
+fn scenario(h: &H) -> &Scenario {
+    &h.state()
+        .doc
+        .scenario
+        .as_ref()
+        .expect("a scenario")
+        .scenario
+}
+
+fn codes(h: &H) -> Vec<String> {
+    h.state()
+        .diagnostics
+        .diagnostics
+        .iter()
+        .map(|d| d.code.clone())
+        .collect()
+}
+
+/// Scrolls a labelled button into view and clicks it.
+fn click(h: &mut H, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
+    h.get_by_label(label).click();
+    h.run();
+}
+
+/// Types into a labelled field, replacing its text, and commits with Enter.
+fn type_into(h: &mut H, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label(label).type_text(text);
+    h.key_press(Key::Enter);
+    h.run();
+}
+
+#[test]
+fn build_place_overstack_fix_save_reload() {
+    let (_dir, path, mut h) = open(&new_scenario("OOB test", "map.ron"));
+    assert_eq!(h.state().tools.tool, Tool::Select);
+
+    // An army, a corps, two units, through the panel.
+    h.get_by_label("Add army").click();
+    h.run();
+    assert_eq!(scenario(&h).armies.len(), 1);
+    assert_eq!(h.state().oob.selected, Some(Sel::Army(0)));
+    type_into(&mut h, "Name", "Armée française");
+    assert_eq!(scenario(&h).armies[0].name, "Armée française");
+    click(&mut h, "Add corps");
+    assert_eq!(scenario(&h).armies[0].corps.len(), 1);
+    assert!(scenario(&h).armies[0].corps[0].leader.is_some());
+    click(&mut h, "Add unit");
+    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    type_into(&mut h, "Name", "Navarre 1/");
+    type_into(&mut h, "CP", "3");
+    {
+        let unit = &scenario(&h).armies[0].units[0];
+        assert_eq!(unit.name, "Navarre 1/");
+        assert_eq!(unit.cp, Some(3));
+        assert_eq!(unit.corps.as_ref().map(Id::as_str), Some("army-corps"));
+    }
+    h.get_by_label_contains("Corps 1 (1)").click();
+    h.run();
+    click(&mut h, "Add unit");
+    type_into(&mut h, "Name", "Navarre 2/");
+    assert_eq!(scenario(&h).armies[0].units.len(), 2);
+    // Ids stay unique: giving the second unit the first one's id suffixes it.
+    type_into(&mut h, "Id", "army-corps-1");
+    assert_eq!(scenario(&h).armies[0].units[1].id.as_str(), "army-corps-2");
+
+    // Drag both units from the tree onto hex 0404 (column 3, row 3): one unit a hex.
+    let target = hex_at(&h, 3, 3);
+    let row = h.get_by_label_contains("Navarre 1/").rect().center();
+    drag(&mut h, row, target);
+    assert_eq!(
+        scenario(&h).armies[0].units[0].placement,
+        Placement::Hex(HexName::from("0404"))
+    );
+    assert!(!codes(&h).contains(&"E0301".to_owned()), "{:?}", codes(&h));
+    let row = h.get_by_label_contains("Navarre 2/").rect().center();
+    drag(&mut h, row, target);
+    assert_eq!(
+        scenario(&h).armies[0].units[1].placement,
+        Placement::Hex(HexName::from("0404"))
+    );
+    // The validator's diagnostic appears in the panel and on the status bar.
+    assert!(codes(&h).contains(&"E0301".to_owned()), "{:?}", codes(&h));
+    h.get_by_label_contains("E0301").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.oob.selected, Some(Sel::Unit(0, 1)), "the unit it names");
+    assert_eq!(app.tools.selection, Some(HexIndex::new(3, 3)), "its hex");
+    assert!(
+        app.diagnostics
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "E0301" && d.message.contains("at most 1"))
+    );
+
+    // Fix it: Delete takes the selected unit off the map, and the diagnostic goes.
+    h.key_press(Key::Delete);
+    h.run();
+    assert_eq!(
+        scenario(&h).armies[0].units[1].placement,
+        Placement::Unplaced
+    );
+    assert!(!codes(&h).contains(&"E0301".to_owned()), "{:?}", codes(&h));
+    assert!(h.query_by_label_contains("E0301").is_none());
+    // Drag it to a free hex instead, between hexes on the map for the first one.
+    let row = h.get_by_label_contains("Navarre 2/").rect().center();
+    let to = hex_at(&h, 5, 3);
+    drag(&mut h, row, to);
+    let (from, to) = (hex_at(&h, 3, 3), hex_at(&h, 4, 6));
+    drag(&mut h, from, to);
+    assert_eq!(
+        scenario(&h).armies[0].units[0].placement,
+        Placement::Hex(HexName::from("0507"))
+    );
+    let depth = h.state().history.undo_depth();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(
+        scenario(&h).armies[0].units[0].placement,
+        Placement::Hex(HexName::from("0404")),
+        "a drag is one undo step"
+    );
+    assert_eq!(h.state().history.undo_depth(), depth - 1);
+
+    // Save, reload, compare.
+    assert!(h.state().window_title().contains('●'));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert!(!h.state().is_dirty());
+    let mut expected = scenario(&h).clone();
+    expected.canonicalize();
+    let loaded = bataille_schema::load_scenario(&path).expect("reload");
+    assert_eq!(loaded.scenario, expected);
+    let again = EditorApp::with_file(
+        bataille_editor::EditorConfig::isolated(path.parent().unwrap_or(Path::new("."))),
+        &path,
+    );
+    assert_eq!(
+        again.doc.scenario.as_ref().map(|s| &s.scenario),
+        Some(&expected)
+    );
+}
+
+/// A scenario with one army, a commander, a corps with its leader and three units.
+fn small_oob() -> Scenario {
+    let mut s = new_scenario("Small", "map.ron");
+    let unit = |id: &str, name: &str, kind: &str, hex: Option<&str>| Unit {
+        id: Id::from(id),
+        name: name.into(),
+        kind: Id::from(kind),
+        corps: Some(Id::from("droite")),
+        cp: Some(2),
+        mp: Some(4),
+        morale: Some(3),
+        fire_modifier: None,
+        always_in_command: false,
+        facing: None,
+        placement: hex.map_or(Placement::Unplaced, |h| Placement::Hex(HexName::from(h))),
+        ratings: Default::default(),
+        allow: Vec::new(),
+    };
+    s.armies.push(Army {
+        id: Id::from("fr"),
+        name: "French".into(),
+        friendly_edges: Vec::new(),
+        commanders: vec![Commander {
+            id: Id::from("villars"),
+            name: "Villars".into(),
+            radius_hexes: None,
+            commands: vec![Id::from("droite")],
+            placement: Placement::Hex(HexName::from("0303")),
+            allow: Vec::new(),
+        }],
+        corps: vec![Corps {
+            id: Id::from("droite"),
+            name: "Aile droite".into(),
+            colour: "#2e6bd1".into(),
+            leader: Some(LineLeader {
+                id: Id::from("broglie"),
+                name: "Broglie".into(),
+                activation: 3,
+                radius_hexes: Some(2),
+                always_in_command: false,
+                placement: Placement::Hex(HexName::from("0404")),
+                allow: Vec::new(),
+            }),
+            friendly_edges: Vec::new(),
+        }],
+        units: vec![
+            unit("navarre", "Navarre", "infantry", Some("0505")),
+            unit("far", "Far away", "cavalry", Some("1109")),
+            unit("reserve", "Reserve", "infantry", None),
+        ],
+    });
+    s
+}
+
+#[test]
+fn rotate_facing_with_keys_and_wheel() {
+    let (_dir, _path, mut h) = open(&small_oob());
+    let facing = |h: &H| scenario(h).armies[0].units[0].facing;
+    // Click the counter on the map to select it.
+    let at = hex_at(&h, 4, 4);
+    h.hover_at(at);
+    h.drag_at(at);
+    h.drop_at(at);
+    h.run();
+    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    h.key_press(Key::R);
+    h.run();
+    assert_eq!(facing(&h), Some(Side::N));
+    h.key_press(Key::R);
+    h.run();
+    assert_eq!(facing(&h), Some(Side::NE));
+    h.key_press_modifiers(Modifiers::SHIFT, Key::R);
+    h.run();
+    assert_eq!(facing(&h), Some(Side::N));
+    // Shift+wheel over the selected counter turns it (down: clockwise).
+    h.hover_at(at);
+    h.event_modifiers(
+        egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, -1.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: Modifiers::SHIFT,
+        },
+        Modifiers::SHIFT,
+    );
+    h.run();
+    assert_eq!(facing(&h), Some(Side::NE));
+    // Each turn is an undo step.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(facing(&h), Some(Side::N));
+    // The form shows it and sets it too.
+    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+}
+
+#[test]
+fn zone_painting_and_undo() {
+    let (_dir, _path, mut h) = open(&small_oob());
+    h.key_press(Key::Z);
+    h.run();
+    assert_eq!(h.state().tools.tool, Tool::Zone);
+    h.get_by_label_contains("New zone for French").click();
+    h.run();
+    assert_eq!(scenario(&h).zones.len(), 1);
+    let depth = h.state().history.undo_depth();
+    // Drag down column 2 from row 1 to row 5: five hexes, one undo step.
+    let points: Vec<Pos2> = (0..=10)
+        .map(|i| lerp(hex_at(&h, 1, 1), hex_at(&h, 1, 5), i as f32 / 10.0))
+        .collect();
+    drag(&mut h, points[0], points[10]);
+    let hexes = |h: &H| -> Vec<String> {
+        scenario(h).zones[0]
+            .hexes
+            .iter()
+            .map(|x| x.to_string())
+            .collect()
+    };
+    assert_eq!(hexes(&h), vec!["0202", "0203", "0204", "0205", "0206"]);
+    assert_eq!(h.state().history.undo_depth(), depth + 1);
+    // Right-drag removes.
+    let points = [hex_at(&h, 1, 2), hex_at(&h, 1, 3)];
+    right_drag(&mut h, &points);
+    assert_eq!(hexes(&h), vec!["0202", "0205", "0206"]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(hexes(&h), vec!["0202", "0203", "0204", "0205", "0206"]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(hexes(&h).is_empty());
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(hexes(&h).len(), 5);
+}
+
+#[test]
+fn settings_change_turns() {
+    let (_dir, _path, mut h) = open(&small_oob());
+    h.get_by_label("⚙ Settings…").click();
+    h.run();
+    h.get_by_label("Scenario settings");
+    h.get_by_label("Turns").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Turns").type_text("12");
+    h.run();
+    h.get_by_label("Apply").click();
+    h.run();
+    assert_eq!(scenario(&h).turns, 12);
+    assert!(h.query_by_label("Scenario settings").is_none());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(scenario(&h).turns, 10);
+    // A turn count that does not read is refused with a message.
+    h.get_by_label("⚙ Settings…").click();
+    h.run();
+    h.get_by_label("Turns").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Turns").type_text("many");
+    h.run();
+    h.get_by_label("Apply").click();
+    h.run();
+    h.get_by_label_contains("Turns: a whole number");
+    assert_eq!(scenario(&h).turns, 10);
+    h.get_by_label("Cancel").click();
+    h.run();
+}
+
+#[test]
+fn selecting_a_leader_shows_who_is_in_command() {
+    let (_dir, _path, mut h) = open(&small_oob());
+    // The validator finds the far unit out of command (W0901).
+    assert!(codes(&h).contains(&"W0901".to_owned()), "{:?}", codes(&h));
+    h.get_by_label_contains("Broglie (line leader)").click();
+    h.run();
+    assert_eq!(h.state().oob.selected, Some(Sel::Leader(0, 0)));
+    let view = h
+        .state()
+        .oob
+        .command_cache
+        .as_ref()
+        .and_then(|(_, v)| v.clone())
+        .expect("a command view");
+    use bataille_editor::scenario_edit::CounterAt;
+    assert_eq!(view.in_command, vec![CounterAt::Unit(0, 0)]);
+    assert_eq!(view.out_of_command, vec![CounterAt::Unit(0, 1)]);
+    assert!(!view.ring.is_empty());
+    // F8 goes to the diagnostic's unit.
+    h.key_press(Key::F8);
+    h.run();
+    assert!(h.state().oob.selected.is_some());
+}
+
+#[test]
+fn keyboard_moves_in_the_tree_and_filter_lists_units_not_placed() {
+    let (_dir, _path, mut h) = open(&small_oob());
+    h.get_by_label_contains("Navarre").click();
+    h.run();
+    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    h.key_press(Key::ArrowDown);
+    h.run();
+    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 1)));
+    h.key_press(Key::ArrowUp);
+    h.key_press(Key::ArrowUp);
+    h.run();
+    assert_eq!(h.state().oob.selected, Some(Sel::Leader(0, 0)));
+    // Only the counters still to place.
+    h.get_by_label("Only not placed").click();
+    h.run();
+    assert!(h.query_by_label_contains("Reserve").is_some());
+    assert!(h.query_by_label_contains("Far away").is_none());
+    // Place it from the unit tool's list of counters not placed.
+    h.key_press(Key::U);
+    h.run();
+    let from = h
+        .get_all_by_label_contains("Reserve")
+        .last()
+        .map(|n| n.rect().center())
+        .expect("row");
+    let to = hex_at(&h, 8, 2);
+    drag(&mut h, from, to);
+    assert_eq!(
+        scenario(&h).armies[0].units[2].placement,
+        Placement::Hex(HexName::from("0903"))
+    );
+}
