@@ -345,8 +345,8 @@ impl EditorApp {
         self.digitise.import_job = Some(Job::spawn("Importing the scan", ctx, move |progress| {
             import_scan(&job_ctx, &path, side, progress)
         }));
-        self.digitise.open = true;
         if is_new {
+            self.digitise.open = true;
             self.digitise.tab = Tab::Scan;
         }
     }
@@ -649,6 +649,10 @@ impl EditorApp {
 
     /// The status bar's count of hexes to check (when digitising).
     pub(crate) fn digitise_status(&mut self, ui: &mut Ui) {
+        if let Some(job) = &self.digitise.import_job {
+            ui.label(format!("loading the scan… {:.0} %", job.progress() * 100.0));
+            ui.separator();
+        }
         if self.doc.map.background.is_none() && self.doc.map.checked.is_empty() {
             return;
         }
@@ -717,13 +721,15 @@ impl EditorApp {
         }
         match (&self.digitise.scan, &self.doc.map.background) {
             (Some(scan), Some(bg)) => {
+                let tiles = match scan.tiles.len() {
+                    1 => "one texture".to_owned(),
+                    n => format!("{n} tiles of at most {} px", scan.tile_side),
+                };
                 ui.label(format!(
-                    "{} — {} × {} px in {} tiles of at most {} px",
+                    "{} — {} × {} px in {tiles}",
                     bg.image,
                     scan.width(),
                     scan.height(),
-                    scan.tiles.len(),
-                    scan.tile_side
                 ));
                 ui.weak(format!(
                     "Decoded in {:.2} s, textures in {:.2} s",
@@ -806,10 +812,11 @@ impl EditorApp {
                     };
                     ui.label(format!("{}", i + 1));
                     let hint = row.guess.as_ref().map_or("hex".into(), |g| g.to_string());
-                    let edit = ui.add(
+                    let edit = ui.add_sized(
+                        [64.0, ui.spacing().interact_size.y],
                         egui::TextEdit::singleline(&mut row.hex)
                             .hint_text(hint)
-                            .desired_width(56.0),
+                            .font(egui::TextStyle::Monospace),
                     );
                     let edit = edit.on_hover_text(problem.clone().unwrap_or_default());
                     edit.widget_info(|| {

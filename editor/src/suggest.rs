@@ -86,6 +86,21 @@ fn first_char(code: Option<&str>) -> Option<char> {
     code.and_then(|c| c.chars().next())
 }
 
+/// Whether the legend has a terrain code.
+fn in_legend(doc: &Document, code: char) -> bool {
+    let mut buf = [0u8; 4];
+    doc.map.terrain.contains_key(&*code.encode_utf8(&mut buf))
+}
+
+/// The legend's colour of each terrain code.
+fn terrain_colours(doc: &Document) -> std::collections::HashMap<char, Color32> {
+    doc.map
+        .terrain
+        .iter()
+        .filter_map(|(code, t)| Some((code.chars().next()?, colour32(&t.colour, Color32::MAGENTA))))
+        .collect()
+}
+
 impl Suggest {
     /// Forgets samples and suggestions made on another grid.
     pub fn sync(&mut self, grid: &Grid) {
@@ -279,14 +294,13 @@ impl Suggest {
                 let after = first_char(s.code.as_deref())?;
                 let confidence = if s.marked { 1.0 } else { s.confidence };
                 let before = doc.code(s.index)?;
-                (after != before
-                    && confidence >= threshold
-                    && doc.map.terrain.contains_key(&*after.to_string()))
-                .then_some(CellChange {
-                    hex: s.index,
-                    before,
-                    after,
-                })
+                (after != before && confidence >= threshold && in_legend(doc, after)).then_some(
+                    CellChange {
+                        hex: s.index,
+                        before,
+                        after,
+                    },
+                )
             })
             .collect()
     }
@@ -366,6 +380,8 @@ impl Suggest {
     /// Draws the samples and the suggestions over the map.
     pub fn paint(&self, painter: &egui::Painter, view: &MapView, rect: Rect, doc: &Document) {
         let grid = &doc.map.grid;
+        let colours = terrain_colours(doc);
+        let colour_of = |code: &char| colours.get(code).copied().unwrap_or(Color32::MAGENTA);
         let visible = view.visible_grid_rect(rect).expand(1.5);
         let in_view = |hex: HexIndex| {
             let [x, y] = grid.centre(hex);
@@ -397,11 +413,7 @@ impl Suggest {
                         if doc.code(s.index) == Some(code) {
                             continue;
                         }
-                        let colour = doc
-                            .map
-                            .terrain
-                            .get(&*code.to_string())
-                            .map_or(Color32::MAGENTA, |t| colour32(&t.colour, Color32::MAGENTA));
+                        let colour = colour_of(&code);
                         add_hex(s.index, 0.72, colour.gamma_multiply(0.85));
                     }
                     Overlay::Confidence => add_hex(s.index, 1.0, heat(confidence)),
@@ -433,11 +445,7 @@ impl Suggest {
             if !in_view(*hex) {
                 continue;
             }
-            let colour = doc
-                .map
-                .terrain
-                .get(&*code.to_string())
-                .map_or(Color32::MAGENTA, |t| colour32(&t.colour, Color32::MAGENTA));
+            let colour = colour_of(code);
             let [x, y] = grid.centre(*hex);
             let c = view.to_screen(rect, pos2(x, y));
             shapes.push(Shape::circle_filled(c, r, colour));

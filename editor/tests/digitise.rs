@@ -321,6 +321,9 @@ fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
     h.run();
     h.get_by_label("Suggest terrain…").click();
     h.run();
+    // The panel took room from the map: show the whole map again.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Num0);
+    h.run();
     // Three samples per code, spread over the map.
     let names = [
         ('c', "Sample Clear: "),
