@@ -32,9 +32,8 @@ pub struct UnitLook {
     pub at: CounterAt,
     pub colour: Color32,
     pub symbol: Symbol,
-    /// `CP-morale-MP`, empty when the unit has none of them.
-    pub values: String,
-    pub name: String,
+    /// CP, morale and MP, written `CP-morale-MP` on the counter.
+    pub values: [Option<u8>; 3],
     /// Where its front points, in degrees clockwise from north.
     pub facing_degrees: Option<f32>,
 }
@@ -137,21 +136,11 @@ impl CounterCache {
                     .get(&unit.kind)
                     .map_or(Symbol::Other, |k| k.symbol);
                 let values = [unit.cp, unit.morale, unit.mp];
-                let values = if values.iter().any(Option::is_some) {
-                    values
-                        .iter()
-                        .map(|v| v.map_or_else(|| "–".to_owned(), |v| v.to_string()))
-                        .collect::<Vec<_>>()
-                        .join("-")
-                } else {
-                    String::new()
-                };
                 self.by_hex.entry(hex).or_default().units.push(UnitLook {
                     at: CounterAt::Unit(a, u),
                     colour,
                     symbol,
                     values,
-                    name: unit.name.clone(),
                     facing_degrees: unit
                         .facing
                         .map(|side| facing_degrees(grid.orientation, side)),
@@ -365,13 +354,13 @@ pub fn paint(
                 stack.units.get(layout.units.len().saturating_sub(1)),
                 layout.units.last(),
             )
-            && !look.values.is_empty()
+            && look.values.iter().any(Option::is_some)
         {
             let ink = ink_on(look.colour);
             shapes.push(text_shape(
                 painter,
                 square.center() + vec2(0.0, 0.29 * side),
-                &look.values,
+                &values_text(look.values),
                 0.27 * side,
                 ink,
             ));
@@ -379,6 +368,15 @@ pub fn paint(
     }
     painter.extend(shapes);
     drawn
+}
+
+/// `CP-morale-MP` (`3-2-4`), a dash for a value the unit lacks.
+pub fn values_text(values: [Option<u8>; 3]) -> String {
+    values
+        .iter()
+        .map(|v| v.map_or_else(|| "–".to_owned(), |v| v.to_string()))
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 fn luminance(c: Color32) -> f32 {

@@ -175,8 +175,7 @@ impl Swatch {
                     at: CounterAt::Unit(0, 0),
                     colour: *colour,
                     symbol: *symbol,
-                    values: String::new(),
-                    name: String::new(),
+                    values: [None; 3],
                     facing_degrees: None,
                 };
                 let mut shapes = Vec::new();
@@ -186,6 +185,9 @@ impl Swatch {
         }
     }
 }
+
+/// What the tree's rows depend on: the scenario's revision, the filter, the folds.
+type RowsKey = (u64, String, bool, u64);
 
 /// A counter dragged from the tree onto the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,6 +260,10 @@ pub struct OobState {
         Option<crate::placement::CommandView>,
     )>,
     tree_focused: bool,
+    /// Bumped when a node is folded or unfolded.
+    open_version: u64,
+    /// The tree's rows and what they were computed from.
+    rows_cache: Option<(RowsKey, Vec<Row>)>,
     scroll_to_selected: bool,
     focus_form: bool,
 }
@@ -280,6 +286,8 @@ impl Default for OobState {
             hovered_counter: None,
             command_cache: None,
             tree_focused: false,
+            open_version: 0,
+            rows_cache: None,
             scroll_to_selected: false,
             focus_form: false,
         }
@@ -565,8 +573,7 @@ impl OobState {
         rows
     }
 
-    fn row_text(s: &Scenario, grid: &Grid, row: Row) -> (String, Swatch) {
-        let _ = grid;
+    fn row_text(s: &Scenario, sizes: &HashMap<(usize, &str), usize>, row: Row) -> (String, Swatch) {
         let colour_of = |a: usize, id: Option<&Id>| {
             s.armies.get(a).and_then(|army| {
                 army.corps
@@ -599,11 +606,7 @@ impl OobState {
             }
             Row::Corps(a, c) => {
                 let corps = &s.armies[a].corps[c];
-                let n = s.armies[a]
-                    .units
-                    .iter()
-                    .filter(|u| u.corps.as_ref() == Some(&corps.id))
-                    .count();
+                let n = sizes.get(&(a, corps.id.as_str())).copied().unwrap_or(0);
                 (
                     format!("{} ({n})", corps.name),
                     Swatch::Colour(colour32(&corps.colour, Color32::GRAY)),
@@ -705,7 +708,20 @@ impl OobState {
             }
         });
         ui.separator();
-        let rows = self.rows(s);
+        let key = (
+            self.revision,
+            self.filter.clone(),
+            self.only_unplaced,
+            self.open_version,
+        );
+        let rows = match &self.rows_cache {
+            Some((k, rows)) if *k == key => rows.clone(),
+            _ => {
+                let rows = self.rows(s);
+                self.rows_cache = Some((key, rows.clone()));
+                rows
+            }
+        };
         self.tree_ui(ui, s, &doc.map.grid, &rows, &mut out);
         ui.separator();
         egui::ScrollArea::vertical()
@@ -724,6 +740,16 @@ impl OobState {
         out: &mut OobOutput,
     ) {
         let total: usize = s.armies.iter().map(|a| a.units.len()).sum();
+        let _ = grid;
+        // Units per corps, counted once a frame.
+        let mut sizes: HashMap<(usize, &str), usize> = HashMap::new();
+        for (a, army) in s.armies.iter().enumerate() {
+            for unit in &army.units {
+                if let Some(c) = &unit.corps {
+                    *sizes.entry((a, c.as_str())).or_default() += 1;
+                }
+            }
+        }
         // Keys while a row has the focus: ↑ ↓ move, ← → fold and unfold, Enter edits.
         let current = self
             .selected
@@ -780,6 +806,7 @@ impl OobState {
                 };
                 if let Some(node) = node {
                     self.open.insert(node, right);
+                    self.open_version += 1;
                 }
             }
         }
@@ -825,7 +852,7 @@ impl OobState {
                             toggles.push((node, !open));
                         }
                     }
-                    let (text, swatch) = Self::row_text(s, grid, row);
+                    let (text, swatch) = Self::row_text(s, &sizes, row);
                     swatch.ui(ui);
                     let sel = row.sel();
                     let selected = sel.is_some() && sel == self.selected;
@@ -897,6 +924,7 @@ impl OobState {
         });
         for (node, open) in toggles {
             self.open.insert(node, open);
+            self.open_version += 1;
         }
         self.tree_focused = any_focus;
     }

@@ -783,8 +783,7 @@ fn ghost_look(s: &Scenario, at: CounterAt) -> Ghost {
                     .unit_kinds
                     .get(&unit.kind)
                     .map_or(bataille_schema::scenario::Symbol::Other, |k| k.symbol),
-                values: String::new(),
-                name: unit.name.clone(),
+                values: [None; 3],
                 facing_degrees: None,
             })
         }

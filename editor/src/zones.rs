@@ -331,7 +331,13 @@ pub struct ZoneCache {
     /// Entry hexes: the turns arriving there.
     pub entries: BTreeMap<HexIndex, Vec<u32>>,
     pub objectives: Vec<(HexIndex, u32)>,
+    /// The zones and colours the meshes were built from (most scenario edits leave them be).
+    built_from: Option<(Vec<Zone>, Vec<Color32>)>,
+    /// The zone meshes on screen, and the view they were made for.
+    screen: Option<ScreenMeshes>,
 }
+
+type ScreenMeshes = ((f32, Pos2, Rect, Option<usize>), Vec<std::sync::Arc<Mesh>>);
 
 fn add_poly(mesh: &mut Mesh, points: &[Pos2], colour: Color32) {
     let base = mesh.vertices.len() as u32;
@@ -382,14 +388,31 @@ impl ZoneCache {
         {
             return;
         }
+        let same_grid = self.key.as_ref().is_some_and(|(_, g)| g == grid);
         self.key = Some((revision, grid.clone()));
-        self.meshes.clear();
-        self.bounds.clear();
         self.entries.clear();
         self.objectives.clear();
         let Some(s) = s else {
+            self.meshes.clear();
+            self.bounds.clear();
+            self.screen = None;
+            self.built_from = None;
             return;
         };
+        self.refresh_markers(s, grid);
+        let colours: Vec<Color32> = s.zones.iter().map(|z| zone_colour(s, z)).collect();
+        if same_grid
+            && self
+                .built_from
+                .as_ref()
+                .is_some_and(|(zones, c)| *zones == s.zones && *c == colours)
+        {
+            return;
+        }
+        self.meshes.clear();
+        self.bounds.clear();
+        self.screen = None;
+        self.built_from = Some((s.zones.clone(), colours));
         for (z, zone) in s.zones.iter().enumerate() {
             let colour = zone_colour(s, zone);
             let hexes: HashSet<HexIndex> =
@@ -411,6 +434,9 @@ impl ZoneCache {
             self.meshes.push((z, std::sync::Arc::new(mesh)));
             self.bounds.push(bounds);
         }
+    }
+
+    fn refresh_markers(&mut self, s: &Scenario, grid: &Grid) {
         for army in &s.armies {
             for unit in &army.units {
                 if let Placement::Reinforcement { turn, entry } = &unit.placement {
@@ -436,7 +462,7 @@ impl ZoneCache {
 
     /// Draws the zones (the highlighted one stronger), entry hexes and objectives in view.
     pub fn paint(
-        &self,
+        &mut self,
         painter: &egui::Painter,
         view: &MapView,
         rect: Rect,
@@ -447,19 +473,29 @@ impl ZoneCache {
         let visible = view.visible_grid_rect(rect);
         let mut shapes = Vec::new();
         if show_zones {
-            for ((z, mesh), bounds) in self.meshes.iter().zip(&self.bounds) {
-                if !visible.intersects(bounds.expand(1.0)) || mesh.is_empty() {
-                    continue;
-                }
-                let mut screen = Mesh::clone(mesh);
-                let strong = highlight == Some(*z);
-                for v in &mut screen.vertices {
-                    v.pos = view.to_screen(rect, v.pos);
-                    if !strong && highlight.is_some() {
-                        v.color = v.color.gamma_multiply(0.6);
+            // Screen-space meshes are kept while the view, the zones and the highlight stay.
+            let key = (view.zoom, view.centre, rect, highlight);
+            let cached = matches!(&self.screen, Some((k, _)) if *k == key);
+            if !cached {
+                let mut meshes = Vec::new();
+                for ((z, mesh), bounds) in self.meshes.iter().zip(&self.bounds) {
+                    if !visible.intersects(bounds.expand(1.0)) || mesh.is_empty() {
+                        continue;
                     }
+                    let mut screen = Mesh::clone(mesh);
+                    let strong = highlight == Some(*z);
+                    for v in &mut screen.vertices {
+                        v.pos = view.to_screen(rect, v.pos);
+                        if !strong && highlight.is_some() {
+                            v.color = v.color.gamma_multiply(0.6);
+                        }
+                    }
+                    meshes.push(std::sync::Arc::new(screen));
                 }
-                shapes.push(Shape::mesh(screen));
+                self.screen = Some((key, meshes));
+            }
+            if let Some((_, meshes)) = &self.screen {
+                shapes.extend(meshes.iter().map(|m| Shape::Mesh(m.clone())));
             }
         }
         let size = (view.zoom * 0.35).clamp(8.0, 18.0);
