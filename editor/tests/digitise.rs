@@ -14,7 +14,7 @@ use bataille_editor::EditorApp;
 use bataille_editor::scan::screen_point;
 use bataille_render::{Layout, RenderOptions, render_map};
 use bataille_schema::map::{Background, FitKind};
-use bataille_schema::{HexIndex, Map};
+use bataille_schema::{HexIndex, HexsideRef, Id, Map, Side};
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -25,7 +25,8 @@ type H = Harness<'static, EditorApp>;
 
 const CODES: [char; 4] = ['c', 'f', 'm', 'w'];
 
-/// The map the scan shows: patches of clear, forest, marsh and water.
+/// The map the scan shows: patches of clear, forest, marsh and water, and a stream along
+/// the hexsides east of column 7.
 fn truth_map() -> Map {
     let mut map = blank_map(12, 9);
     map.rows = (0..9u32)
@@ -35,7 +36,20 @@ fn truth_map() -> Map {
                 .collect()
         })
         .collect();
+    map.hexsides.insert(Id::from("stream"), stream_sides(&map));
     map
+}
+
+fn stream_sides(map: &Map) -> Vec<HexsideRef> {
+    (0..9)
+        .flat_map(|row| {
+            let hex = HexIndex::new(6, row);
+            [
+                map.grid.hexside_ref(hex, Side::NE),
+                map.grid.hexside_ref(hex, Side::SE),
+            ]
+        })
+        .collect()
 }
 
 fn code_at(map: &Map, hex: HexIndex) -> char {
@@ -429,6 +443,123 @@ fn checked_marks_toggle_count_and_survive_save() {
         .map(|n| n.to_string())
         .collect();
     assert_eq!(checked, ["0303", "0406"]);
+}
+
+#[test]
+fn suggest_hexsides_from_marked_samples_and_accept_in_one_step() {
+    let (dir, map_path, _, truth_matrix) = setup(None);
+    let background = Background {
+        image: "../scans/scan.png".into(),
+        fit: FitKind::Similarity,
+        grid_to_image: truth_matrix,
+        control_points: Vec::new(),
+    };
+    let mut map = blank_map(12, 9);
+    map.background = Some(background);
+    write_map(&map_path, &map);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    wait_for_jobs(&mut h);
+    h.get_by_label("Digitise").click();
+    h.run();
+    h.get_by_label("Suggest hexsides…").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Num0);
+    h.run();
+    h.get_by_label_contains("Sample Stream: ").click();
+    h.run();
+    let grid = h.state().doc.map.grid.clone();
+    let midpoint = |hex: HexIndex, side: Side| {
+        let [a, b] = grid.side_corners(hex, side).expect("a side");
+        [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
+    };
+    // Two stream hexsides and two plain ones.
+    for (hex, side) in [
+        (HexIndex::new(6, 1), Side::NE),
+        (HexIndex::new(6, 6), Side::SE),
+    ] {
+        let at = h.state().screen_of(midpoint(hex, side));
+        click_at(&mut h, at);
+    }
+    h.get_by_label_contains("Sample plain hexsides: ").click();
+    h.run();
+    for (hex, side) in [
+        (HexIndex::new(2, 2), Side::NE),
+        (HexIndex::new(9, 5), Side::SE),
+    ] {
+        let at = h.state().screen_of(midpoint(hex, side));
+        click_at(&mut h, at);
+    }
+    assert_eq!(h.state().digitise.suggest.side_samples.len(), 4);
+    h.get_by_label("Find hexside features").click();
+    h.run();
+    wait_for_jobs(&mut h);
+    assert!(
+        h.state().digitise.suggest.hexsides.is_some(),
+        "{:?}",
+        h.state().digitise.suggest.error
+    );
+    let depth = h.state().history.undo_depth();
+    h.get_by_label_contains("Accept hexsides above threshold")
+        .click();
+    h.run();
+    assert_eq!(h.state().history.undo_depth(), depth + 1, "one undo step");
+    let mut found = h
+        .state()
+        .doc
+        .map
+        .hexsides
+        .get(&Id::from("stream"))
+        .cloned()
+        .unwrap_or_default();
+    found.sort();
+    let truth = stream_sides(&truth_map());
+    let hits = truth.iter().filter(|s| found.contains(s)).count();
+    let false_hits = found.iter().filter(|s| !truth.contains(s)).count();
+    assert!(
+        hits * 10 >= truth.len() * 8 && false_hits <= 2,
+        "{hits} of {} stream hexsides found, {false_hits} wrong: {found:?}",
+        truth.len()
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(
+        h.state()
+            .doc
+            .map
+            .hexsides
+            .get(&Id::from("stream"))
+            .is_none_or(Vec::is_empty)
+    );
+}
+
+#[test]
+fn a_long_import_shows_progress_and_can_be_cancelled() {
+    let (dir, map_path, _, _) = setup(None);
+    let big = dir.path().join("big.png");
+    image::RgbImage::from_fn(6000, 4000, |x, y| {
+        image::Rgb([(x % 251) as u8, (y % 241) as u8, ((x ^ y) % 256) as u8])
+    })
+    .save(&big)
+    .expect("write a big PNG");
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    h.get_by_label("Digitise").click();
+    h.run();
+    h.get_by_label("Import scan…").click();
+    h.run();
+    type_into(&mut h, "Scan file", &big.display().to_string());
+    h.get_by_label("Import").click();
+    h.run_steps(2);
+    assert!(h.state().digitise.import_job.is_some(), "still decoding");
+    h.get_by_label_contains("Importing the scan…");
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    wait_for_jobs(&mut h);
+    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().doc.map.background.is_none());
+    assert!(h.state().digitise.scan.is_none());
+    assert!(!h.state().is_dirty());
 }
 
 /// A PNG whose header claims `width × height` pixels, with a tiny IDAT.
