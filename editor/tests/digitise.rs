@@ -306,6 +306,46 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
 }
 
 #[test]
+fn maps_without_numbers_first_centre_and_the_hex_below_or_the_hex_size() {
+    let (dir, map_path, scan_path, truth) = setup(None);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    import(&mut h, &scan_path);
+    h.get_by_label("Calibrate").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Num0);
+    h.run();
+    h.get_by_label("Click the first hex's centre").click();
+    h.run();
+    h.get_by_label_contains("Click the centre of the first hex (0101)");
+    let at = screen_of_scan_hex(&h, &truth, HexIndex::new(0, 0), 0.0);
+    click_at(&mut h, at);
+    h.get_by_label_contains("Click the centre of the hex below it (0102)");
+    let at = screen_of_scan_hex(&h, &truth, HexIndex::new(0, 1), 0.0);
+    click_at(&mut h, at);
+    {
+        let app = h.state();
+        let bg = app.doc.map.background.as_ref().expect("background");
+        assert_eq!(bg.fit, FitKind::Similarity);
+        assert_eq!(bg.control_points.len(), 2);
+        let error = max_matrix_error(&app.doc.map, &bg.grid_to_image, &truth);
+        assert!(error < 3.0, "two clicks place the grid within {error} px");
+    }
+    // Or the first centre and the hex width: 40 px between neighbouring centres.
+    type_into(&mut h, "Hex width (px)", "40");
+    h.get_by_label("Place grid").click();
+    h.run();
+    let app = h.state();
+    let bg = app.doc.map.background.as_ref().expect("background");
+    assert_eq!(bg.control_points.len(), 1);
+    let error = max_matrix_error(&app.doc.map, &bg.grid_to_image, &truth);
+    assert!(
+        error < 3.0,
+        "first centre and size place the grid within {error} px"
+    );
+}
+
+#[test]
 fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
     let truth_matrix = {
         let options = RenderOptions {
