@@ -34,6 +34,8 @@ pub struct UnitLook {
     pub symbol: Symbol,
     /// CP, morale and MP, written `CP-morale-MP` on the counter.
     pub values: [Option<u8>; 3],
+    /// Artillery's fire modifier (Denain 10.3).
+    pub fire: Option<i8>,
     /// Where its front points, in degrees clockwise from north.
     pub facing_degrees: Option<f32>,
 }
@@ -141,6 +143,7 @@ impl CounterCache {
                     colour,
                     symbol,
                     values,
+                    fire: unit.fire_modifier,
                     facing_degrees: unit
                         .facing
                         .map(|side| facing_degrees(grid.orientation, side)),
@@ -261,6 +264,7 @@ pub fn paint(
     grid: &Grid,
     cache: &CounterCache,
     highlights: &Highlights,
+    scenario: Option<&Scenario>,
 ) -> usize {
     let side = side_px(view);
     let visible = view.visible_grid_rect(rect).expand(1.5);
@@ -354,24 +358,53 @@ pub fn paint(
                 stack.units.get(layout.units.len().saturating_sub(1)),
                 layout.units.last(),
             )
-            && look.values.iter().any(Option::is_some)
+            && (look.values.iter().any(Option::is_some) || look.fire.is_some())
         {
             let ink = ink_on(look.colour);
             shapes.push(text_shape(
                 painter,
                 square.center() + vec2(0.0, 0.29 * side),
-                &values_text(look.values),
+                &values_text(look.values, look.fire),
                 0.27 * side,
                 ink,
             ));
+        }
+        // Zoomed in far enough, the top counter's name above it, as printed.
+        if side >= 56.0
+            && let (Some(look), Some(square), Some(s)) = (
+                stack.units.get(layout.units.len().saturating_sub(1)),
+                layout.units.last(),
+                scenario,
+            )
+            && let CounterAt::Unit(a, u) = look.at
+            && let Some(unit) = s.armies.get(a).and_then(|army| army.units.get(u))
+        {
+            let galley = painter.layout_no_wrap(
+                unit.name.clone(),
+                egui::FontId::proportional((0.2 * side).min(16.0)),
+                INK,
+            );
+            let at = square.center_top() - vec2(galley.size().x / 2.0, galley.size().y + 2.0);
+            let plate = Rect::from_min_size(at, galley.size()).expand(1.5);
+            shapes.push(Shape::rect_filled(
+                plate,
+                2.0,
+                Color32::from_rgba_unmultiplied(255, 252, 235, 210),
+            ));
+            shapes.push(Shape::galley(at, galley, INK));
         }
     }
     painter.extend(shapes);
     drawn
 }
 
-/// `CP-morale-MP` (`3-2-4`), a dash for a value the unit lacks.
-pub fn values_text(values: [Option<u8>; 3]) -> String {
+/// `CP-morale-MP` (`3-2-4`), a dash for a value the unit lacks; a battery without CP and
+/// morale shows its fire modifier and MP (`+2 · 3`).
+pub fn values_text(values: [Option<u8>; 3], fire: Option<i8>) -> String {
+    if let ([None, None, mp], Some(fire)) = (values, fire) {
+        let mp = mp.map_or_else(|| "–".to_owned(), |v| v.to_string());
+        return format!("{fire:+} · {mp}");
+    }
     values
         .iter()
         .map(|v| v.map_or_else(|| "–".to_owned(), |v| v.to_string()))

@@ -176,6 +176,7 @@ impl Swatch {
                     colour: *colour,
                     symbol: *symbol,
                     values: [None; 3],
+                    fire: None,
                     facing_degrees: None,
                 };
                 let mut shapes = Vec::new();
@@ -305,8 +306,7 @@ fn place_short(p: &Placement) -> String {
 }
 
 fn unit_values(u: &Unit) -> String {
-    let v = |x: Option<u8>| x.map_or_else(|| "–".to_owned(), |x| x.to_string());
-    format!("{}-{}-{}", v(u.cp), v(u.morale), v(u.mp))
+    crate::counters::values_text([u.cp, u.morale, u.mp], u.fire_modifier)
 }
 
 fn matches(filter: &str, name: &str, id: &str) -> bool {
@@ -366,13 +366,25 @@ fn unit_slot(army: &Army, corps: Option<&Id>) -> usize {
         .map_or(army.units.len(), |i| i + 1)
 }
 
+/// The width of the forms' label column.
+const LABEL_WIDTH: f32 = 108.0;
+
 /// A labelled single-line text field; returns whether it was committed (Enter or focus lost).
 fn text_row(ui: &mut Ui, label: &str, text: &mut String, focus: bool) -> bool {
+    text_row_hint(ui, label, "", text, focus)
+}
+
+/// A labelled single-line text field with a hint shown while it is empty.
+fn text_row_hint(ui: &mut Ui, label: &str, hint: &str, text: &mut String, focus: bool) -> bool {
     let mut committed = false;
     ui.horizontal(|ui| {
-        let l = ui.add_sized([92.0, 18.0], egui::Label::new(label).truncate());
+        let l = ui.add_sized([LABEL_WIDTH, 18.0], egui::Label::new(label).truncate());
         let r = ui
-            .add(egui::TextEdit::singleline(text).desired_width(ui.available_width().max(60.0)))
+            .add(
+                egui::TextEdit::singleline(text)
+                    .hint_text(hint)
+                    .desired_width(ui.available_width().max(60.0)),
+            )
             .labelled_by(l.id);
         if focus {
             r.request_focus();
@@ -396,7 +408,7 @@ fn combo_row<T: PartialEq + Clone>(
 ) -> bool {
     let mut changed = false;
     ui.horizontal(|ui| {
-        let l = ui.add_sized([92.0, 18.0], egui::Label::new(label).truncate());
+        let l = ui.add_sized([LABEL_WIDTH, 18.0], egui::Label::new(label).truncate());
         let current = choices
             .iter()
             .find(|(v, _)| v == value)
@@ -1315,9 +1327,10 @@ impl OobState {
             commit |= text_row(ui, label, text, focus && key == "name");
         }
         let default = s.rules.command.commander_radius_hexes;
-        commit |= text_row(
+        commit |= text_row_hint(
             ui,
-            &format!("Radius (default {default})"),
+            "Radius",
+            &format!("default {default} hexes"),
             texts.entry("radius").or_default(),
             false,
         );
@@ -1970,7 +1983,7 @@ fn corps_fields(
     commit |= text_row(ui, "Id", texts.entry("id").or_default(), false);
     commit |= text_row(ui, "Name", texts.entry("name").or_default(), focus);
     ui.horizontal(|ui| {
-        let l = ui.add_sized([92.0, 18.0], egui::Label::new("Colour"));
+        let l = ui.add_sized([LABEL_WIDTH, 18.0], egui::Label::new("Colour"));
         let text = texts.entry("colour").or_default();
         let r = ui
             .add(egui::TextEdit::singleline(text).desired_width(80.0))
@@ -2042,9 +2055,10 @@ fn leader_fields(
                 false,
             );
             let default = s.rules.command.leader_radius_hexes;
-            commit |= text_row(
+            commit |= text_row_hint(
                 ui,
-                &format!("Leader radius (default {default})"),
+                "Leader radius",
+                &format!("default {default} hexes"),
                 texts.entry("leader-radius").or_default(),
                 false,
             );

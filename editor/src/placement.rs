@@ -565,23 +565,32 @@ impl EditorApp {
                 self.oob.command_cache = Some((key, view));
             }
             if let Some((_, Some(command))) = &self.oob.command_cache {
-                let stroke = Stroke::new(2.5, Color32::from_rgb(30, 110, 230));
-                let shapes: Vec<egui::Shape> = command
-                    .ring
-                    .iter()
-                    .map(|[a, b]| {
+                // A white line on a dark one: it reads over any terrain and zone colour.
+                let mut shapes: Vec<egui::Shape> = Vec::with_capacity(command.ring.len() * 2);
+                for (width, colour) in
+                    [(5.0, Color32::from_black_alpha(160)), (2.5, Color32::WHITE)]
+                {
+                    shapes.extend(command.ring.iter().map(|[a, b]| {
                         egui::Shape::line_segment(
                             [view.to_screen(rect, *a), view.to_screen(rect, *b)],
-                            stroke,
+                            Stroke::new(width, colour),
                         )
-                    })
-                    .collect();
+                    }));
+                }
                 painter.extend(shapes);
                 highlights.in_command = command.in_command.clone();
                 highlights.out_of_command = command.out_of_command.clone();
             }
         }
-        counters::paint(painter, view, rect, grid, &self.oob.counters, &highlights);
+        counters::paint(
+            painter,
+            view,
+            rect,
+            grid,
+            &self.oob.counters,
+            &highlights,
+            scenario,
+        );
     }
 
     /// Map input for counters (drags from the tree or between hexes, clicks, Shift+wheel).
@@ -784,6 +793,7 @@ fn ghost_look(s: &Scenario, at: CounterAt) -> Ghost {
                     .get(&unit.kind)
                     .map_or(bataille_schema::scenario::Symbol::Other, |k| k.symbol),
                 values: [None; 3],
+                fire: None,
                 facing_degrees: None,
             })
         }
