@@ -594,16 +594,21 @@ impl OobState {
                     .map(|c| colour32(&c.colour, Color32::GRAY))
             })
         };
+        let missing = ("?".to_owned(), Swatch::None);
         match row {
             Row::Army(a) => {
-                let army = &s.armies[a];
+                let Some(army) = s.armies.get(a) else {
+                    return missing;
+                };
                 (
                     format!("⚑ {} ({} units)", army.name, army.units.len()),
                     Swatch::None,
                 )
             }
             Row::Commander(a, k) => {
-                let c = &s.armies[a].commanders[k];
+                let Some(c) = s.armies.get(a).and_then(|x| x.commanders.get(k)) else {
+                    return missing;
+                };
                 let radius = c
                     .radius_hexes
                     .unwrap_or(s.rules.command.commander_radius_hexes);
@@ -617,7 +622,9 @@ impl OobState {
                 )
             }
             Row::Corps(a, c) => {
-                let corps = &s.armies[a].corps[c];
+                let Some(corps) = s.armies.get(a).and_then(|x| x.corps.get(c)) else {
+                    return missing;
+                };
                 let n = sizes.get(&(a, corps.id.as_str())).copied().unwrap_or(0);
                 (
                     format!("{} ({n})", corps.name),
@@ -629,7 +636,9 @@ impl OobState {
                 Swatch::Colour(Color32::GRAY),
             ),
             Row::Leader(a, c) => {
-                let corps = &s.armies[a].corps[c];
+                let Some(corps) = s.armies.get(a).and_then(|x| x.corps.get(c)) else {
+                    return missing;
+                };
                 match &corps.leader {
                     Some(l) => (
                         format!("◎ {} (line leader) · {}", l.name, place_short(&l.placement)),
@@ -639,7 +648,9 @@ impl OobState {
                 }
             }
             Row::Unit(a, u) => {
-                let unit = &s.armies[a].units[u];
+                let Some(unit) = s.armies.get(a).and_then(|x| x.units.get(u)) else {
+                    return missing;
+                };
                 let symbol = s
                     .rules
                     .unit_kinds
@@ -663,7 +674,9 @@ impl OobState {
                 Swatch::None,
             ),
             Row::Zone(z) => {
-                let zone = &s.zones[z];
+                let Some(zone) = s.zones.get(z) else {
+                    return missing;
+                };
                 (
                     format!(
                         "{} — {} ({} hexes)",
@@ -946,12 +959,14 @@ impl OobState {
             Sel::Army(a) => {
                 if ui.button("Add corps").clicked() {
                     out.edits.push(self.add_corps(s, a));
-                    out.select = Some(Some(Sel::Corps(a, s.armies[a].corps.len())));
+                    let n = s.armies.get(a).map_or(0, |x| x.corps.len());
+                    out.select = Some(Some(Sel::Corps(a, n)));
                     ui.close();
                 }
                 if ui.button("Add commander").clicked() {
                     out.edits.push(self.add_commander(s, a));
-                    out.select = Some(Some(Sel::Commander(a, s.armies[a].commanders.len())));
+                    let n = s.armies.get(a).map_or(0, |x| x.commanders.len());
+                    out.select = Some(Some(Sel::Commander(a, n)));
                     ui.close();
                 }
             }
@@ -1010,7 +1025,9 @@ impl OobState {
 
     fn add_corps(&self, s: &Scenario, a: usize) -> (String, Vec<Change>) {
         let taken = ids_in_use(s);
-        let army = &s.armies[a];
+        let Some(army) = s.armies.get(a) else {
+            return ("Add corps".to_owned(), Vec::new());
+        };
         let id = unique_id(&taken, &format!("{}-corps", army.id));
         const PALETTE: [&str; 8] = [
             "#c0392b", "#2e6bd1", "#e5c22f", "#e67e22", "#27ae60", "#8e44ad", "#7f8c8d", "#6d4c2f",
@@ -1053,7 +1070,9 @@ impl OobState {
 
     fn add_commander(&self, s: &Scenario, a: usize) -> (String, Vec<Change>) {
         let taken = ids_in_use(s);
-        let army = &s.armies[a];
+        let Some(army) = s.armies.get(a) else {
+            return ("Add commander".to_owned(), Vec::new());
+        };
         let chief = Commander {
             id: unique_id(&taken, &format!("{}-chief", army.id)),
             name: "Commander in chief".to_owned(),

@@ -553,7 +553,14 @@ impl EditorApp {
             dragged: self.oob.drag.map(|d| d.what),
             ..Default::default()
         };
-        if let (Some(sel), Some(s)) = (self.oob.selected, scenario) {
+        // A leader or commander under the pointer shows its radius; else the selection's.
+        let focus = self
+            .oob
+            .hovered_counter
+            .filter(|c| !matches!(c, CounterAt::Unit(..)))
+            .map(Sel::of_counter)
+            .or(self.oob.selected);
+        if let (Some(sel), Some(s)) = (focus, scenario) {
             let key = CommandKey {
                 sel,
                 revision: self.oob.revision,

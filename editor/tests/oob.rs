@@ -446,3 +446,30 @@ fn keyboard_moves_in_the_tree_and_filter_lists_units_not_placed() {
         Placement::Hex(HexName::from("0903"))
     );
 }
+
+#[test]
+fn scenario_edits_survive_a_crash_and_save_as_repoints_the_map() {
+    let (dir, _path, mut h) = open(&small_oob());
+    click(&mut h, "Add army");
+    assert_eq!(scenario(&h).armies.len(), 2);
+    let expected = scenario(&h).clone();
+    assert!(h.state_mut().write_recovery());
+    // The crash: dropped without saving.
+    drop(h);
+    let mut h = harness(EditorApp::new(bataille_editor::EditorConfig::isolated(
+        dir.path(),
+    )));
+    h.run();
+    h.get_by_label("Recover").click();
+    h.run();
+    assert_eq!(scenario(&h), &expected);
+    assert!(h.state().is_dirty());
+    // Save As into a sub-folder: the scenario's map path climbs back to the map.
+    std::fs::create_dir_all(dir.path().join("sub")).expect("sub");
+    let target = dir.path().join("sub/copy.ron");
+    assert!(h.state_mut().save_to(&target));
+    let loaded = bataille_schema::load_scenario(&target).expect("the copy loads with its map");
+    assert_eq!(loaded.scenario.map, "../map.ron");
+    assert_eq!(loaded.scenario.armies.len(), 2);
+    assert!(!h.state().is_dirty());
+}
