@@ -20,7 +20,7 @@ use crate::document::Document;
 use crate::map_view::colour32;
 use crate::scenario_edit::{
     ArmyHeader, CounterAt, Item, ItemPath, ScenarioChange, Settings, describe_placement,
-    ids_in_use, needs_placing, unique_id,
+    ids_in_use, needs_placing, placement_dropped_on, placement_removed, unique_id,
 };
 use crate::zones::{ZoneCache, ZoneTool, owner_name, parse_hex_list, rename_zone_references};
 
@@ -211,8 +211,11 @@ struct Draft {
     value: DraftValue,
     /// Text of the fields typed as text (numbers, hexes).
     texts: BTreeMap<&'static str, String>,
+    /// The texts as they were when the draft was made (or last read).
+    texts_before: BTreeMap<&'static str, String>,
     /// The placement kind chosen (0 not placed, 1 hex, 2 free, 3 reinforcement).
     placement_kind: u8,
+    placement_kind_before: u8,
     leader_placed: bool,
 }
 
@@ -1233,8 +1236,10 @@ impl OobState {
             sel,
             original: value.clone(),
             value,
+            texts_before: texts.clone(),
             texts,
             placement_kind,
+            placement_kind_before: placement_kind,
             leader_placed,
         })
     }
@@ -1253,6 +1258,18 @@ impl OobState {
             _ => true,
         };
         if reset {
+            // A field still being typed in when another row was chosen is kept, not lost.
+            if let Some(mut old) = self.draft.take()
+                && old.sel != sel
+                && Self::draft_of(s, grid, old.sel).is_some_and(|f| f.original == old.original)
+            {
+                old.read_texts(grid);
+                if old.value != old.original
+                    && let Some((edit, _)) = old.changes(s)
+                {
+                    out.edits.push(edit);
+                }
+            }
             self.draft = fresh;
         }
         let Some(mut draft) = self.draft.take() else {
@@ -1267,7 +1284,7 @@ impl OobState {
             DraftValue::Zone(_) => self.zone_form(ui, s, &mut draft, out, focus),
         };
         if commit {
-            draft.read_texts(grid, s);
+            draft.read_texts(grid);
             if draft.value != draft.original
                 && let Some(edit) = draft.changes(s)
             {
@@ -1661,116 +1678,148 @@ impl OobState {
 
 impl Draft {
     /// Reads the text fields into the value; a field that does not parse is reset.
-    fn read_texts(&mut self, grid: &Grid, s: &Scenario) {
-        let _ = s;
+    fn read_texts(&mut self, grid: &Grid) {
+        let before = &self.texts_before;
         let texts = &mut self.texts;
-        let text =
-            |texts: &BTreeMap<&str, String>, k: &str| texts.get(k).cloned().unwrap_or_default();
+        // Only the fields typed in change the value: a value the file holds in a form the
+        // fields would not write (a clamped number, a free leader's hex) stays as it is.
+        let edited = |texts: &BTreeMap<&str, String>, k: &str| -> Option<String> {
+            let now = texts.get(k)?;
+            (before.get(k) != Some(now)).then(|| now.trim().to_owned())
+        };
         let hex_of = |t: &str| -> Result<Option<HexName>, ()> {
-            let t = t.trim();
             if t.is_empty() {
                 return Ok(None);
             }
             grid.parse(t).map(|h| Some(grid.name(h))).map_err(|_| ())
         };
+        let kind_changed = self.placement_kind != self.placement_kind_before;
         match &mut self.value {
             DraftValue::Army(_) => {}
             DraftValue::Commander(c) => {
-                c.id = Id(text(texts, "id").trim().to_owned());
-                let name = text(texts, "name");
-                if !name.trim().is_empty() {
-                    c.name = name.trim().to_owned();
+                if let Some(id) = edited(texts, "id") {
+                    c.id = Id(id);
                 }
-                match parse_opt::<u32>(&text(texts, "radius")) {
-                    Ok(r) => c.radius_hexes = r.map(|r| r.min(50)),
-                    Err(()) => {
-                        texts.insert("radius", opt_text(c.radius_hexes));
+                if let Some(name) = edited(texts, "name").filter(|n| !n.is_empty()) {
+                    c.name = name;
+                }
+                if let Some(t) = edited(texts, "radius") {
+                    match parse_opt::<u32>(&t) {
+                        Ok(r) => c.radius_hexes = r.map(|r| r.min(50)),
+                        Err(()) => {
+                            texts.insert("radius", opt_text(c.radius_hexes));
+                        }
                     }
                 }
-                match hex_of(&text(texts, "hex")) {
-                    Ok(Some(h)) => c.placement = Placement::Hex(h),
-                    Ok(None) => c.placement = Placement::Unplaced,
-                    Err(()) => {
-                        texts.insert("hex", opt_text(c.placement.hex()));
+                if let Some(t) = edited(texts, "hex") {
+                    match hex_of(&t) {
+                        Ok(Some(h)) => c.placement = placement_dropped_on(&c.placement, h),
+                        Ok(None) => c.placement = placement_removed(&c.placement),
+                        Err(()) => {
+                            texts.insert("hex", opt_text(c.placement.hex()));
+                        }
                     }
                 }
             }
             DraftValue::Corps(corps) => {
-                corps.id = Id(text(texts, "id").trim().to_owned());
-                let name = text(texts, "name");
-                if !name.trim().is_empty() {
-                    corps.name = name.trim().to_owned();
+                if let Some(id) = edited(texts, "id") {
+                    corps.id = Id(id);
                 }
-                let colour = Colour::from(text(texts, "colour").trim());
-                if colour.rgb().is_some() {
-                    corps.colour = Colour::from_rgb(colour.rgb().unwrap_or([128, 128, 128]));
-                } else {
-                    texts.insert("colour", corps.colour.to_string());
+                if let Some(name) = edited(texts, "name").filter(|n| !n.is_empty()) {
+                    corps.name = name;
+                }
+                if let Some(t) = edited(texts, "colour") {
+                    match Colour::from(t.as_str()).rgb() {
+                        Some(rgb) => corps.colour = Colour::from_rgb(rgb),
+                        None => {
+                            texts.insert("colour", corps.colour.to_string());
+                        }
+                    }
                 }
                 if let Some(l) = &mut corps.leader {
-                    l.id = Id(text(texts, "leader-id").trim().to_owned());
-                    let name = text(texts, "leader-name");
-                    if !name.trim().is_empty() {
-                        l.name = name.trim().to_owned();
+                    if let Some(id) = edited(texts, "leader-id") {
+                        l.id = Id(id);
                     }
-                    match text(texts, "activation").trim().parse::<u8>() {
-                        Ok(v) => l.activation = v.min(10),
-                        Err(_) => {
-                            texts.insert("activation", l.activation.to_string());
+                    if let Some(name) = edited(texts, "leader-name").filter(|n| !n.is_empty()) {
+                        l.name = name;
+                    }
+                    if let Some(t) = edited(texts, "activation") {
+                        match t.parse::<u8>() {
+                            Ok(v) => l.activation = v.min(10),
+                            Err(_) => {
+                                texts.insert("activation", l.activation.to_string());
+                            }
                         }
                     }
-                    match parse_opt::<u32>(&text(texts, "leader-radius")) {
-                        Ok(r) => l.radius_hexes = r.map(|r| r.min(50)),
-                        Err(()) => {
-                            texts.insert("leader-radius", opt_text(l.radius_hexes));
+                    if let Some(t) = edited(texts, "leader-radius") {
+                        match parse_opt::<u32>(&t) {
+                            Ok(r) => l.radius_hexes = r.map(|r| r.min(50)),
+                            Err(()) => {
+                                texts.insert("leader-radius", opt_text(l.radius_hexes));
+                            }
                         }
                     }
-                    match hex_of(&text(texts, "leader-hex")) {
-                        Ok(Some(h)) => l.placement = Placement::Hex(h),
-                        Ok(None) => l.placement = Placement::Unplaced,
-                        Err(()) => {
-                            texts.insert("leader-hex", opt_text(l.placement.hex()));
+                    if let Some(t) = edited(texts, "leader-hex") {
+                        match hex_of(&t) {
+                            Ok(Some(h)) => l.placement = placement_dropped_on(&l.placement, h),
+                            Ok(None) => l.placement = placement_removed(&l.placement),
+                            Err(()) => {
+                                texts.insert("leader-hex", opt_text(l.placement.hex()));
+                            }
                         }
                     }
                 }
             }
             DraftValue::Unit(unit) => {
-                unit.id = Id(text(texts, "id").trim().to_owned());
-                let name = text(texts, "name");
-                if !name.trim().is_empty() {
-                    unit.name = name.trim().to_owned();
+                if let Some(id) = edited(texts, "id") {
+                    unit.id = Id(id);
+                }
+                if let Some(name) = edited(texts, "name").filter(|n| !n.is_empty()) {
+                    unit.name = name;
                 }
                 for (key, slot, max) in [
                     ("cp", &mut unit.cp, 12u8),
                     ("mp", &mut unit.mp, 20),
                     ("morale", &mut unit.morale, 10),
                 ] {
-                    match parse_opt::<u8>(&text(texts, key)) {
-                        Ok(v) => *slot = v.map(|v| v.min(max)),
-                        Err(()) => {
-                            texts.insert(key, opt_text(*slot));
+                    if let Some(t) = edited(texts, key) {
+                        match parse_opt::<u8>(&t) {
+                            Ok(v) => *slot = v.map(|v| v.min(max)),
+                            Err(()) => {
+                                texts.insert(key, opt_text(*slot));
+                            }
                         }
                     }
                 }
-                match parse_opt::<i8>(&text(texts, "fire")) {
-                    Ok(v) => unit.fire_modifier = v.map(|v| v.clamp(-5, 5)),
-                    Err(()) => {
-                        texts.insert("fire", opt_text(unit.fire_modifier));
+                if let Some(t) = edited(texts, "fire") {
+                    match parse_opt::<i8>(&t) {
+                        Ok(v) => unit.fire_modifier = v.map(|v| v.clamp(-5, 5)),
+                        Err(()) => {
+                            texts.insert("fire", opt_text(unit.fire_modifier));
+                        }
                     }
                 }
                 match self.placement_kind {
-                    0 => unit.placement = Placement::Unplaced,
-                    1 => match hex_of(&text(texts, "hex")) {
-                        Ok(Some(h)) => unit.placement = Placement::Hex(h),
-                        Ok(None) => {}
-                        Err(()) => {
-                            texts.insert("hex", opt_text(unit.placement.hex()));
+                    0 if kind_changed => unit.placement = Placement::Unplaced,
+                    1 => {
+                        let typed = edited(texts, "hex")
+                            .or_else(|| kind_changed.then(|| texts.get("hex").cloned()).flatten());
+                        if let Some(t) = typed {
+                            match hex_of(t.trim()) {
+                                Ok(Some(h)) => unit.placement = Placement::Hex(h),
+                                Ok(None) => {}
+                                Err(()) => {
+                                    texts.insert("hex", opt_text(unit.placement.hex()));
+                                }
+                            }
                         }
-                    },
+                    }
                     2 => {
-                        if let Placement::Free { zone, .. } = &unit.placement {
+                        if let Some(t) = edited(texts, "at")
+                            && let Placement::Free { zone, .. } = &unit.placement
+                        {
                             let zone = zone.clone();
-                            match hex_of(&text(texts, "at")) {
+                            match hex_of(&t) {
                                 Ok(at) => unit.placement = Placement::Free { zone, at },
                                 Err(()) => {
                                     texts.insert("at", opt_text(unit.placement.hex()));
@@ -1778,34 +1827,42 @@ impl Draft {
                             }
                         }
                     }
-                    _ => {
-                        let entry = parse_hex_list(grid, &text(texts, "entry"));
-                        let turn = text(texts, "turn")
-                            .trim()
-                            .parse::<u32>()
-                            .ok()
+                    3 => {
+                        let typed = edited(texts, "entry").is_some()
+                            || edited(texts, "turn").is_some()
+                            || kind_changed;
+                        let entry_text = texts.get("entry").cloned().unwrap_or_default();
+                        let entry = parse_hex_list(grid, &entry_text);
+                        let turn = texts
+                            .get("turn")
+                            .and_then(|t| t.trim().parse::<u32>().ok())
                             .filter(|t| *t >= 1);
-                        match (turn, entry.is_empty()) {
-                            (Some(turn), false) => {
+                        match (typed, turn, entry.is_empty()) {
+                            (true, Some(turn), false) => {
                                 unit.placement = Placement::Reinforcement { turn, entry };
                             }
-                            (None, false) => {
+                            (true, None, false) => {
                                 unit.placement = Placement::Reinforcement { turn: 1, entry };
                                 texts.insert("turn", "1".to_owned());
                             }
                             _ => {}
                         }
                     }
+                    _ => {}
                 }
             }
             DraftValue::Zone(zone) => {
-                zone.id = Id(text(texts, "id").trim().to_owned());
-                let name = text(texts, "name");
-                if !name.trim().is_empty() {
-                    zone.name = name.trim().to_owned();
+                if let Some(id) = edited(texts, "id") {
+                    zone.id = Id(id);
+                }
+                if let Some(name) = edited(texts, "name").filter(|n| !n.is_empty()) {
+                    zone.name = name;
                 }
             }
         }
+        // What was read is the new starting point.
+        self.texts_before = self.texts.clone();
+        self.placement_kind_before = self.placement_kind;
     }
 
     /// The edit that stores the draft, with ids kept unique and renamed where referenced; and

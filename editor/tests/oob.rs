@@ -473,3 +473,57 @@ fn scenario_edits_survive_a_crash_and_save_as_repoints_the_map() {
     assert_eq!(loaded.scenario.armies.len(), 2);
     assert!(!h.state().is_dirty());
 }
+
+#[test]
+fn denain_edits_change_only_what_was_typed() {
+    // A copy of Denain beside a copy of its map, as in the repository.
+    let dir = tempfile::tempdir().expect("dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for (from, to) in [
+        ("scenarios/denain-1712.ron", "scenarios/denain-1712.ron"),
+        ("maps/denain-1712.ron", "maps/denain-1712.ron"),
+    ] {
+        let target = dir.path().join(to);
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("dirs");
+        std::fs::copy(root.join(from), &target).expect("copy");
+    }
+    let path = dir.path().join("scenarios/denain-1712.ron");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    let original = scenario(&h).clone();
+    let errors = h
+        .state()
+        .diagnostics
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == bataille_editor::diagnostics::Severity::Error)
+        .count();
+    assert_eq!(errors, 0, "{:?}", h.state().diagnostics.diagnostics);
+    // Rename a corps whose line leader is free in a zone: only the name changes.
+    h.get_by_label_contains("Aile droite (").click();
+    h.run();
+    type_into(&mut h, "Name", "Aile droite (Broglie)");
+    let mut expected = original.clone();
+    let (a, c) = expected
+        .armies
+        .iter()
+        .enumerate()
+        .find_map(|(a, army)| {
+            army.corps
+                .iter()
+                .position(|c| c.name == "Aile droite")
+                .map(|c| (a, c))
+        })
+        .expect("the corps");
+    expected.armies[a].corps[c].name = "Aile droite (Broglie)".into();
+    assert_eq!(scenario(&h), &expected);
+    // Choosing another row right after typing keeps what was typed.
+    h.get_by_label("Name").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Name").type_text("Aile droite");
+    h.run();
+    h.get_by_label_contains("Maison du roi (").click();
+    h.run();
+    assert_eq!(scenario(&h), &original);
+}
