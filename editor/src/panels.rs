@@ -252,7 +252,14 @@ impl EditorApp {
                         }
                         let (units, leaders) = self.oob.counters.count_at(hex);
                         if units + leaders > 0 {
-                            text.push_str(&format!(" · {units} units, {leaders} leaders"));
+                            let plural = |n: usize, what: &str| {
+                                format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+                            };
+                            text.push_str(&format!(
+                                " · {}, {}",
+                                plural(units, "unit"),
+                                plural(leaders, "leader")
+                            ));
                         }
                         ui.label(text);
                     }

@@ -90,10 +90,13 @@ fn codes(h: &H) -> Vec<String> {
         .collect()
 }
 
-/// Scrolls a labelled button into view and clicks it.
+/// Scrolls a labelled button into view and clicks it (twice scrolled: a dialog opened in the
+/// last frame is still sizing itself).
 fn click(h: &mut H, label: &str) {
-    h.get_by_label(label).scroll_to_me();
-    h.run();
+    for _ in 0..2 {
+        h.get_by_label(label).scroll_to_me();
+        h.run();
+    }
     h.get_by_label(label).click();
     h.run();
 }
@@ -526,4 +529,34 @@ fn denain_edits_change_only_what_was_typed() {
     h.get_by_label_contains("Maison du roi (").click();
     h.run();
     assert_eq!(scenario(&h), &original);
+}
+
+#[test]
+fn a_map_gets_a_new_scenario_with_stacking_rules() {
+    let (dir, map_path) = temp_with_map(&blank_map(10, 8), "field.ron");
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    assert!(h.state().doc.scenario.is_none());
+    click(&mut h, "Order of battle");
+    click(&mut h, "New scenario for this map…");
+    assert!(h.state().doc.scenario.is_some());
+    assert!(h.state().is_dirty());
+    click(&mut h, "Add army");
+    // A third way to stack, through the settings dialog.
+    let stacks = scenario(&h).rules.stacking.compositions.len();
+    click(&mut h, "⚙ Settings…");
+    click(&mut h, "Add stack");
+    click(&mut h, "Apply");
+    assert_eq!(scenario(&h).rules.stacking.compositions.len(), stacks + 1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert!(!h.state().is_dirty());
+    let saved = dir.path().join("field-scenario.ron");
+    let loaded = bataille_schema::load_scenario(&saved).expect("the new scenario loads");
+    assert_eq!(loaded.scenario.map, "field.ron");
+    assert_eq!(loaded.scenario.armies.len(), 1);
+    assert_eq!(
+        loaded.scenario.rules.stacking.compositions.len(),
+        stacks + 1
+    );
 }
