@@ -236,8 +236,11 @@ pub fn temp_with_map(map: &Map, name: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-/// The editor around the real app state, in a 1280 × 800 window.
-pub fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+/// The editor around the real app state, in a 1280 × 800 window. Validation runs inline so a
+/// test step never races the worker thread (whose repaints would make `Harness::run` exceed its
+/// steps on a loaded machine); the worker has its own test in `validation.rs`.
+pub fn harness(mut app: EditorApp) -> Harness<'static, EditorApp> {
+    app.diagnostics.live.mode = bataille_editor::validation::Mode::Inline;
     Harness::builder()
         .with_size([1280.0, 800.0])
         .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app)
