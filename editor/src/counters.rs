@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use bataille_schema::geometry::{side_bearing, sides};
+use bataille_schema::geometry::sides;
 use bataille_schema::map::Orientation;
 use bataille_schema::scenario::Symbol;
 use bataille_schema::{Grid, HexIndex, Scenario, Side};
@@ -67,12 +67,7 @@ pub struct CounterCache {
 /// hexside and the next one clockwise (the data's convention, scenarios/SOURCES.md), or for a
 /// side name the orientation does not have (E or W on flat hexes), that direction itself.
 pub fn facing_degrees(orientation: Orientation, side: Side) -> f32 {
-    let bearing = side_bearing(orientation, side);
-    if sides(orientation).contains(&side) {
-        (bearing + 30.0) % 360.0
-    } else {
-        bearing
-    }
+    bataille_schema::geometry::facing_bearing(orientation, side)
 }
 
 /// The facing after turning one hexside clockwise (or anticlockwise); a unit without a facing

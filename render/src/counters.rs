@@ -115,12 +115,13 @@ pub(crate) fn draw_scenario(
     }
 }
 
-/// The bearing in degrees (clockwise from north) from the hex centre to the middle of a side.
-fn facing_degrees(grid: &Grid, index: HexIndex, side: Side) -> Option<f32> {
-    let [a, b] = grid.side_corners(index, side)?;
-    let c = grid.centre(index);
-    let mid = [(a[0] + b[0]) / 2.0 - c[0], (a[1] + b[1]) / 2.0 - c[1]];
-    Some(mid[0].atan2(-mid[1]).to_degrees())
+/// The bearing in degrees (clockwise from north) a facing points to, by the files' convention
+/// (the same as the editor's and the validator's: `geometry::facing_bearing`).
+fn facing_degrees(grid: &Grid, _index: HexIndex, side: Side) -> Option<f32> {
+    Some(bataille_schema::geometry::facing_bearing(
+        grid.orientation,
+        side,
+    ))
 }
 
 /// One counter, upright (so its values read), centred at the origin of `t`; its facing shown

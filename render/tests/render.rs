@@ -7,7 +7,7 @@ use bataille_render::{
     Layout, RenderError, RenderOptions, encode_png, render_map, render_scenario,
 };
 use bataille_schema::io::{parse_map, parse_scenario, source_from_bytes};
-use bataille_schema::{HexIndex, Map, Scenario};
+use bataille_schema::{Map, Scenario, Side};
 use tiny_skia::Pixmap;
 
 const MAP: &str = r##"Map(
@@ -164,13 +164,12 @@ fn counters_are_drawn_where_units_stand() {
             assert_eq!(rgb(&with, probe), rgb(&without, probe), "hex {index:?}");
         }
     }
-    // The facing wedge (SE) lies beyond the counter's edge, towards the SE hexside.
+    // The facing wedge (SE) lies beyond the counter's edge, towards the vertex clockwise of the
+    // SE hexside (the files' convention: `geometry::facing_bearing`, 150° on a flat hex).
     let c = layout.to_image(map.grid.centre(occupied));
-    let (i, s) = map.grid.parse_hexside("0402/SE").unwrap();
-    assert_eq!(i, HexIndex::new(3, 1));
-    let [a, b] = map.grid.side_corners(i, s).unwrap();
-    let mid = layout.to_image([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]);
-    let dir = [mid[0] - c[0], mid[1] - c[1]];
+    let bearing = bataille_schema::geometry::facing_bearing(map.grid.orientation, Side::SE);
+    assert_eq!(bearing, 150.0);
+    let dir = [bearing.to_radians().sin(), -bearing.to_radians().cos()];
     let len = (dir[0] * dir[0] + dir[1] * dir[1]).sqrt();
     let reach = 0.5 * side / (dir[0].abs().max(dir[1].abs()) / len);
     let probe = [

@@ -81,6 +81,19 @@ pub fn side_bearing(orientation: Orientation, side: Side) -> f32 {
     }
 }
 
+/// The bearing a unit's facing points to, in degrees clockwise from north, by the files'
+/// convention (scenarios/SOURCES.md, docs/diagnostics.md): a side of the orientation faces the
+/// vertex between it and the next side clockwise (two front hexsides, rule 2); a name that is a
+/// vertex of this orientation (E or W of a flat hex) faces that vertex.
+pub fn facing_bearing(orientation: Orientation, side: Side) -> f32 {
+    let bearing = side_bearing(orientation, side);
+    if sides(orientation).contains(&side) {
+        (bearing + 30.0) % 360.0
+    } else {
+        bearing
+    }
+}
+
 /// The side opposite.
 pub fn opposite(side: Side) -> Side {
     match side {

@@ -171,6 +171,18 @@ fn side_bearings_are_true_to_the_orientation() {
 }
 
 #[test]
+fn a_facing_points_at_the_vertex_clockwise_of_its_side() {
+    use bataille_schema::geometry::facing_bearing;
+    // Flat: NE faces the vertex between NE and SE, due east; E names that vertex itself.
+    assert_eq!(facing_bearing(Orientation::Flat, Side::NE), 90.0);
+    assert_eq!(facing_bearing(Orientation::Flat, Side::E), 90.0);
+    assert_eq!(facing_bearing(Orientation::Flat, Side::NW), 330.0);
+    // Pointy: E faces the vertex between E and SE.
+    assert_eq!(facing_bearing(Orientation::Pointy, Side::E), 120.0);
+    assert_eq!(facing_bearing(Orientation::Pointy, Side::N), 0.0);
+}
+
+#[test]
 fn sides_of_the_other_orientation_are_refused() {
     let flat = grid(Orientation::Flat, Shifted::Odd, 1);
     assert!(flat.parse_hexside("0202/E").is_err());
