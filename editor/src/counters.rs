@@ -81,7 +81,7 @@ pub fn rotate_facing(orientation: Orientation, facing: Option<Side>, clockwise: 
         Some(i) => i,
         None => {
             // A side this orientation lacks: start from the nearest one.
-            let b = current.bearing_degrees();
+            let b = facing_degrees(orientation, current);
             (0..6)
                 .min_by(|&x, &y| {
                     let d = |k: usize| {
