@@ -19,7 +19,8 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Print the JSON Schemas of maps and scenarios, or write them to a folder.
     Schema(SchemaArgs),
-    /// Print a file's content as JSON (the JSON that the schema checks).
+    /// Print a file's content as JSON (the JSON that the schema checks), or export a battle to
+    /// VASSAL (`--vassal SCENARIO --out battle.vmod`) or Tiled (`--tiled MAP --out map.tmx`).
     Export(ExportArgs),
     /// Rewrite files in canonical form (or, with --check, list those that would change).
     Fmt(FmtArgs),
@@ -27,6 +28,12 @@ pub enum Command {
     Render(bataille_render::cli::Args),
     /// Write a map from a scanned printed map: fit the grid, suggest terrain and hexsides.
     Digitize(bataille_digitize::cli::Args),
+    /// Make a print-and-play PDF kit of a scenario: the map at a physical hex size over pages,
+    /// counter sheets (fronts and mirrored backs), terrain effects chart, set-up, victory.
+    Print(bataille_export::cli::PrintArgs),
+    /// Lay a scenario out on a miniatures table for one of its systems (Age of Honor, the
+    /// Louis XIV rules): SVG or PDF at true scale, the table it needs, rosters.
+    Table(bataille_table::cli::Args),
 }
 
 /// Output formats of `validate`.
@@ -59,6 +66,11 @@ pub struct ValidateArgs {
     /// Skip the JSON Schema pass.
     #[arg(long)]
     pub no_schema: bool,
+    /// The folder a scenario's `map:` must stay in (after following links). Default: the
+    /// scenario's repository (the nearest folder above it holding `.git`), or without one the
+    /// folder above the scenario's.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -72,8 +84,23 @@ pub struct SchemaArgs {
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// The map or scenario file to print as JSON.
-    #[arg(long = "json", value_name = "FILE")]
-    pub json: PathBuf,
+    #[arg(long = "json", value_name = "FILE", required_unless_present_any = ["vassal", "tiled"], conflicts_with_all = ["vassal", "tiled", "out"])]
+    pub json: Option<PathBuf>,
+    /// A scenario to export as a VASSAL module (`.vmod`, with --out).
+    #[arg(
+        long,
+        value_name = "SCENARIO",
+        requires = "out",
+        conflicts_with = "tiled"
+    )]
+    pub vassal: Option<PathBuf>,
+    /// A map (or a scenario, for its units too) to export as a hexagonal Tiled map (`.tmx`,
+    /// with --out; its tileset and scan images are written beside it).
+    #[arg(long, value_name = "MAP", requires = "out")]
+    pub tiled: Option<PathBuf>,
+    /// The file to write (VASSAL and Tiled exports).
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

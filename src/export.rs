@@ -1,4 +1,5 @@
-//! `bataille export --json FILE`: a map or scenario as the JSON its schema checks.
+//! `bataille export --json FILE`: a map or scenario as the JSON its schema checks;
+//! `--vassal SCENARIO --out battle.vmod` and `--tiled MAP --out map.tmx` (bataille-export).
 
 use bataille_schema::{DocumentKind, io};
 
@@ -6,7 +7,21 @@ use crate::Outcome;
 use crate::cli::ExportArgs;
 
 pub fn run(args: &ExportArgs) -> Outcome {
-    let path = &args.json;
+    let result = match (&args.json, &args.vassal, &args.tiled, &args.out) {
+        (Some(path), _, _, _) => return json(path),
+        (None, Some(scenario), _, Some(out)) => bataille_export::cli::run_vassal(scenario, out),
+        (None, None, Some(map), Some(out)) => bataille_export::cli::run_tiled(map, out),
+        _ => {
+            eprintln!(
+                "error: say what to export: --json FILE, --vassal SCENARIO --out FILE or --tiled MAP --out FILE"
+            );
+            return Outcome::CouldNotRun;
+        }
+    };
+    crate::report(result.map(|line| println!("{line}")))
+}
+
+fn json(path: &std::path::Path) -> Outcome {
     let source = match io::read_source(path) {
         Ok(source) => source,
         Err(error @ io::LoadError::Io { .. }) => {
@@ -18,28 +33,40 @@ pub fn run(args: &ExportArgs) -> Outcome {
             return Outcome::Failed;
         }
     };
-    let value = io::sniff_kind(&source).and_then(|kind| match kind {
-        DocumentKind::Map => io::parse_map(&source).map(serde_json::to_value),
-        DocumentKind::Scenario => io::parse_scenario(&source).map(serde_json::to_value),
-    });
-    match value {
-        Ok(Ok(value)) => match serde_json::to_string_pretty(&value) {
-            Ok(text) => {
-                println!("{text}");
-                Outcome::Clean
-            }
-            Err(error) => {
-                eprintln!("error: {error}");
-                Outcome::Failed
-            }
-        },
+    // Written straight to stdout, fields in the order of the RON file: no JSON tree of the
+    // whole document in memory (for a big scenario, several times the file's size).
+    let written = match io::sniff_kind(&source) {
+        Ok(DocumentKind::Map) => io::parse_map(&source).map(|map| {
+            drop(source);
+            write_json(&map)
+        }),
+        Ok(DocumentKind::Scenario) => io::parse_scenario(&source).map(|scenario| {
+            drop(source);
+            write_json(&scenario)
+        }),
+        Err(error) => Err(error),
+    };
+    match written {
+        Ok(Ok(())) => Outcome::Clean,
+        Ok(Err(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => Outcome::Clean,
         Ok(Err(error)) => {
-            eprintln!("error: {}: cannot convert to JSON: {error}", path.display());
-            Outcome::Failed
+            eprintln!(
+                "error: cannot write the JSON of {}: {error}",
+                path.display()
+            );
+            Outcome::CouldNotRun
         }
         Err(error) => {
             eprintln!("error: {error}");
             Outcome::Failed
         }
     }
+}
+
+fn write_json<T: serde::Serialize>(value: &T) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    out.flush()
 }

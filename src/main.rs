@@ -1,4 +1,4 @@
-//! The `bataille` command: validate, format, export, render, digitise and print the schemas of
+//! The `bataille` command: validate, format, export (JSON, VASSAL, Tiled), render, print, digitise and print the schemas of
 //! Bataille maps and scenarios. A thin layer over `bataille-validator` and `bataille-schema`: parse the command
 //! line, run, print, and exit 0 (fine), 1 (errors found) or 2 (could not run).
 
@@ -26,15 +26,72 @@ pub enum Outcome {
 }
 
 /// Ends a command that either works or fails with one error: the error (with its causes, each
-/// naming the file and, for a bad file, its line and column) on standard error, exit 1.
+/// said once, naming the file and, for a bad file, its line and column) on standard error, and
+/// the contract's exit code: 2 when it could not run (an input missing, unreadable or not a
+/// regular file, a bad option, an output that cannot be written), 1 when an input has errors.
 fn report(result: anyhow::Result<()>) -> Outcome {
     match result {
         Ok(()) => Outcome::Clean,
         Err(error) => {
-            eprintln!("error: {error:#}");
-            Outcome::Failed
+            eprintln!("error: {}", causes_once(&error));
+            outcome_of(&error)
         }
     }
+}
+
+/// The error and its causes joined by `: `, leaving out a cause the text already says (an
+/// error whose message includes its source's would otherwise say it twice).
+fn causes_once(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let said = cause.to_string();
+        if text.contains(&said) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&said);
+    }
+    text
+}
+
+/// The exit code of a failed `render` or `digitize`, from the first cause it knows.
+fn outcome_of(error: &anyhow::Error) -> Outcome {
+    use bataille_digitize::files::FileError;
+    use bataille_digitize::scan::ScanError;
+    use bataille_render::RenderError;
+    use bataille_schema::LoadError;
+    for cause in error.chain() {
+        if let Some(load) = cause.downcast_ref::<LoadError>() {
+            return match load {
+                // The file named on the command line cannot be read at all.
+                LoadError::Io { .. } => Outcome::CouldNotRun,
+                // The file was read and is wrong (a scenario's unloadable map included).
+                _ => Outcome::Failed,
+            };
+        }
+        if cause.downcast_ref::<RenderError>().is_some() {
+            // A bad --scale, a picture too large for it, an output not written.
+            return Outcome::CouldNotRun;
+        }
+        if let Some(file) = cause.downcast_ref::<FileError>() {
+            return match file {
+                FileError::Io { .. } => Outcome::CouldNotRun,
+                _ => Outcome::Failed,
+            };
+        }
+        if let Some(scan) = cause.downcast_ref::<ScanError>() {
+            return match scan {
+                ScanError::Io { .. } => Outcome::CouldNotRun,
+                _ => Outcome::Failed,
+            };
+        }
+        if cause.downcast_ref::<std::io::Error>().is_some() {
+            return Outcome::CouldNotRun;
+        }
+    }
+    Outcome::Failed
 }
 
 fn main() -> ExitCode {
@@ -46,6 +103,10 @@ fn main() -> ExitCode {
         cli::Command::Fmt(args) => fmt::run(&args),
         cli::Command::Render(args) => report(bataille_render::cli::run(&args)),
         cli::Command::Digitize(args) => report(bataille_digitize::cli::run(&args)),
+        cli::Command::Print(args) => {
+            report(bataille_export::cli::run_print(&args).map(|line| println!("{line}")))
+        }
+        cli::Command::Table(args) => report(bataille_table::cli::run(&args)),
     };
     ExitCode::from(outcome as u8)
 }

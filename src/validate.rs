@@ -45,9 +45,17 @@ pub fn run(args: &ValidateArgs) -> Outcome {
         eprintln!("error: --allow {unknown}: not a diagnostic code (see docs/diagnostics.md)");
         return Outcome::CouldNotRun;
     }
+    if let Some(root) = &args.root
+        && !root.is_dir()
+    {
+        eprintln!("error: --root {}: not a folder", files::display(root));
+        return Outcome::CouldNotRun;
+    }
     let options = Options {
         json_schema: !args.no_schema,
         allow: args.allow.clone(),
+        root: args.root.clone(),
+        ..Options::default()
     };
     let reports: Vec<_> = paths
         .par_iter()

@@ -1155,6 +1155,12 @@ fn broken_copy(test: &str, scenario: &str, edit: impl Fn(&str) -> String) -> Cop
         dir.join("maps").join(&map_file),
     )
     .unwrap();
+    // The miniatures systems the scenario names (`../systems/*.ron`).
+    std::fs::create_dir_all(dir.join("systems")).unwrap();
+    for entry in std::fs::read_dir(root().join("systems")).unwrap() {
+        let from = entry.unwrap().path();
+        std::fs::copy(&from, dir.join("systems").join(from.file_name().unwrap())).unwrap();
+    }
     let text = edit(&original);
     assert_ne!(text, original, "the edit changed nothing");
     let path = dir.join(scenario);
@@ -1378,4 +1384,415 @@ fn validator_reports_allied_artillery_and_cavalry_in_the_wood() {
         d.span.as_ref().unwrap().line,
         line_of(&copy.text, "id: \"fr-carabiniers-1\"")
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Set-up rules the validator must catch (issue 10): opposing counters, leaders' terrain, zones of
+// other corps, the 13.2 column, and the gaps of the data model, on copies broken on purpose.
+
+/// All the diagnostics of `code` in the report.
+fn all_of<'a>(report: &'a FileReport, code: &str) -> Vec<&'a Diagnostic> {
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == code)
+        .collect()
+}
+
+#[test]
+fn validator_reports_an_allied_battery_on_a_french_infantry_counter_in_denain() {
+    // Denain 3, 7, 10.4: the Allied battery (1812) moved onto Picardie 2/ (1411). Stacking
+    // grouped by hex alone took it for "one infantry counter with a battery".
+    let copy = broken_copy("enemy-battery", DENAIN, |t| {
+        edit_line(t, "id: \"al-artillerie\"", "Hex(\"1812\")", "Hex(\"1411\")")
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0304");
+    assert_eq!(d.hex.as_deref(), Some("1411"));
+    assert_eq!(d.subject.as_deref(), Some("al-artillerie"));
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "id: \"al-artillerie\"")
+    );
+    assert_eq!(d.related.len(), 1, "{d:#?}");
+    assert_eq!(d.related[0].subject.as_deref(), Some("fr-picardie-2"));
+    assert!(
+        all_of(&report, "E0301").is_empty(),
+        "{:#?}",
+        report.diagnostics
+    );
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn validator_reports_an_allied_cp_on_french_cps_in_fontenoy() {
+    // Fontenoy 3, 7.3: Guards 2/ (1 CP) put on Roi 1/ (2 CP) at 1517: not "3 CP of infantry".
+    let copy = broken_copy("enemy-cp", FONTENOY, |t| {
+        edit_line(
+            t,
+            "id: \"al-guards-2\"",
+            "Free(zone: \"al-zone-anglo-hanoverian-infantry\", at: \"2114\")",
+            "Hex(\"1517\")",
+        )
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0304");
+    assert_eq!(d.hex.as_deref(), Some("1517"));
+    assert_eq!(d.subject.as_deref(), Some("al-guards-2"));
+    assert!(d.message.contains("`fr-roi-1`"), "{}", d.message);
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn validator_reports_a_leader_where_cavalry_cannot_go() {
+    // Fontenoy 9: "a line leader moves as a cavalry unit"; cavalry cannot enter the Bois de
+    // Barry. Clermont-Tonnerre moved from 1515 into it at 1710.
+    let copy = broken_copy("leader-in-wood", FONTENOY, |t| {
+        edit_line(
+            t,
+            "id: \"fr-clermont-tonnerre\"",
+            "Hex(\"1515\")",
+            "Hex(\"1710\")",
+        )
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0511");
+    assert_eq!(d.hex.as_deref(), Some("1710"));
+    assert_eq!(d.subject.as_deref(), Some("fr-clermont-tonnerre"));
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+    // Denain: Villars (commanders move as cavalry, 7.4) moved from 1409 into the Escaut at 1420.
+    let copy = broken_copy("commander-in-river", DENAIN, |t| {
+        edit_line(t, "id: \"fr-villars\"", "Hex(\"1409\")", "Hex(\"1420\")")
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0511");
+    assert_eq!(d.hex.as_deref(), Some("1420"));
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "id: \"fr-villars\"")
+    );
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn validator_reports_a_counter_free_in_another_formations_zone_unless_shared() {
+    // Denain 13.1: each formation's placement libre has its own hexes. Guiche (Maison du roi)
+    // moved into the Centre's zone at 1709.
+    let to_centre = |t: &str| {
+        edit_line(
+            t,
+            "id: \"fr-guiche\"",
+            "Free(zone: \"fr-zone-maison-du-roi\", at: \"1608\")",
+            "Free(zone: \"fr-zone-centre\", at: \"1709\")",
+        )
+    };
+    let copy = broken_copy("other-zone", DENAIN, to_centre);
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0510");
+    assert_eq!(
+        d.hex.as_deref(),
+        Some("1709"),
+        "the placement names its hex"
+    );
+    assert_eq!(d.subject.as_deref(), Some("fr-guiche"));
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+    // The same zone declared shared with the Maison du roi: legal.
+    let copy = broken_copy("shared-zone", DENAIN, |t| {
+        edit_line(
+            &to_centre(t),
+            "hexes: [\"1311\", \"1411\", \"1510\", \"1610\", \"1709\"]",
+            "hexes: [\"1311\", \"1411\", \"1510\", \"1610\", \"1709\"]",
+            "hexes: [\"1311\", \"1411\", \"1510\", \"1610\", \"1709\"],\n            shared_with: [Corps(\"fr-maison-du-roi\")]",
+        )
+    });
+    let report = validate(&copy.scenario);
+    assert_eq!(report.errors(), 0, "{:#?}", report.diagnostics);
+    // Fontenoy 0.2: "free, to the limits defined for each corps". Guards 1/ (Anglo-Hanoverian
+    // infantry) in the Dutch infantry's zone.
+    let copy = broken_copy("other-zone-fontenoy", FONTENOY, |t| {
+        edit_line(
+            t,
+            "id: \"al-guards-1\"",
+            "Free(zone: \"al-zone-anglo-hanoverian-infantry\", at: \"2113\")",
+            "Free(zone: \"al-zone-dutch-infantry\", at: \"0623\")",
+        )
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0510");
+    assert_eq!(d.hex.as_deref(), Some("0623"));
+    assert!(
+        d.message.contains("corps `al-dutch-infantry`"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
+fn validator_reports_reinforcements_that_cannot_all_enter_in_column() {
+    // Denain 13.2 N.B.: two units a turn by each entry hex. Fagel's four at 2719 arriving on
+    // the last turn: two cannot enter.
+    let copy = broken_copy("column", DENAIN, |t| {
+        let mut t = t.to_owned();
+        for id in [
+            "al-gardes-hollandaises-1",
+            "al-gardes-hollandaises-2",
+            "al-hesse-cassel",
+            "al-dragons-hollandais",
+        ] {
+            t = edit_line(&t, &format!("id: \"{id}\""), "turn: 1,", "turn: 10,");
+        }
+        t
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0512");
+    assert_eq!(d.hex.as_deref(), Some("2719"));
+    assert!(d.message.contains("4 units"), "{}", d.message);
+    assert!(d.message.contains("2 cannot enter"), "{}", d.message);
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "id: \"al-dragons-hollandais\"")
+    );
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn validator_reports_a_fire_restriction_on_terrain_the_map_lacks() {
+    // Denain 11.1 Note names the Escaut, `~` on the map; a restriction naming `≈` could never
+    // be lifted.
+    let copy = broken_copy("fire", DENAIN, |t| {
+        edit_line(t, "fires_only: [", "NextTo(\"~\")", "NextTo(\"≈\")")
+    });
+    let report = validate(&copy.scenario);
+    let d = the_error(&copy, &report, "E0701");
+    assert_eq!(
+        d.span.as_ref().unwrap().line,
+        line_of(&copy.text, "fires_only: [")
+    );
+    assert_eq!(report.errors(), 1, "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn a_corps_allow_silences_its_leader_and_units() {
+    // Holstein-Beck's formation starts out of command (13.1, W0801): an `allow` on the corps
+    // covers its line leader.
+    let copy = broken_copy("corps-allow", DENAIN, |t| {
+        edit_line(
+            t,
+            "id: \"al-holstein-beck\", name:",
+            "colour: \"#2f7d32\",",
+            "colour: \"#2f7d32\", allow: [\"W0801\"],",
+        )
+    });
+    let report = validate(&copy.scenario);
+    assert_eq!(codes(&report), vec![], "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn validator_reports_a_half_hex_inside_the_map() {
+    // The frame cuts only edge hexes: 1510 is in the middle of Denain's map.
+    // The scenario copy is only retitled; the map beside it is the one broken.
+    let copy = broken_copy("half-hex", DENAIN, |t| {
+        t.replacen("title: \"", "title: \"(copy) ", 1)
+    });
+    let map_path = copy.dir.join("maps/denain-1712.ron");
+    let map = std::fs::read_to_string(&map_path).unwrap();
+    let broken = map.replace("half_hexes: [\"0120\",", "half_hexes: [\"0120\", \"1510\",");
+    assert_ne!(broken, map);
+    std::fs::write(&map_path, &broken).unwrap();
+    let report = validate(&copy.scenario);
+    let found = all_of(&report, "E0611");
+    assert_eq!(found.len(), 1, "{:#?}", report.diagnostics);
+    assert_eq!(found[0].hex.as_deref(), Some("1510"));
+    assert_eq!(
+        std::fs::canonicalize(&found[0].span.as_ref().unwrap().file).unwrap(),
+        std::fs::canonicalize(&map_path).unwrap()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gaps of the data model, expressed in the bundled data where the rules state them.
+
+#[test]
+fn both_games_line_leaders_move_as_cavalry_and_stand_where_it_can() {
+    for scenario in [DENAIN, FONTENOY] {
+        let loaded = load(scenario);
+        let (s, map) = (&loaded.scenario, &loaded.map.map);
+        // 9: "a line leader moves as a cavalry unit"; 7.4 commanders, read as mounted too.
+        assert_eq!(
+            s.rules.command.leaders_move_as.as_ref().map(|c| c.as_str()),
+            Some("cavalry")
+        );
+        assert_eq!(
+            s.rules
+                .command
+                .commanders_move_as
+                .as_ref()
+                .map(|c| c.as_str()),
+            Some("cavalry")
+        );
+        let leaders = s.armies.iter().flat_map(|a| {
+            a.commanders.iter().map(|c| (&c.id, &c.placement)).chain(
+                a.corps
+                    .iter()
+                    .filter_map(|c| c.leader.as_ref().map(|l| (&l.id, &l.placement))),
+            )
+        });
+        for (id, placement) in leaders {
+            let Some(h) = placement.hex() else { continue };
+            let effects = &map.terrain[&terrain_code(map, h.as_str())].effects;
+            let cost = effects
+                .cost_by_kind
+                .get("cavalry")
+                .copied()
+                .or(effects.cost);
+            let bridged = overlays(map, h.as_str()).iter().any(|o| o.bridge);
+            assert!(
+                bridged || cost != Some(MoveCost::Impassable),
+                "{scenario}: {id} at {h}"
+            );
+        }
+    }
+}
+
+#[test]
+fn denain_7_6_camp_redoubts_need_a_breach_the_others_cost_half_the_mp() {
+    let map = load(DENAIN).map.map;
+    for h in ["2313", "2109", "1613"] {
+        let camp = overlays(&map, h);
+        assert!(
+            camp.iter()
+                .any(|o| o.effects.redoubt && o.effects.needs_breach),
+            "{h}: a camp redoubt needs a breach (7.6)"
+        );
+    }
+    let others = &map.overlay_types["redoute"];
+    assert!(others.effects.redoubt && !others.effects.needs_breach);
+    assert_eq!(
+        others.effects.cost,
+        Some(MoveCost::HalfMp),
+        "7.6: moitié des PM"
+    );
+    for (h, ids) in &map.overlays {
+        let breach = ids
+            .iter()
+            .any(|id| map.overlay_types[id].effects.needs_breach);
+        assert_eq!(
+            breach,
+            ["2313", "2109", "1613"].contains(&h.as_str()),
+            "{h}: only the three camp redoubts of 7.6 need a breach"
+        );
+    }
+}
+
+#[test]
+fn fontenoy_0_2_the_village_is_exclusively_a_redoubt() {
+    let map = load(FONTENOY).map.map;
+    // Clear terrain under it, and exactly a redoubt's effects: nothing of a village (city).
+    assert_eq!(terrain_code(&map, "1518"), ".");
+    assert!(map.terrain["."].effects.is_none());
+    assert_eq!(
+        map.overlay_types["fontenoy"].effects,
+        map.overlay_types["redoubt"].effects
+    );
+    assert!(is_redoubt(&map, "1518"));
+    // No breach rule in Fontenoy.
+    assert!(map.overlay_types.values().all(|o| !o.effects.needs_breach));
+    assert!(map.hexside_types.values().all(|h| !h.needs_breach));
+}
+
+#[test]
+fn denain_13_2_units_enter_in_column() {
+    use bataille_schema::scenario::{EntryAllowance, ReinforcementEntry};
+    let s = load(DENAIN).scenario;
+    assert_eq!(s.rules.stacking.reinforcements, ReinforcementEntry::Column);
+    // "la 1ère avec tous ses PM, la seconde avec 1 PM, la 3ème attend le tour suivant".
+    assert_eq!(
+        s.rules.stacking.column_entry,
+        vec![EntryAllowance::AllMp, EntryAllowance::Mp(1)]
+    );
+    // Fontenoy has no reinforcements rule.
+    assert!(
+        load(FONTENOY)
+            .scenario
+            .rules
+            .stacking
+            .column_entry
+            .is_empty()
+    );
+}
+
+/// Hexes from which every path to the army's friendly edges crosses a hex of `code`: an
+/// independent reading of `FirePlace::Beyond`, by a flood from the edges around that terrain.
+fn beyond(map: &Map, edges: &[bataille_schema::MapEdge], code: &str) -> BTreeSet<String> {
+    use bataille_schema::{HexIndex, MapEdge};
+    let g = &map.grid;
+    let is_code = |i: HexIndex| terrain_code(map, g.name(i).as_str()) == code;
+    let on_edge = |i: HexIndex| {
+        edges.iter().any(|e| match e {
+            MapEdge::North => i.row == 0,
+            MapEdge::South => i.row == g.rows - 1,
+            MapEdge::West => i.col == 0,
+            MapEdge::East => i.col == g.columns - 1,
+        })
+    };
+    let mut reached: BTreeSet<(u32, u32)> = BTreeSet::new();
+    let mut todo: Vec<HexIndex> = g.indices().filter(|&i| on_edge(i) && !is_code(i)).collect();
+    while let Some(i) = todo.pop() {
+        if !reached.insert((i.col, i.row)) {
+            continue;
+        }
+        for (_, n) in g.neighbours(i) {
+            if !is_code(n) && !reached.contains(&(n.col, n.row)) {
+                todo.push(n);
+            }
+        }
+    }
+    g.indices()
+        .filter(|&i| !is_code(i) && !reached.contains(&(i.col, i.row)))
+        .map(|i| g.name(i).to_string())
+        .collect()
+}
+
+#[test]
+fn denain_11_1_the_french_fire_only_by_the_escaut_or_beyond_it() {
+    use bataille_schema::scenario::FirePlace;
+    let loaded = load(DENAIN);
+    let (s, map) = (&loaded.scenario, &loaded.map.map);
+    let [restriction] = s.rules.fire_restrictions.as_slice() else {
+        panic!("one restriction: {:?}", s.rules.fire_restrictions)
+    };
+    assert_eq!(restriction.army.as_str(), "french");
+    assert_eq!(
+        restriction.except_corps,
+        vec![bataille_schema::Id::from("fr-garnison-valenciennes")]
+    );
+    assert_eq!(
+        restriction.fires_only,
+        vec![FirePlace::NextTo("~".into()), FirePlace::Beyond("~".into())]
+    );
+    // `~` is the Escaut, and "the far bank" is a real place: Eugène's post (3019), the
+    // elevation 2917 and Douchy (2218) are beyond it from the French edges (north, west); the
+    // camp, Denain and Prouvy (3013) are not.
+    assert_eq!(map.terrain["~"].name, "Escaut (rivière)");
+    let far = beyond(map, &army(s, "french").friendly_edges, "~");
+    for h in ["3019", "2917", "2218"] {
+        assert!(far.contains(h), "{h} is beyond the Escaut");
+    }
+    for h in ["1409", "2012", "2111", "2112", "1812", "3013", "3211"] {
+        assert!(!far.contains(h), "{h} is on the French bank");
+    }
+}
+
+#[test]
+fn the_printed_frames_cut_the_odd_columns_last_hex() {
+    for scenario in [DENAIN, FONTENOY] {
+        let map = load(scenario).map.map;
+        let g = &map.grid;
+        let expected: Vec<String> = (1..=g.columns)
+            .step_by(2)
+            .map(|c| format!("{c:02}{:02}", g.rows))
+            .collect();
+        let listed: Vec<String> = map.half_hexes.iter().map(|h| h.to_string()).collect();
+        assert_eq!(listed, expected, "{scenario}");
+    }
 }

@@ -11,7 +11,7 @@ fn sort_dedup<T: Ord>(list: &mut Vec<T>) {
 
 impl Map {
     /// Puts the map in canonical form: overlay lists sorted, each hexside under its canonical
-    /// name (`2314/NW` becomes `2213/SE`), lists sorted without repeats, empty entries dropped.
+    /// name (`2314/NW` becomes `2213/SE`), lists (checked and half hexes, `allow`) sorted without repeats, empty entries dropped.
     /// Names that do not parse are kept as written, for the validator to report.
     pub fn canonicalize(&mut self) {
         for overlays in self.overlays.values_mut() {
@@ -30,6 +30,8 @@ impl Map {
         }
         self.hexsides.retain(|_, sides| !sides.is_empty());
         sort_dedup(&mut self.checked);
+        sort_dedup(&mut self.half_hexes);
+        sort_dedup(&mut self.allow);
         for sides in self.friendly_edges.values_mut() {
             sort_dedup(sides);
         }
@@ -59,6 +61,7 @@ impl Scenario {
             }
             for corps in &mut army.corps {
                 sort_dedup(&mut corps.friendly_edges);
+                sort_dedup(&mut corps.allow);
             }
         }
     }

@@ -14,11 +14,7 @@ use crate::source::{Location, SourceFile};
 /// The newest file format this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// Largest file accepted, in bytes (64 MiB): a bigger "scenario" is not one.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
-
-/// Deepest nesting of brackets accepted.
-pub const MAX_DEPTH: usize = 64;
+pub use crate::limits::{MAX_DEPTH, MAX_FILE_BYTES};
 
 /// What kind of document a file holds, told by its leading struct name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -66,6 +62,24 @@ pub enum LoadError {
         "{location}: format_version {found} is newer than this build reads ({FORMAT_VERSION}); update bataille"
     )]
     NewerVersion { location: Box<Location>, found: u64 },
+    #[error(
+        "{location}: the key {key} is given twice in this map; only one entry per key can be kept, so the other would be lost"
+    )]
+    DuplicateKey {
+        location: Box<Location>,
+        key: String,
+    },
+    #[error("{location}: {what} is {value}; write a finite number")]
+    NotFinite {
+        location: Box<Location>,
+        what: String,
+        value: String,
+    },
+    #[error("{location}: {error}")]
+    GridLimit {
+        location: Box<Location>,
+        error: crate::limits::GridLimitError,
+    },
     #[error("{location}: the scenario's map {} could not be loaded: {source}", map_path.display())]
     Map {
         location: Box<Location>,
@@ -85,6 +99,9 @@ impl LoadError {
             | LoadError::UnknownKind { location }
             | LoadError::WrongKind { location, .. }
             | LoadError::NewerVersion { location, .. }
+            | LoadError::DuplicateKey { location, .. }
+            | LoadError::NotFinite { location, .. }
+            | LoadError::GridLimit { location, .. }
             | LoadError::Map { location, .. } => Some(location),
         }
     }
@@ -110,21 +127,26 @@ pub fn ron_options() -> ron::Options {
         .with_recursion_limit(MAX_DEPTH)
 }
 
-/// Reads a file as UTF-8 text, with located errors.
+/// Reads a file as UTF-8 text, with located errors. Only a regular file is read (see
+/// [`crate::files::read_limited`]), and never more than [`MAX_FILE_BYTES`] + 1 bytes of it.
 pub fn read_source(path: &Path) -> Result<SourceFile, LoadError> {
-    let io = |source| LoadError::Io {
-        path: path.to_owned(),
-        source,
-    };
-    let bytes_len = std::fs::metadata(path).map_err(io)?.len();
-    if bytes_len > MAX_FILE_BYTES {
-        return Err(LoadError::TooLarge {
-            path: path.to_owned(),
-            bytes: bytes_len,
-        });
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes = read_bytes(path)?;
     source_from_bytes(path, bytes)
+}
+
+/// A file's bytes, at most [`MAX_FILE_BYTES`]: `Io` when it cannot be read or is not a regular
+/// file, `TooLarge` beyond the limit.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, LoadError> {
+    crate::files::read_limited(path, MAX_FILE_BYTES).map_err(|error| match error {
+        crate::files::ReadError::TooLarge { bytes, .. } => LoadError::TooLarge {
+            path: path.to_owned(),
+            bytes,
+        },
+        other => LoadError::Io {
+            path: path.to_owned(),
+            source: other.into_io(),
+        },
+    })
 }
 
 /// Makes a source from bytes, refusing non-UTF-8 with the place of the first bad byte.
@@ -136,8 +158,10 @@ pub fn source_from_bytes(path: &Path, bytes: Vec<u8>) -> Result<SourceFile, Load
             let bytes = error.into_bytes();
             let prefix = String::from_utf8_lossy(&bytes[..valid]).into_owned();
             let source = SourceFile::new(path, prefix);
+            // The offset in the text, which has no byte-order mark.
+            let at = if source.bom { valid - 3 } else { valid };
             Err(LoadError::NotUtf8 {
-                location: Box::new(source.location(valid..valid)),
+                location: Box::new(source.location(at..at)),
             })
         }
     }
@@ -168,17 +192,14 @@ pub fn sniff_kind(source: &SourceFile) -> Result<DocumentKind, LoadError> {
     }
 }
 
-fn syntax_error(source: &SourceFile, error: &ron::error::SpannedError) -> LoadError {
-    let start = source.byte_of(error.span.start.line, error.span.start.col);
-    let end = source
-        .byte_of(error.span.end.line, error.span.end.col)
-        .max(start);
+pub(crate) fn syntax_error(source: &SourceFile, error: &ron::error::SpannedError) -> LoadError {
+    let span = syntax_span(source, error);
     let mut message = error.code.to_string();
     if matches!(error.code, ron::Error::ExceededRecursionLimit) {
         message = format!("brackets nested deeper than {MAX_DEPTH} levels");
     }
     LoadError::Syntax {
-        location: Box::new(source.location(start..end)),
+        location: Box::new(source.location(span)),
         message,
     }
 }
@@ -217,6 +238,11 @@ fn check_version(source: &SourceFile, version: u32) -> Result<(), LoadError> {
 }
 
 fn parse_error(source: &SourceFile, error: &ron::error::SpannedError) -> LoadError {
+    if let ron::Error::Message(message) = &error.code
+        && let Some(key) = message.strip_prefix(crate::unique::DUPLICATE_KEY)
+    {
+        return duplicate_key(source, error, key);
+    }
     if let Some((found, span)) = probe_version(source)
         && found > u64::from(FORMAT_VERSION)
     {
@@ -241,6 +267,60 @@ fn expect_kind(source: &SourceFile, expected: DocumentKind) -> Result<(), LoadEr
     Ok(())
 }
 
+/// A key given twice, located at its second occurrence: ron stops just after reading it, so
+/// the key's text is the last occurrence of it before the place ron stopped.
+fn duplicate_key(source: &SourceFile, error: &ron::error::SpannedError, key: &str) -> LoadError {
+    let stop = source.byte_of(error.span.end.line, error.span.end.col);
+    let before = &source.text[..stop.min(source.text.len())];
+    let span = match before.rfind(key) {
+        Some(start) => start..start + key.len(),
+        None => syntax_span(source, error),
+    };
+    LoadError::DuplicateKey {
+        location: Box::new(source.location(span)),
+        key: key.to_owned(),
+    }
+}
+
+fn syntax_span(source: &SourceFile, error: &ron::error::SpannedError) -> std::ops::Range<usize> {
+    let start = source.byte_of(error.span.start.line, error.span.start.col);
+    let end = source
+        .byte_of(error.span.end.line, error.span.end.col)
+        .max(start);
+    start..end
+}
+
+/// The span of the value at a pointer, from a span index built for this error only.
+fn locate(source: &SourceFile, pointer: &str) -> Box<Location> {
+    let index = crate::source::SpanIndex::build(&source.text);
+    Box::new(source.location(index.resolve(pointer)))
+}
+
+/// What the schema cannot hold safely, refused at load so no reader goes further: a grid
+/// beyond the limits (every reader allocates per hex) and numbers that are not finite (JSON
+/// has no NaN or infinity; geometry with them is meaningless).
+fn check_map_values(source: &SourceFile, map: &Map) -> Result<(), LoadError> {
+    if let Err(error) = crate::limits::check_grid(&map.grid) {
+        return Err(LoadError::GridLimit {
+            location: locate(source, &format!("/grid/{}", error.field)),
+            error,
+        });
+    }
+    if let Some((pointer, value)) = map.non_finite() {
+        let what = format!("`{}`", pointer.trim_start_matches('/'));
+        return Err(LoadError::NotFinite {
+            location: locate(source, &pointer),
+            what,
+            value: match value {
+                v if v.is_nan() => "not a number (NaN)".to_owned(),
+                v if v > 0.0 => "infinite".to_owned(),
+                _ => "minus infinity".to_owned(),
+            },
+        });
+    }
+    Ok(())
+}
+
 /// Parses a map from source text.
 pub fn parse_map(source: &SourceFile) -> Result<Map, LoadError> {
     expect_kind(source, DocumentKind::Map)?;
@@ -248,6 +328,7 @@ pub fn parse_map(source: &SourceFile) -> Result<Map, LoadError> {
         .from_str(&source.text)
         .map_err(|e| parse_error(source, &e))?;
     check_version(source, map.format_version)?;
+    check_map_values(source, &map)?;
     Ok(map)
 }
 
@@ -283,7 +364,8 @@ pub fn load_map(path: &Path) -> Result<LoadedMap, LoadError> {
     Ok(LoadedMap { map, source })
 }
 
-/// The path of a scenario's map: its `map` field, relative to the scenario file.
+/// The path of a scenario's map: its `map` field, relative to the scenario file (as written,
+/// unchecked; [`crate::files::resolve_map`] checks it stays under the root).
 pub fn map_path_of(scenario_path: &Path, scenario: &Scenario) -> PathBuf {
     scenario_path
         .parent()
@@ -291,19 +373,32 @@ pub fn map_path_of(scenario_path: &Path, scenario: &Scenario) -> PathBuf {
         .join(&scenario.map)
 }
 
-/// Loads a scenario file and the map it names.
+/// Loads a scenario file and the map it names (which must lie under the default root, see
+/// [`crate::files::default_root`]).
 pub fn load_scenario(path: &Path) -> Result<LoadedScenario, LoadError> {
+    load_scenario_in(path, None)
+}
+
+/// Loads a scenario file and the map it names, which must lie under `root` (`None`: the
+/// default root).
+pub fn load_scenario_in(path: &Path, root: Option<&Path>) -> Result<LoadedScenario, LoadError> {
     let source = read_source(path)?;
     let scenario = parse_scenario(&source)?;
     let map_path = map_path_of(path, &scenario);
-    let map = load_map(&map_path).map_err(|error| {
-        let index = crate::source::SpanIndex::build(&source.text);
-        LoadError::Map {
-            location: Box::new(source.location(index.resolve("/map"))),
-            map_path: map_path.clone(),
-            source: Box::new(error),
-        }
-    })?;
+    let map = crate::files::resolve_map(path, &scenario.map, root)
+        .map_err(|refused| LoadError::Io {
+            path: map_path.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, refused),
+        })
+        .and_then(|map_path| load_map(&map_path))
+        .map_err(|error| {
+            let index = crate::source::SpanIndex::build(&source.text);
+            LoadError::Map {
+                location: Box::new(source.location(index.resolve("/map"))),
+                map_path: map_path.clone(),
+                source: Box::new(error),
+            }
+        })?;
     Ok(LoadedScenario {
         scenario,
         source,
@@ -311,29 +406,11 @@ pub fn load_scenario(path: &Path) -> Result<LoadedScenario, LoadError> {
     })
 }
 
-/// Writes text to a file atomically: to a temporary file beside it, flushed, then renamed over
-/// the target, so a crash leaves either the old file or the new one, never half of one.
+/// Writes text to a file atomically (see [`crate::files::write_atomic_limited`]), refusing
+/// text over [`MAX_FILE_BYTES`]: a crash leaves the old file or the new one, never half of one;
+/// a link is written through; the file keeps its permissions.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "file".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::files::write_atomic_limited(path, text, MAX_FILE_BYTES)
 }
 
 /// Saves a map canonically and atomically.
@@ -351,21 +428,30 @@ pub fn save_scenario(path: &Path, scenario: &Scenario) -> std::io::Result<()> {
 /// The canonical text of a map: terrain one row per line, one legend entry per line, one
 /// overlay hex, label or hexside per line.
 pub fn map_to_string(map: &Map) -> Result<String, ron::Error> {
-    let mut canonical = map.clone();
-    canonical.canonicalize();
-    write_document(&canonical, |field| match field {
+    map_into_string(map.clone())
+}
+
+/// [`map_to_string`] without a copy of the map (for a big file, half the memory).
+pub fn map_into_string(mut map: Map) -> Result<String, ron::Error> {
+    map.canonicalize();
+    write_document(&map, |field| match field {
         "hexsides" => 2,
-        "grid" | "format_version" | "name" | "notes" | "metres_per_hex" => 0,
+        "grid" | "format_version" | "name" | "notes" | "metres_per_hex" | "half_hexes"
+        | "allow" => 0,
         _ => 1,
     })
 }
 
 /// The canonical text of a scenario: one unit, commander, corps, zone or objective per line.
 pub fn scenario_to_string(scenario: &Scenario) -> Result<String, ron::Error> {
-    let mut canonical = scenario.clone();
-    canonical.canonicalize();
-    write_document(&canonical, |field| match field {
-        "armies" | "rules" => 3,
+    scenario_into_string(scenario.clone())
+}
+
+/// [`scenario_to_string`] without a copy of the scenario (for a big file, half the memory).
+pub fn scenario_into_string(mut scenario: Scenario) -> Result<String, ron::Error> {
+    scenario.canonicalize();
+    write_document(&scenario, |field| match field {
+        "armies" | "rules" | "miniatures" => 3,
         "zones" | "victory" => 2,
         "allow" => 0,
         _ => 0,
@@ -388,20 +474,17 @@ fn write_document<T: Serialize>(
     depth_of: impl Fn(&str) -> usize,
 ) -> Result<String, ron::Error> {
     let mut capture = Capture {
-        name: "",
         out: String::new(),
         depth_of: &depth_of,
     };
     value.serialize(&mut capture)?;
-    let mut text = String::new();
-    let _ = writeln!(text, "{}(", capture.name);
-    text.push_str(&capture.out);
+    // `Name(` was written when the struct began: no copy of the whole text here.
+    let mut text = capture.out;
     text.push_str(")\n");
     Ok(text)
 }
 
 struct Capture<'a> {
-    name: &'static str,
     out: String,
     depth_of: &'a dyn Fn(&str) -> usize,
 }
@@ -422,7 +505,7 @@ impl<'c, 'a> serde::Serializer for &'c mut Capture<'a> {
     type SerializeStructVariant = Impossible<(), ron::Error>;
 
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Self, ron::Error> {
-        self.name = name;
+        let _ = writeln!(self.out, "{name}(");
         Ok(self)
     }
 

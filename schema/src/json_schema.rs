@@ -35,6 +35,40 @@ pub fn file_stem(kind: DocumentKind) -> &'static str {
     }
 }
 
+/// The schema of a miniatures system file (`systems/*.ron`) as a JSON value.
+pub fn system_schema_value() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let mut value = generator
+        .into_root_schema_for::<crate::system::System>()
+        .to_value();
+    if let Value::Object(object) = &mut value {
+        object.insert("$id".into(), Value::String("system.schema.json".into()));
+    }
+    value
+}
+
+/// The system schema as pretty JSON text, as checked in as `schema/system.schema.json`.
+pub fn system_schema_text() -> String {
+    let mut text = serde_json::to_string_pretty(&system_schema_value()).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Checks a system's JSON against the system schema.
+pub fn check_system(system: &crate::system::System) -> Vec<SchemaViolation> {
+    let Ok(instance) = serde_json::to_value(system) else {
+        return Vec::new();
+    };
+    let Ok(validator) = jsonschema::options().build(&system_schema_value()) else {
+        return Vec::new();
+    };
+    let mut violations = Vec::new();
+    for error in validator.iter_errors(&instance) {
+        push_leaves(&error, &mut violations);
+    }
+    violations
+}
+
 /// The schema as pretty JSON text, as checked in under `schema/`.
 pub fn schema_text(kind: DocumentKind) -> String {
     let mut text = serde_json::to_string_pretty(&schema_value(kind)).unwrap_or_default();
@@ -96,14 +130,137 @@ pub fn check_map(map: &Map) -> Vec<SchemaViolation> {
     }
 }
 
-/// Checks a scenario against the scenario schema.
+/// Checks a scenario against the scenario schema. The units, which make most of a big
+/// scenario, are converted to JSON and checked one at a time against the schema's `Unit`
+/// definition, and the rest of the scenario as a whole without them: the same violations as
+/// checking the whole document at once, without a JSON tree of it in memory (several times
+/// the file's size for a million units).
 pub fn check_scenario(scenario: &Scenario) -> Vec<SchemaViolation> {
+    let mut violations = match serde_json::to_value(without_units(scenario)) {
+        Ok(value) => check(DocumentKind::Scenario, &value),
+        Err(error) => vec![SchemaViolation {
+            pointer: String::new(),
+            message: format!("cannot convert to JSON: {error}"),
+        }],
+    };
+    let Some(unit_validator) = unit_validator() else {
+        return check_whole(scenario);
+    };
+    for (a, army) in scenario.armies.iter().enumerate() {
+        for (u, unit) in army.units.iter().enumerate() {
+            let value = match serde_json::to_value(unit) {
+                Ok(value) => value,
+                Err(error) => {
+                    violations.push(SchemaViolation {
+                        pointer: format!("/armies/{a}/units/{u}"),
+                        message: format!("cannot convert to JSON: {error}"),
+                    });
+                    continue;
+                }
+            };
+            if unit_validator.is_valid(&value) {
+                continue;
+            }
+            let mut found = Vec::new();
+            for error in unit_validator.iter_errors(&value) {
+                push_leaves(&error, &mut found);
+            }
+            for mut violation in found {
+                violation.pointer = format!("/armies/{a}/units/{u}{}", violation.pointer);
+                violations.push(violation);
+            }
+        }
+    }
+    violations.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
+    violations.dedup();
+    violations
+}
+
+/// Checks a whole scenario at once (the fallback, and what tests compare with).
+pub fn check_whole(scenario: &Scenario) -> Vec<SchemaViolation> {
     match serde_json::to_value(scenario) {
         Ok(value) => check(DocumentKind::Scenario, &value),
         Err(error) => vec![SchemaViolation {
             pointer: String::new(),
             message: format!("cannot convert to JSON: {error}"),
         }],
+    }
+}
+
+/// The validator of one unit: the scenario schema's `Unit` definition.
+fn unit_validator() -> Option<&'static jsonschema::Validator> {
+    static UNIT: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
+    UNIT.get_or_init(|| {
+        let root = schema_value(DocumentKind::Scenario);
+        let mut schema = serde_json::Map::new();
+        if let Some(dialect) = root.get("$schema") {
+            schema.insert("$schema".into(), dialect.clone());
+        }
+        schema.insert("$defs".into(), root.get("$defs")?.clone());
+        schema.insert("$ref".into(), Value::String("#/$defs/Unit".into()));
+        jsonschema::options()
+            .should_validate_formats(true)
+            .build(&Value::Object(schema))
+            .ok()
+    })
+    .as_ref()
+}
+
+/// The scenario with every army's units left out (and nothing else copied that is big).
+fn without_units(scenario: &Scenario) -> Scenario {
+    // Every field named, so that a new field cannot be forgotten here.
+    let Scenario {
+        format_version,
+        title,
+        map,
+        date,
+        turns,
+        turn_minutes,
+        start_time,
+        notes,
+        allow,
+        rules,
+        armies,
+        zones,
+        victory,
+        miniatures,
+    } = scenario;
+    let armies = armies
+        .iter()
+        .map(|army| {
+            let crate::scenario::Army {
+                id,
+                name,
+                friendly_edges,
+                commanders,
+                corps,
+                units: _,
+            } = army;
+            crate::scenario::Army {
+                id: id.clone(),
+                name: name.clone(),
+                friendly_edges: friendly_edges.clone(),
+                commanders: commanders.clone(),
+                corps: corps.clone(),
+                units: Vec::new(),
+            }
+        })
+        .collect();
+    Scenario {
+        format_version: *format_version,
+        title: title.clone(),
+        map: map.clone(),
+        date: date.clone(),
+        turns: *turns,
+        turn_minutes: *turn_minutes,
+        start_time: start_time.clone(),
+        notes: notes.clone(),
+        allow: allow.clone(),
+        rules: rules.clone(),
+        armies,
+        zones: zones.clone(),
+        victory: victory.clone(),
+        miniatures: miniatures.clone(),
     }
 }
 

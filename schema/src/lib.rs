@@ -19,13 +19,19 @@
 
 pub mod canonical;
 pub mod common;
+pub mod files;
 pub mod geometry;
+pub mod ids;
 pub mod io;
 pub mod json_schema;
+pub mod limits;
 pub mod map;
+pub mod paths;
 pub mod scenario;
 pub mod source;
 pub mod stress;
+pub mod system;
+pub mod unique;
 
 pub use common::{Colour, HexName, HexsideRef, Id, MapEdge, Side};
 pub use geometry::{HexIndex, NameError};
@@ -36,3 +42,4 @@ pub use io::{
 pub use map::{Grid, Map};
 pub use scenario::Scenario;
 pub use source::{Location, SourceFile, SpanIndex};
+pub use system::System;

@@ -29,28 +29,53 @@ pub struct Map {
     #[schemars(range(min = 1.0, max = 100000.0))]
     pub metres_per_hex: Option<f64>,
     /// The terrain legend: one-character code → terrain type.
+    #[serde(deserialize_with = "crate::unique::deserialize")]
     pub terrain: BTreeMap<String, TerrainType>,
     /// The overlay legend: id → overlay type (redoubt, town, bridge, road…).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub overlay_types: BTreeMap<Id, OverlayType>,
     /// The hexside legend: id → hexside feature type (stream, river, fortification line…).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub hexside_types: BTreeMap<Id, HexsideType>,
     /// Terrain, one string per hex row from the first row down, one code per hex from the first
     /// column. Painting one hex changes one line of the file.
     pub rows: Vec<String>,
     /// Overlays present in a hex, by hex name.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub overlays: BTreeMap<HexName, Vec<Id>>,
     /// Hexside features: feature id → the hexsides it lies on.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub hexsides: BTreeMap<Id, Vec<HexsideRef>>,
     /// Place names printed on the map, by hex.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub labels: BTreeMap<HexName, String>,
     /// Friendly map edges printed on the map, by side name (`"French": [West, North]`).
     /// Scenarios name a side's edges per army or corps; these are the map's defaults.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub friendly_edges: BTreeMap<String, Vec<MapEdge>>,
     /// Hexes a digitiser has checked against the scan.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -58,6 +83,34 @@ pub struct Map {
     /// A scanned printed map under the grid, with the fit from grid to image pixels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub background: Option<Background>,
+    /// Hexes the printed map's frame cuts in half (a flat grid's shifted columns end in half a
+    /// hex at the bottom frame). They are ordinary, playable hexes in the data; the list says
+    /// how they are printed. Each must lie on the edge of the map.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub half_hexes: Vec<HexName>,
+    /// Diagnostic codes allowed for the whole map (`["W0601"]`), as a scenario's `allow`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
+}
+
+impl Map {
+    /// The first number of the map that is not finite (NaN, an infinity), by JSON pointer.
+    pub fn non_finite(&self) -> Option<(String, f64)> {
+        let mut numbers: Vec<(String, f64)> = Vec::new();
+        if let Some(m) = self.metres_per_hex {
+            numbers.push(("/metres_per_hex".into(), m));
+        }
+        if let Some(background) = &self.background {
+            for (i, v) in background.grid_to_image.iter().enumerate() {
+                numbers.push((format!("/background/grid_to_image/{i}"), *v));
+            }
+            for (i, point) in background.control_points.iter().enumerate() {
+                numbers.push((format!("/background/control_points/{i}/x"), point.x));
+                numbers.push((format!("/background/control_points/{i}/y"), point.y));
+            }
+        }
+        numbers.into_iter().find(|(_, v)| !v.is_finite())
+    }
 }
 
 /// Flat-topped or pointy-topped hexes.
@@ -111,16 +164,16 @@ pub struct Grid {
     pub orientation: Orientation,
     pub shifted: Shifted,
     /// The printed number of the first (westmost) column.
-    #[schemars(range(max = 999))]
+    #[schemars(range(max = crate::limits::MAX_HEXES_PER_SIDE))]
     pub first_column: u32,
     /// The printed number of the first (northmost) row.
-    #[schemars(range(max = 999))]
+    #[schemars(range(max = crate::limits::MAX_HEXES_PER_SIDE))]
     pub first_row: u32,
     /// Number of columns.
-    #[schemars(range(min = 1, max = 999))]
+    #[schemars(range(min = 1, max = crate::limits::MAX_HEXES_PER_SIDE))]
     pub columns: u32,
     /// Number of rows.
-    #[schemars(range(min = 1, max = 999))]
+    #[schemars(range(min = 1, max = crate::limits::MAX_HEXES_PER_SIDE))]
     pub rows: u32,
     /// How hexes are named.
     #[serde(default)]
@@ -134,6 +187,9 @@ pub enum MoveCost {
     Mp(#[schemars(range(max = 20))] u8),
     /// All of the unit's movement for the turn (Denain 7.5: crossing a bridge).
     AllMp,
+    /// Half of the unit's movement points (Denain 7.6: a redoubt that is not part of the camp,
+    /// entered while no enemy defends it).
+    HalfMp,
     /// The unit may not enter (and cavalry may not attack into it: Denain 11.2).
     Impassable,
 }
@@ -147,7 +203,11 @@ pub struct Effects {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<MoveCost>,
     /// Movement cost by unit movement class (`"cavalry": Impassable`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub cost_by_kind: BTreeMap<Id, MoveCost>,
     /// Protection value added to fire against a unit here (Denain 11.1: redoubt 2, town 1).
     #[serde(default, skip_serializing_if = "is_zero_u8")]
@@ -172,6 +232,12 @@ pub struct Effects {
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     #[schemars(range(max = 5))]
     pub road_bonus_mp: u8,
+    /// A unit may enter only through a breach it has made first (Denain 7.6: the redoubts of
+    /// the camp, 2313, 2109 and 1613); `cost` applies once it is breached. Without it a
+    /// redoubt is entered for its cost (Denain 7.6's other redoubts: `HalfMp`; Fontenoy's, and
+    /// Fontenoy village, 0.2, for their Terrain Table cost).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub needs_breach: bool,
 }
 
 impl Effects {
@@ -271,7 +337,11 @@ pub struct HexsideType {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<MoveCost>,
     /// Extra cost to cross, by unit movement class.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub cost_by_kind: BTreeMap<Id, MoveCost>,
 }
 

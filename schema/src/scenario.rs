@@ -46,6 +46,72 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zones: Vec<Zone>,
     pub victory: Victory,
+    /// The miniatures rules systems this scenario supports, each with the rules that convert
+    /// its counters (`systems/*.ron`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub miniatures: Vec<MiniaturesUse>,
+}
+
+/// A miniatures rules system a scenario supports, and how its counters convert.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MiniaturesUse {
+    /// The system's id (`"louis-xiv"`).
+    pub system: Id,
+    /// The system file, relative to this file (`"../systems/louis-xiv.ron"`).
+    #[schemars(length(min = 1))]
+    pub file: String,
+    /// Where the conversion comes from and what is reconstructed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// Conversion rules, in order: every rule that matches a unit applies, a later one over an
+    /// earlier one; a unit's own `ratings` for this system override them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub convert: Vec<Conversion>,
+    /// Leaders' ratings (commanders in chief and line leaders), by leader id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub leaders: BTreeMap<Id, BTreeMap<Id, Rating>>,
+}
+
+/// A conversion rule: which counters it applies to, and the ratings it gives them.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Conversion {
+    /// Unit kinds it applies to; empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<Id>,
+    /// Armies; empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub armies: Vec<Id>,
+    /// Corps; empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corps: Vec<Id>,
+    /// Units by id; empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<Id>,
+    /// Only counters of at least this morale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_morale: Option<u8>,
+    /// Ratings set as they are.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub set: BTreeMap<Id, Rating>,
+    /// Ratings set to this many per CP of the counter (`"units": 1`: one battalion a CP).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub per_cp: BTreeMap<Id, i32>,
+}
+
+impl Conversion {
+    /// Whether the rule applies to this unit of this army.
+    pub fn matches(&self, army: &Army, unit: &Unit) -> bool {
+        (self.kinds.is_empty() || self.kinds.contains(&unit.kind))
+            && (self.armies.is_empty() || self.armies.contains(&army.id))
+            && (self.corps.is_empty()
+                || unit.corps.as_ref().is_some_and(|c| self.corps.contains(c)))
+            && (self.units.is_empty() || self.units.contains(&unit.id))
+            && self
+                .min_morale
+                .is_none_or(|min| unit.morale.is_some_and(|m| m >= min))
+    }
 }
 
 /// The rules that differ between games.
@@ -56,11 +122,41 @@ pub struct Rules {
     /// and stands, troop quality, fire type) put their ratings in each unit's `ratings`.
     pub system: Id,
     /// Unit kinds by id.
+    #[serde(deserialize_with = "crate::unique::deserialize")]
     pub unit_kinds: BTreeMap<Id, UnitKind>,
     /// Stacking (rule 3).
     pub stacking: Stacking,
     /// Command (rules 8 and 9).
     pub command: Command,
+    /// Units that may not fire until they reach a place (Denain 11.1 Note).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fire_restrictions: Vec<FireRestriction>,
+}
+
+/// Units of an army that may fire only in some places (Denain 11.1 Note: the French units, but
+/// for the Valenciennes garrison, are to carry the camp with the bayonet and may not fire until
+/// they stand next to a hex of the Escaut, or on its far bank).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FireRestriction {
+    /// The army whose units are restricted.
+    pub army: Id,
+    /// Its corps that are not (Denain: the Garnison de Valenciennes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except_corps: Vec<Id>,
+    /// Where a restricted unit may fire: any of these places.
+    #[schemars(length(min = 1))]
+    pub fires_only: Vec<FirePlace>,
+}
+
+/// A place where restricted units may fire, by a terrain code of the map.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum FirePlace {
+    /// Next to a hex of this terrain (Denain 11.1: `"~"`, the Escaut).
+    NextTo(String),
+    /// Beyond this terrain: on a hex from which every path to the army's friendly map edges
+    /// (12.3) crosses a hex of it (Denain 11.1: on the far bank of the Escaut).
+    Beyond(String),
 }
 
 /// The NATO-style symbol a counter carries.
@@ -124,6 +220,20 @@ pub struct Stacking {
     /// How reinforcements arriving on the same turn at the same entry hex are checked.
     #[serde(default)]
     pub reinforcements: ReinforcementEntry,
+    /// With `Column`: the movement left to each unit entering by one hex in one turn, in
+    /// order; the units beyond wait for the next turn (Denain 13.2 N.B.: `[AllMp, Mp(1)]`, the
+    /// first with all its MP, the second with 1, the third the next turn). Empty: no limit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub column_entry: Vec<EntryAllowance>,
+}
+
+/// The movement a reinforcement has on the turn it enters (Denain 13.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum EntryAllowance {
+    /// All its movement points.
+    AllMp,
+    /// This many movement points.
+    Mp(#[schemars(range(max = 20))] u8),
 }
 
 /// How reinforcements enter.
@@ -175,6 +285,13 @@ pub struct Command {
     /// A unit out of radius is commanded when it is part of a line of battle (9.3).
     #[serde(default, skip_serializing_if = "is_false")]
     pub lines_of_battle: bool,
+    /// The terrain cost class line leaders move as (9: "a line leader moves as a cavalry
+    /// unit": `"cavalry"`); absent: they are not checked against terrain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaders_move_as: Option<Id>,
+    /// The terrain cost class commanders in chief move as (7.4); absent: not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commanders_move_as: Option<Id>,
 }
 
 /// An army (one side).
@@ -233,6 +350,9 @@ pub struct Corps {
     /// Map edges its routed units flee to; empty: the army's (Fontenoy: Dutch south, British east).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub friendly_edges: Vec<MapEdge>,
+    /// Diagnostic codes allowed for the corps, its line leader and its units.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
 }
 
 /// A line leader (9).
@@ -298,7 +418,11 @@ pub struct Unit {
     pub placement: Placement,
     /// Ratings under other rules systems, by system id then rating name
     /// (`"age-of-honor": { "quality": "elite", "stands": 4 }`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize_nested",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub ratings: BTreeMap<Id, BTreeMap<Id, Rating>>,
     /// Diagnostic codes allowed for this unit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -360,6 +484,11 @@ pub struct Zone {
     pub name: String,
     pub owner: Owner,
     pub hexes: Vec<HexName>,
+    /// Other corps or armies whose counters may also be placed free in it; otherwise a
+    /// counter placed free in another corps' or army's zone breaks the set-up (Fontenoy 0.2,
+    /// Denain 13.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_with: Vec<Owner>,
 }
 
 /// Who a zone belongs to.

@@ -2,7 +2,7 @@
 //! path (a JSON pointer such as `/armies/0/units/3/cp`) to the span of that value in the RON
 //! text, built with ron's own parser so diagnostics can point at the exact thing concerned.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -10,10 +10,16 @@ use std::path::{Path, PathBuf};
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 /// A file's text with a table of line starts.
+///
+/// A UTF-8 byte-order mark at the start is not part of the text: it is dropped (and `bom`
+/// set), so the file reads as any other, columns on the first line count as editors count
+/// them, and `bataille fmt` writes the file without it (the canonical form has none).
 #[derive(Debug, Clone)]
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: String,
+    /// The file started with a byte-order mark, which is not in `text`.
+    pub bom: bool,
     line_starts: Vec<usize>,
 }
 
@@ -36,13 +42,18 @@ impl fmt::Display for Location {
 }
 
 impl SourceFile {
-    pub fn new(path: impl Into<PathBuf>, text: String) -> Self {
+    pub fn new(path: impl Into<PathBuf>, mut text: String) -> Self {
+        let bom = text.starts_with('\u{feff}');
+        if bom {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
         Self {
             path: path.into(),
             text,
+            bom,
             line_starts,
         }
     }
@@ -124,6 +135,31 @@ impl SpanIndex {
     /// Builds the index of a document that parses. A text that does not parse gives an index
     /// holding what was read before the error.
     pub fn build(text: &str) -> Self {
+        Self::walk(text, None)
+    }
+
+    /// Builds the index of only the values these pointers need (each pointer and its
+    /// ancestors): values elsewhere are skipped, not indexed or descended into. For a big
+    /// document with a few diagnostics, a small fraction of the time and memory of [`build`];
+    /// [`resolve`] gives the same answer for these pointers.
+    ///
+    /// [`build`]: SpanIndex::build
+    /// [`resolve`]: SpanIndex::resolve
+    pub fn build_for<'p>(text: &str, pointers: impl IntoIterator<Item = &'p str>) -> Self {
+        let mut wanted = HashSet::new();
+        for pointer in pointers {
+            let mut p = pointer;
+            while wanted.insert(p.to_owned()) {
+                match p.rfind('/') {
+                    Some(cut) => p = &p[..cut],
+                    None => break,
+                }
+            }
+        }
+        Self::walk(text, Some(&wanted))
+    }
+
+    fn walk(text: &str, wanted: Option<&HashSet<String>>) -> Self {
         let mut index = SpanIndex::default();
         index.spans.insert(String::new(), 0..text.len());
         let options = crate::io::ron_options();
@@ -133,6 +169,7 @@ impl SpanIndex {
                 whole: text,
                 pointer: String::new(),
                 index: &mut index,
+                wanted,
             },
         );
         // A text that does not parse keeps what was indexed before the error.
@@ -163,6 +200,11 @@ impl SpanIndex {
         self.spans.len()
     }
 
+    /// Every pointer indexed.
+    pub fn pointers(&self) -> impl Iterator<Item = &str> {
+        self.spans.keys().map(String::as_str)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
     }
@@ -172,6 +214,8 @@ struct Walker<'i, 'a> {
     whole: &'a str,
     pointer: String,
     index: &'i mut SpanIndex,
+    /// Only these pointers are indexed (and only they are descended into); `None`: all.
+    wanted: Option<&'i HashSet<String>>,
 }
 
 /// The span of a raw value inside the whole text, with leading blanks and comments skipped.
@@ -210,7 +254,14 @@ where
 }
 
 impl<'de, 'i, 'a> Walker<'i, 'a> {
+    fn wants(&self, pointer: &str) -> bool {
+        self.wanted.is_none_or(|wanted| wanted.contains(pointer))
+    }
+
     fn descend(&mut self, pointer: String, raw: &'de ron::value::RawValue) {
+        if !self.wants(&pointer) {
+            return;
+        }
         let span = span_in(self.whole, raw.get_ron());
         self.index.spans.insert(pointer.clone(), span);
         let text = raw.get_ron();
@@ -245,6 +296,7 @@ impl<'de, 'i, 'a> Walker<'i, 'a> {
                     whole: self.whole,
                     pointer,
                     index: self.index,
+                    wanted: self.wanted,
                 },
             );
         }
@@ -329,4 +381,93 @@ where
 /// The display form of a path for messages.
 pub fn display_path(path: &Path) -> String {
     path.display().to_string()
+}
+
+/// The byte span of the first comment (`// …` or `/* … */`) of a RON text, strings and
+/// characters skipped. The canonical form has no comments, so `bataille fmt` would drop it.
+pub fn first_comment(text: &str) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => i = skip_quoted(bytes, i, b'"'),
+            b'\'' => i = skip_quoted(bytes, i, b'\''),
+            b'r' if is_raw_string_start(bytes, i) => i = skip_raw_string(bytes, i),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                let end = text[i..].find('\n').map_or(text.len(), |n| i + n);
+                return Some(i..end);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let end = text[i + 2..]
+                    .find("*/")
+                    .map_or(text.len(), |n| i + 2 + n + 2);
+                return Some(i..end);
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The index after a quoted string or character starting at `start` (escapes skipped).
+fn skip_quoted(bytes: &[u8], start: usize, quote: u8) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// `r"…"` or `r#"…"#` starts here (and `r` is not the end of an identifier).
+fn is_raw_string_start(bytes: &[u8], i: usize) -> bool {
+    let after_ident = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+    if after_ident {
+        return false;
+    }
+    let hashes = bytes[i + 1..].iter().take_while(|b| **b == b'#').count();
+    bytes.get(i + 1 + hashes) == Some(&b'"')
+}
+
+fn skip_raw_string(bytes: &[u8], start: usize) -> usize {
+    let hashes = bytes[start + 1..]
+        .iter()
+        .take_while(|b| **b == b'#')
+        .count();
+    let body = start + 1 + hashes + 1;
+    let mut i = body;
+    while i < bytes.len() {
+        if bytes[i] == b'"'
+            && bytes.len() - (i + 1) >= hashes
+            && bytes[i + 1..i + 1 + hashes].iter().all(|b| *b == b'#')
+        {
+            return i + 1 + hashes;
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod comment_tests {
+    use super::first_comment;
+
+    #[test]
+    fn comments_are_found_outside_strings_only() {
+        assert_eq!(first_comment("Map(a: 1)"), None);
+        assert_eq!(first_comment(r#"Map(a: "http://x/*y*/")"#), None);
+        assert_eq!(first_comment(r#"Map(a: "q\"//", b: '/')"#), None);
+        assert_eq!(first_comment(r##"Map(a: r#"x"//"#)"##), None);
+        let text = "Map(\n    // the legend\n    a: 1,\n)";
+        let span = first_comment(text).unwrap();
+        assert_eq!(&text[span], "// the legend");
+        let text = "Map(a: 1 /* two\nlines */)";
+        assert_eq!(&text[first_comment(text).unwrap()], "/* two\nlines */");
+        assert_eq!(first_comment("Map(a: \"unterminated //"), None);
+        assert!(first_comment("Map(a: 1) /* open").is_some());
+        assert_eq!(first_comment("var: 1 //"), Some(7..9));
+    }
 }

@@ -219,6 +219,8 @@ fn generate_map(columns: u32, rows: u32) -> Map {
         friendly_edges,
         checked: Vec::new(),
         background: None,
+        half_hexes: Vec::new(),
+        allow: Vec::new(),
     };
     map.canonicalize();
     map
@@ -301,6 +303,7 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
             name: format!("Deployment of corps {corps_index}"),
             owner: Owner::Corps(corps_id.clone()),
             hexes: placed.iter().map(|h| grid.name(*h)).collect(),
+            shared_with: Vec::new(),
         });
         let army = &mut armies[army_index];
         army.corps.push(Corps {
@@ -321,6 +324,7 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
                 allow: Vec::new(),
             }),
             friendly_edges: Vec::new(),
+            allow: Vec::new(),
         });
         // Each corps also gets a commander in chief standing with it, so every line leader is
         // within its commander's radius whatever the map size.
@@ -419,13 +423,17 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
                     },
                 ],
                 reinforcements: ReinforcementEntry::Column,
+                column_entry: Vec::new(),
             },
             command: Command {
                 commander_radius_hexes: 10,
                 leader_radius_hexes: 5,
                 blocked_by_enemy_front_and_flank: true,
                 lines_of_battle: true,
+                leaders_move_as: None,
+                commanders_move_as: None,
             },
+            fire_restrictions: Vec::new(),
         },
         armies,
         zones,
@@ -435,6 +443,7 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
             points_per_enemy_unit_routed: 1,
             ..Victory::default()
         },
+        miniatures: Vec::new(),
     }
 }
 

@@ -8,7 +8,10 @@ use bataille_schema::geometry::sides;
 use bataille_schema::io::{parse_map, parse_scenario};
 use bataille_schema::map::*;
 use bataille_schema::scenario::*;
-use bataille_schema::{HexIndex, SourceFile, json_schema, map_to_string, scenario_to_string};
+use bataille_schema::source::first_comment;
+use bataille_schema::{
+    HexIndex, SourceFile, SpanIndex, json_schema, map_to_string, scenario_to_string,
+};
 use proptest::collection::{btree_map, vec};
 use proptest::option;
 use proptest::prelude::*;
@@ -30,6 +33,7 @@ fn move_cost() -> impl Strategy<Value = MoveCost> {
     prop_oneof![
         (0u8..=20).prop_map(MoveCost::Mp),
         Just(MoveCost::AllMp),
+        Just(MoveCost::HalfMp),
         Just(MoveCost::Impassable)
     ]
 }
@@ -39,7 +43,7 @@ fn effects() -> impl Strategy<Value = Effects> {
         option::of(move_cost()),
         btree_map(id(), move_cost(), 0..3),
         0u8..=5,
-        any::<[bool; 5]>(),
+        any::<[bool; 6]>(),
         0u8..=5,
     )
         .prop_map(
@@ -53,6 +57,7 @@ fn effects() -> impl Strategy<Value = Effects> {
                 elevated: flags[3],
                 redoubt: flags[4],
                 road_bonus_mp,
+                needs_breach: flags[5],
             },
         )
 }
@@ -146,7 +151,9 @@ prop_compose! {
         let mut hexsides = BTreeMap::new();
         hexsides.insert(Id::from("river"), river);
         let labels = label_picks.into_iter().map(|(pick, name)| (hex_of(&grid, pick), name)).collect();
-        let checked = checked_picks.into_iter().map(|pick| hex_of(&grid, pick)).collect();
+        let checked: Vec<HexName> = checked_picks.into_iter().map(|pick| hex_of(&grid, pick)).collect();
+        // Written unsorted and with repeats: the canonical form sorts them.
+        let half_hexes = checked.iter().rev().chain(checked.first()).cloned().collect();
         let background = background.map(|(image, matrix, points)| Background {
             image,
             fit: FitKind::Affine,
@@ -173,6 +180,8 @@ prop_compose! {
             friendly_edges,
             checked,
             background,
+            half_hexes,
+            allow: vec!["W0601".into(), "E0603".into()],
         }
     }
 }
@@ -336,6 +345,7 @@ fn army(zones: Vec<Id>) -> impl Strategy<Value = Army> {
                             },
                         ),
                         friendly_edges: Vec::new(),
+                        allow: vec!["W0901".into()],
                     })
                     .collect(),
                 units,
@@ -416,13 +426,28 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                             } else {
                                 ReinforcementEntry::Column
                             },
+                            column_entry: if stacked {
+                                Vec::new()
+                            } else {
+                                vec![EntryAllowance::AllMp, EntryAllowance::Mp(1)]
+                            },
                         },
                         command: Command {
                             commander_radius_hexes: 10,
                             leader_radius_hexes: 4,
                             blocked_by_enemy_front_and_flank: stacked,
                             lines_of_battle: true,
+                            leaders_move_as: stacked.then(|| Id::from("cavalry")),
+                            commanders_move_as: None,
                         },
+                        fire_restrictions: vec![FireRestriction {
+                            army: Id::from("french"),
+                            except_corps: vec![Id::from("c")],
+                            fires_only: vec![
+                                FirePlace::NextTo("~".into()),
+                                FirePlace::Beyond("~".into()),
+                            ],
+                        }],
                     },
                     armies,
                     zones: zones
@@ -435,6 +460,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                                 .iter()
                                 .map(|(c, r)| HexName(format!("{c:02}{r:02}")))
                                 .collect(),
+                            shared_with: if stacked {
+                                vec![Owner::Corps(Id::from("c")), Owner::Army(Id::from("allies"))]
+                            } else {
+                                Vec::new()
+                            },
                         })
                         .collect(),
                     victory: Victory {
@@ -464,6 +494,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         }],
                         notes: None,
                     },
+                    miniatures: Vec::new(),
                 }
             },
         )
@@ -498,6 +529,78 @@ proptest! {
         canonical.canonicalize();
         prop_assert_eq!(&parsed, &canonical);
         prop_assert_eq!(scenario_to_string(&parsed).unwrap(), text);
+    }
+
+    #[test]
+    fn formatted_text_has_no_comment_and_loads_the_same_with_a_byte_order_mark(map in map()) {
+        let text = map_to_string(&map).unwrap();
+        prop_assert_eq!(first_comment(&text), None);
+        let source = SourceFile::new("m.ron", format!("\u{feff}{text}"));
+        prop_assert!(source.bom);
+        let parsed = parse_map(&source).unwrap();
+        prop_assert_eq!(map_to_string(&parsed).unwrap(), text);
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused_at_its_second_line(map in map(), pick in any::<prop::sample::Index>()) {
+        // Repeat one line of the legend (one entry per line in the canonical form).
+        let text = map_to_string(&map).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let start = lines.iter().position(|l| *l == "    terrain: {").unwrap() + 1;
+        let end = start + lines[start..].iter().position(|l| *l == "    },").unwrap();
+        let repeated = pick.index(end - start) + start;
+        let mut edited: Vec<&str> = lines.clone();
+        edited.insert(repeated + 1, lines[repeated]);
+        let edited = edited.join("\n");
+        let error = parse_map(&SourceFile::new("m.ron", edited)).unwrap_err();
+        let bataille_schema::LoadError::DuplicateKey { location, .. } = &error else {
+            panic!("{error}");
+        };
+        prop_assert_eq!(location.line, repeated + 2, "{}", error);
+        prop_assert_eq!(location.column, 9);
+    }
+
+    #[test]
+    fn a_partial_span_index_resolves_as_the_whole_one(
+        scenario in scenario(),
+        picks in vec(any::<prop::sample::Index>(), 1..6),
+    ) {
+        let text = scenario_to_string(&scenario).unwrap();
+        let whole = SpanIndex::build(&text);
+        let mut all: Vec<&str> = whole.pointers().collect();
+        all.sort();
+        let mut wanted: Vec<String> = picks.iter().map(|i| all[i.index(all.len())].to_owned()).collect();
+        // And pointers below what the file holds, resolved to their nearest ancestor.
+        wanted.push(format!("{}/nowhere/3", wanted[0]));
+        let partial = SpanIndex::build_for(&text, wanted.iter().map(String::as_str));
+        prop_assert!(partial.len() < whole.len() || whole.len() < 40);
+        for pointer in &wanted {
+            prop_assert_eq!(partial.resolve(pointer), whole.resolve(pointer), "{}", pointer);
+        }
+    }
+
+    #[test]
+    fn units_checked_one_by_one_break_the_schema_as_the_whole_document_does(
+        mut scenario in scenario(),
+        picks in vec((any::<prop::sample::Index>(), 0..4u8), 1..4),
+    ) {
+        let units: Vec<(usize, usize)> = scenario.armies.iter().enumerate()
+            .flat_map(|(a, army)| (0..army.units.len()).map(move |u| (a, u)))
+            .collect();
+        prop_assume!(!units.is_empty());
+        for (pick, how) in picks {
+            let (a, u) = units[pick.index(units.len())];
+            let unit = &mut scenario.armies[a].units[u];
+            match how {
+                0 => unit.cp = Some(200),
+                1 => unit.name = String::new(),
+                2 => unit.placement = Placement::Hex(HexName::from("x")),
+                _ => unit.id = Id::from("Not An Id"),
+            }
+        }
+        let chunked = json_schema::check_scenario(&scenario);
+        prop_assert!(!chunked.is_empty());
+        prop_assert_eq!(chunked, json_schema::check_whole(&scenario));
     }
 
     #[test]

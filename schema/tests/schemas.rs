@@ -25,6 +25,43 @@ fn checked_in_schemas_match_the_types() {
 }
 
 #[test]
+fn checked_in_system_schema_matches_the_type() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("system.schema.json");
+    let expected = bataille_schema::json_schema::system_schema_text();
+    if std::env::var_os("UPDATE_SCHEMAS").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    let found = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        found == expected,
+        "{} drifted from the type: run `UPDATE_SCHEMAS=1 cargo test -p bataille-schema --test schemas`",
+        path.display()
+    );
+}
+
+#[test]
+fn the_bundled_systems_load_and_fit_their_schema() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../systems");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            let system = bataille_schema::system::load_system(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(
+                path.file_stem().and_then(|s| s.to_str()),
+                Some(system.id.as_str()),
+                "a system file is named after its id"
+            );
+            let violations = bataille_schema::json_schema::check_system(&system);
+            assert!(violations.is_empty(), "{}: {violations:?}", path.display());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 2, "age-of-honor and louis-xiv");
+}
+
+#[test]
 fn schemas_are_draft_2020_12_with_value_constraints() {
     let scenario = schema_value(DocumentKind::Scenario);
     assert_eq!(

@@ -5,7 +5,8 @@
 use std::io::{IsTerminal, Write};
 
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
-use bataille_validator::{Diagnostic, Severity};
+use bataille_schema::SourceFile;
+use bataille_validator::{Diagnostic, Severity, Span};
 
 use crate::files;
 use crate::output::place;
@@ -50,15 +51,28 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
     match &d.span {
         Some(span) => match results.sources.get(&span.file) {
             Some(source) if span.bytes.end <= source.text.len() => {
-                let mut snippet = Snippet::source(source.text.as_str())
+                let len = source.text.len();
+                let in_text = |rs: &&Span| rs.file == span.file && rs.bytes.end <= len;
+                // Only the lines the diagnostic concerns go to the renderer, which reads all
+                // of the text it is given: with the whole file, a report was quadratic.
+                let shown = d
+                    .related
+                    .iter()
+                    .filter_map(|r| r.span.as_ref().filter(in_text));
+                let (lines, first_line) = excerpt(source, &span.bytes, shown);
+                let shift = |bytes: &std::ops::Range<usize>| {
+                    bytes.start - lines.start..bytes.end - lines.start
+                };
+                let mut snippet = Snippet::source(&source.text[lines.clone()])
+                    .line_start(first_line)
                     .path(files::display(&span.file))
-                    .annotation(AnnotationKind::Primary.span(span.bytes.clone()));
+                    .annotation(AnnotationKind::Primary.span(shift(&span.bytes)));
                 for r in &d.related {
                     match &r.span {
-                        Some(rs) if rs.file == span.file && rs.bytes.end <= source.text.len() => {
+                        Some(rs) if in_text(&rs) => {
                             snippet = snippet.annotation(
                                 AnnotationKind::Context
-                                    .span(rs.bytes.clone())
+                                    .span(shift(&rs.bytes))
                                     .label(annotate_snippets::normalize_untrusted_str(&r.message)),
                             );
                         }
@@ -94,4 +108,35 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
     }
     let report: &[Group<'_>] = &[group];
     renderer.render(report)
+}
+
+/// The bytes of the whole lines that the spans touch (the last line's newline included) and
+/// the number of the first of them.
+fn excerpt<'a>(
+    source: &SourceFile,
+    primary: &std::ops::Range<usize>,
+    others: impl Iterator<Item = &'a Span>,
+) -> (std::ops::Range<usize>, usize) {
+    let text = &source.text;
+    let (mut start, mut end) = (primary.start, primary.end);
+    for span in others {
+        start = start.min(span.bytes.start);
+        end = end.max(span.bytes.end);
+    }
+    let start = start.min(text.len());
+    // Searched as bytes: a newline is always a character boundary, a span's end may not be.
+    let bytes = text.as_bytes();
+    let end = end.clamp(start, text.len());
+    // A span at the very end of the text belongs to the last line, as the renderer places it
+    // when given the whole text.
+    let line_start = bytes[..start.min(text.len().saturating_sub(1))]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let first_line = source.line_column(line_start).0;
+    let line_end = bytes[end..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(text.len(), |i| end + i + 1);
+    (line_start..line_end, first_line)
 }

@@ -25,9 +25,12 @@ impl Severity {
 macro_rules! codes {
     ($($code:ident, $severity:ident, $group:literal, $rule:literal, $title:literal;)*) => {
         /// A stable diagnostic code. The letter gives the severity (E error, W warning), the
-        /// first two digits the group: 01 structure, 02 references, 03 stacking (rule 3),
-        /// 04 corps and command chain (1, 5, 8.1), 05 deployment (0.2, 13.1, 13.2), 06 map,
-        /// 08 command of line leaders (8.2), 09 command of units (9.1, 9.3).
+        /// first two digits the group: 01 structure, 02 references, 03 stacking (rule 3, and
+        /// opposing counters never in one hex), 04 corps and command chain (1, 5, 8.1),
+        /// 05 deployment (Fontenoy 0.2, Denain 13.1, 13.2), 06 map, 07 the rules' data against
+        /// the map (Denain 11.1), 08 command of line leaders (8.2), 09 command of units (9.1,
+        /// 9.3), 10 miniatures systems (Age of Honor, the Louis XIV rules).
+        /// A retired code (W0502, now E0510) is never reused.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {
             $($code,)*
@@ -57,7 +60,8 @@ macro_rules! codes {
                 }
             }
 
-            /// The rule it comes from (`"3"`, `"8.2"`), or what it checks when no rule says.
+            /// The rules it comes from, game by game since the two rulebooks number differently
+            /// (`"Fontenoy 0.2; Denain 13.1"`), or what it checks when no rule says.
             pub fn rule(self) -> &'static str {
                 match self {
                     $(Code::$code => $rule,)*
@@ -82,32 +86,38 @@ codes! {
     E0105, Error, "structure", "JSON Schema", "value breaks the JSON Schema";
     E0106, Error, "structure", "file format", "file too large";
     W0107, Warning, "structure", "suppressions", "allow names an unknown code";
+    E0120, Error, "structure", "file format", "a key given twice in a map";
+    E0121, Error, "structure", "map grid", "grid beyond the size limit";
+    E0122, Error, "structure", "file format", "number that is not finite";
     E0201, Error, "references", "ids", "duplicate id";
-    E0202, Error, "references", "1, 5", "unknown corps";
-    E0203, Error, "references", "0.2, 13.1", "unknown deployment zone";
-    E0204, Error, "references", "1", "unknown unit kind";
-    E0205, Error, "references", "13", "unknown leader";
+    E0202, Error, "references", "Fontenoy 1, 5; Denain 1, 5", "unknown corps";
+    E0203, Error, "references", "Fontenoy 0.2; Denain 13.1", "unknown deployment zone";
+    E0204, Error, "references", "Fontenoy 1, 9; Denain 1, 9", "unknown unit kind";
+    E0205, Error, "references", "Fontenoy 8.4, 13; Denain 8.4", "unknown leader";
     E0206, Error, "references", "ids", "unknown army";
-    E0207, Error, "references", "13.3", "unknown unit";
+    E0207, Error, "references", "Denain 13.3", "unknown unit";
     E0208, Error, "references", "map file", "the scenario's map cannot be loaded";
-    E0301, Error, "stacking", "3", "stack over a limit at set-up";
-    E0302, Error, "stacking", "3", "stack mixes kinds no composition allows";
-    E0303, Error, "stacking", "3, 13.2", "reinforcements entering together break stacking";
-    E0401, Error, "corps", "1, 5", "combat unit without a corps";
-    E0402, Error, "corps", "1, 5", "unit in a corps of another army";
-    E0403, Error, "corps", "9", "corps without a line leader";
-    E0404, Error, "corps", "8.1", "corps commanded by no commander in chief";
-    E0405, Error, "corps", "8.1", "commander commands a corps of another army";
-    E0406, Error, "corps", "1, 10", "unit kind fielded by an army it is restricted from";
-    E0501, Error, "deployment", "0.2, 13.1", "unit outside its deployment zone";
-    W0502, Warning, "deployment", "0.2, 13.1", "unit placed in another corps' or army's zone";
-    E0503, Error, "deployment", "13.1", "counter placed off the map";
-    E0504, Error, "deployment", "7, terrain table", "unit on terrain it cannot enter";
-    E0505, Error, "deployment", "0.2, 13.1", "deployment zone hex off the map";
-    W0506, Warning, "deployment", "0.2, 13.1", "deployment zones of opposing armies overlap";
-    E0507, Error, "deployment", "13.2", "reinforcement entry hex off the map";
-    E0508, Error, "deployment", "13.2", "reinforcement arrives after the last turn";
-    E0509, Error, "deployment", "13", "victory hex off the map";
+    E0301, Error, "stacking", "Fontenoy 3; Denain 3", "stack over a limit at set-up";
+    E0302, Error, "stacking", "Fontenoy 3; Denain 3", "stack mixes kinds no composition allows";
+    E0303, Error, "stacking", "Fontenoy 3; Denain 3, 13.2", "reinforcements entering together break stacking";
+    E0304, Error, "stacking", "Fontenoy 3, 7.3; Denain 3, 7, 10.4, 11.6", "opposing counters share a hex";
+    E0401, Error, "corps", "Fontenoy 1, 5; Denain 1, 5", "combat unit without a corps";
+    E0402, Error, "corps", "Fontenoy 1, 5; Denain 1, 5", "unit in a corps of another army";
+    E0403, Error, "corps", "Fontenoy 9; Denain 9", "corps without a line leader";
+    E0404, Error, "corps", "Fontenoy 8.1; Denain 8.1", "corps commanded by no commander in chief";
+    E0405, Error, "corps", "Fontenoy 8.1; Denain 8.1", "commander commands a corps of another army";
+    E0406, Error, "corps", "Fontenoy 1, 10", "unit kind fielded by an army it is restricted from";
+    E0501, Error, "deployment", "Fontenoy 0.2; Denain 13.1", "unit outside its deployment zone";
+    E0503, Error, "deployment", "Fontenoy 0.2; Denain 13.1", "counter placed off the map";
+    E0504, Error, "deployment", "Fontenoy 7.1; Denain 7.1; terrain table", "unit on terrain it cannot enter";
+    E0505, Error, "deployment", "Fontenoy 0.2; Denain 13.1", "deployment zone hex off the map";
+    W0506, Warning, "deployment", "Fontenoy 0.2; Denain 13.1", "deployment zones of opposing armies overlap";
+    E0507, Error, "deployment", "Denain 13.2", "reinforcement entry hex off the map";
+    E0508, Error, "deployment", "Denain 13.2", "reinforcement arrives after the last turn";
+    E0509, Error, "deployment", "Fontenoy 13; Denain 13.3", "victory hex off the map";
+    E0510, Error, "deployment", "Fontenoy 0.2; Denain 13.1", "counter placed free in another corps' or army's zone";
+    E0511, Error, "deployment", "Fontenoy 7.4, 9; Denain 7.4, 9; terrain table", "leader on terrain it cannot enter";
+    E0512, Error, "deployment", "Denain 13.2", "reinforcements cannot all enter in column by the last turn";
     E0601, Error, "map", "map grid", "wrong number of terrain rows";
     E0602, Error, "map", "map grid", "terrain row of the wrong length";
     E0603, Error, "map", "terrain table", "terrain code not in the legend";
@@ -115,12 +125,30 @@ codes! {
     E0605, Error, "map", "map grid", "map entry on a hex off the map";
     E0606, Error, "map", "map grid", "hexside not between two hexes of the map";
     E0607, Error, "map", "terrain table", "unknown hexside type";
-    E0608, Error, "map", "7.5", "bridge hexside not on a water hexside";
-    E0609, Error, "map", "7.5", "bridge overlay away from water";
+    E0608, Error, "map", "Denain 7.5", "bridge hexside not on a water hexside";
+    E0609, Error, "map", "Denain 7.5", "bridge overlay away from water";
     E0610, Error, "map", "map grid", "terrain code not one character";
-    W0801, Warning, "command", "8.2", "line leader out of its commander's radius at set-up";
-    W0901, Warning, "command", "9.1, 9.3", "unit out of command at set-up";
+    E0611, Error, "map", "map grid", "half-hex not on the edge of the map";
+    E0701, Error, "rules", "Denain 11.1", "fire restriction names a terrain code the map lacks";
+    W0801, Warning, "command", "Fontenoy 8.2; Denain 8.2", "line leader out of its commander's radius at set-up";
+    W0901, Warning, "command", "Fontenoy 9.1-9.3; Denain 9.1, 9.3", "unit out of command at set-up";
+    E1001, Error, "miniatures", "system file", "a miniatures system file cannot be loaded";
+    E1002, Error, "miniatures", "Age of Honor, Louis XIV troop types", "unit lacks a rating its system needs";
+    E1003, Error, "miniatures", "Age of Honor, Louis XIV tables", "rating out of the system's range or tables";
+    E1004, Error, "miniatures", "Age of Honor movement chart, Louis XIV National Army Tables", "troop type the system does not have";
+    E1005, Error, "miniatures", "Louis XIV scale: 2 figures a base", "figures not a whole number of bases";
+    E1006, Error, "miniatures", "Louis XIV scale: battalion 5 bases, regiment 3 squadrons", "unit's bases break its organisation";
+    E1007, Error, "miniatures", "Age of Honor brigades", "brigade with too few or too many stands";
+    E1008, Error, "miniatures", "Age of Honor reserve movement modifiers", "commander's modifier disagrees with the named table";
+    E1009, Error, "miniatures", "Louis XIV National Army Tables", "nation's table has no line for the troop type";
+    W1010, Warning, "miniatures", "system ratings", "rating the system does not define";
 }
+
+/// Codes no longer reported, with the code that replaced them. Their numbers are never reused.
+pub const RETIRED: &[(&str, &str)] = &[(
+    "W0502",
+    "E0510: a counter placed free in another corps' or army's zone is an error",
+)];
 
 impl std::fmt::Display for Code {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -160,6 +188,12 @@ mod tests {
                 Severity::Warning => assert_eq!(letter, "W", "{code}"),
             }
             assert!(seen.insert(&code.as_str()[1..]), "{code} number reused");
+        }
+        for (retired, _) in RETIRED {
+            assert!(
+                !seen.contains(&retired[1..]),
+                "{retired} is retired: its number is never reused"
+            );
         }
     }
 

@@ -120,6 +120,8 @@ pub(crate) struct Counter<'a> {
     pub placement: &'a Placement,
     pub allow: &'a [String],
     pub unit: Option<&'a Unit>,
+    /// For a commander in chief, the corps he commands (8.1).
+    pub commands: &'a [Id],
     /// JSON pointer of the counter.
     pub pointer: String,
 }
@@ -170,6 +172,7 @@ impl<'a> Ctx<'a> {
                     placement: &commander.placement,
                     allow: &commander.allow,
                     unit: None,
+                    commands: &commander.commands,
                     pointer: format!("/armies/{a}/commanders/{c}"),
                 });
             }
@@ -184,6 +187,7 @@ impl<'a> Ctx<'a> {
                         placement: &leader.placement,
                         allow: &leader.allow,
                         unit: None,
+                        commands: &[],
                         pointer: format!("/armies/{a}/corps/{c}/leader"),
                     });
                 }
@@ -197,6 +201,7 @@ impl<'a> Ctx<'a> {
                     placement: &unit.placement,
                     allow: &unit.allow,
                     unit: Some(unit),
+                    commands: &[],
                     pointer: format!("/armies/{a}/units/{u}"),
                 });
             }

@@ -5,11 +5,11 @@
 use std::collections::{HashMap, HashSet};
 
 use bataille_schema::map::MoveCost;
-use bataille_schema::scenario::{Owner, Placement};
+use bataille_schema::scenario::{Owner, Placement, ReinforcementEntry, Zone};
 use bataille_schema::{HexIndex, HexName};
 
 use crate::codes::Code;
-use crate::context::{CounterRole, Ctx, SCENARIO, describe_hexes};
+use crate::context::{Counter, CounterRole, Ctx, SCENARIO, describe_hexes};
 use crate::diagnostic::{Diagnostic, Related};
 
 /// The army a zone belongs to (through its corps for a corps zone).
@@ -31,7 +31,57 @@ fn off_map_text(ctx: &Ctx<'_>, hex: &HexName) -> Option<String> {
 pub(crate) fn deployment(ctx: &mut Ctx<'_>) {
     placements(ctx);
     zones(ctx);
+    column_entry(ctx);
     victory_hexes(ctx);
+}
+
+/// Why a counter may not be placed free in a zone (E0510): the zone belongs to another corps
+/// or army and is not shared with the counter's (`shared_with`). A unit or line leader belongs
+/// to its corps and its army; a commander in chief to his army and to the corps he commands
+/// (8.1); a unit without a corps (the baggage) to its army only. `None` when the placement is
+/// allowed, or when the owner is unknown (E0202, E0206 say so).
+fn foreign_zone(ctx: &Ctx<'_>, counter: &Counter<'_>, zone: &Zone) -> Option<String> {
+    let s = ctx.scenario;
+    let own_corps: Vec<&str> = match counter.role {
+        CounterRole::Unit => counter
+            .unit
+            .and_then(|u| u.corps.as_ref())
+            .map(|c| c.as_str())
+            .into_iter()
+            .collect(),
+        CounterRole::Leader => counter
+            .corps_index
+            .and_then(|c| s.armies.get(counter.army)?.corps.get(c))
+            .map(|c| c.id.as_str())
+            .into_iter()
+            .collect(),
+        CounterRole::Commander => counter.commands.iter().map(|c| c.as_str()).collect(),
+    };
+    let admits = |owner: &Owner| match owner {
+        Owner::Army(army) => ctx.armies.get(army.as_str()) == Some(&counter.army),
+        Owner::Corps(corps) => own_corps.contains(&corps.as_str()),
+    };
+    if admits(&zone.owner) || zone.shared_with.iter().any(admits) {
+        return None;
+    }
+    let owner_army = zone_army(ctx, &zone.owner)?;
+    let id = counter.id;
+    Some(match &zone.owner {
+        Owner::Corps(corps) if owner_army == counter.army => {
+            match (counter.role, own_corps.first()) {
+                (CounterRole::Commander, _) => {
+                    format!("corps `{corps}`, which `{id}` does not command (8.1)")
+                }
+                (_, Some(own)) => format!("corps `{corps}`, not to its corps `{own}`"),
+                (_, None) => format!("corps `{corps}`, and `{id}` belongs to no corps"),
+            }
+        }
+        Owner::Corps(corps) => format!("corps `{corps}` of army `{}`", ctx.army_id(owner_army)),
+        Owner::Army(army) => format!(
+            "army `{army}`, not to its army `{}`",
+            ctx.army_id(counter.army)
+        ),
+    })
 }
 
 fn placements(ctx: &mut Ctx<'_>) {
@@ -84,6 +134,35 @@ fn placements(ctx: &mut Ctx<'_>) {
                     );
                 }
             }
+            // Leaders move as a class of unit (9: "a line leader moves as a cavalry unit"; the
+            // commanders in chief as `commanders_move_as`), so they stand where it can enter.
+            let class = match counter.role {
+                CounterRole::Unit => None,
+                CounterRole::Leader => s.rules.command.leaders_move_as.as_ref(),
+                CounterRole::Commander => s.rules.command.commanders_move_as.as_ref(),
+            };
+            if let (Some(class), Some(view), Some(index)) =
+                (class, ctx.map.as_ref(), ctx.lookup(hex))
+                && let Some((MoveCost::Impassable, what)) = view.entry_cost(index, class.as_str())
+            {
+                let setting = match counter.role {
+                    CounterRole::Commander => "commanders_move_as",
+                    _ => "leaders_move_as",
+                };
+                found.push(
+                    Diagnostic::new(
+                        Code::E0511,
+                        SCENARIO,
+                        counter.hex_pointer(),
+                        format!(
+                            "{noun} `{id}` is placed at {hex} on {what}, which {class} cannot enter ({noun}s move as {class}: rules.command.{setting})"
+                        ),
+                    )
+                    .help("place it on a hex its movement class can enter (9: a line leader moves as a cavalry unit)")
+                    .hex(hex.as_str())
+                    .subject(id),
+                );
+            }
         }
         match counter.placement {
             Placement::Free { zone, at } => {
@@ -117,70 +196,47 @@ fn placements(ctx: &mut Ctx<'_>) {
                         );
                     }
                 }
-                // A zone belongs to a corps or an army: another's zone is suspicious.
-                let own_corps: Option<&str> = match counter.role {
-                    CounterRole::Unit => counter
-                        .unit
-                        .and_then(|u| u.corps.as_ref())
-                        .map(|c| c.as_str()),
-                    CounterRole::Leader => counter
-                        .corps_index
-                        .and_then(|c| s.armies.get(counter.army)?.corps.get(c))
-                        .map(|c| c.id.as_str()),
-                    CounterRole::Commander => None,
-                };
-                let owner_army = zone_army(ctx, &zone_def.owner);
-                let mismatch = match &zone_def.owner {
-                    Owner::Corps(corps) => match own_corps {
-                        Some(own) if own != corps.as_str() => {
-                            Some(format!("corps `{corps}`, not to its corps `{own}`"))
-                        }
-                        None if owner_army.is_some_and(|a| a != counter.army) => Some(format!(
-                            "corps `{corps}` of army `{}`",
-                            ctx.army_id(owner_army.unwrap_or_default())
-                        )),
-                        _ => None,
-                    },
-                    Owner::Army(army) => match owner_army {
-                        Some(a) if a != counter.army => Some(format!(
-                            "army `{army}`, not to its army `{}`",
-                            ctx.army_id(counter.army)
-                        )),
-                        _ => None,
-                    },
-                };
-                if let Some(mismatch) = mismatch {
-                    found.push(
-                        Diagnostic::new(
-                            Code::W0502,
-                            SCENARIO,
-                            format!("{}/placement/Free/zone", counter.pointer),
-                            format!("{noun} `{id}` is placed free in zone `{zone}`, which belongs to {mismatch}"),
-                        )
-                        .help("place it in a zone of its own corps or army")
-                        .subject(id)
-                        .related(Related::new(SCENARIO, format!("/zones/{z}/owner"), "the zone's owner is given here")),
-                    );
+                // A zone belongs to a corps or an army (Fontenoy 0.2: "to the limits defined
+                // for each corps"; Denain 13.1: hexes per formation): another's is forbidden
+                // unless the zone is shared with the counter's corps or army.
+                if let Some(mismatch) = foreign_zone(ctx, counter, zone_def) {
+                    let mut d = Diagnostic::new(
+                        Code::E0510,
+                        SCENARIO,
+                        format!("{}/placement/Free/zone", counter.pointer),
+                        format!("{noun} `{id}` is placed free in zone `{zone}`, which belongs to {mismatch}"),
+                    )
+                    .help("place it in a zone of its own corps or army, or list its corps or army in the zone's `shared_with`")
+                    .subject(id)
+                    .related(Related::new(SCENARIO, format!("/zones/{z}/owner"), "the zone's owner is given here"));
+                    if let Some(at) = at {
+                        d = d.hex(at.as_str());
+                    }
+                    found.push(d);
                 }
             }
             Placement::Reinforcement { turn, entry } => {
                 if *turn > s.turns {
-                    found.push(
-                        Diagnostic::new(
-                            Code::E0508,
-                            SCENARIO,
-                            format!("{}/placement/Reinforcement/turn", counter.pointer),
-                            format!(
-                                "{noun} `{id}` arrives on turn {turn}, but the game has {} turns",
-                                s.turns
-                            ),
-                        )
-                        .help(format!(
-                            "make it arrive on turn {} or earlier (13.2)",
+                    let d = Diagnostic::new(
+                        Code::E0508,
+                        SCENARIO,
+                        format!("{}/placement/Reinforcement/turn", counter.pointer),
+                        format!(
+                            "{noun} `{id}` arrives on turn {turn}, but the game has {} turns",
                             s.turns
-                        ))
-                        .subject(id),
-                    );
+                        ),
+                    )
+                    .help(format!(
+                        "make it arrive on turn {} or earlier (13.2)",
+                        s.turns
+                    ))
+                    .subject(id);
+                    // One entry hex: that is the hex concerned.
+                    let d = match entry.as_slice() {
+                        [hex] => d.hex(hex.as_str()),
+                        _ => d,
+                    };
+                    found.push(d);
                 }
                 for (k, hex) in entry.iter().enumerate() {
                     if let Some(why) = off_map_text(ctx, hex) {
@@ -298,6 +354,139 @@ fn victory_hexes(ctx: &mut Ctx<'_>) {
                 &format!("victory condition `{}` names", hold.result),
             );
         }
+    }
+    ctx.out.extend(found);
+}
+
+/// Above this many (subset, group) pairs, the column check tries only the units' own entry
+/// sets and all entry hexes together, so a hostile file cannot make it run for long.
+const COLUMN_BUDGET: usize = 4_000_000;
+
+/// Reinforcements entering in column (Denain 13.2 N.B.: the first with all its MP, the second
+/// with 1, the third waits for the next turn): at most `column_entry.len()` units a turn by
+/// each entry hex, so every unit must find a turn by the last (E0512). By Hall's theorem they
+/// all can when, for every set H of entry hexes and every turn t, the units arriving on turn t
+/// or later whose entry hexes all lie in H are at most `column_entry.len()` × |H| × the turns
+/// left from t. Reported once per smallest failing set of hexes, at the last of its units.
+fn column_entry(ctx: &mut Ctx<'_>) {
+    let s = ctx.scenario;
+    let per_turn = s.rules.stacking.column_entry.len();
+    if s.rules.stacking.reinforcements != ReinforcementEntry::Column || per_turn == 0 {
+        return;
+    }
+    // Distinct entry hexes (by their map name), and each reinforcement unit's set of them.
+    let mut hexes: Vec<HexName> = Vec::new();
+    let mut arrivals: Vec<(usize, u32, Vec<usize>)> = Vec::new();
+    for (i, counter) in ctx.counters.iter().enumerate() {
+        let (CounterRole::Unit, Placement::Reinforcement { turn, entry }) =
+            (counter.role, counter.placement)
+        else {
+            continue;
+        };
+        if *turn > s.turns || *turn == 0 {
+            continue; // E0508, or the JSON Schema's minimum
+        }
+        let mut set: Vec<usize> = Vec::new();
+        for hex in entry {
+            let name = match (ctx.map.as_ref(), ctx.lookup(hex)) {
+                (Some(view), Some(index)) => view.grid.name(index),
+                (Some(_), None) => continue, // off the map: E0507
+                (None, _) => hex.clone(),
+            };
+            let k = match hexes.iter().position(|h| *h == name) {
+                Some(k) => k,
+                None => {
+                    hexes.push(name);
+                    hexes.len() - 1
+                }
+            };
+            set.push(k);
+        }
+        set.sort_unstable();
+        set.dedup();
+        if !set.is_empty() {
+            arrivals.push((i, *turn, set));
+        }
+    }
+    if arrivals.is_empty() {
+        return;
+    }
+    // Candidate sets of hexes: every subset when affordable, else the units' own sets and all.
+    let mut sets: Vec<Vec<usize>> = arrivals.iter().map(|(_, _, set)| set.clone()).collect();
+    sets.sort();
+    sets.dedup();
+    let n = hexes.len();
+    let candidates: Vec<Vec<usize>> = if n <= 16 && (1usize << n) * sets.len() <= COLUMN_BUDGET {
+        (1usize..(1 << n))
+            .map(|mask| (0..n).filter(|k| mask & (1 << k) != 0).collect())
+            .collect()
+    } else {
+        let mut c: Vec<Vec<usize>> = sets.into_iter().take(256).collect();
+        c.push((0..n).collect());
+        c
+    };
+    // Smallest sets first, so a failing set's supersets are not reported again.
+    let mut candidates = candidates;
+    candidates.sort_by_key(Vec::len);
+    let mut reported: Vec<Vec<usize>> = Vec::new();
+    let mut found = Vec::new();
+    for set in candidates {
+        if reported
+            .iter()
+            .any(|r| r.iter().all(|k| set.binary_search(k).is_ok()))
+        {
+            continue;
+        }
+        let inside: Vec<&(usize, u32, Vec<usize>)> = arrivals
+            .iter()
+            .filter(|(_, _, own)| own.iter().all(|k| set.binary_search(k).is_ok()))
+            .collect();
+        let mut turns: Vec<u32> = inside.iter().map(|(_, t, _)| *t).collect();
+        turns.sort_unstable();
+        turns.dedup();
+        // The turn from which the most units are over what the column can bring in.
+        let worst = turns
+            .iter()
+            .map(|&t| {
+                let count = inside.iter().filter(|(_, u, _)| *u >= t).count() as u64;
+                let left = u64::from(s.turns - t + 1);
+                let capacity = (per_turn as u64) * (set.len() as u64) * left;
+                (count.saturating_sub(capacity), t, count, capacity)
+            })
+            .max_by_key(|(excess, t, _, _)| (*excess, std::cmp::Reverse(*t)));
+        let Some((excess, t, count, capacity)) = worst else {
+            continue;
+        };
+        if excess == 0 {
+            continue;
+        }
+        let Some(&&(last, _, _)) = inside.iter().rev().find(|(_, u, _)| *u >= t) else {
+            continue;
+        };
+        let counter = &ctx.counters[last];
+        let names: Vec<HexName> = set.iter().map(|&k| hexes[k].clone()).collect();
+        let grid = ctx.map.as_ref().map(|v| v.grid);
+        let by = if names.len() == 1 {
+            format!("entry hex {}", names[0])
+        } else {
+            format!("entry hexes {}", describe_hexes(grid, &names))
+        };
+        let mut d = Diagnostic::new(
+            Code::E0512,
+            SCENARIO,
+            format!("{}/placement/Reinforcement/turn", counter.pointer),
+            format!(
+                "{count} units arrive by {by} from turn {t}, but in column only {per_turn} a turn enter by each hex (13.2), {capacity} by the last turn ({}): {excess} cannot enter",
+                s.turns,
+            ),
+        )
+        .help("bring some of them in earlier or by another entry hex, or let more enter a turn (rules.stacking.column_entry)")
+        .subject(counter.id.as_str());
+        if let [hex] = names.as_slice() {
+            d = d.hex(hex.as_str());
+        }
+        found.push(d);
+        reported.push(set);
     }
     ctx.out.extend(found);
 }

@@ -139,7 +139,11 @@ impl Diagnostic {
     /// the order never depends on the order checks ran in). Unresolved diagnostics sort by
     /// document and pointer, numbers in pointers compared as numbers.
     pub fn order(&self, other: &Self) -> Ordering {
-        let place = |d: &Diagnostic| d.span.as_ref().map(|s| (s.file.clone(), s.line, s.column));
+        fn place(d: &Diagnostic) -> Option<(&std::path::Path, usize, usize)> {
+            d.span
+                .as_ref()
+                .map(|s| (s.file.as_path(), s.line, s.column))
+        }
         place(self)
             .cmp(&place(other))
             .then_with(|| self.document.cmp(&other.document))

@@ -25,8 +25,10 @@ mod corps;
 mod deployment;
 pub mod diagnostic;
 mod map_checks;
+mod miniatures;
 mod references;
 pub mod resolve;
+mod rules;
 mod stacking;
 
 use std::collections::HashMap;
@@ -49,6 +51,12 @@ pub struct Options {
     pub json_schema: bool,
     /// Codes allowed everywhere (`--allow W0901`).
     pub allow: Vec<String>,
+    /// The miniatures systems the scenario names (`miniatures`), loaded: `validate_file` loads
+    /// them from the scenario's `file` paths; in memory, a system not given here is not checked.
+    pub systems: Vec<bataille_schema::System>,
+    /// The folder a scenario's `map:` must stay in (`--root`); `None`: the scenario's
+    /// repository, or the folder above the scenario's (see `bataille_schema::files`).
+    pub root: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -57,6 +65,8 @@ impl Default for Options {
         Self {
             json_schema: true,
             allow: Vec::new(),
+            systems: Vec::new(),
+            root: None,
         }
     }
 }
@@ -67,6 +77,8 @@ impl Options {
         Self {
             json_schema: false,
             allow: Vec::new(),
+            systems: Vec::new(),
+            root: None,
         }
     }
 }
@@ -77,12 +89,12 @@ impl Options {
 pub fn validate_documents(scenario: &Scenario, map: &Map, options: &Options) -> Vec<Diagnostic> {
     let mut out = map_diagnostics(map, options);
     out.extend(scenario_diagnostics(scenario, Some(map), options));
-    finish(out, Some(scenario), options)
+    finish(out, Some(scenario), Some(map), options)
 }
 
 /// Validates a map alone, in memory.
 pub fn validate_map(map: &Map, options: &Options) -> Vec<Diagnostic> {
-    finish(map_diagnostics(map, options), None, options)
+    finish(map_diagnostics(map, options), None, Some(map), options)
 }
 
 /// Validates a scenario whose map is not at hand: checks that need the map (hexes on it,
@@ -91,6 +103,7 @@ pub fn validate_scenario_alone(scenario: &Scenario, options: &Options) -> Vec<Di
     finish(
         scenario_diagnostics(scenario, None, options),
         Some(scenario),
+        None,
         options,
     )
 }
@@ -125,7 +138,9 @@ fn scenario_diagnostics(
     corps::corps_membership(&mut ctx);
     stacking::stacking(&mut ctx);
     deployment::deployment(&mut ctx);
+    rules::rules_against_map(&mut ctx);
     command::command(&mut ctx);
+    miniatures::miniatures(&mut ctx, &options.systems);
     ctx.out
 }
 
@@ -160,25 +175,47 @@ fn matches_code(list: &[String], code: Code) -> bool {
         .any(|c| c.trim().eq_ignore_ascii_case(code.as_str()))
 }
 
-/// Drops allowed diagnostics, then sorts.
+/// Drops allowed diagnostics, then sorts. A scenario's `allow` covers its diagnostics, a
+/// map's `allow` the map's; a counter's covers those whose subject it is, and a corps' those
+/// whose subject is the corps, its line leader or one of its units.
 fn finish(
     mut out: Vec<Diagnostic>,
     scenario: Option<&Scenario>,
+    map: Option<&Map>,
     options: &Options,
 ) -> Vec<Diagnostic> {
-    let mut counters: HashMap<&str, &[String]> = HashMap::new();
+    if out.is_empty() {
+        return out;
+    }
+    let mut counters: HashMap<&str, Vec<&[String]>> = HashMap::new();
     if let Some(s) = scenario {
+        let corps_allow: HashMap<&str, &[String]> = s
+            .armies
+            .iter()
+            .flat_map(|a| &a.corps)
+            .map(|c| (c.id.as_str(), c.allow.as_slice()))
+            .collect();
         for army in &s.armies {
             for c in &army.commanders {
-                counters.insert(c.id.as_str(), &c.allow);
+                counters.entry(c.id.as_str()).or_default().push(&c.allow);
             }
             for corps in &army.corps {
+                counters
+                    .entry(corps.id.as_str())
+                    .or_default()
+                    .push(&corps.allow);
                 if let Some(l) = &corps.leader {
-                    counters.insert(l.id.as_str(), &l.allow);
+                    let lists = counters.entry(l.id.as_str()).or_default();
+                    lists.push(&l.allow);
+                    lists.push(&corps.allow);
                 }
             }
             for u in &army.units {
-                counters.insert(u.id.as_str(), &u.allow);
+                let lists = counters.entry(u.id.as_str()).or_default();
+                lists.push(&u.allow);
+                if let Some(allow) = u.corps.as_ref().and_then(|c| corps_allow.get(c.as_str())) {
+                    lists.push(allow);
+                }
             }
         }
     }
@@ -186,17 +223,17 @@ fn finish(
         if matches_code(&options.allow, d.code) {
             return false;
         }
-        let Some(s) = scenario else { return true };
-        if d.document != DocumentKind::Scenario {
-            return true;
+        if d.document == DocumentKind::Map {
+            return !map.is_some_and(|m| matches_code(&m.allow, d.code));
         }
+        let Some(s) = scenario else { return true };
         if matches_code(&s.allow, d.code) {
             return false;
         }
         !d.subject
             .as_deref()
             .and_then(|id| counters.get(id))
-            .is_some_and(|allow| matches_code(allow, d.code))
+            .is_some_and(|lists| lists.iter().any(|allow| matches_code(allow, d.code)))
     });
     diagnostic::sort(&mut out);
     out
@@ -243,36 +280,38 @@ enum Read {
 }
 
 fn read(path: &Path, document: DocumentKind) -> Result<Read, LoadError> {
-    let io_error = |source| LoadError::Io {
-        path: path.to_owned(),
-        source,
+    // Only a regular file, at most the size limit + 1 byte read (a FIFO, a device, /dev/zero
+    // or a /proc file are refused or cut short, never waited on or read to the end).
+    let bytes = match io::read_bytes(path) {
+        Ok(bytes) => bytes,
+        Err(error @ LoadError::TooLarge { .. }) => {
+            return Ok(Read::Refused(Box::new((
+                refusal(&error, document, path, None),
+                None,
+            ))));
+        }
+        Err(error) => return Err(error),
     };
-    let meta = std::fs::metadata(path).map_err(io_error)?;
-    if meta.is_dir() {
-        return Err(io_error(std::io::Error::other("it is a folder")));
-    }
-    if meta.len() > io::MAX_FILE_BYTES {
-        let error = LoadError::TooLarge {
-            path: path.to_owned(),
-            bytes: meta.len(),
-        };
-        return Ok(Read::Refused(Box::new((
-            refusal(&error, document, path, None),
-            None,
-        ))));
-    }
-    let bytes = std::fs::read(path).map_err(io_error)?;
-    let lossy = String::from_utf8_lossy(&bytes).into_owned();
+    // A lossy copy of the text only for a file that is not UTF-8 (no second copy of a big file).
+    let lossy = std::str::from_utf8(&bytes)
+        .is_err()
+        .then(|| String::from_utf8_lossy(&bytes).into_owned());
     match io::source_from_bytes(path, bytes) {
         Ok(source) => Ok(Read::Text(source)),
         Err(error) => {
-            let lossy = SourceFile::new(path, lossy);
-            Ok(Read::Refused(Box::new((
-                refusal(&error, document, path, Some(&lossy)),
-                Some(lossy),
-            ))))
+            let lossy = SourceFile::new(path, lossy.unwrap_or_default());
+            let diagnostic = refusal(&error, document, path, Some(&lossy));
+            Ok(Read::Refused(Box::new((diagnostic, ours(lossy)))))
         }
     }
+}
+
+/// The text, when it is a map or scenario of ours (it starts `Map(` or `Scenario(`): only such
+/// text is ever shown in a report. Any other file (`/etc/passwd`, `/proc/self/environ`, a
+/// stranger's file named `.ron`) is reported by place alone, never quoted, so a report in a
+/// public CI log leaks nothing.
+fn ours(source: SourceFile) -> Option<SourceFile> {
+    io::sniff_kind(&source).is_ok().then_some(source)
 }
 
 /// The diagnostic of a load error, located where the loader says.
@@ -295,6 +334,18 @@ fn refusal(
         LoadError::TooLarge { .. } => (
             Code::E0106,
             "a map or scenario is far smaller: check that this is the right file",
+        ),
+        LoadError::DuplicateKey { .. } => (
+            Code::E0120,
+            "keep one entry for this key (merge the two, or rename one); `bataille fmt` refuses the file until then",
+        ),
+        LoadError::GridLimit { .. } => (
+            Code::E0121,
+            "correct the grid: hex names have at most three digits for the column and three for the row",
+        ),
+        LoadError::NotFinite { .. } => (
+            Code::E0122,
+            "NaN and infinities have no place in a map (JSON cannot hold them): write a number",
         ),
         LoadError::Syntax { .. } | LoadError::Io { .. } | LoadError::Map { .. } => (
             Code::E0101,
@@ -382,7 +433,7 @@ fn validate_text(report: &mut FileReport, source: SourceFile, options: &Options)
                 &source.path,
                 Some(&source),
             ));
-            report.sources.push(source);
+            // Not a document of ours: reported by place, its text never shown.
             return;
         }
     };
@@ -408,8 +459,25 @@ fn validate_text(report: &mut FileReport, source: SourceFile, options: &Options)
                         .push(refusal(&error, kind, &source.path, Some(&source)))
                 }
                 Ok(scenario) => {
-                    let map_path = clean_path(&io::map_path_of(&source.path, &scenario));
-                    let (mut diagnostics, map_source) = match load_map_of(&map_path) {
+                    let (systems, system_diagnostics) = load_systems(&source.path, &scenario);
+                    let with_systems;
+                    let options = if systems.is_empty() {
+                        options
+                    } else {
+                        let mut o = options.clone();
+                        o.systems.extend(systems);
+                        with_systems = o;
+                        &with_systems
+                    };
+                    let map_path = bataille_schema::files::resolve_map(
+                        &source.path,
+                        &scenario.map,
+                        options.root.as_deref(),
+                    )
+                    .map(|path| clean_path(&path))
+                    .map_err(|refused| Box::new((refused.to_string(), None, None)));
+                    let (mut diagnostics, map_source) = match map_path.and_then(|p| load_map_of(&p))
+                    {
                         Ok((map, map_source)) => (
                             validate_documents(&scenario, &map, options),
                             Some(map_source),
@@ -430,6 +498,7 @@ fn validate_text(report: &mut FileReport, source: SourceFile, options: &Options)
                             (diagnostics, map_source)
                         }
                     };
+                    diagnostics.extend(system_diagnostics);
                     Resolver::new(kind, &source).resolve(&mut diagnostics);
                     if let Some(map_source) = &map_source {
                         Resolver::new(DocumentKind::Map, map_source).resolve(&mut diagnostics);
@@ -489,9 +558,55 @@ fn load_map_of(path: &Path) -> Result<(Map, SourceFile), MapFailure> {
                 Err(Box::new((
                     "the map file has errors (see its diagnostic)".into(),
                     Some(d),
-                    Some(source),
+                    ours(source),
                 )))
             }
         },
     }
+}
+
+/// Loads the miniatures systems a scenario names (`miniatures[].file`, relative to it); each one
+/// that cannot be loaded is an E1001 at its `file`.
+fn load_systems(
+    scenario_path: &Path,
+    scenario: &Scenario,
+) -> (Vec<bataille_schema::System>, Vec<Diagnostic>) {
+    let mut systems = Vec::new();
+    let mut out = Vec::new();
+    for (m, used) in scenario.miniatures.iter().enumerate() {
+        let path = clean_path(&bataille_schema::system::system_path_of(
+            scenario_path,
+            used,
+        ));
+        match bataille_schema::system::load_system(&path) {
+            Ok(system) if system.id == used.system => systems.push(system),
+            Ok(system) => out.push(
+                Diagnostic::new(
+                    Code::E1001,
+                    DocumentKind::Scenario,
+                    format!("/miniatures/{m}/file"),
+                    format!(
+                        "`{}` holds system `{}`, not `{}`",
+                        path.display(),
+                        system.id,
+                        used.system
+                    ),
+                )
+                .help("name the file of the system, or the system of the file"),
+            ),
+            Err(error) => out.push(
+                Diagnostic::new(
+                    Code::E1001,
+                    DocumentKind::Scenario,
+                    format!("/miniatures/{m}/file"),
+                    format!(
+                        "miniatures system `{}` cannot be loaded: {error}",
+                        used.system
+                    ),
+                )
+                .help("correct the `file` path (relative to this file) or the system file"),
+            ),
+        }
+    }
+    (systems, out)
 }

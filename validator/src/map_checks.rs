@@ -1,6 +1,7 @@
 //! Map checks: the terrain rows fill the grid with codes of the legend, overlays and hexside
 //! features name types of the legend and lie on the map (hexsides between two of its hexes),
-//! bridges stand on water, and labels, checked hexes and control points lie on the map.
+//! bridges stand on water, labels, checked hexes and control points lie on the map, half-hexes
+//! on its edge, and the map's `allow` names codes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -305,6 +306,38 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
                 hex,
                 &format!("checked hex {hex}"),
                 &error.to_string(),
+            ));
+        }
+    }
+    // Half-hexes: the frame cuts only hexes on the map's edge (a hex with a side off the map).
+    for (k, hex) in map.half_hexes.iter().enumerate() {
+        match grid.parse(hex.as_str()) {
+            Err(error) => out.push(off_map(
+                format!("/half_hexes/{k}"),
+                hex,
+                &format!("half-hex {hex}"),
+                &error.to_string(),
+            )),
+            Ok(index) if grid.neighbours(index).count() == 6 => out.push(
+                Diagnostic::new(
+                    Code::E0611,
+                    MAP,
+                    format!("/half_hexes/{k}"),
+                    format!("half-hex {hex} is not on the edge of the map: all six of its neighbours are on it, so no frame can cut it"),
+                )
+                .help("list only hexes of the first or last row or column that the printed frame cuts")
+                .hex(hex.as_str()),
+            ),
+            Ok(_) => {}
+        }
+    }
+    // Suppressions must name codes, or they silently suppress nothing.
+    for (k, code) in map.allow.iter().enumerate() {
+        if code.parse::<Code>().is_err() {
+            out.push(crate::references::unknown_code(
+                MAP,
+                format!("/allow/{k}"),
+                code,
             ));
         }
     }

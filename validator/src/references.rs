@@ -1,8 +1,10 @@
 //! References: ids unique across the scenario, and every corps, zone, leader, army, unit and
-//! unit kind that is named exists; suppression lists name known codes.
+//! unit kind that is named exists (zones' owners and `shared_with`, fire restrictions, the
+//! leaders' movement classes too); suppression lists name known codes.
 
 use std::collections::HashMap;
 
+use bataille_schema::DocumentKind;
 use bataille_schema::scenario::{Owner, Placement};
 
 use crate::codes::Code;
@@ -297,6 +299,112 @@ pub(crate) fn references(ctx: &mut Ctx<'_>) {
             ),
             _ => {}
         }
+        for (k, owner) in zone.shared_with.iter().enumerate() {
+            let pointer = format!("/zones/{z}/shared_with/{k}");
+            match owner {
+                Owner::Army(army) if !ctx.armies.contains_key(army.as_str()) => ctx.push(
+                    Diagnostic::new(
+                        Code::E0206,
+                        SCENARIO,
+                        format!("{pointer}/Army"),
+                        format!(
+                            "zone `{}` is shared with army `{army}`, which does not exist",
+                            zone.id
+                        ),
+                    )
+                    .help(format!("name an army of the scenario ({})", known_armies()))
+                    .subject(zone.id.as_str()),
+                ),
+                Owner::Corps(corps) if !ctx.corps.contains_key(corps.as_str()) => ctx.push(
+                    Diagnostic::new(
+                        Code::E0202,
+                        SCENARIO,
+                        format!("{pointer}/Corps"),
+                        format!(
+                            "zone `{}` is shared with corps `{corps}`, which does not exist",
+                            zone.id
+                        ),
+                    )
+                    .help(format!("name a corps of the scenario ({})", known_corps()))
+                    .subject(zone.id.as_str()),
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    // Fire restrictions (Denain 11.1) name an army and corps of it.
+    for (f, restriction) in s.rules.fire_restrictions.iter().enumerate() {
+        let base = format!("/rules/fire_restrictions/{f}");
+        let army = ctx.armies.get(restriction.army.as_str()).copied();
+        if army.is_none() {
+            ctx.push(
+                Diagnostic::new(
+                    Code::E0206,
+                    SCENARIO,
+                    format!("{base}/army"),
+                    format!(
+                        "a fire restriction names army `{}`, which does not exist",
+                        restriction.army
+                    ),
+                )
+                .help(format!("name an army of the scenario ({})", known_armies())),
+            );
+        }
+        for (k, corps) in restriction.except_corps.iter().enumerate() {
+            match ctx.corps.get(corps.as_str()).copied() {
+                None => ctx.push(
+                    Diagnostic::new(
+                        Code::E0202,
+                        SCENARIO,
+                        format!("{base}/except_corps/{k}"),
+                        format!("a fire restriction exempts corps `{corps}`, which does not exist"),
+                    )
+                    .help(format!(
+                        "name a corps of army `{}` ({})",
+                        restriction.army,
+                        known_corps()
+                    )),
+                ),
+                Some((other, _)) if army.is_some_and(|a| a != other) => ctx.push(
+                    Diagnostic::new(
+                        Code::E0202,
+                        SCENARIO,
+                        format!("{base}/except_corps/{k}"),
+                        format!(
+                            "a fire restriction on army `{}` exempts corps `{corps}` of army `{}`",
+                            restriction.army,
+                            ctx.army_id(other)
+                        ),
+                    )
+                    .help(format!("name a corps of army `{}`", restriction.army)),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+
+    // The leaders' movement classes (9: "a line leader moves as a cavalry unit") are classes
+    // the unit kinds use: a kind's id or a kind's `moves_as`.
+    let command = &s.rules.command;
+    for (field, class) in [
+        ("leaders_move_as", &command.leaders_move_as),
+        ("commanders_move_as", &command.commanders_move_as),
+    ] {
+        let Some(class) = class else { continue };
+        let known =
+            kinds.contains_key(class) || kinds.values().any(|k| k.moves_as.as_ref() == Some(class));
+        if !known {
+            ctx.push(
+                Diagnostic::new(
+                    Code::E0204,
+                    SCENARIO,
+                    format!("/rules/command/{field}"),
+                    format!("{field} names movement class `{class}`, which is no unit kind and no kind's moves_as"),
+                )
+                .help(format!("name a unit kind of rules.unit_kinds ({}), such as `cavalry` (9)", known_kinds())),
+            );
+        }
     }
 
     victory(ctx);
@@ -384,19 +492,42 @@ pub(crate) fn allow_lists(ctx: &mut Ctx<'_>) {
     for counter in &ctx.counters {
         lists.push((format!("{}/allow", counter.pointer), counter.allow));
     }
+    for (a, army) in ctx.scenario.armies.iter().enumerate() {
+        for (c, corps) in army.corps.iter().enumerate() {
+            lists.push((format!("/armies/{a}/corps/{c}/allow"), &corps.allow));
+        }
+    }
     for (pointer, list) in lists {
         for (i, code) in list.iter().enumerate() {
             if code.parse::<Code>().is_err() {
-                ctx.push(
-                    Diagnostic::new(
-                        Code::W0107,
-                        SCENARIO,
-                        format!("{pointer}/{i}"),
-                        format!("`{code}` is not a diagnostic code, so it allows nothing"),
-                    )
-                    .help("write a code of docs/diagnostics.md, such as `W0901`"),
-                );
+                ctx.push(unknown_code(SCENARIO, format!("{pointer}/{i}"), code));
             }
         }
+    }
+}
+
+/// W0107 for an `allow` entry that is no code (naming the code that replaced a retired one).
+pub(crate) fn unknown_code(document: DocumentKind, pointer: String, code: &str) -> Diagnostic {
+    let retired = crate::codes::RETIRED
+        .iter()
+        .find(|(old, _)| old.eq_ignore_ascii_case(code.trim()));
+    match retired {
+        Some((_, now)) => Diagnostic::new(
+            Code::W0107,
+            document,
+            pointer,
+            format!("`{code}` is a retired code, replaced by {now}, so it allows nothing"),
+        )
+        .help(format!(
+            "allow {} instead",
+            now.split(':').next().unwrap_or(now)
+        )),
+        None => Diagnostic::new(
+            Code::W0107,
+            document,
+            pointer,
+            format!("`{code}` is not a diagnostic code, so it allows nothing"),
+        )
+        .help("write a code of docs/diagnostics.md, such as `W0901`"),
     }
 }

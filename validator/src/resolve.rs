@@ -1,5 +1,6 @@
 //! Resolving diagnostics' JSON pointers to file, line and column with the schema crate's
-//! `SpanIndex`, built once per document and only when that document has diagnostics.
+//! `SpanIndex`, built once per document, only when that document has diagnostics, and only
+//! for the values they point at.
 
 use std::ops::Range;
 
@@ -38,6 +39,25 @@ impl<'a> Resolver<'a> {
 
     /// Fills in the spans of the diagnostics (and their related places) in this document.
     pub fn resolve(&mut self, diagnostics: &mut [Diagnostic]) {
+        if self.index.is_none() {
+            // Index only the values these diagnostics point at (and their ancestors).
+            let kind = self.kind;
+            let mut pointers = Vec::new();
+            for d in diagnostics.iter() {
+                if d.span.is_none() && d.document == kind {
+                    pointers.push(d.pointer.as_str());
+                }
+                for r in &d.related {
+                    if r.span.is_none() && r.document == kind {
+                        pointers.push(r.pointer.as_str());
+                    }
+                }
+            }
+            if pointers.is_empty() {
+                return;
+            }
+            self.index = Some(SpanIndex::build_for(&self.source.text, pointers));
+        }
         for d in diagnostics.iter_mut() {
             if d.span.is_none() && d.document == self.kind {
                 d.span = Some(self.span(&d.pointer, d.chars.as_ref()));

@@ -1,7 +1,9 @@
-//! Stacking (rule 3): every hex's stack at set-up, and (when reinforcements enter stacked) every
-//! group arriving together at one entry hex, must fit one of the scenario's allowed
-//! compositions. Leaders never count; counters whose kind does not count for stacking (`UnitKind::stacks`: by default the non-combat ones, such as baggage) do not count either, and a
-//! lone counter is always legal.
+//! Stacking (rule 3): every army's stack in a hex at set-up, and (when reinforcements enter
+//! stacked) every group of an army arriving together at one entry hex, must fit one of the
+//! scenario's allowed compositions. Leaders never count; counters whose kind does not count for
+//! stacking (`UnitKind::stacks`: by default the non-combat ones, such as baggage) do not count
+//! either, and a lone counter is always legal. Stacking is between friendly counters: opposing
+//! counters in one hex are an error of their own (E0304).
 
 use std::collections::HashMap;
 
@@ -301,12 +303,14 @@ fn key_of<'h>(ctx: &Ctx<'_>, hex: &'h HexName) -> Option<Key<'h>> {
 }
 
 pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
+    opposing(ctx);
     let s = ctx.scenario;
-    // Set-up stacks, grouped by hex, in file order so the last unit placed is the last piece.
-    let mut order: Vec<Key<'_>> = Vec::new();
-    let mut groups: HashMap<Key<'_>, (&HexName, Vec<Piece<'_>>)> = HashMap::new();
-    let mut arrivals: Vec<(u32, Key<'_>)> = Vec::new();
-    let mut arriving: HashMap<(u32, Key<'_>), (&HexName, Vec<Piece<'_>>)> = HashMap::new();
+    // Set-up stacks, grouped by army and hex (stacking is between friendly units, 3; opposing
+    // counters in one hex are E0304), in file order so the last unit placed is the last piece.
+    let mut order: Vec<(usize, Key<'_>)> = Vec::new();
+    let mut groups: HashMap<(usize, Key<'_>), (&HexName, Vec<Piece<'_>>)> = HashMap::new();
+    let mut arrivals: Vec<(usize, u32, Key<'_>)> = Vec::new();
+    let mut arriving: HashMap<(usize, u32, Key<'_>), (&HexName, Vec<Piece<'_>>)> = HashMap::new();
     let stacked = s.rules.stacking.reinforcements == ReinforcementEntry::Stacked;
     for (a, army) in s.armies.iter().enumerate() {
         for (u, unit) in army.units.iter().enumerate() {
@@ -328,6 +332,7 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
                     at: (a, u, false),
                     placement: &unit.placement,
                 };
+                let key = (a, key);
                 groups
                     .entry(key.clone())
                     .or_insert_with(|| {
@@ -350,7 +355,7 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
                     at: (a, u, true),
                     placement: &unit.placement,
                 };
-                let key = (*turn, key);
+                let key = (a, *turn, key);
                 arriving
                     .entry(key.clone())
                     .or_insert_with(|| {
@@ -373,8 +378,117 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
         if let Some((hex, pieces)) = arriving.get(&key)
             && pieces.len() > 1
         {
-            let place = format!("turn {}, entry hex {hex}, arriving together", key.0);
+            let place = format!("turn {}, entry hex {hex}, arriving together", key.1);
             check_group(ctx, Some(Code::E0303), &place, hex.as_str(), pieces);
         }
+    }
+}
+
+/// Opposing counters never share a hex (E0304): stacking is between friendly units (3), no
+/// move may enter a hex held by the enemy (Fontenoy 7.3, Denain 7), an artillery counter is
+/// destroyed with the infantry stacked with it (Denain 10.4) and retreats must be free of
+/// enemy units (11.6). Every placed counter counts: units of every kind (the baggage too),
+/// line leaders and commanders in chief. One diagnostic per hex, at the first counter (in file
+/// order) of an army other than the hex's first counter's; related: the other armies' counters
+/// there.
+fn opposing(ctx: &mut Ctx<'_>) {
+    let mut order: Vec<Key<'_>> = Vec::new();
+    let mut by_hex: HashMap<Key<'_>, (&HexName, Vec<usize>)> = HashMap::new();
+    for (i, counter) in ctx.counters.iter().enumerate() {
+        let Some(hex) = counter.placement.hex() else {
+            continue;
+        };
+        let Some(key) = key_of(ctx, hex) else {
+            continue;
+        };
+        by_hex
+            .entry(key.clone())
+            .or_insert_with(|| {
+                order.push(key);
+                (hex, Vec::new())
+            })
+            .1
+            .push(i);
+    }
+    let mut found = Vec::new();
+    for key in order {
+        let Some((hex, members)) = by_hex.get(&key) else {
+            continue;
+        };
+        // File order: armies in order, each army's commanders, line leaders, then units.
+        let mut members = members.clone();
+        members.sort_by_key(|&i| (ctx.counters[i].army, i));
+        let Some(&first) = members.first() else {
+            continue;
+        };
+        let first_army = ctx.counters[first].army;
+        let Some(&second) = members
+            .iter()
+            .find(|&&i| ctx.counters[i].army != first_army)
+        else {
+            continue;
+        };
+        let subject = &ctx.counters[second];
+        let enemies: Vec<&str> = members
+            .iter()
+            .filter(|&&i| ctx.counters[i].army != subject.army)
+            .map(|&i| ctx.counters[i].id.as_str())
+            .collect();
+        let mut d = Diagnostic::new(
+            Code::E0304,
+            SCENARIO,
+            subject.hex_pointer(),
+            format!(
+                "hex {hex}: {} `{}` of army `{}` stands with {} of army `{}`",
+                subject.role.noun(),
+                subject.id,
+                ctx.army_id(subject.army),
+                describe_ids(&enemies),
+                ctx.army_id(first_army)
+            ),
+        )
+        .help(format!(
+            "move `{}` or the enemy elsewhere: only friendly counters stack (3), and no move \
+             may enter a hex the enemy holds (Fontenoy 7.3, Denain 7)",
+            subject.id
+        ))
+        .hex(hex.as_str())
+        .subject(subject.id.as_str());
+        for &i in &members {
+            let other = &ctx.counters[i];
+            if other.army == subject.army {
+                continue;
+            }
+            d = d.related(
+                Related::new(
+                    SCENARIO,
+                    other.hex_pointer(),
+                    format!(
+                        "{} `{}` of army `{}` is here",
+                        other.role.noun(),
+                        other.id,
+                        ctx.army_id(other.army)
+                    ),
+                )
+                .hex(hex.as_str())
+                .subject(other.id.as_str()),
+            );
+        }
+        found.push(d);
+    }
+    ctx.out.extend(found);
+}
+
+/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b`, `c` and 3 more ``.
+fn describe_ids(ids: &[&str]) -> String {
+    let mut quoted: Vec<String> = ids.iter().take(3).map(|id| format!("`{id}`")).collect();
+    let more = ids.len().saturating_sub(3);
+    if more > 0 {
+        return format!("{} and {more} more", quoted.join(", "));
+    }
+    match quoted.pop() {
+        None => "no counter".into(),
+        Some(last) if quoted.is_empty() => last,
+        Some(last) => format!("{} and {last}", quoted.join(", ")),
     }
 }

@@ -444,3 +444,253 @@ fn thousands_of_counters_in_one_hex_are_judged_without_deep_recursion() {
     let diagnostics = run.join().expect("no stack overflow");
     assert!(!codes(&diagnostics).contains(&Code::E0301));
 }
+
+#[test]
+fn stacks_are_per_army_and_opposing_counters_are_e0304() {
+    let (mut scenario, map) = fontenoy();
+    // Fontenoy 3: gardes-1 (2 CP) and gardes-2 (1 CP) at 0303 make 3 CP of infantry, legal. An
+    // Allied 1 CP there is not a 4th CP of infantry but an enemy in the hex (7.3).
+    unit_mut(&mut scenario, "guards-1").placement = Placement::Hex("0303".into());
+    unit_mut(&mut scenario, "guards-1").cp = Some(1);
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    let e0304: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.code == Code::E0304)
+        .collect();
+    assert!(
+        !codes(&diagnostics).contains(&Code::E0301),
+        "{diagnostics:#?}"
+    );
+    assert_eq!(e0304.len(), 1, "{diagnostics:#?}");
+    let d = e0304[0];
+    assert_eq!(d.hex.as_deref(), Some("0303"));
+    assert_eq!(d.subject.as_deref(), Some("guards-1"));
+    assert_eq!(d.pointer, "/armies/1/units/0/placement/Hex");
+    // The French counters there, leader and baggage included, are related.
+    let related: Vec<&str> = d
+        .related
+        .iter()
+        .filter_map(|r| r.subject.as_deref())
+        .collect();
+    assert_eq!(related, ["noailles", "gardes-1", "gardes-2", "bagages"]);
+    // A leader alone among enemies is reported too (no move enters an enemy-held hex).
+    unit_mut(&mut scenario, "guards-1").placement = Placement::Free {
+        zone: "allied-zone".into(),
+        at: Some("0807".into()),
+    };
+    scenario.armies[1].corps[0]
+        .leader
+        .as_mut()
+        .expect("leader")
+        .placement = Placement::Hex("0204".into());
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    let e0304: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.code == Code::E0304)
+        .collect();
+    assert_eq!(e0304.len(), 1, "{diagnostics:#?}");
+    assert_eq!(e0304[0].subject.as_deref(), Some("ligonier"));
+    assert!(e0304[0].message.contains("line leader `ligonier`"));
+}
+
+#[test]
+fn zones_of_other_corps_are_errors_unless_shared() {
+    use bataille_schema::scenario::{Owner, Zone};
+    let (mut scenario, map) = fontenoy();
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    // A French corps' zone: the Allied unit placed free in it breaks the set-up (0.2).
+    scenario.zones.push(Zone {
+        id: "maison-zone".into(),
+        name: "Maison".into(),
+        owner: Owner::Corps("maison".into()),
+        hexes: vec!["0706".into()],
+        shared_with: Vec::new(),
+    });
+    unit_mut(&mut scenario, "guards-1").placement = Placement::Free {
+        zone: "maison-zone".into(),
+        at: Some("0706".into()),
+    };
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::E0510], "{diagnostics:#?}");
+    assert_eq!(diagnostics[0].hex.as_deref(), Some("0706"));
+    assert!(diagnostics[0].is_error());
+    // Shared with the Allied army (or its corps): legal.
+    scenario.zones[1].shared_with = vec![Owner::Army("allied".into())];
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    scenario.zones[1].shared_with = vec![Owner::Corps("anglais".into())];
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    // A commander in chief belongs to the corps he commands (8.1): Saxe commands the Maison,
+    // so its zone is his; once he no longer commands it, it is not.
+    scenario.zones[1].shared_with.clear();
+    unit_mut(&mut scenario, "guards-1").placement = Placement::Hex("0706".into());
+    scenario.armies[0].commanders[0].placement = Placement::Free {
+        zone: "maison-zone".into(),
+        at: Some("0706".into()),
+    };
+    scenario.armies[0].units.clear();
+    scenario.armies[1].units.clear();
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [], "{diagnostics:#?}");
+    scenario.armies[0].commanders[0].commands.clear();
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert!(
+        codes(&diagnostics).contains(&Code::E0510),
+        "{diagnostics:#?}"
+    );
+    // An unknown shared_with is a reference error.
+    scenario.zones[1].shared_with = vec![Owner::Corps("nobody".into())];
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert!(
+        codes(&diagnostics).contains(&Code::E0202),
+        "{diagnostics:#?}"
+    );
+}
+
+#[test]
+fn leaders_stand_where_their_movement_class_can_go() {
+    let (mut scenario, map) = fontenoy();
+    // 0503 is forest, which cavalry cannot enter. Without a class leaders are not checked.
+    scenario.armies[0].corps[0]
+        .leader
+        .as_mut()
+        .expect("leader")
+        .placement = Placement::Hex("0503".into());
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    scenario.rules.command.leaders_move_as = Some("cavalry".into());
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::E0511], "{diagnostics:#?}");
+    assert_eq!(diagnostics[0].hex.as_deref(), Some("0503"));
+    assert_eq!(diagnostics[0].subject.as_deref(), Some("noailles"));
+    // Dragoons move as cavalry: a class named through a kind's moves_as is known.
+    scenario.rules.command.leaders_move_as = None;
+    scenario.rules.command.commanders_move_as = Some("cavalry".into());
+    scenario.armies[0].commanders[0].placement = Placement::Hex("0606".into());
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::E0511], "{diagnostics:#?}");
+    assert_eq!(diagnostics[0].subject.as_deref(), Some("saxe"));
+    // A bridge over the river lets him stand there.
+    scenario.armies[0].commanders[0].placement = Placement::Hex("0506".into());
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    // A class no kind uses is a reference error.
+    scenario.rules.command.commanders_move_as = Some("cavalery".into());
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::E0204], "{diagnostics:#?}");
+    assert_eq!(diagnostics[0].pointer, "/rules/command/commanders_move_as");
+}
+
+#[test]
+fn column_entry_follows_halls_condition_over_entry_hexes() {
+    use bataille_schema::scenario::EntryAllowance;
+    let (mut scenario, map) = fontenoy();
+    // One unit a turn by each hex; the game's last turn is 7.
+    scenario.rules.stacking.column_entry = vec![EntryAllowance::AllMp];
+    let arrive = |scenario: &mut Scenario, id: &str, entry: &[&str]| {
+        let mut u = scenario.armies[1].units[1].clone();
+        u.id = id.into();
+        u.placement = Placement::Reinforcement {
+            turn: 7,
+            entry: entry.iter().map(|h| HexName::from(*h)).collect(),
+        };
+        scenario.armies[1].units.push(u);
+    };
+    scenario.armies[1].units[1].placement = Placement::Reinforcement {
+        turn: 7,
+        entry: vec!["1008".into()],
+    };
+    // A by 1008, B by 1008 or 1007: A takes 1008 and B 1007 on turn 7.
+    arrive(&mut scenario, "b", &["1008", "1007"]);
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    // C by 1008 too: 1008 would need two places on the last turn.
+    arrive(&mut scenario, "c", &["1008"]);
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::E0512], "{diagnostics:#?}");
+    let d = &diagnostics[0];
+    assert_eq!(d.hex.as_deref(), Some("1008"));
+    assert_eq!(d.subject.as_deref(), Some("c"));
+    assert!(d.message.contains("1 cannot enter"), "{}", d.message);
+    // Arriving a turn earlier, they fit.
+    for u in &mut scenario.armies[1].units {
+        if let Placement::Reinforcement { turn, .. } = &mut u.placement {
+            *turn = 6;
+        }
+    }
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    // Stacked entry, or no column limits: not checked.
+    scenario.rules.stacking.column_entry.clear();
+    for u in &mut scenario.armies[1].units {
+        if let Placement::Reinforcement { turn, .. } = &mut u.placement {
+            *turn = 7;
+        }
+    }
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+}
+
+#[test]
+fn allow_on_maps_and_corps_and_retired_codes() {
+    let (mut scenario, mut map) = fontenoy();
+    // A map's allow covers the map's diagnostics.
+    map.overlays.insert("0101".into(), vec!["nothing".into()]);
+    assert_eq!(
+        codes(&validate_documents(&scenario, &map, &Options::editor())),
+        [Code::E0604]
+    );
+    map.allow = vec!["E0604".into()];
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    assert!(bataille_validator::validate_map(&map, &Options::editor()).is_empty());
+    map.allow = vec!["E0604".into(), "E9999".into()];
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::W0107]);
+    assert_eq!(diagnostics[0].document, DocumentKind::Map);
+    map.allow = vec!["E0604".into()];
+    // A corps' allow covers its units and its line leader, not the other corps'.
+    unit_mut(&mut scenario, "gardes-2").placement = Placement::Hex("1001".into());
+    assert_eq!(
+        codes(&validate_documents(&scenario, &map, &Options::editor())),
+        [Code::W0901]
+    );
+    scenario.armies[1].corps[0].allow = vec!["W0901".into()];
+    assert_eq!(
+        codes(&validate_documents(&scenario, &map, &Options::editor())),
+        [Code::W0901]
+    );
+    scenario.armies[0].corps[0].allow = vec!["W0901".into()];
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    // W0502 is retired: allowing it allows nothing, and the message names its replacement.
+    scenario.armies[0].corps[0].allow = vec!["W0901".into(), "W0502".into()];
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::W0107]);
+    assert!(
+        diagnostics[0].message.contains("E0510"),
+        "{}",
+        diagnostics[0].message
+    );
+    assert_eq!(diagnostics[0].pointer, "/armies/0/corps/0/allow/1");
+}
+
+#[test]
+fn fire_restrictions_name_terrain_of_the_map() {
+    use bataille_schema::scenario::{FirePlace, FireRestriction};
+    let (mut scenario, map) = fontenoy();
+    scenario.rules.fire_restrictions = vec![FireRestriction {
+        army: "french".into(),
+        except_corps: vec![],
+        fires_only: vec![FirePlace::NextTo("w".into()), FirePlace::Beyond("w".into())],
+    }];
+    assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
+    scenario.rules.fire_restrictions[0].fires_only[1] = FirePlace::Beyond("~".into());
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    assert_eq!(codes(&diagnostics), [Code::E0701]);
+    assert_eq!(
+        diagnostics[0].pointer,
+        "/rules/fire_restrictions/0/fires_only/1/Beyond"
+    );
+    // Without a map it cannot be checked.
+    assert!(bataille_validator::validate_scenario_alone(&scenario, &Options::editor()).is_empty());
+    // The exempt corps must be of that army.
+    scenario.rules.fire_restrictions[0].fires_only[1] = FirePlace::Beyond("w".into());
+    scenario.rules.fire_restrictions[0].except_corps = vec!["anglais".into()];
+    assert_eq!(
+        codes(&validate_documents(&scenario, &map, &Options::editor())),
+        [Code::E0202]
+    );
+}

@@ -11,9 +11,9 @@ use bataille_schema::map::{
     OverlaySymbol, OverlayType, Shifted, TerrainType,
 };
 use bataille_schema::scenario::{
-    Army, Command, Commander, Composition, Corps, LineLeader, Objective, Owner, Placement,
-    ReinforcementEntry, Rules, Scenario, StackTerm, Stacking, Symbol, Unit, UnitKind, Victory,
-    Zone,
+    Army, Command, Commander, Composition, Corps, EntryAllowance, FirePlace, FireRestriction,
+    LineLeader, Objective, Owner, Placement, ReinforcementEntry, Rules, Scenario, StackTerm,
+    Stacking, Symbol, Unit, UnitKind, Victory, Zone,
 };
 use bataille_schema::{SourceFile, map_to_string};
 use bataille_validator::{Options, validate_documents, validate_map, validate_source};
@@ -53,6 +53,7 @@ fn cost() -> impl Strategy<Value = MoveCost> {
     prop_oneof![
         (0u8..4).prop_map(MoveCost::Mp),
         Just(MoveCost::AllMp),
+        Just(MoveCost::HalfMp),
         Just(MoveCost::Impassable)
     ]
 }
@@ -63,14 +64,18 @@ fn effects() -> impl Strategy<Value = Effects> {
         btree_map(id(), cost(), 0..3),
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(cost, cost_by_kind, redoubt, built_up)| Effects {
-            cost,
-            cost_by_kind,
-            redoubt,
-            built_up,
-            ..Effects::default()
-        })
+        .prop_map(
+            |(cost, cost_by_kind, redoubt, built_up, needs_breach)| Effects {
+                cost,
+                cost_by_kind,
+                redoubt,
+                built_up,
+                needs_breach,
+                ..Effects::default()
+            },
+        )
 }
 
 fn grid() -> impl Strategy<Value = Grid> {
@@ -164,6 +169,11 @@ fn map() -> impl Strategy<Value = Map> {
         btree_map(id(), vec(hexside, 0..4), 0..3),
         btree_map(hex_name(), Just("label".to_owned()), 0..2),
         vec(hex_name(), 0..2),
+        vec(hex_name(), 0..3),
+        vec(
+            prop_oneof![Just("E0603".to_owned()), Just("nope".to_owned())],
+            0..2,
+        ),
     )
         .prop_map(
             |(
@@ -176,6 +186,8 @@ fn map() -> impl Strategy<Value = Map> {
                 hexsides,
                 labels,
                 checked,
+                half_hexes,
+                allow,
             )| Map {
                 format_version: 1,
                 name: "m".into(),
@@ -192,6 +204,8 @@ fn map() -> impl Strategy<Value = Map> {
                 friendly_edges: BTreeMap::new(),
                 checked,
                 background: None,
+                half_hexes,
+                allow,
             },
         )
 }
@@ -260,12 +274,13 @@ fn army() -> impl Strategy<Value = Army> {
             allow: vec![],
         },
     );
-    let corps = (id(), option::of(leader)).prop_map(|(id, leader)| Corps {
+    let corps = (id(), option::of(leader), any::<bool>()).prop_map(|(id, leader, allow)| Corps {
         id,
         name: "k".into(),
         colour: Colour::from("#ff0000"),
         leader,
         friendly_edges: vec![],
+        allow: if allow { vec!["W0901".into()] } else { vec![] },
     });
     (
         id(),
@@ -316,8 +331,14 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         name: "s".into(),
         terms,
     });
-    let zone = (id(), any::<bool>(), id(), vec(hex_name(), 0..4)).prop_map(
-        |(id, by_army, owner, hexes)| Zone {
+    let zone = (
+        id(),
+        any::<bool>(),
+        id(),
+        vec(hex_name(), 0..4),
+        vec(id(), 0..2),
+    )
+        .prop_map(|(id, by_army, owner, hexes, shared)| Zone {
             id,
             name: "z".into(),
             owner: if by_army {
@@ -326,8 +347,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 Owner::Corps(owner)
             },
             hexes,
-        },
-    );
+            shared_with: shared.into_iter().map(Owner::Corps).collect(),
+        });
     (
         btree_map(id(), kind, 0..4),
         vec(composition, 0..3),
@@ -337,6 +358,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         vec(zone, 0..3),
         vec(hex_name(), 0..2),
         1u32..10,
+        (
+            0usize..3,
+            option::of(id()),
+            option::of(id()),
+            vec((id(), vec(id(), 0..2), "[~.fx]{0,2}", any::<bool>()), 0..2),
+        ),
     )
         .prop_map(
             |(
@@ -348,6 +375,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 zones,
                 objectives,
                 turns,
+                (column, leaders_move_as, commanders_move_as, fire),
             )| Scenario {
                 format_version: 1,
                 title: "t".into(),
@@ -368,13 +396,28 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         } else {
                             ReinforcementEntry::Column
                         },
+                        column_entry: vec![EntryAllowance::AllMp; column],
                     },
                     command: Command {
                         commander_radius_hexes,
                         leader_radius_hexes,
                         blocked_by_enemy_front_and_flank: blocked,
                         lines_of_battle: lines,
+                        leaders_move_as,
+                        commanders_move_as,
                     },
+                    fire_restrictions: fire
+                        .into_iter()
+                        .map(|(army, except_corps, code, beyond)| FireRestriction {
+                            army,
+                            except_corps,
+                            fires_only: vec![if beyond {
+                                FirePlace::Beyond(code)
+                            } else {
+                                FirePlace::NextTo(code)
+                            }],
+                        })
+                        .collect(),
                 },
                 armies,
                 zones,
@@ -389,6 +432,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         .collect(),
                     ..Victory::default()
                 },
+                miniatures: Vec::new(),
             },
         )
 }
