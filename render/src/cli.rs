@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use bataille_schema::io::{DocumentKind, load_map, load_scenario, read_source, sniff_kind};
+use bataille_schema::io::{DocumentKind, load_map, load_scenario_in, read_source, sniff_kind};
 
 use crate::{RenderOptions, render_map, render_scenario, save_png};
 
@@ -27,6 +27,10 @@ pub struct Args {
     /// Leave out unit counters and leaders (scenarios).
     #[arg(long)]
     pub no_counters: bool,
+    /// The folder a scenario's `map:` must stay in (default: the scenario's repository, or the
+    /// folder above the scenario's).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 /// Renders the file to the PNG.
@@ -46,7 +50,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             render_map(&loaded.map, &options)?
         }
         DocumentKind::Scenario => {
-            let loaded = load_scenario(&args.file)?;
+            let loaded = load_scenario_in(&args.file, args.root.as_deref())?;
             render_scenario(&loaded.scenario, &loaded.map.map, &options)?
         }
     };

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 
 use bataille_schema::scenario::{Symbol, Unit};
 use bataille_schema::{Grid, HexIndex, Map, Scenario, Side};
-use tiny_skia::{Pixmap, Transform};
+use tiny_skia::Transform;
 
 use crate::map::centre_px;
+use crate::symbology::Drawing;
 use crate::symbols::{circle, fill, polygon, polyline, star, stroke};
-use crate::text::{Anchor, Face, TextStyle, draw_text};
+use crate::text::{Anchor, Face, TextStyle};
 use crate::{Layout, RenderOptions, luminance, opaque, rgb_of};
 
 const INK: [u8; 4] = [0x14, 0x14, 0x14, 0xff];
@@ -18,14 +19,49 @@ const NO_CORPS: [u8; 3] = [0xb0, 0xb0, 0xb0];
 const GOLD: [u8; 4] = [0xe8, 0xc3, 0x3a, 0xff];
 
 /// A leader marker to draw.
-struct Leader<'a> {
-    name: &'a str,
-    colour: [u8; 3],
-    commander: bool,
+#[derive(Debug, Clone, Copy)]
+pub struct Leader<'a> {
+    pub name: &'a str,
+    /// The corps colour (a commander: the first corps he commands).
+    pub colour: [u8; 3],
+    /// A commander in chief (a gold star) rather than a line leader (a disc).
+    pub commander: bool,
+}
+
+/// Which side of a unit's counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CounterFace {
+    /// Full strength.
+    Front,
+    /// The back: one combat point less after losses (Denain 2: "on utilise le verso du pion"),
+    /// marked by a pale band; a battery's back is its fired side (Fontenoy 9: turned over once it
+    /// has fired).
+    Reduced,
+}
+
+/// A counter that is not a unit: leaders and the game's markers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MarkerKind {
+    /// A line leader or commander in chief: front ready, back activated (Denain 5: "on retourne
+    /// le pion chef de formation").
+    Leader {
+        name: String,
+        colour: [u8; 3],
+        commander: bool,
+        /// The activation value, printed on the counter.
+        activation: Option<u8>,
+    },
+    /// Disordered on the front, routed on the back (Denain 12.2: "le marqueur Désorganisation
+    /// est alors retourné pour faire apparaître sa face Déroute").
+    Disorder,
+    /// Out of command (Denain 8).
+    OutOfCommand,
+    /// The game-turn marker.
+    Turn,
 }
 
 pub(crate) fn draw_scenario(
-    pixmap: &mut Pixmap,
+    d: &mut Drawing,
     scenario: &Scenario,
     map: &Map,
     layout: &Layout,
@@ -94,7 +130,16 @@ pub(crate) fn draw_scenario(
                     .facing
                     .and_then(|side| facing_degrees(grid, *index, side));
                 let transform = Transform::from_translate(c[0] - step, c[1] - step);
-                draw_counter(pixmap, unit, symbol, colour, facing, side_px, transform);
+                draw_counter(
+                    d,
+                    unit,
+                    symbol,
+                    colour,
+                    facing,
+                    side_px,
+                    CounterFace::Front,
+                    transform,
+                );
             }
         }
     }
@@ -109,7 +154,7 @@ pub(crate) fn draw_scenario(
                 } else {
                     [c[0] + shift, c[1] + shift]
                 };
-                draw_leader(pixmap, leader, pos, side_px);
+                draw_leader(d, leader, pos, side_px);
             }
         }
     }
@@ -127,22 +172,28 @@ fn facing_degrees(grid: &Grid, _index: HexIndex, side: Side) -> Option<f32> {
 /// One counter, upright (so its values read), centred at the origin of `t`; its facing shown
 /// by a dark wedge on the counter's edge pointing at the front hexside (bearing in degrees
 /// clockwise from north).
-fn draw_counter(
-    pixmap: &mut Pixmap,
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn draw_counter(
+    d: &mut Drawing,
     unit: &Unit,
     symbol: Symbol,
     colour: [u8; 3],
     facing: Option<f32>,
     s: f32,
+    face: CounterFace,
     t: Transform,
 ) {
     let h = s / 2.0;
     let square = [[-h, -h], [h, -h], [h, h], [-h, h]];
     // A drop shadow, the counter, its edge.
     let shadow = square.map(|[x, y]| [x + 0.06 * s, y + 0.06 * s]);
-    fill(pixmap, polygon(&shadow), [0, 0, 0, 0x50], t);
-    fill(pixmap, polygon(&square), opaque(colour), t);
-    stroke(pixmap, polygon(&square), INK, (0.035 * s).max(0.8), t);
+    fill(d, polygon(&shadow), [0, 0, 0, 0x50], t);
+    fill(d, polygon(&square), opaque(colour), t);
+    if face == CounterFace::Reduced {
+        let band = [[-h, -h], [h, -h], [h, -0.72 * h], [-h, -0.72 * h]];
+        fill(d, polygon(&band), [0xff, 0xff, 0xff, 0xb0], t);
+    }
+    stroke(d, polygon(&square), INK, (0.035 * s).max(0.8), t);
     if let Some(bearing) = facing {
         // Where the ray towards the front leaves the square, a wedge pointing out of it.
         let rad = bearing.to_radians();
@@ -162,46 +213,50 @@ fn draw_counter(
                 base[1] + normal[1] * w - dir[1] * 0.04 * s,
             ],
         ];
-        fill(pixmap, polygon(&wedge), INK, t);
+        fill(d, polygon(&wedge), INK, t);
     }
     // The symbol box.
     let (bw, bh, by) = (0.31 * s, 0.19 * s, -0.08 * s);
     let frame = [[-bw, by - bh], [bw, by - bh], [bw, by + bh], [-bw, by + bh]];
-    fill(pixmap, polygon(&frame), [0xff, 0xff, 0xff, 0xff], t);
+    fill(d, polygon(&frame), [0xff, 0xff, 0xff, 0xff], t);
     let lw = (0.04 * s).max(0.8);
-    stroke(pixmap, polygon(&frame), INK, lw, t);
+    stroke(d, polygon(&frame), INK, lw, t);
     let (tl, tr, bl, br) = ([-bw, by - bh], [bw, by - bh], [-bw, by + bh], [bw, by + bh]);
     let mid = [0.0, by];
     match symbol {
         Symbol::Infantry => {
-            stroke(pixmap, polyline(&[tl, br]), INK, lw, t);
-            stroke(pixmap, polyline(&[bl, tr]), INK, lw, t);
+            stroke(d, polyline(&[tl, br]), INK, lw, t);
+            stroke(d, polyline(&[bl, tr]), INK, lw, t);
         }
-        Symbol::Cavalry => stroke(pixmap, polyline(&[bl, tr]), INK, lw, t),
+        Symbol::Cavalry => stroke(d, polyline(&[bl, tr]), INK, lw, t),
         Symbol::Dragoons => {
-            stroke(pixmap, polyline(&[bl, tr]), INK, lw, t);
-            stroke(pixmap, polyline(&[[-bw, by], [bw, by]]), INK, lw, t);
+            stroke(d, polyline(&[bl, tr]), INK, lw, t);
+            stroke(d, polyline(&[[-bw, by], [bw, by]]), INK, lw, t);
         }
         Symbol::Light => {
-            stroke(pixmap, polyline(&[tl, br]), INK, lw, t);
-            fill(pixmap, circle(mid, 0.05 * s), INK, t);
+            stroke(d, polyline(&[tl, br]), INK, lw, t);
+            fill(d, circle(mid, 0.05 * s), INK, t);
         }
-        Symbol::Artillery => fill(pixmap, circle(mid, 0.09 * s), INK, t),
+        Symbol::Artillery => fill(d, circle(mid, 0.09 * s), INK, t),
         Symbol::Baggage => {
             stroke(
-                pixmap,
+                d,
                 polyline(&[[-0.18 * s, by - 0.03 * s], [0.18 * s, by - 0.03 * s]]),
                 INK,
                 lw,
                 t,
             );
             for x in [-0.12 * s, 0.12 * s] {
-                stroke(pixmap, circle([x, by + 0.06 * s], 0.055 * s), INK, lw, t);
+                stroke(d, circle([x, by + 0.06 * s], 0.055 * s), INK, lw, t);
             }
         }
         Symbol::Other => {}
     }
-    let values = [unit.cp, unit.morale, unit.mp];
+    let cp = match face {
+        CounterFace::Front => unit.cp,
+        CounterFace::Reduced => unit.cp.map(|cp| cp.saturating_sub(1)),
+    };
+    let values = [cp, unit.morale, unit.mp];
     if values.iter().any(Option::is_some) {
         let text: Vec<String> = values
             .iter()
@@ -218,18 +273,11 @@ fn draw_counter(
             colour: ink,
             halo: None,
         };
-        draw_text(
-            pixmap,
-            &text.join("-"),
-            &style,
-            [0.0, 0.3 * s],
-            Anchor::CENTRE,
-            t,
-        );
+        d.text(&text.join("-"), &style, [0.0, 0.3 * s], Anchor::CENTRE, t);
     }
 }
 
-fn draw_leader(pixmap: &mut Pixmap, leader: &Leader, pos: [f32; 2], s: f32) {
+pub(crate) fn draw_leader(d: &mut Drawing, leader: &Leader, pos: [f32; 2], s: f32) {
     let t = Transform::identity();
     let ink = if luminance(leader.colour) > 0.3 {
         INK
@@ -238,26 +286,20 @@ fn draw_leader(pixmap: &mut Pixmap, leader: &Leader, pos: [f32; 2], s: f32) {
     };
     if leader.commander {
         let path = star(pos, 0.3 * s, 0.14 * s, 5);
-        fill(pixmap, path.clone(), GOLD, t);
-        stroke(pixmap, path, INK, (0.035 * s).max(0.8), t);
-        fill(pixmap, circle(pos, 0.08 * s), opaque(leader.colour), t);
+        fill(d, path.clone(), GOLD, t);
+        stroke(d, path, INK, (0.035 * s).max(0.8), t);
+        fill(d, circle(pos, 0.08 * s), opaque(leader.colour), t);
     } else {
         let r = 0.2 * s;
-        fill(pixmap, circle(pos, r), opaque(leader.colour), t);
+        fill(d, circle(pos, r), opaque(leader.colour), t);
         stroke(
-            pixmap,
+            d,
             circle(pos, r),
             [0xff, 0xff, 0xff, 0xff],
             (0.05 * s).max(1.0),
             t,
         );
-        stroke(
-            pixmap,
-            circle(pos, r + 0.03 * s),
-            INK,
-            (0.025 * s).max(0.6),
-            t,
-        );
+        stroke(d, circle(pos, r + 0.03 * s), INK, (0.025 * s).max(0.6), t);
         let initial: String = leader
             .name
             .split_whitespace()
@@ -271,6 +313,88 @@ fn draw_leader(pixmap: &mut Pixmap, leader: &Leader, pos: [f32; 2], s: f32) {
             colour: ink,
             halo: None,
         };
-        draw_text(pixmap, &initial, &style, pos, Anchor::CENTRE, t);
+        d.text(&initial, &style, pos, Anchor::CENTRE, t);
     }
+}
+
+/// A leader or marker as a square counter centred at the origin, `s` across.
+pub(crate) fn draw_marker_counter(d: &mut Drawing, kind: &MarkerKind, s: f32, back: bool) {
+    let t = Transform::identity();
+    let h = s / 2.0;
+    let square = [[-h, -h], [h, -h], [h, h], [-h, h]];
+    let (background, title): ([u8; 3], String) = match kind {
+        MarkerKind::Leader { colour, name, .. } => (*colour, surname(name)),
+        MarkerKind::Disorder if back => ([0xc0, 0x20, 0x20], "ROUT".to_owned()),
+        MarkerKind::Disorder => ([0xf0, 0xc0, 0x30], "DISORDER".to_owned()),
+        MarkerKind::OutOfCommand => ([0xe0, 0xe0, 0xe0], "NO CMD".to_owned()),
+        MarkerKind::Turn => ([0xf7, 0xf3, 0xe8], "TURN".to_owned()),
+    };
+    let background = if back && matches!(kind, MarkerKind::Leader { .. }) {
+        crate::shade(background, 0.55)
+    } else {
+        background
+    };
+    fill(d, polygon(&square), opaque(background), t);
+    stroke(d, polygon(&square), INK, (0.035 * s).max(0.8), t);
+    let ink = if luminance(background) > 0.3 {
+        INK
+    } else {
+        [0xff, 0xff, 0xff, 0xff]
+    };
+    if let MarkerKind::Leader {
+        name,
+        colour,
+        commander,
+        activation,
+    } = kind
+    {
+        let leader = Leader {
+            name,
+            colour: *colour,
+            commander: *commander,
+        };
+        draw_leader(d, &leader, [0.0, -0.08 * s], s);
+        if let Some(value) = activation {
+            let style = TextStyle {
+                face: Face::Bold,
+                size_px: 0.22 * s,
+                colour: ink,
+                halo: None,
+            };
+            d.text(
+                &value.to_string(),
+                &style,
+                [0.36 * s, -0.36 * s],
+                Anchor::CENTRE,
+                t,
+            );
+        }
+        if back {
+            let style = TextStyle {
+                face: Face::Bold,
+                size_px: 0.13 * s,
+                colour: ink,
+                halo: None,
+            };
+            d.text("ACTIVATED", &style, [0.0, -0.39 * s], Anchor::CENTRE, t);
+        }
+    }
+    let size = (0.8 * s / title.chars().count().max(1) as f32).min(0.2 * s);
+    let style = TextStyle {
+        face: Face::Bold,
+        size_px: size,
+        colour: ink,
+        halo: None,
+    };
+    let y = if matches!(kind, MarkerKind::Leader { .. }) {
+        0.33 * s
+    } else {
+        0.0
+    };
+    d.text(&title, &style, [0.0, y], Anchor::CENTRE, t);
+}
+
+/// The last word of a name (`"Maréchal de Villars"` → `"Villars"`).
+fn surname(name: &str) -> String {
+    name.split_whitespace().last().unwrap_or(name).to_owned()
 }

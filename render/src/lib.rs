@@ -12,6 +12,7 @@
 pub mod cli;
 mod counters;
 mod map;
+pub mod symbology;
 mod symbols;
 pub mod text;
 
@@ -164,9 +165,20 @@ impl Layout {
 /// Draws a map.
 pub fn render_map(map: &Map, options: &RenderOptions) -> Result<Pixmap, RenderError> {
     let layout = Layout::new(&map.grid, options)?;
-    let mut pixmap = new_pixmap(&layout, options)?;
-    map::draw_map(&mut pixmap, map, &layout, options);
-    map::draw_labels(&mut pixmap, map, &layout, options);
+    render_map_at(map, &layout, options)
+}
+
+/// Draws a map on a given layout (an export that needs the hexes at exact pixel positions
+/// chooses its own).
+pub fn render_map_at(
+    map: &Map,
+    layout: &Layout,
+    options: &RenderOptions,
+) -> Result<Pixmap, RenderError> {
+    check_size(layout)?;
+    let mut pixmap = new_pixmap(layout, options)?;
+    symbology::map_drawing(map, layout, options)
+        .paint(&mut pixmap, tiny_skia::Transform::identity());
     Ok(pixmap)
 }
 
@@ -179,10 +191,26 @@ pub fn render_scenario(
 ) -> Result<Pixmap, RenderError> {
     let layout = Layout::new(&map.grid, options)?;
     let mut pixmap = new_pixmap(&layout, options)?;
-    map::draw_map(&mut pixmap, map, &layout, options);
-    map::draw_labels(&mut pixmap, map, &layout, options);
-    counters::draw_scenario(&mut pixmap, scenario, map, &layout, options);
+    let mut drawing = symbology::map_drawing(map, &layout, options);
+    drawing.extend(symbology::scenario_drawing(scenario, map, &layout, options));
+    drawing.paint(&mut pixmap, tiny_skia::Transform::identity());
     Ok(pixmap)
+}
+
+fn check_size(layout: &Layout) -> Result<(), RenderError> {
+    let (w, h) = (u64::from(layout.width), u64::from(layout.height));
+    if w == 0
+        || h == 0
+        || w > u64::from(MAX_SIDE_PX)
+        || h > u64::from(MAX_SIDE_PX)
+        || w * h > MAX_PIXELS
+    {
+        return Err(RenderError::TooLarge {
+            width: w,
+            height: h,
+        });
+    }
+    Ok(())
 }
 
 fn new_pixmap(layout: &Layout, options: &RenderOptions) -> Result<Pixmap, RenderError> {
@@ -227,9 +255,12 @@ pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
 /// Writes the image as a PNG file.
 pub fn save_png(pixmap: &Pixmap, path: &Path) -> Result<(), RenderError> {
     let bytes = encode_png(pixmap)?;
-    std::fs::write(path, bytes).map_err(|source| RenderError::Io {
-        path: path.display().to_string(),
-        source,
+    // Atomic, through links, never into a FIFO or device (which would block or misbehave).
+    bataille_schema::files::write_atomic_bytes(path, &bytes, u64::MAX).map_err(|source| {
+        RenderError::Io {
+            path: path.display().to_string(),
+            source,
+        }
     })
 }
 

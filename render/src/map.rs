@@ -6,13 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use bataille_schema::geometry::sides;
 use bataille_schema::map::{HexsideSymbol, OverlaySymbol, Pattern};
 use bataille_schema::{Grid, HexIndex, Map};
-use tiny_skia::{LineCap, Pixmap, Transform};
+use tiny_skia::{LineCap, Transform};
 
+use crate::symbology::Drawing;
 use crate::symbols::{
     add, circle, fill, lerp, line, normalise, polygon, polyline, scale, star, stroke, stroke_with,
     sub,
 };
-use crate::text::{Anchor, Face, TextStyle, draw_text};
+use crate::text::{Anchor, Face, TextStyle};
 use crate::{Layout, RenderOptions, opaque, rgb_of, shade};
 
 const GRID_LINE: [u8; 4] = [0x5b, 0x55, 0x48, 0xff];
@@ -59,7 +60,7 @@ fn corners_px(grid: &Grid, layout: &Layout, index: HexIndex) -> [[f32; 2]; 6] {
 }
 
 /// Terrain, patterns, outlines, hexsides, overlays and hex names.
-pub(crate) fn draw_map(pixmap: &mut Pixmap, map: &Map, layout: &Layout, options: &RenderOptions) {
+pub(crate) fn draw_map(d: &mut Drawing, map: &Map, layout: &Layout, options: &RenderOptions) {
     let grid = &map.grid;
     let codes = terrain_codes(map);
     let r = layout.radius_px;
@@ -70,18 +71,13 @@ pub(crate) fn draw_map(pixmap: &mut Pixmap, map: &Map, layout: &Layout, options:
         let c = centre_px(grid, layout, index);
         let grow = (r + 0.5) / r;
         let corners = corners_px(grid, layout, index).map(|p| add(c, scale(sub(p, c), grow)));
-        fill(
-            pixmap,
-            polygon(&corners),
-            opaque(colour),
-            Transform::identity(),
-        );
+        fill(d, polygon(&corners), opaque(colour), Transform::identity());
     }
     if options.patterns {
         for index in grid.indices() {
             let code = codes[index.row as usize][index.col as usize];
             if let (colour, Some(pattern)) = terrain_colour(map, code) {
-                draw_pattern(pixmap, centre_px(grid, layout, index), r, colour, pattern);
+                draw_pattern(d, centre_px(grid, layout, index), r, colour, pattern);
             }
         }
     }
@@ -90,7 +86,7 @@ pub(crate) fn draw_map(pixmap: &mut Pixmap, map: &Map, layout: &Layout, options:
         for index in grid.indices() {
             let corners = corners_px(grid, layout, index);
             stroke(
-                pixmap,
+                d,
                 polygon(&corners),
                 GRID_LINE,
                 width,
@@ -99,10 +95,10 @@ pub(crate) fn draw_map(pixmap: &mut Pixmap, map: &Map, layout: &Layout, options:
         }
     }
     if options.hexsides {
-        draw_hexsides(pixmap, map, layout);
+        draw_hexsides(d, map, layout);
     }
     if options.overlays {
-        draw_overlays(pixmap, map, layout, &codes);
+        draw_overlays(d, map, layout, &codes);
     }
     if options.hex_names {
         let size = (0.27 * r).max(6.0);
@@ -119,8 +115,7 @@ pub(crate) fn draw_map(pixmap: &mut Pixmap, map: &Map, layout: &Layout, options:
         for index in grid.indices() {
             let c = centre_px(grid, layout, index);
             let name = grid.name(index);
-            draw_text(
-                pixmap,
+            d.text(
                 name.as_str(),
                 &style,
                 [c[0], c[1] + dy],
@@ -132,12 +127,7 @@ pub(crate) fn draw_map(pixmap: &mut Pixmap, map: &Map, layout: &Layout, options:
 }
 
 /// Place names, under the hex centre, with a halo of paper colour.
-pub(crate) fn draw_labels(
-    pixmap: &mut Pixmap,
-    map: &Map,
-    layout: &Layout,
-    options: &RenderOptions,
-) {
+pub(crate) fn draw_labels(d: &mut Drawing, map: &Map, layout: &Layout, options: &RenderOptions) {
     if !options.labels {
         return;
     }
@@ -154,8 +144,7 @@ pub(crate) fn draw_labels(
             continue;
         };
         let c = centre_px(&map.grid, layout, index);
-        draw_text(
-            pixmap,
+        d.text(
             text,
             &style,
             [c[0], c[1] + 0.5 * r],
@@ -165,7 +154,31 @@ pub(crate) fn draw_labels(
     }
 }
 
-fn draw_pattern(pixmap: &mut Pixmap, c: [f32; 2], r: f32, colour: [u8; 3], pattern: Pattern) {
+/// One hex of a terrain at the origin (circumradius `r`): its colour and pattern.
+pub(crate) fn draw_terrain_hex(
+    d: &mut Drawing,
+    orientation: bataille_schema::map::Orientation,
+    terrain: &bataille_schema::map::TerrainType,
+    r: f32,
+) {
+    let first = match orientation {
+        bataille_schema::map::Orientation::Flat => 0.0f32,
+        bataille_schema::map::Orientation::Pointy => 30.0,
+    };
+    let corners: Vec<[f32; 2]> = (0..6)
+        .map(|i| {
+            let a = (first + 60.0 * i as f32).to_radians();
+            [r * a.cos(), r * a.sin()]
+        })
+        .collect();
+    let colour = rgb_of(&terrain.colour);
+    fill(d, polygon(&corners), opaque(colour), Transform::identity());
+    if let Some(pattern) = terrain.pattern {
+        draw_pattern(d, [0.0, 0.0], r, colour, pattern);
+    }
+}
+
+fn draw_pattern(d: &mut Drawing, c: [f32; 2], r: f32, colour: [u8; 3], pattern: Pattern) {
     let dark = opaque(shade(colour, -0.35));
     let ring = |count: usize, radius: f32, phase_deg: f32| -> Vec<[f32; 2]> {
         (0..count)
@@ -179,9 +192,9 @@ fn draw_pattern(pixmap: &mut Pixmap, c: [f32; 2], r: f32, colour: [u8; 3], patte
         Pattern::Trees => {
             for p in ring(4, 0.48 * r, 45.0) {
                 // A round crown on a short trunk.
-                line(pixmap, p, [p[0], p[1] + 0.2 * r], dark, 0.06 * r);
+                line(d, p, [p[0], p[1] + 0.2 * r], dark, 0.06 * r);
                 fill(
-                    pixmap,
+                    d,
                     circle([p[0], p[1] - 0.02 * r], 0.14 * r),
                     dark,
                     Transform::identity(),
@@ -197,7 +210,7 @@ fn draw_pattern(pixmap: &mut Pixmap, c: [f32; 2], r: f32, colour: [u8; 3], patte
                     [p[0] + s, p[1] + s],
                     [p[0] - s, p[1] + s],
                 ];
-                fill(pixmap, polygon(&rect), dark, Transform::identity());
+                fill(d, polygon(&rect), dark, Transform::identity());
             }
         }
         Pattern::Hatch => {
@@ -208,15 +221,15 @@ fn draw_pattern(pixmap: &mut Pixmap, c: [f32; 2], r: f32, colour: [u8; 3], patte
             let normal = [dir[1], -dir[0]];
             let mut k = -3.0f32;
             while k <= 3.0 {
-                let d = k * spacing;
-                if d.abs() < outer {
-                    let half_outer = (outer * outer - d * d).sqrt();
-                    let base = add(c, scale(normal, d));
-                    if d.abs() < inner {
-                        let half_inner = (inner * inner - d * d).sqrt();
+                let dist = k * spacing;
+                if dist.abs() < outer {
+                    let half_outer = (outer * outer - dist * dist).sqrt();
+                    let base = add(c, scale(normal, dist));
+                    if dist.abs() < inner {
+                        let half_inner = (inner * inner - dist * dist).sqrt();
                         for (a, b) in [(-half_outer, -half_inner), (half_inner, half_outer)] {
                             line(
-                                pixmap,
+                                d,
                                 add(base, scale(dir, a)),
                                 add(base, scale(dir, b)),
                                 colour,
@@ -225,7 +238,7 @@ fn draw_pattern(pixmap: &mut Pixmap, c: [f32; 2], r: f32, colour: [u8; 3], patte
                         }
                     } else {
                         line(
-                            pixmap,
+                            d,
                             add(base, scale(dir, -half_outer)),
                             add(base, scale(dir, half_outer)),
                             colour,
@@ -247,19 +260,13 @@ fn draw_pattern(pixmap: &mut Pixmap, c: [f32; 2], r: f32, colour: [u8; 3], patte
                         [x, y + wave * r]
                     })
                     .collect();
-                stroke(
-                    pixmap,
-                    polyline(&points),
-                    light,
-                    0.06 * r,
-                    Transform::identity(),
-                );
+                stroke(d, polyline(&points), light, 0.06 * r, Transform::identity());
             }
         }
         Pattern::Marsh => {
             for p in ring(5, 0.5 * r, -90.0) {
                 line(
-                    pixmap,
+                    d,
                     [p[0] - 0.13 * r, p[1]],
                     [p[0] + 0.13 * r, p[1]],
                     dark,
@@ -267,7 +274,7 @@ fn draw_pattern(pixmap: &mut Pixmap, c: [f32; 2], r: f32, colour: [u8; 3], patte
                 );
                 for dx in [-0.07, 0.0, 0.07] {
                     line(
-                        pixmap,
+                        d,
                         [p[0] + dx * r, p[1]],
                         [p[0] + dx * 1.6 * r, p[1] - 0.12 * r],
                         dark,
@@ -284,14 +291,9 @@ fn draw_pattern(pixmap: &mut Pixmap, c: [f32; 2], r: f32, colour: [u8; 3], patte
                         i as f32 * step + (j % 2) as f32 * step * 0.5,
                         j as f32 * step * 0.87,
                     ];
-                    let d = (p[0] * p[0] + p[1] * p[1]).sqrt();
-                    if d > 0.25 * r && d < 0.7 * r {
-                        fill(
-                            pixmap,
-                            circle(add(c, p), 0.035 * r),
-                            dark,
-                            Transform::identity(),
-                        );
+                    let dist = (p[0] * p[0] + p[1] * p[1]).sqrt();
+                    if dist > 0.25 * r && dist < 0.7 * r {
+                        fill(d, circle(add(c, p), 0.035 * r), dark, Transform::identity());
                     }
                 }
             }
@@ -309,7 +311,7 @@ fn hexside_priority(symbol: HexsideSymbol) -> u8 {
     }
 }
 
-fn draw_hexsides(pixmap: &mut Pixmap, map: &Map, layout: &Layout) {
+fn draw_hexsides(d: &mut Drawing, map: &Map, layout: &Layout) {
     let grid = &map.grid;
     let r = layout.radius_px;
     let mut features: Vec<_> = map
@@ -334,11 +336,11 @@ fn draw_hexsides(pixmap: &mut Pixmap, map: &Map, layout: &Layout) {
             let across = normalise(sub(mid, c));
             let along = normalise(sub(b, a));
             match feature.symbol {
-                HexsideSymbol::River => line(pixmap, a, b, colour, 0.2 * r),
-                HexsideSymbol::Stream => line(pixmap, a, b, colour, 0.11 * r),
+                HexsideSymbol::River => line(d, a, b, colour, 0.2 * r),
+                HexsideSymbol::Stream => line(d, a, b, colour, 0.11 * r),
                 HexsideSymbol::Fortification => {
                     stroke_with(
-                        pixmap,
+                        d,
                         polyline(&[a, b]),
                         colour,
                         0.08 * r,
@@ -351,7 +353,7 @@ fn draw_hexsides(pixmap: &mut Pixmap, map: &Map, layout: &Layout) {
                         let tip = add(p, scale(across, 0.16 * r));
                         let w = scale(along, 0.07 * r);
                         fill(
-                            pixmap,
+                            d,
                             polygon(&[sub(p, w), add(p, w), tip]),
                             colour,
                             Transform::identity(),
@@ -360,7 +362,7 @@ fn draw_hexsides(pixmap: &mut Pixmap, map: &Map, layout: &Layout) {
                 }
                 HexsideSymbol::Road => {
                     let half = scale(across, 0.4 * r);
-                    line(pixmap, sub(mid, half), add(mid, half), colour, 0.12 * r);
+                    line(d, sub(mid, half), add(mid, half), colour, 0.12 * r);
                 }
                 HexsideSymbol::Bridge => {
                     // Two rails across the side with flared ends.
@@ -377,7 +379,7 @@ fn draw_hexsides(pixmap: &mut Pixmap, map: &Map, layout: &Layout) {
                             add(add(add(mid, half), o), add(f, scale(across, 0.08 * r))),
                         ];
                         stroke(
-                            pixmap,
+                            d,
                             polyline(&points),
                             colour,
                             0.06 * r,
@@ -392,7 +394,7 @@ fn draw_hexsides(pixmap: &mut Pixmap, map: &Map, layout: &Layout) {
                         add(sub(mid, half), scale(gap, 0.6)),
                     ];
                     fill(
-                        pixmap,
+                        d,
                         polygon(&deck),
                         [0xe8, 0xdc, 0xc0, 0xff],
                         Transform::identity(),
@@ -403,7 +405,7 @@ fn draw_hexsides(pixmap: &mut Pixmap, map: &Map, layout: &Layout) {
     }
 }
 
-fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<Option<char>>]) {
+fn draw_overlays(d: &mut Drawing, map: &Map, layout: &Layout, codes: &[Vec<Option<char>>]) {
     let grid = &map.grid;
     let r = layout.radius_px;
     let overlay = |id: &bataille_schema::Id| map.overlay_types.get(id);
@@ -457,7 +459,7 @@ fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<O
                 }
             }
             for end in ends {
-                line(pixmap, c, end, col, width);
+                line(d, c, end, col, width);
             }
         }
     }
@@ -485,12 +487,12 @@ fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<O
                     // A star fort: four bastions.
                     let path = star(c, 0.42 * r, 0.24 * r, 4);
                     fill(
-                        pixmap,
+                        d,
                         path.clone(),
                         [0xff, 0xff, 0xff, 0x70],
                         Transform::identity(),
                     );
-                    stroke(pixmap, path, colour, 0.09 * r, Transform::identity());
+                    stroke(d, path, colour, 0.09 * r, Transform::identity());
                 }
                 OverlaySymbol::Town => {
                     let s = 0.11 * r;
@@ -502,12 +504,12 @@ fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<O
                             [p[0] + s, p[1] + s * 0.8],
                             [p[0] - s, p[1] + s * 0.8],
                         ];
-                        fill(pixmap, polygon(&rect), colour, Transform::identity());
+                        fill(d, polygon(&rect), colour, Transform::identity());
                     }
                 }
                 OverlaySymbol::Bridge => {
                     let axis = bridge_axis(map, index, codes);
-                    draw_bridge(pixmap, c, axis, r, colour);
+                    draw_bridge(d, c, axis, r, colour);
                 }
                 OverlaySymbol::Fortification => {
                     let mut points = Vec::new();
@@ -517,7 +519,7 @@ fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<O
                         points.push([c[0] + rr * a.cos(), c[1] + rr * a.sin()]);
                     }
                     stroke(
-                        pixmap,
+                        d,
                         polyline(&points),
                         colour,
                         0.06 * r,
@@ -525,14 +527,14 @@ fn draw_overlays(pixmap: &mut Pixmap, map: &Map, layout: &Layout, codes: &[Vec<O
                     );
                 }
                 OverlaySymbol::Marker => {
-                    let d = 0.2 * r;
+                    let half = 0.2 * r;
                     let diamond = [
-                        [c[0], c[1] - d],
-                        [c[0] + d, c[1]],
-                        [c[0], c[1] + d],
-                        [c[0] - d, c[1]],
+                        [c[0], c[1] - half],
+                        [c[0] + half, c[1]],
+                        [c[0], c[1] + half],
+                        [c[0] - half, c[1]],
                     ];
-                    fill(pixmap, polygon(&diamond), colour, Transform::identity());
+                    fill(d, polygon(&diamond), colour, Transform::identity());
                 }
             }
         }
@@ -601,7 +603,7 @@ fn bridge_axis(map: &Map, index: HexIndex, codes: &[Vec<Option<char>>]) -> [f32;
     [across.cos(), across.sin()]
 }
 
-fn draw_bridge(pixmap: &mut Pixmap, c: [f32; 2], axis: [f32; 2], r: f32, colour: [u8; 4]) {
+fn draw_bridge(d: &mut Drawing, c: [f32; 2], axis: [f32; 2], r: f32, colour: [u8; 4]) {
     let half = scale(axis, 0.55 * r);
     let side = scale([-axis[1], axis[0]], 0.13 * r);
     let deck = [
@@ -611,7 +613,7 @@ fn draw_bridge(pixmap: &mut Pixmap, c: [f32; 2], axis: [f32; 2], r: f32, colour:
         sub(sub(c, half), side),
     ];
     fill(
-        pixmap,
+        d,
         polygon(&deck),
         [0xe8, 0xdc, 0xc0, 0xff],
         Transform::identity(),
@@ -626,7 +628,7 @@ fn draw_bridge(pixmap: &mut Pixmap, c: [f32; 2], axis: [f32; 2], r: f32, colour:
             add(add(add(c, half), o), add(flare, scale(axis, 0.12 * r))),
         ];
         stroke(
-            pixmap,
+            d,
             polyline(&points),
             colour,
             0.08 * r,

@@ -1,9 +1,9 @@
-//! Small drawing helpers: polygons, lines, circles and stars as tiny-skia paths, filled or
-//! stroked in one call.
+//! Small drawing helpers: polygons, lines, circles and stars as paths, filled or stroked
+//! into a `Drawing` in one call.
 
-use tiny_skia::{FillRule, LineCap, LineJoin, Path, PathBuilder, Pixmap, Stroke, Transform};
+use tiny_skia::{LineCap, Path, PathBuilder, Transform};
 
-use crate::text::paint;
+use crate::symbology::Drawing;
 
 pub fn polygon(points: &[[f32; 2]]) -> Option<Path> {
     let (first, rest) = points.split_first()?;
@@ -43,49 +43,33 @@ pub fn star(centre: [f32; 2], outer: f32, inner: f32, points: usize) -> Option<P
     polygon(&vertices)
 }
 
-pub fn fill(pixmap: &mut Pixmap, path: Option<Path>, colour: [u8; 4], transform: Transform) {
-    if let Some(path) = path {
-        pixmap.fill_path(&path, &paint(colour), FillRule::Winding, transform, None);
-    }
+pub fn fill(d: &mut Drawing, path: Option<Path>, colour: [u8; 4], transform: Transform) {
+    d.fill(path, colour, transform);
 }
 
 pub fn stroke(
-    pixmap: &mut Pixmap,
+    d: &mut Drawing,
     path: Option<Path>,
     colour: [u8; 4],
     width: f32,
     transform: Transform,
 ) {
-    stroke_with(pixmap, path, colour, width, LineCap::Round, transform);
+    d.stroke(path, colour, width, transform);
 }
 
 pub fn stroke_with(
-    pixmap: &mut Pixmap,
+    d: &mut Drawing,
     path: Option<Path>,
     colour: [u8; 4],
     width: f32,
     cap: LineCap,
     transform: Transform,
 ) {
-    if let Some(path) = path {
-        let stroke = Stroke {
-            width: width.max(0.5),
-            line_cap: cap,
-            line_join: LineJoin::Round,
-            ..Stroke::default()
-        };
-        pixmap.stroke_path(&path, &paint(colour), &stroke, transform, None);
-    }
+    d.stroke_with(path, colour, width, cap, transform);
 }
 
-pub fn line(pixmap: &mut Pixmap, a: [f32; 2], b: [f32; 2], colour: [u8; 4], width: f32) {
-    stroke(
-        pixmap,
-        polyline(&[a, b]),
-        colour,
-        width,
-        Transform::identity(),
-    );
+pub fn line(d: &mut Drawing, a: [f32; 2], b: [f32; 2], colour: [u8; 4], width: f32) {
+    d.line(a, b, colour, width);
 }
 
 pub fn lerp(a: [f32; 2], b: [f32; 2], t: f32) -> [f32; 2] {

@@ -231,6 +231,7 @@ fn command_renders_the_real_files() {
             no_hex_names: false,
             no_labels: false,
             no_counters: false,
+            root: None,
         };
         bataille_render::cli::run(&args).unwrap();
         let png = Pixmap::load_png(&out).unwrap();
@@ -244,6 +245,7 @@ fn command_renders_the_real_files() {
         no_hex_names: false,
         no_labels: false,
         no_counters: false,
+        root: None,
     };
     assert!(bataille_render::cli::run(&args).is_err());
 }

@@ -1,0 +1,220 @@
+//! The counters of a scenario, listed once for every export: each unit (corps colour, kind
+//! symbol, facing), each leader and commander, the game's markers, grouped by army and corps,
+//! and the reinforcements by turn.
+
+use std::collections::BTreeMap;
+
+use bataille_render::symbology::{self, CounterFace, Drawing, MarkerKind};
+use bataille_render::tiny_skia::{Pixmap, Transform};
+use bataille_schema::scenario::{Placement, Symbol, Unit};
+use bataille_schema::{Map, Scenario};
+
+/// A counter of the kit or the module.
+#[derive(Debug, Clone)]
+pub struct Counter<'a> {
+    /// A unique id (a unit's, leader's or commander's id; `marker-…` for markers).
+    pub id: String,
+    pub name: String,
+    pub army: Option<&'a str>,
+    pub corps: Option<&'a str>,
+    pub kind: CounterKind<'a>,
+    /// Where it starts: a hex name, a reinforcement turn with its entry hexes, or nowhere.
+    pub placement: Option<&'a Placement>,
+    /// The bearing its facing points to, degrees clockwise from north (units with a facing).
+    pub facing: Option<f32>,
+}
+
+/// What a counter shows.
+#[derive(Debug, Clone)]
+pub enum CounterKind<'a> {
+    Unit {
+        unit: &'a Unit,
+        symbol: Symbol,
+        colour: [u8; 3],
+    },
+    Marker(MarkerKind),
+}
+
+impl Counter<'_> {
+    /// The counter's front or back, upright, centred at the origin, `side` across. A unit's
+    /// facing wedge is drawn pointing up (north) when it has a facing: an export that turns
+    /// counters (VASSAL) rotates the whole counter by [`Counter::facing`].
+    pub fn drawing(&self, side: f32, back: bool) -> Drawing {
+        match &self.kind {
+            CounterKind::Unit {
+                unit,
+                symbol,
+                colour,
+            } => symbology::counter(
+                unit,
+                *symbol,
+                *colour,
+                self.facing.map(|_| 0.0),
+                side,
+                if back {
+                    CounterFace::Reduced
+                } else {
+                    CounterFace::Front
+                },
+            ),
+            CounterKind::Marker(kind) => symbology::marker_counter(kind, side, back),
+        }
+    }
+
+    /// The counter as a transparent PNG image `canvas` pixels square, the counter `side` pixels
+    /// across in its middle.
+    pub fn png(&self, side: f32, canvas: u32, back: bool) -> Result<Vec<u8>, crate::ExportError> {
+        let mut pixmap = Pixmap::new(canvas, canvas).ok_or_else(|| {
+            crate::ExportError::Invalid(format!("a counter image of {canvas} px cannot be made"))
+        })?;
+        let c = canvas as f32 / 2.0;
+        self.drawing(side, back)
+            .paint(&mut pixmap, Transform::from_translate(c, c));
+        Ok(bataille_render::encode_png(&pixmap)?)
+    }
+}
+
+/// The markers every kit carries, with how many of each.
+pub fn markers() -> Vec<(MarkerKind, usize)> {
+    vec![
+        (MarkerKind::Disorder, 12),
+        (MarkerKind::OutOfCommand, 6),
+        (MarkerKind::Turn, 1),
+    ]
+}
+
+/// Every counter of the scenario: for each army its commanders, then each corps' leader and
+/// units, then the units of no corps.
+pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
+    let mut colours: BTreeMap<&str, [u8; 3]> = BTreeMap::new();
+    for army in &scenario.armies {
+        for corps in &army.corps {
+            colours.insert(corps.id.as_str(), rgb(&corps.colour));
+        }
+    }
+    let grey = [0xb0, 0xb0, 0xb0];
+    let mut out = Vec::new();
+    for army in &scenario.armies {
+        for commander in &army.commanders {
+            let colour = commander
+                .commands
+                .first()
+                .and_then(|id| colours.get(id.as_str()).copied())
+                .unwrap_or(grey);
+            out.push(Counter {
+                id: commander.id.as_str().to_owned(),
+                name: commander.name.clone(),
+                army: Some(army.id.as_str()),
+                corps: None,
+                kind: CounterKind::Marker(MarkerKind::Leader {
+                    name: commander.name.clone(),
+                    colour,
+                    commander: true,
+                    activation: None,
+                }),
+                placement: Some(&commander.placement),
+                facing: None,
+            });
+        }
+        let mut corps_ids: Vec<Option<&str>> =
+            army.corps.iter().map(|c| Some(c.id.as_str())).collect();
+        corps_ids.push(None);
+        for corps_id in corps_ids {
+            if let Some(corps) = army.corps.iter().find(|c| Some(c.id.as_str()) == corps_id)
+                && let Some(leader) = &corps.leader
+            {
+                out.push(Counter {
+                    id: leader.id.as_str().to_owned(),
+                    name: leader.name.clone(),
+                    army: Some(army.id.as_str()),
+                    corps: corps_id,
+                    kind: CounterKind::Marker(MarkerKind::Leader {
+                        name: leader.name.clone(),
+                        colour: rgb(&corps.colour),
+                        commander: false,
+                        activation: Some(leader.activation),
+                    }),
+                    placement: Some(&leader.placement),
+                    facing: None,
+                });
+            }
+            for unit in army
+                .units
+                .iter()
+                .filter(|u| u.corps.as_ref().map(|c| c.as_str()) == corps_id)
+            {
+                let colour = corps_id
+                    .and_then(|id| colours.get(id).copied())
+                    .unwrap_or(grey);
+                let symbol = scenario
+                    .rules
+                    .unit_kinds
+                    .get(&unit.kind)
+                    .map_or(Symbol::Other, |kind| kind.symbol);
+                let facing = unit.facing.map(|side| {
+                    bataille_schema::geometry::facing_bearing(map.grid.orientation, side)
+                });
+                out.push(Counter {
+                    id: unit.id.as_str().to_owned(),
+                    name: unit.name.clone(),
+                    army: Some(army.id.as_str()),
+                    corps: corps_id,
+                    kind: CounterKind::Unit {
+                        unit,
+                        symbol,
+                        colour,
+                    },
+                    placement: Some(&unit.placement),
+                    facing,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The marker counters (not placed), `count` copies each named `marker-KIND-N`.
+pub fn marker_counters<'a>() -> Vec<Counter<'a>> {
+    let mut out = Vec::new();
+    for (kind, count) in markers() {
+        let label = match kind {
+            MarkerKind::Disorder => "disorder",
+            MarkerKind::OutOfCommand => "out-of-command",
+            MarkerKind::Turn => "turn",
+            MarkerKind::Leader { .. } => "leader",
+        };
+        for n in 1..=count {
+            out.push(Counter {
+                id: format!("marker-{label}-{n}"),
+                name: match kind {
+                    MarkerKind::Disorder => "Disorder / Rout".to_owned(),
+                    MarkerKind::OutOfCommand => "Out of command".to_owned(),
+                    MarkerKind::Turn => "Game turn".to_owned(),
+                    MarkerKind::Leader { .. } => String::new(),
+                },
+                army: None,
+                corps: None,
+                kind: CounterKind::Marker(kind.clone()),
+                placement: None,
+                facing: None,
+            });
+        }
+    }
+    out
+}
+
+/// A colour's bytes (magenta when unreadable, as the renderer shows it).
+pub fn rgb(colour: &bataille_schema::Colour) -> [u8; 3] {
+    colour.rgb().unwrap_or([0xff, 0x00, 0xff])
+}
+
+/// The start time of turn `turn` (1-based): the scenario's start plus the turns before it.
+pub fn turn_time(scenario: &Scenario, turn: u32) -> String {
+    let (h, m) = scenario
+        .start_time
+        .split_once(':')
+        .and_then(|(h, m)| Some((h.parse::<u32>().ok()?, m.parse::<u32>().ok()?)))
+        .unwrap_or((0, 0));
+    let minutes = h * 60 + m + turn.saturating_sub(1) * scenario.turn_minutes;
+    format!("{:02}:{:02}", (minutes / 60) % 24, minutes % 60)
+}

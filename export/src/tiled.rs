@@ -1,0 +1,610 @@
+//! A hexagonal Tiled map (`.tmx`, Tiled 1.8's format) of a map, or of a scenario's map with its
+//! units: a generated tileset (one tile per terrain of the legend, in its colour and pattern,
+//! drawn by the one symbology), the terrain layer, hexside features as polylines whose type (the
+//! class in Tiled's interface) is the feature's id, overlays as points, labels as text objects,
+//! units as points, and the digitised scan, when there is one, as an image layer.
+//!
+//! Tiled's hexagonal renderer (libtiled `HexagonalRenderer`) works in whole pixels and rounds
+//! odd tile sizes down to even. The tiles here are 64 × 56 with a 32-pixel side on flat maps
+//! (56 × 64 on pointy ones): columns 48 px apart, rows 56 px apart, staggered ones 28 px lower —
+//! all exact. Tiled's hexes are thus 1% taller than regular ones; the objects are placed by the
+//! same affine map from the grid's space (circumradius 1) to Tiled's pixels, and the scan is
+//! resampled through it, so nothing drifts.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use bataille_render::symbology;
+use bataille_render::tiny_skia::{Pixmap, Transform};
+use bataille_schema::map::Orientation;
+use bataille_schema::scenario::Placement;
+use bataille_schema::{HexIndex, Map, Scenario};
+
+use crate::{ExportError, file_stem, xml};
+
+/// Tile width, height and side length on a flat map (swap width and height when pointy).
+pub const TILE_LONG: u32 = 64;
+pub const TILE_SHORT: u32 = 56;
+pub const SIDE: u32 = 32;
+
+/// The files of a Tiled export: the `.tmx` text and the images it refers to (by file name, in
+/// the same folder).
+#[derive(Debug, Clone)]
+pub struct TiledFiles {
+    pub tmx: String,
+    pub images: Vec<(String, Vec<u8>)>,
+}
+
+impl TiledFiles {
+    /// Writes the `.tmx` and its images beside it.
+    pub fn write(&self, tmx_path: &Path) -> Result<(), ExportError> {
+        let dir = tmx_path.parent().unwrap_or(Path::new("."));
+        let write = |path: &Path, bytes: &[u8]| {
+            std::fs::write(path, bytes).map_err(|source| ExportError::Io {
+                path: path.display().to_string(),
+                source,
+            })
+        };
+        write(tmx_path, self.tmx.as_bytes())?;
+        for (name, bytes) in &self.images {
+            write(&dir.join(name), bytes)?;
+        }
+        Ok(())
+    }
+}
+
+/// The affine map from the grid's space (`Grid::centre`) to Tiled's pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TiledGeometry {
+    pub scale: [f64; 2],
+    pub offset: [f64; 2],
+    pub tile_width: u32,
+    pub tile_height: u32,
+    pub stagger_x: bool,
+    pub stagger_even: bool,
+    /// The map's size in pixels as Tiled computes it.
+    pub width_px: u32,
+    pub height_px: u32,
+}
+
+impl TiledGeometry {
+    pub fn of(map: &Map) -> TiledGeometry {
+        let grid = &map.grid;
+        let k = f64::from(TILE_SHORT) / 3f64.sqrt();
+        let half = f64::from(SIDE);
+        match grid.orientation {
+            Orientation::Flat => {
+                let even = grid.columns > 1
+                    && grid.centre(HexIndex::new(1, 0))[1] < grid.centre(HexIndex::new(0, 0))[1];
+                let column_width = (TILE_LONG - SIDE) / 2 + SIDE;
+                TiledGeometry {
+                    scale: [half, k],
+                    offset: [
+                        f64::from(TILE_LONG) / 2.0,
+                        f64::from(TILE_SHORT) / 2.0
+                            + if even { f64::from(TILE_SHORT / 2) } else { 0.0 },
+                    ],
+                    tile_width: TILE_LONG,
+                    tile_height: TILE_SHORT,
+                    stagger_x: true,
+                    stagger_even: even,
+                    width_px: grid.columns * column_width + (TILE_LONG - SIDE) / 2,
+                    height_px: grid.rows * TILE_SHORT
+                        + if grid.columns > 1 { TILE_SHORT / 2 } else { 0 },
+                }
+            }
+            Orientation::Pointy => {
+                let even = grid.rows > 1
+                    && grid.centre(HexIndex::new(0, 1))[0] < grid.centre(HexIndex::new(0, 0))[0];
+                let row_height = (TILE_LONG - SIDE) / 2 + SIDE;
+                TiledGeometry {
+                    scale: [k, half],
+                    offset: [
+                        f64::from(TILE_SHORT) / 2.0
+                            + if even { f64::from(TILE_SHORT / 2) } else { 0.0 },
+                        f64::from(TILE_LONG) / 2.0,
+                    ],
+                    tile_width: TILE_SHORT,
+                    tile_height: TILE_LONG,
+                    stagger_x: false,
+                    stagger_even: even,
+                    width_px: grid.columns * TILE_SHORT
+                        + if grid.rows > 1 { TILE_SHORT / 2 } else { 0 },
+                    height_px: grid.rows * row_height + (TILE_LONG - SIDE) / 2,
+                }
+            }
+        }
+    }
+
+    /// A point of the grid's space in Tiled's pixels.
+    pub fn to_tiled(&self, p: [f32; 2]) -> [f64; 2] {
+        [
+            f64::from(p[0]) * self.scale[0] + self.offset[0],
+            f64::from(p[1]) * self.scale[1] + self.offset[1],
+        ]
+    }
+
+    /// The transform drawing grid space into Tiled's pixels.
+    pub fn transform(&self) -> Transform {
+        Transform::from_row(
+            self.scale[0] as f32,
+            0.0,
+            0.0,
+            self.scale[1] as f32,
+            self.offset[0] as f32,
+            self.offset[1] as f32,
+        )
+    }
+
+    /// Tiled's own centre of a cell (`HexagonalRenderer::tileToScreenCoords` plus half a tile).
+    pub fn tiled_centre(&self, col: u32, row: u32) -> [f64; 2] {
+        let (w, h) = (self.tile_width, self.tile_height);
+        if self.stagger_x {
+            let staggered = (col % 2 == 1) != self.stagger_even;
+            let x = col * ((w - SIDE) / 2 + SIDE);
+            let y = row * h + if staggered { h / 2 } else { 0 };
+            [f64::from(x + w / 2), f64::from(y + h / 2)]
+        } else {
+            let staggered = (row % 2 == 1) != self.stagger_even;
+            let y = row * ((h - SIDE) / 2 + SIDE);
+            let x = col * w + if staggered { w / 2 } else { 0 };
+            [f64::from(x + w / 2), f64::from(y + h / 2)]
+        }
+    }
+}
+
+fn n(value: f64) -> String {
+    bataille_render::symbology::num(value as f32)
+}
+
+/// The export of a map (and the units of a scenario on it). `map_dir` is the map file's
+/// folder, where its scan is found; `stem` names the images (`STEM-terrain.png`, `STEM-scan.png`).
+pub fn export(
+    map: &Map,
+    scenario: Option<&Scenario>,
+    map_dir: &Path,
+    stem: &str,
+) -> Result<TiledFiles, ExportError> {
+    let geometry = TiledGeometry::of(map);
+    let grid = &map.grid;
+    let codes: Vec<(&String, &bataille_schema::map::TerrainType)> = map.terrain.iter().collect();
+    let count = codes.len().max(1) as u32;
+    let (tw, th) = (geometry.tile_width, geometry.tile_height);
+    // The tileset image: one tile per terrain, in a row.
+    let mut atlas = Pixmap::new(tw * count, th).ok_or_else(|| {
+        ExportError::Invalid("the legend has too many terrains for a tileset".to_owned())
+    })?;
+    for (i, (code, _)) in codes.iter().enumerate() {
+        let Some(c) = code.chars().next() else {
+            continue;
+        };
+        // Drawn at the tile's pixel size (the symbology's line widths are in pixels), then
+        // stretched to Tiled's hex.
+        let radius = geometry.scale[0].min(geometry.scale[1]);
+        if let Some(drawing) = symbology::terrain_hex(map, c, radius as f32) {
+            let t = Transform::from_row(
+                (geometry.scale[0] / radius) as f32,
+                0.0,
+                0.0,
+                (geometry.scale[1] / radius) as f32,
+                (i as u32 * tw) as f32 + tw as f32 / 2.0,
+                th as f32 / 2.0,
+            );
+            drawing.paint(&mut atlas, t);
+        }
+    }
+    let terrain_png_name = format!("{stem}-terrain.png");
+    let mut images = vec![(
+        terrain_png_name.clone(),
+        bataille_render::encode_png(&atlas)?,
+    )];
+    let gid_of: BTreeMap<char, usize> = codes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (code, _))| code.chars().next().map(|c| (c, i + 1)))
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
+    let _ = writeln!(
+        out,
+        r#"<map version="1.8" tiledversion="1.8.2" orientation="hexagonal" renderorder="right-down" width="{}" height="{}" tilewidth="{tw}" tileheight="{th}" infinite="0" hexsidelength="{SIDE}" staggeraxis="{}" staggerindex="{}" nextlayerid="8" nextobjectid="{{NEXT}}">"#,
+        grid.columns,
+        grid.rows,
+        if geometry.stagger_x { "x" } else { "y" },
+        if geometry.stagger_even { "even" } else { "odd" },
+    );
+    let _ = writeln!(out, " <properties>");
+    let _ = writeln!(
+        out,
+        r#"  <property name="name" value="{}"/>"#,
+        xml(&map.name)
+    );
+    let _ = writeln!(
+        out,
+        r#"  <property name="first_column" type="int" value="{}"/>"#,
+        grid.first_column
+    );
+    let _ = writeln!(
+        out,
+        r#"  <property name="first_row" type="int" value="{}"/>"#,
+        grid.first_row
+    );
+    let _ = writeln!(out, " </properties>");
+    let _ = writeln!(
+        out,
+        r#" <tileset firstgid="1" name="terrain" tilewidth="{tw}" tileheight="{th}" tilecount="{}" columns="{}">"#,
+        codes.len(),
+        count
+    );
+    let _ = writeln!(
+        out,
+        r#"  <image source="{}" width="{}" height="{th}"/>"#,
+        xml(&terrain_png_name),
+        tw * count
+    );
+    for (i, (code, terrain)) in codes.iter().enumerate() {
+        let _ = writeln!(out, r#"  <tile id="{i}" type="terrain">"#);
+        let _ = writeln!(out, "   <properties>");
+        let _ = writeln!(out, r#"    <property name="code" value="{}"/>"#, xml(code));
+        let _ = writeln!(
+            out,
+            r#"    <property name="name" value="{}"/>"#,
+            xml(&terrain.name)
+        );
+        let _ = writeln!(out, "   </properties>");
+        let _ = writeln!(out, "  </tile>");
+    }
+    let _ = writeln!(out, " </tileset>");
+    let mut layer_id = 1;
+    // The scan under everything, resampled into Tiled's pixels.
+    if let Some(background) = &map.background {
+        let scan_name = format!("{stem}-scan.png");
+        let png = resample_scan(map, background, &map_dir.join(&background.image), &geometry)?;
+        images.push((scan_name.clone(), png));
+        let _ = writeln!(out, r#" <imagelayer id="{layer_id}" name="scan">"#);
+        let _ = writeln!(
+            out,
+            r#"  <image source="{}" width="{}" height="{}"/>"#,
+            xml(&scan_name),
+            geometry.width_px,
+            geometry.height_px
+        );
+        let _ = writeln!(out, " </imagelayer>");
+        layer_id += 1;
+    }
+    let _ = writeln!(
+        out,
+        r#" <layer id="{layer_id}" name="terrain" width="{}" height="{}"{}>"#,
+        grid.columns,
+        grid.rows,
+        if map.background.is_some() {
+            r#" opacity="0.6""#
+        } else {
+            ""
+        }
+    );
+    layer_id += 1;
+    let _ = writeln!(out, r#"  <data encoding="csv">"#);
+    let rows = map
+        .rows
+        .iter()
+        .map(String::as_str)
+        .chain(std::iter::repeat(""));
+    let mut lines = Vec::new();
+    for text in rows.take(grid.rows as usize) {
+        let mut chars = text.chars();
+        let cells: Vec<String> = (0..grid.columns)
+            .map(|_| {
+                chars
+                    .next()
+                    .and_then(|c| gid_of.get(&c))
+                    .map_or_else(|| "0".to_owned(), |g| g.to_string())
+            })
+            .collect();
+        lines.push(cells.join(","));
+    }
+    let _ = writeln!(out, "{}", lines.join(",\n"));
+    let _ = writeln!(out, "  </data>");
+    let _ = writeln!(out, " </layer>");
+    let mut object_id = 1u32;
+    // Hexside features.
+    let _ = writeln!(out, r#" <objectgroup id="{layer_id}" name="hexsides">"#);
+    layer_id += 1;
+    for (feature, refs) in &map.hexsides {
+        let Some(kind) = map.hexside_types.get(feature) else {
+            continue;
+        };
+        for hexside in refs {
+            let Ok((index, side)) = grid.parse_hexside(hexside.as_str()) else {
+                continue;
+            };
+            let Some([a, b]) = grid.side_corners(index, side) else {
+                continue;
+            };
+            let (a, b) = (geometry.to_tiled(a), geometry.to_tiled(b));
+            let _ = writeln!(
+                out,
+                r#"  <object id="{object_id}" name="{}" type="{}" x="{}" y="{}">"#,
+                xml(hexside.as_str()),
+                xml(feature.as_str()),
+                n(a[0]),
+                n(a[1])
+            );
+            let _ = writeln!(out, "   <properties>");
+            let _ = writeln!(
+                out,
+                r#"    <property name="symbol" value="{:?}"/>"#,
+                kind.symbol
+            );
+            let _ = writeln!(
+                out,
+                r#"    <property name="colour" type="color" value="{}"/>"#,
+                argb(crate::counters::rgb(&kind.colour))
+            );
+            let _ = writeln!(out, "   </properties>");
+            let _ = writeln!(
+                out,
+                r#"   <polyline points="0,0 {},{}"/>"#,
+                n(b[0] - a[0]),
+                n(b[1] - a[1])
+            );
+            let _ = writeln!(out, "  </object>");
+            object_id += 1;
+        }
+    }
+    let _ = writeln!(out, " </objectgroup>");
+    // Overlays.
+    let _ = writeln!(out, r#" <objectgroup id="{layer_id}" name="overlays">"#);
+    layer_id += 1;
+    for (hex, ids) in &map.overlays {
+        let Some(index) = grid.lookup(hex) else {
+            continue;
+        };
+        let c = geometry.to_tiled(grid.centre(index));
+        for id in ids {
+            let _ = writeln!(
+                out,
+                r#"  <object id="{object_id}" name="{}" type="{}" x="{}" y="{}">"#,
+                xml(hex.as_str()),
+                xml(id.as_str()),
+                n(c[0]),
+                n(c[1])
+            );
+            let _ = writeln!(out, "   <point/>");
+            let _ = writeln!(out, "  </object>");
+            object_id += 1;
+        }
+    }
+    let _ = writeln!(out, " </objectgroup>");
+    // Labels.
+    let _ = writeln!(out, r#" <objectgroup id="{layer_id}" name="labels">"#);
+    layer_id += 1;
+    for (hex, text) in &map.labels {
+        let Some(index) = grid.lookup(hex) else {
+            continue;
+        };
+        let c = geometry.to_tiled(grid.centre(index));
+        let (w, h) = (160.0, 20.0);
+        let _ = writeln!(
+            out,
+            r#"  <object id="{object_id}" name="{}" type="label" x="{}" y="{}" width="{w}" height="{h}">"#,
+            xml(hex.as_str()),
+            n(c[0] - w / 2.0),
+            n(c[1] + 0.25 * f64::from(th) - h / 2.0)
+        );
+        let _ = writeln!(
+            out,
+            r#"   <text pixelsize="13" wrap="1" bold="1" halign="center" valign="center">{}</text>"#,
+            xml(text)
+        );
+        let _ = writeln!(out, "  </object>");
+        object_id += 1;
+    }
+    let _ = writeln!(out, " </objectgroup>");
+    // Units of a scenario.
+    if let Some(scenario) = scenario {
+        let _ = writeln!(out, r#" <objectgroup id="{layer_id}" name="units">"#);
+        for army in &scenario.armies {
+            for unit in &army.units {
+                let Some(index) = unit.placement.hex().and_then(|hex| grid.lookup(hex)) else {
+                    continue;
+                };
+                let c = geometry.to_tiled(grid.centre(index));
+                let _ = writeln!(
+                    out,
+                    r#"  <object id="{object_id}" name="{}" type="unit" x="{}" y="{}">"#,
+                    xml(&unit.name),
+                    n(c[0]),
+                    n(c[1])
+                );
+                let _ = writeln!(out, "   <properties>");
+                let mut property = |name: &str, value: String| {
+                    let _ = writeln!(
+                        out,
+                        r#"    <property name="{name}" value="{}"/>"#,
+                        xml(&value)
+                    );
+                };
+                property("id", unit.id.as_str().to_owned());
+                property("army", army.id.as_str().to_owned());
+                property("kind", unit.kind.as_str().to_owned());
+                if let Some(corps) = &unit.corps {
+                    property("corps", corps.as_str().to_owned());
+                }
+                if let Some(facing) = unit.facing {
+                    property("facing", facing.to_string());
+                }
+                for (name, value) in [("cp", unit.cp), ("mp", unit.mp), ("morale", unit.morale)] {
+                    if let Some(value) = value {
+                        property(name, value.to_string());
+                    }
+                }
+                if let Placement::Free { zone, .. } = &unit.placement {
+                    property("zone", zone.as_str().to_owned());
+                }
+                let _ = writeln!(out, "   </properties>");
+                let _ = writeln!(out, "   <point/>");
+                let _ = writeln!(out, "  </object>");
+                object_id += 1;
+            }
+        }
+        let _ = writeln!(out, " </objectgroup>");
+    }
+    let _ = writeln!(out, "</map>");
+    let tmx = out.replace("{NEXT}", &object_id.to_string());
+    Ok(TiledFiles { tmx, images })
+}
+
+fn argb([r, g, b]: [u8; 3]) -> String {
+    format!("#ff{r:02x}{g:02x}{b:02x}")
+}
+
+/// The scan resampled (bilinear) into Tiled's pixels.
+fn resample_scan(
+    map: &Map,
+    background: &bataille_schema::map::Background,
+    path: &Path,
+    geometry: &TiledGeometry,
+) -> Result<Vec<u8>, ExportError> {
+    let _ = map;
+    let g = *geometry;
+    resample(
+        background,
+        path,
+        (geometry.width_px, geometry.height_px),
+        move |x, y| {
+            [
+                (x - g.offset[0]) / g.scale[0],
+                (y - g.offset[1]) / g.scale[1],
+            ]
+        },
+    )
+}
+
+/// A scan resampled (bilinear) into an image of `size` pixels: each pixel's centre goes back to
+/// grid space by `to_grid`, then through the scan's fit (`grid_to_image`, projective) to the
+/// scan's pixels. Pixels that fall off the scan stay transparent. A PNG.
+pub fn resample(
+    background: &bataille_schema::map::Background,
+    path: &Path,
+    (w, h): (u32, u32),
+    to_grid: impl Fn(f64, f64) -> [f64; 2],
+) -> Result<Vec<u8>, ExportError> {
+    let scan = bataille_digitize::scan::load_scan(
+        path,
+        &bataille_digitize::scan::ScanLimits::default(),
+        &bataille_digitize::scan::no_progress,
+    )
+    .map_err(|error| ExportError::Scan {
+        path: path.display().to_string(),
+        message: error.to_string(),
+    })?;
+    let m = background.grid_to_image;
+    let mut out = image::RgbaImage::new(w, h);
+    for (x, y, pixel) in out.enumerate_pixels_mut() {
+        let [gx, gy] = to_grid(f64::from(x) + 0.5, f64::from(y) + 0.5);
+        let wz = m[6] * gx + m[7] * gy + m[8];
+        if wz.abs() < 1e-12 || !wz.is_finite() {
+            continue;
+        }
+        let sx = (m[0] * gx + m[1] * gy + m[2]) / wz;
+        let sy = (m[3] * gx + m[4] * gy + m[5]) / wz;
+        if let Some(rgb) = bilinear(&scan.image, sx, sy) {
+            *pixel = image::Rgba([rgb[0], rgb[1], rgb[2], 255]);
+        }
+    }
+    let mut bytes = Vec::new();
+    image::DynamicImage::ImageRgba8(out)
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .map_err(|error| ExportError::Scan {
+            path: path.display().to_string(),
+            message: error.to_string(),
+        })?;
+    Ok(bytes)
+}
+
+fn bilinear(image: &image::RgbImage, x: f64, y: f64) -> Option<[u8; 3]> {
+    let (w, h) = (f64::from(image.width()), f64::from(image.height()));
+    if !(x >= 0.0 && y >= 0.0 && x < w && y < h) {
+        return None;
+    }
+    let fx = (x - 0.5).clamp(0.0, w - 1.0);
+    let fy = (y - 0.5).clamp(0.0, h - 1.0);
+    let (x0, y0) = (fx.floor() as u32, fy.floor() as u32);
+    let (x1, y1) = (
+        (x0 + 1).min(image.width() - 1),
+        (y0 + 1).min(image.height() - 1),
+    );
+    let (tx, ty) = (fx - f64::from(x0), fy - f64::from(y0));
+    let p = |x: u32, y: u32| image.get_pixel(x, y).0;
+    let mut out = [0u8; 3];
+    for (c, slot) in out.iter_mut().enumerate() {
+        let top = f64::from(p(x0, y0)[c]) * (1.0 - tx) + f64::from(p(x1, y0)[c]) * tx;
+        let bottom = f64::from(p(x0, y1)[c]) * (1.0 - tx) + f64::from(p(x1, y1)[c]) * tx;
+        *slot = (top * (1.0 - ty) + bottom * ty).round().clamp(0.0, 255.0) as u8;
+    }
+    Some(out)
+}
+
+/// The stem for the export's image files: the `.tmx` file's stem.
+pub fn stem_of(tmx_path: &Path) -> String {
+    file_stem(
+        &tmx_path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "map".to_owned()),
+    )
+}
+
+/// The folder of a map file (for its scan).
+pub fn dir_of(map_path: &Path) -> PathBuf {
+    map_path.parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bataille_schema::map::{Orientation, Shifted};
+    use bataille_schema::stress::{StressSize, generate};
+
+    /// Every hex centre placed by the affine map is Tiled's own cell centre
+    /// (`HexagonalRenderer::tileToScreenCoords` + half a tile), for both orientations and both
+    /// staggers, so objects and the scan land on the tiles.
+    #[test]
+    fn the_affine_map_is_tileds_layout() {
+        let (mut map, _) = generate(
+            StressSize {
+                columns: 7,
+                rows: 6,
+                units: 0,
+                corps: 1,
+            },
+            "m.ron",
+        );
+        for orientation in [Orientation::Flat, Orientation::Pointy] {
+            for shifted in [Shifted::Odd, Shifted::Even] {
+                for first in [0, 1] {
+                    map.grid.orientation = orientation;
+                    map.grid.shifted = shifted;
+                    map.grid.first_column = first;
+                    map.grid.first_row = first;
+                    let g = TiledGeometry::of(&map);
+                    for index in map.grid.indices() {
+                        let a = g.to_tiled(map.grid.centre(index));
+                        let b = g.tiled_centre(index.col, index.row);
+                        assert!(
+                            (a[0] - b[0]).abs() < 0.01 && (a[1] - b[1]).abs() < 0.01,
+                            "{orientation:?} {shifted:?} first {first}: {index:?} at {a:?}, Tiled {b:?}"
+                        );
+                    }
+                    let last = g.tiled_centre(map.grid.columns - 1, map.grid.rows - 1);
+                    assert!(last[0] < f64::from(g.width_px) && last[1] < f64::from(g.height_px));
+                }
+            }
+        }
+    }
+}

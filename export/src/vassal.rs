@@ -1,0 +1,920 @@
+//! A VASSAL module (`.vmod`) of a scenario: a zip with `buildFile.xml` and `moduledata` at its
+//! root and its images under `images/`, as VASSAL writes them.
+//!
+//! The board is the rendered map, laid out so that VASSAL's `HexGrid` puts every hex centre
+//! where the image has it. VASSAL's formulas (HexGrid.java, HexGridNumbering.java; read, not
+//! copied): with `sideways=false`, raw column `i`, raw row `j` is centred at
+//! `x = (int)(i·dx + x0)`, `y = (int)(j·dy + y0)`, plus `(int)(dy/2)` on odd raw columns; with
+//! `sideways=true` the same in a space whose x and y are swapped. `x0`, `y0` are integers, `dx`,
+//! `dy` doubles. So the board image uses an even number of pixels between rows (dy exact, dy/2
+//! exact) and puts column `i`'s centre at `x0 + i·dx − ½`, which VASSAL's truncation lands within
+//! half a pixel. `HexGridNumbering` names the hexes as the map does: `hOff`/`vOff` are the first
+//! printed numbers, `hLeading`/`vLeading` one less than the digits, no stagger (every column's
+//! first row has the same number).
+//!
+//! Pieces: a `BasicPiece` (front image) under an `Embellishment` layer (the back: the reduced
+//! side of a unit, Denain 2; a leader's activated side) under a `FreeRotator` of 12 angles for
+//! units with a facing (its state the facing's bearing ÷ 30°). Their definitions are encoded as
+//! VASSAL's `SequenceEncoder` does (`;` inside a trait, tab between traits, `/` in the AddPiece
+//! command, a backslash before a delimiter inside a token).
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+
+use bataille_render::{Layout, RenderOptions, render_map_at};
+use bataille_schema::map::Orientation;
+use bataille_schema::scenario::Placement;
+use bataille_schema::{Grid, HexIndex, Map, Scenario};
+
+use crate::counters::{Counter, counters, marker_counters};
+use crate::{ExportError, file_stem, xml};
+
+/// The VASSAL version the module says it was made for.
+pub const VASSAL_VERSION: &str = "3.7.0";
+
+/// How the module is made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VassalOptions {
+    /// Pixels between the centres of neighbouring hexes on the board (rounded to an even
+    /// number, so VASSAL's `dy` and `dy/2` are exact).
+    pub px_per_hex: u32,
+    /// The module's version string.
+    pub version: String,
+    /// The folder of the map file: when the map has a digitised scan there, the board is the
+    /// scan resampled through its fit onto the board's layout (the printed map's art under
+    /// VASSAL's grid); otherwise the rendered map.
+    pub map_dir: Option<std::path::PathBuf>,
+}
+
+impl Default for VassalOptions {
+    fn default() -> Self {
+        Self {
+            px_per_hex: 64,
+            version: "1.0".to_owned(),
+            map_dir: None,
+        }
+    }
+}
+
+/// The parameters of VASSAL's `HexGrid` and `HexGridNumbering` for a map's board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VassalGrid {
+    pub x0: i32,
+    pub y0: i32,
+    pub dx: f64,
+    pub dy: f64,
+    pub sideways: bool,
+    /// The raw VASSAL column of the map's first column (flat) or row (pointy): 0 or 1, so
+    /// VASSAL's shifted raw columns (the odd ones) are the map's shifted ones.
+    pub raw_shift: u32,
+    /// `H` (column name first) or `V`.
+    pub first: char,
+    pub h_off: i64,
+    pub v_off: i64,
+    pub h_leading: u32,
+    pub v_leading: u32,
+    pub sep: String,
+}
+
+impl VassalGrid {
+    /// The VASSAL raw column and row of a map hex.
+    pub fn raw(&self, grid: &Grid, index: HexIndex) -> (i64, i64) {
+        let _ = grid;
+        if self.sideways {
+            (
+                i64::from(index.row) + i64::from(self.raw_shift),
+                i64::from(index.col),
+            )
+        } else {
+            (
+                i64::from(index.col) + i64::from(self.raw_shift),
+                i64::from(index.row),
+            )
+        }
+    }
+
+    /// Where VASSAL puts the centre of raw column `col`, raw row `row`
+    /// (`HexGridNumbering.getCenterPoint` with no stagger and no descending numbering).
+    pub fn centre(&self, col: i64, row: i64) -> (i64, i64) {
+        let x = (col as f64 * self.dx) as i64 + i64::from(self.x0);
+        let y = if col % 2 == 0 {
+            (row as f64 * self.dy) as i64
+        } else {
+            (row as f64 * self.dy + self.dy / 2.0) as i64
+        } + i64::from(self.y0);
+        if self.sideways { (y, x) } else { (x, y) }
+    }
+}
+
+/// The board's layout (where the map is drawn on the board image) and the grid VASSAL is told.
+pub fn board_layout(
+    map: &Map,
+    options: &VassalOptions,
+) -> Result<(Layout, VassalGrid), ExportError> {
+    let px = (options.px_per_hex.clamp(8, 512) / 2 * 2) as f32;
+    let render = RenderOptions {
+        px_per_hex: px,
+        ..RenderOptions::default()
+    };
+    let grid = &map.grid;
+    let mut layout = Layout::new(grid, &render)?;
+    let sideways = grid.orientation == Orientation::Pointy;
+    let r = f64::from(px) / 3f64.sqrt();
+    // Along VASSAL's columns (x unless sideways): 1.5 r between columns; across: px.
+    let dx = 1.5 * r;
+    let dy = f64::from(px);
+    layout.radius_px = r as f32;
+    // Is the map's first column (row) one of the shifted ones?
+    let first_shifted = if sideways {
+        grid.rows > 1 && grid.centre(HexIndex::new(0, 1))[0] < grid.centre(HexIndex::new(0, 0))[0]
+    } else {
+        grid.columns > 1
+            && grid.centre(HexIndex::new(1, 0))[1] < grid.centre(HexIndex::new(0, 0))[1]
+    };
+    let k = u32::from(first_shifted);
+    // The image position of the first hex, along VASSAL's x and y (swapped when sideways).
+    let (ox, oy) = if sideways {
+        (layout.offset_px[1], layout.offset_px[0])
+    } else {
+        (layout.offset_px[0], layout.offset_px[1])
+    };
+    let kf = f64::from(k);
+    let x0 = (f64::from(ox) - kf * dx + 0.5).ceil();
+    let y0 = (f64::from(oy) - kf * dy / 2.0).ceil();
+    let new_ox = (x0 + kf * dx - 0.5) as f32;
+    let new_oy = (y0 + kf * dy / 2.0) as f32;
+    layout.offset_px = if sideways {
+        [new_oy, new_ox]
+    } else {
+        [new_ox, new_oy]
+    };
+    layout.width += 2;
+    layout.height += 2;
+    let naming = &grid.hex_names;
+    let (first_along, first_across) = if sideways {
+        (grid.first_row, grid.first_column)
+    } else {
+        (grid.first_column, grid.first_row)
+    };
+    let (digits_along, digits_across) = if sideways {
+        (naming.row_digits, naming.column_digits)
+    } else {
+        (naming.column_digits, naming.row_digits)
+    };
+    let vg = VassalGrid {
+        x0: x0 as i32,
+        y0: y0 as i32,
+        dx,
+        dy,
+        sideways,
+        raw_shift: k,
+        first: if sideways { 'V' } else { 'H' },
+        h_off: i64::from(first_along) - i64::from(k),
+        v_off: i64::from(first_across),
+        h_leading: u32::from(digits_along.saturating_sub(1)),
+        v_leading: u32::from(digits_across.saturating_sub(1)),
+        sep: naming.separator.clone(),
+    };
+    Ok((layout, vg))
+}
+
+/// VASSAL's `SequenceEncoder`: tokens joined by a delimiter, a backslash before a delimiter
+/// inside a token, a token that starts with a backslash (or is quoted) wrapped in quotes.
+#[derive(Debug, Clone)]
+pub struct SequenceEncoder {
+    delim: char,
+    buffer: Option<String>,
+}
+
+impl SequenceEncoder {
+    pub fn new(delim: char) -> Self {
+        Self {
+            delim,
+            buffer: None,
+        }
+    }
+
+    /// Starts with a first token taken as it is (VASSAL's `new SequenceEncoder(value, delim)`).
+    pub fn with(value: &str, delim: char) -> Self {
+        Self {
+            delim,
+            buffer: Some(value.to_owned()),
+        }
+    }
+
+    pub fn append(mut self, token: &str) -> Self {
+        let buffer = match &mut self.buffer {
+            Some(buffer) => {
+                buffer.push(self.delim);
+                buffer
+            }
+            None => self.buffer.insert(String::new()),
+        };
+        if token.is_empty() {
+            return self;
+        }
+        let quote = token.starts_with('\\')
+            || (token.len() > 1 && token.starts_with('\'') && token.ends_with('\''));
+        if quote {
+            buffer.push('\'');
+        }
+        for c in token.chars() {
+            if c == self.delim {
+                buffer.push('\\');
+            }
+            buffer.push(c);
+        }
+        if quote {
+            buffer.push('\'');
+        }
+        self
+    }
+
+    pub fn value(self) -> String {
+        self.buffer.unwrap_or_default()
+    }
+}
+
+fn seq(delim: char, tokens: &[&str]) -> String {
+    tokens
+        .iter()
+        .fold(SequenceEncoder::new(delim), |se, t| se.append(t))
+        .value()
+}
+
+/// The `BasicPiece` type: `piece;` clone key, delete key, image, name.
+fn basic_type(image: &str, name: &str) -> String {
+    format!("piece;{}", seq(';', &["", "", image, name]))
+}
+
+/// An `Embellishment` (layer) of one level, off at the start, turned on and off with Ctrl+F:
+/// the counter's other side drawn over it.
+fn flip_layer_type(back_image: &str, layer: &str) -> String {
+    let tokens = [
+        "Flip",  // activate command
+        "130",   // activate modifiers (unused from version 1)
+        "F",     // activate key (unused from version 1)
+        "",      // up command
+        "130",   // up modifiers
+        "",      // up key
+        "",      // down command
+        "130",   // down modifiers
+        "",      // down key
+        "",      // reset command
+        "",      // reset key
+        "1",     // reset level
+        "false", // draw underneath when selected
+        "0",     // x offset
+        "0",     // y offset
+        back_image, "",       // level names
+        "true",   // loop levels
+        layer,    // name
+        "",       // random key
+        "",       // random text
+        "false",  // follow property
+        "",       // property name
+        "1",      // first level value
+        "1",      // version
+        "false",  // always active
+        "70,130", // activate key stroke: Ctrl+F
+        "",       // increase key stroke
+        "",       // decrease key stroke
+        layer,    // description
+        "1.0",    // scale
+        "",       // only when property
+        "true",   // only when state
+    ];
+    format!("emb2;{}", seq(';', &tokens))
+}
+
+/// A `FreeRotator` of 12 facings (30° apart), Ctrl+] clockwise and Ctrl+[ anticlockwise.
+fn rotator_type() -> String {
+    let tokens = [
+        "12",
+        "93,130",
+        "91,130",
+        "Rotate clockwise",
+        "Rotate anticlockwise",
+        "",
+        "",
+        "Facing",
+        "Facing",
+        "",
+        "",
+        "",
+        "true",
+    ];
+    format!("rotate;{}", seq(';', &tokens))
+}
+
+/// A piece definition as a PieceSlot holds it: the AddPiece command `+/null/TYPE/STATE`.
+pub fn piece_definition(
+    front: &str,
+    back: &str,
+    name: &str,
+    back_name: &str,
+    facing_index: Option<u32>,
+    gpid: u32,
+) -> String {
+    let basic_state = seq(';', &["null", "0", "0", &gpid.to_string(), "0"]);
+    let basic = basic_type(front, name);
+    let mut piece_type = SequenceEncoder::with(&flip_layer_type(back, back_name), '\t')
+        .append(&basic)
+        .value();
+    let mut state = SequenceEncoder::with("-1", '\t')
+        .append(&basic_state)
+        .value();
+    if let Some(index) = facing_index {
+        piece_type = SequenceEncoder::with(&rotator_type(), '\t')
+            .append(&piece_type)
+            .value();
+        state = SequenceEncoder::with(&index.to_string(), '\t')
+            .append(&state)
+            .value();
+    }
+    format!(
+        "+/{}",
+        SequenceEncoder::new('/')
+            .append("null")
+            .append(&piece_type)
+            .append(&state)
+            .value()
+    )
+}
+
+/// The counter side in pixels on a board of `px_per_hex`, and its image's side.
+fn counter_sizes(px_per_hex: u32) -> (f32, u32) {
+    let side = (px_per_hex as f32 * 0.72).round();
+    let canvas = ((side * 1.5) as u32).div_ceil(2) * 2;
+    (side, canvas)
+}
+
+/// An XML writer that indents.
+struct Xml {
+    out: String,
+    depth: usize,
+}
+
+impl Xml {
+    fn open(&mut self, tag: &str, attributes: &[(&str, String)]) {
+        self.line(tag, attributes, false);
+        self.depth += 1;
+    }
+    fn empty(&mut self, tag: &str, attributes: &[(&str, String)]) {
+        self.line(tag, attributes, true);
+    }
+    fn line(&mut self, tag: &str, attributes: &[(&str, String)], empty: bool) {
+        self.out.push_str(&"  ".repeat(self.depth));
+        self.out.push('<');
+        self.out.push_str(tag);
+        for (name, value) in attributes {
+            self.out.push_str(&format!(" {name}=\"{}\"", xml(value)));
+        }
+        self.out.push_str(if empty { "/>\n" } else { ">\n" });
+    }
+    fn text_element(&mut self, tag: &str, attributes: &[(&str, String)], text: &str) {
+        self.out.push_str(&"  ".repeat(self.depth));
+        self.out.push('<');
+        self.out.push_str(tag);
+        for (name, value) in attributes {
+            self.out.push_str(&format!(" {name}=\"{}\"", xml(value)));
+        }
+        self.out.push('>');
+        self.out.push_str(&xml(text));
+        self.out.push_str(&format!("</{tag}>\n"));
+    }
+    fn close(&mut self, tag: &str) {
+        self.depth = self.depth.saturating_sub(1);
+        self.out.push_str(&"  ".repeat(self.depth));
+        self.out.push_str(&format!("</{tag}>\n"));
+    }
+}
+
+const PIECE_SLOT: &str = "VASSAL.build.widget.PieceSlot";
+
+/// The module of a scenario on its map, as the bytes of a `.vmod` zip.
+pub fn export(
+    scenario: &Scenario,
+    map: &Map,
+    options: &VassalOptions,
+) -> Result<Vec<u8>, ExportError> {
+    let (layout, vg) = board_layout(map, options)?;
+    let render = RenderOptions {
+        px_per_hex: (options.px_per_hex.clamp(8, 512) / 2 * 2) as f32,
+        counters: false,
+        leaders: false,
+        ..RenderOptions::default()
+    };
+    let board_png = match (&map.background, &options.map_dir) {
+        (Some(background), Some(dir)) => {
+            let l = layout;
+            crate::tiled::resample(
+                background,
+                &dir.join(&background.image),
+                (layout.width, layout.height),
+                move |x, y| {
+                    let r = f64::from(l.radius_px);
+                    [
+                        (x - f64::from(l.offset_px[0])) / r,
+                        (y - f64::from(l.offset_px[1])) / r,
+                    ]
+                },
+            )?
+        }
+        _ => bataille_render::encode_png(&render_map_at(map, &layout, &render)?)?,
+    };
+    let grid = &map.grid;
+    let (side, canvas) = counter_sizes(options.px_per_hex);
+    let mut images: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    images.insert("board.png".to_owned(), board_png);
+    let all = counters(scenario, map);
+    let markers = marker_counters();
+    for counter in all.iter().chain(markers.iter()) {
+        let stem = image_stem(counter);
+        let front = format!("{stem}.png");
+        if images.contains_key(&front) {
+            continue;
+        }
+        images.insert(front, counter.png(side, canvas, false)?);
+        images.insert(format!("{stem}-back.png"), counter.png(side, canvas, true)?);
+    }
+    let mut gpid = 1u32;
+    let mut next = || {
+        let id = gpid;
+        gpid += 1;
+        id
+    };
+    let slot = |x: &mut Xml, counter: &Counter, id: u32| {
+        let stem = image_stem(counter);
+        let facing_index = counter
+            .facing
+            .map(|bearing| ((bearing / 30.0).round() as i64).rem_euclid(12) as u32);
+        let back_name = match counter.kind {
+            crate::counters::CounterKind::Unit { .. } => "Reduced side",
+            crate::counters::CounterKind::Marker(_) => "Other side",
+        };
+        let definition = piece_definition(
+            &format!("{stem}.png"),
+            &format!("{stem}-back.png"),
+            &counter.name,
+            back_name,
+            facing_index,
+            id,
+        );
+        x.text_element(
+            PIECE_SLOT,
+            &[
+                ("entryName", counter.name.clone()),
+                ("gpid", id.to_string()),
+                ("height", canvas.to_string()),
+                ("width", canvas.to_string()),
+            ],
+            &definition,
+        );
+    };
+    let board_name = map.name.clone();
+    let mut x = Xml {
+        out: String::from("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"),
+        depth: 0,
+    };
+    // The body first (gpids are handed out as slots are written), the root wraps it after.
+    let mut body = Xml {
+        out: String::new(),
+        depth: 1,
+    };
+    for tag in [
+        "VASSAL.build.module.BasicCommandEncoder",
+        "VASSAL.build.module.Documentation",
+        "VASSAL.build.module.PlayerRoster",
+        "VASSAL.build.module.GlobalOptions",
+        "VASSAL.build.module.Chatter",
+        "VASSAL.build.module.KeyNamer",
+        "VASSAL.build.module.properties.GlobalTranslatableMessages",
+        "VASSAL.i18n.Language",
+    ] {
+        body.empty(tag, &[]);
+    }
+    // The map, its board and grid.
+    body.open(
+        "VASSAL.build.module.Map",
+        &[
+            ("mapName", "Main Map".to_owned()),
+            ("allowMultiple", "false".to_owned()),
+            ("backgroundcolor", "255,255,255".to_owned()),
+            ("buttonName", String::new()),
+            ("changeFormat", "$message$".to_owned()),
+            ("color", "255,0,0".to_owned()),
+            (
+                "createFormat",
+                "$pieceName$ created in $location$ *".to_owned(),
+            ),
+            ("edgeHeight", "0".to_owned()),
+            ("edgeWidth", "0".to_owned()),
+            ("hideKey", String::new()),
+            ("hotkey", String::new()),
+            ("launch", "false".to_owned()),
+            ("markMoved", "Never".to_owned()),
+            ("markUnmovedHotkey", String::new()),
+            ("markUnmovedIcon", String::new()),
+            ("markUnmovedText", String::new()),
+            ("markUnmovedTooltip", String::new()),
+            ("moveKey", String::new()),
+            (
+                "moveToFormat",
+                "$pieceName$ moves $previousLocation$ → $location$ *".to_owned(),
+            ),
+            (
+                "moveWithinFormat",
+                "$pieceName$ moves $previousLocation$ → $location$ *".to_owned(),
+            ),
+            ("showKey", String::new()),
+            ("thickness", "3".to_owned()),
+        ],
+    );
+    body.open(
+        "VASSAL.build.module.map.BoardPicker",
+        &[
+            ("addColumnText", "Add column".to_owned()),
+            ("addRowText", "Add row".to_owned()),
+            ("boardPrompt", "Select board".to_owned()),
+            ("slotHeight", "125".to_owned()),
+            ("slotScale", "0.2".to_owned()),
+            ("slotWidth", "350".to_owned()),
+            ("title", "Choose Boards".to_owned()),
+        ],
+    );
+    body.open(
+        "VASSAL.build.module.map.boardPicker.Board",
+        &[
+            ("name", board_name.clone()),
+            ("image", "board.png".to_owned()),
+            ("width", layout.width.to_string()),
+            ("height", layout.height.to_string()),
+            ("reversible", "false".to_owned()),
+            ("color", "255,255,255".to_owned()),
+        ],
+    );
+    body.open(
+        "VASSAL.build.module.map.boardPicker.board.HexGrid",
+        &[
+            ("color", "0,0,0".to_owned()),
+            ("cornersLegal", "false".to_owned()),
+            ("dotsVisible", "false".to_owned()),
+            ("dx", format!("{}", vg.dx)),
+            ("dy", format!("{}", vg.dy)),
+            ("edgesLegal", "false".to_owned()),
+            ("sideways", vg.sideways.to_string()),
+            ("snapTo", "true".to_owned()),
+            ("visible", "false".to_owned()),
+            ("x0", vg.x0.to_string()),
+            ("y0", vg.y0.to_string()),
+        ],
+    );
+    body.empty(
+        "VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering",
+        &[
+            ("color", "0,0,0".to_owned()),
+            ("first", vg.first.to_string()),
+            ("fontSize", "9".to_owned()),
+            ("hDescend", "false".to_owned()),
+            ("hDrawOff", "0".to_owned()),
+            ("hLeading", vg.h_leading.to_string()),
+            ("hOff", vg.h_off.to_string()),
+            ("hType", "N".to_owned()),
+            ("locationFormat", "$gridLocation$".to_owned()),
+            ("rotateText", "0".to_owned()),
+            ("sep", vg.sep.clone()),
+            ("stagger", "false".to_owned()),
+            ("vDescend", "false".to_owned()),
+            ("vDrawOff", "0".to_owned()),
+            ("vLeading", vg.v_leading.to_string()),
+            ("vOff", vg.v_off.to_string()),
+            ("vType", "N".to_owned()),
+            ("visible", "false".to_owned()),
+        ],
+    );
+    body.close("VASSAL.build.module.map.boardPicker.board.HexGrid");
+    body.close("VASSAL.build.module.map.boardPicker.Board");
+    body.close("VASSAL.build.module.map.BoardPicker");
+    for tag in [
+        "VASSAL.build.module.map.StackMetrics",
+        "VASSAL.build.module.map.ForwardToKeyBuffer",
+        "VASSAL.build.module.map.Scroller",
+        "VASSAL.build.module.map.ForwardToChatter",
+        "VASSAL.build.module.map.MenuDisplayer",
+        "VASSAL.build.module.map.MapCenterer",
+        "VASSAL.build.module.map.StackExpander",
+        "VASSAL.build.module.map.PieceMover",
+        "VASSAL.build.module.map.KeyBufferer",
+        "VASSAL.build.module.map.ImageSaver",
+        "VASSAL.build.module.map.CounterDetailViewer",
+        "VASSAL.build.module.map.Zoomer",
+    ] {
+        body.empty(tag, &[]);
+    }
+    // At-start stacks, one per hex, by grid location (and the pixel position for VASSAL
+    // versions or namings that cannot read it back).
+    let unambiguous =
+        !vg.sep.is_empty() || grid.hex_names.column_digits == grid.hex_names.row_digits;
+    let mut stacks: BTreeMap<HexIndex, Vec<&Counter>> = BTreeMap::new();
+    for counter in &all {
+        if let Some(index) = counter
+            .placement
+            .and_then(Placement::hex)
+            .and_then(|hex| grid.lookup(hex))
+        {
+            stacks.entry(index).or_default().push(counter);
+        }
+    }
+    for (index, pieces) in &stacks {
+        let name = grid.name(*index);
+        let (col, row) = vg.raw(grid, *index);
+        let (px, py) = vg.centre(col, row);
+        body.open(
+            "VASSAL.build.module.map.SetupStack",
+            &[
+                ("name", name.as_str().to_owned()),
+                ("owningBoard", board_name.clone()),
+                ("useGridLocation", unambiguous.to_string()),
+                ("location", name.as_str().to_owned()),
+                ("x", px.to_string()),
+                ("y", py.to_string()),
+            ],
+        );
+        for counter in pieces {
+            let id = next();
+            slot(&mut body, counter, id);
+        }
+        body.close("VASSAL.build.module.map.SetupStack");
+    }
+    body.close("VASSAL.build.module.Map");
+    // The counter tray: a tab per army, a panel per corps; markers.
+    body.open(
+        "VASSAL.build.module.PieceWindow",
+        &[
+            ("name", "Counters".to_owned()),
+            ("text", "Counters".to_owned()),
+            ("tooltip", "Counter tray".to_owned()),
+            ("hidden", "false".to_owned()),
+            ("scale", "1.0".to_owned()),
+            ("hotkey", String::new()),
+            ("icon", String::new()),
+        ],
+    );
+    body.open(
+        "VASSAL.build.widget.TabWidget",
+        &[("entryName", "Counters".to_owned())],
+    );
+    for army in &scenario.armies {
+        body.open(
+            "VASSAL.build.widget.ListWidget",
+            &[
+                ("entryName", army.name.clone()),
+                ("divider", "150".to_owned()),
+                ("height", "0".to_owned()),
+                ("scale", "1.0".to_owned()),
+                ("width", "0".to_owned()),
+            ],
+        );
+        let mut groups: Vec<(String, Option<&str>)> = vec![("Commanders".to_owned(), None)];
+        groups.extend(
+            army.corps
+                .iter()
+                .map(|c| (c.name.clone(), Some(c.id.as_str()))),
+        );
+        for (title, corps) in groups {
+            let members: Vec<&Counter> = all
+                .iter()
+                .filter(|c| c.army == Some(army.id.as_str()) && c.corps == corps)
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            body.open(
+                "VASSAL.build.widget.PanelWidget",
+                &[
+                    ("entryName", title),
+                    ("fixed", "false".to_owned()),
+                    ("nColumns", "6".to_owned()),
+                    ("scale", "1.0".to_owned()),
+                    ("vert", "false".to_owned()),
+                ],
+            );
+            for counter in members {
+                let id = next();
+                slot(&mut body, counter, id);
+            }
+            body.close("VASSAL.build.widget.PanelWidget");
+        }
+        body.close("VASSAL.build.widget.ListWidget");
+    }
+    body.open(
+        "VASSAL.build.widget.PanelWidget",
+        &[
+            ("entryName", "Markers".to_owned()),
+            ("fixed", "false".to_owned()),
+            ("nColumns", "6".to_owned()),
+            ("scale", "1.0".to_owned()),
+            ("vert", "false".to_owned()),
+        ],
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for counter in &markers {
+        if seen.insert(image_stem(counter)) {
+            let id = next();
+            slot(&mut body, counter, id);
+        }
+    }
+    body.close("VASSAL.build.widget.PanelWidget");
+    body.close("VASSAL.build.widget.TabWidget");
+    body.close("VASSAL.build.module.PieceWindow");
+    // Reinforcements: a tray with a panel per turn.
+    let mut by_turn: BTreeMap<u32, Vec<(&Counter, String)>> = BTreeMap::new();
+    for counter in &all {
+        if let Some(Placement::Reinforcement { turn, entry }) = counter.placement {
+            let entry: Vec<&str> = entry.iter().map(|h| h.as_str()).collect();
+            by_turn
+                .entry(*turn)
+                .or_default()
+                .push((counter, entry.join(", ")));
+        }
+    }
+    if !by_turn.is_empty() {
+        body.open(
+            "VASSAL.build.module.PieceWindow",
+            &[
+                ("name", "Reinforcements".to_owned()),
+                ("text", "Reinforcements".to_owned()),
+                ("tooltip", "Reinforcements by turn".to_owned()),
+                ("hidden", "false".to_owned()),
+                ("scale", "1.0".to_owned()),
+                ("hotkey", String::new()),
+                ("icon", String::new()),
+            ],
+        );
+        body.open(
+            "VASSAL.build.widget.TabWidget",
+            &[("entryName", "Reinforcements".to_owned())],
+        );
+        for (turn, pieces) in &by_turn {
+            body.open(
+                "VASSAL.build.widget.PanelWidget",
+                &[
+                    (
+                        "entryName",
+                        format!(
+                            "Turn {turn} ({})",
+                            crate::counters::turn_time(scenario, *turn)
+                        ),
+                    ),
+                    ("fixed", "false".to_owned()),
+                    ("nColumns", "6".to_owned()),
+                    ("scale", "1.0".to_owned()),
+                    ("vert", "false".to_owned()),
+                ],
+            );
+            for (counter, entry) in pieces {
+                let id = next();
+                let mut named = (*counter).clone();
+                named.name = format!("{} (enters at {entry})", counter.name);
+                slot(&mut body, &named, id);
+            }
+            body.close("VASSAL.build.widget.PanelWidget");
+        }
+        body.close("VASSAL.build.widget.TabWidget");
+        body.close("VASSAL.build.module.PieceWindow");
+    }
+    let next_id = next();
+    x.open(
+        "VASSAL.build.GameModule",
+        &[
+            ("ModuleOther1", String::new()),
+            ("ModuleOther2", String::new()),
+            ("VassalVersion", VASSAL_VERSION.to_owned()),
+            (
+                "description",
+                format!("{} ({})", scenario.title, scenario.date),
+            ),
+            ("name", scenario.title.clone()),
+            ("nextPieceSlotId", next_id.to_string()),
+            ("version", options.version.clone()),
+        ],
+    );
+    x.out.push_str(&body.out);
+    x.close("VASSAL.build.GameModule");
+    let build_file = x.out;
+    let moduledata = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n<data version=\"1\">\n  <version>{}</version>\n  <extra1/>\n  <extra2/>\n  <VassalVersion>{VASSAL_VERSION}</VassalVersion>\n  <dateSaved>0</dateSaved>\n  <description>{}</description>\n  <name>{}</name>\n</data>\n",
+        xml(&options.version),
+        xml(&format!("{} ({})", scenario.title, scenario.date)),
+        xml(&scenario.title)
+    );
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .last_modified_time(zip::DateTime::default());
+    let stored = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .last_modified_time(zip::DateTime::default());
+    let io = |source: std::io::Error| ExportError::Io {
+        path: "module".to_owned(),
+        source,
+    };
+    zip.start_file("buildFile.xml", deflated)?;
+    zip.write_all(build_file.as_bytes()).map_err(io)?;
+    zip.start_file("moduledata", deflated)?;
+    zip.write_all(moduledata.as_bytes()).map_err(io)?;
+    for (name, bytes) in &images {
+        // PNGs are compressed already.
+        zip.start_file(format!("images/{name}"), stored)?;
+        zip.write_all(bytes).map_err(io)?;
+    }
+    Ok(zip.finish()?.into_inner())
+}
+
+/// The image file stem of a counter (markers share one image per kind).
+fn image_stem(counter: &Counter) -> String {
+    match &counter.kind {
+        crate::counters::CounterKind::Marker(kind) if counter.id.starts_with("marker-") => {
+            let kind = match kind {
+                bataille_render::symbology::MarkerKind::Disorder => "disorder",
+                bataille_render::symbology::MarkerKind::OutOfCommand => "out-of-command",
+                bataille_render::symbology::MarkerKind::Turn => "turn",
+                bataille_render::symbology::MarkerKind::Leader { .. } => "leader",
+            };
+            format!("marker-{kind}")
+        }
+        _ => format!("c-{}", file_stem(&counter.id)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_encoder_escapes_as_vassal() {
+        assert_eq!(seq(';', &["a", "b;c", ""]), "a;b\\;c;");
+        assert_eq!(seq(';', &["\\x"]), "'\\x'");
+        assert_eq!(
+            SequenceEncoder::with("emb2;x", '\t').append("a\tb").value(),
+            "emb2;x\ta\\\tb"
+        );
+    }
+
+    /// VASSAL's centre of every hex is within half a pixel of the board's, flat (columns) and
+    /// pointy (`sideways`), whichever columns are shifted; and VASSAL names each hex as the map.
+    #[test]
+    fn vassal_centres_match_the_board_in_every_orientation() {
+        use bataille_schema::map::{Orientation, Shifted};
+        use bataille_schema::stress::{StressSize, generate};
+        let (mut map, _) = generate(
+            StressSize {
+                columns: 9,
+                rows: 7,
+                units: 0,
+                corps: 1,
+            },
+            "m.ron",
+        );
+        for orientation in [Orientation::Flat, Orientation::Pointy] {
+            for shifted in [Shifted::Odd, Shifted::Even] {
+                for first in [0, 1, 7] {
+                    map.grid.orientation = orientation;
+                    map.grid.shifted = shifted;
+                    map.grid.first_column = first;
+                    map.grid.first_row = first + 1;
+                    let (layout, vg) = board_layout(&map, &VassalOptions::default()).unwrap();
+                    for index in map.grid.indices() {
+                        let (col, row) = vg.raw(&map.grid, index);
+                        let (x, y) = vg.centre(col, row);
+                        let c = layout.to_image(map.grid.centre(index));
+                        assert!(
+                            (x as f32 - c[0]).abs() <= 0.51 && (y as f32 - c[1]).abs() <= 0.51,
+                            "{orientation:?} {shifted:?} {first}: {index:?} VASSAL ({x}, {y}), board {c:?}"
+                        );
+                        // RegularGridNumbering.getName(row, column) with first H or V.
+                        let name =
+                            |v: i64, leading: u32| format!("{v:0w$}", w = leading as usize + 1);
+                        let col_name = name(col + vg.h_off, vg.h_leading);
+                        let row_name = name(row + vg.v_off, vg.v_leading);
+                        let vassal = if vg.first == 'H' {
+                            format!("{col_name}{}{row_name}", vg.sep)
+                        } else {
+                            format!("{row_name}{}{col_name}", vg.sep)
+                        };
+                        assert_eq!(vassal, map.grid.name(index).as_str());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn piece_definition_has_three_parts() {
+        let d = piece_definition("f.png", "b.png", "Navarre 1/", "Reduced", Some(3), 7);
+        assert!(d.starts_with("+/null/rotate;12;"), "{d}");
+        assert!(d.contains("piece;;;f.png;Navarre 1\\/"), "{d}");
+        assert!(d.ends_with("3\t-1\\\tnull;0;0;7;0"), "{d}");
+    }
+}

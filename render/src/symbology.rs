@@ -1,0 +1,420 @@
+//! One symbology for every output: terrain patterns, hexside features, overlays, labels,
+//! counters, leaders and markers are built here as backend-neutral shapes (paths with fills,
+//! strokes, colours, and text), which the PNG renderer paints with tiny-skia, the exports write
+//! as SVG (then PDF) or as tiles, and the editor's map view can tessellate — so what a designer
+//! sees is what is printed and played.
+//!
+//! ```
+//! use bataille_render::symbology::{Drawing, map_drawing};
+//! use bataille_render::{Layout, RenderOptions};
+//! use bataille_schema::stress::{StressSize, generate};
+//! let (map, _) = generate(StressSize { columns: 4, rows: 3, units: 0, corps: 1 }, "m.ron");
+//! let options = RenderOptions::default();
+//! let layout = Layout::new(&map.grid, &options).unwrap();
+//! let drawing: Drawing = map_drawing(&map, &layout, &options);
+//! assert!(drawing.items.len() > 12);
+//! assert!(drawing.to_svg().starts_with("<path"));
+//! ```
+
+use std::fmt::Write as _;
+
+use bataille_schema::scenario::{Symbol, Unit};
+use bataille_schema::{Map, Scenario};
+use tiny_skia::{FillRule, LineCap, LineJoin, Path, PathSegment, Pixmap, Stroke, Transform};
+
+pub use crate::counters::{CounterFace, Leader, MarkerKind};
+use crate::text::{Anchor, TextStyle, paint, text_path};
+use crate::{Layout, RenderOptions};
+
+/// A list of shapes, painted in order. Coordinates are in the drawing's own units (pixels for
+/// the renderer, anything for SVG: the caller scales).
+#[derive(Debug, Clone, Default)]
+pub struct Drawing {
+    pub items: Vec<Item>,
+}
+
+/// One shape of a drawing. The path is a geometry value (tiny-skia's `Path`: move, line, quad,
+/// cubic, close segments); every backend reads it through `Path::segments`.
+#[derive(Debug, Clone)]
+pub enum Item {
+    /// A filled path (non-zero winding).
+    Fill {
+        path: Path,
+        colour: [u8; 4],
+        transform: Transform,
+    },
+    /// A stroked path (round joins).
+    Stroke {
+        path: Path,
+        colour: [u8; 4],
+        width: f32,
+        cap: LineCap,
+        transform: Transform,
+    },
+    /// Text in the bundled DejaVu Sans, with its anchor at `pos`.
+    Text {
+        text: String,
+        style: TextStyle,
+        pos: [f32; 2],
+        anchor: Anchor,
+        transform: Transform,
+    },
+}
+
+impl Drawing {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Fills a path (nothing when `None`).
+    pub fn fill(&mut self, path: Option<Path>, colour: [u8; 4], transform: Transform) {
+        if let Some(path) = path {
+            self.items.push(Item::Fill {
+                path,
+                colour,
+                transform,
+            });
+        }
+    }
+
+    /// Strokes a path with round caps.
+    pub fn stroke(
+        &mut self,
+        path: Option<Path>,
+        colour: [u8; 4],
+        width: f32,
+        transform: Transform,
+    ) {
+        self.stroke_with(path, colour, width, LineCap::Round, transform);
+    }
+
+    /// Strokes a path with the given caps (widths under half a unit are drawn at half a unit).
+    pub fn stroke_with(
+        &mut self,
+        path: Option<Path>,
+        colour: [u8; 4],
+        width: f32,
+        cap: LineCap,
+        transform: Transform,
+    ) {
+        if let Some(path) = path {
+            self.items.push(Item::Stroke {
+                path,
+                colour,
+                width: width.max(0.5),
+                cap,
+                transform,
+            });
+        }
+    }
+
+    /// A straight line with round caps.
+    pub fn line(&mut self, a: [f32; 2], b: [f32; 2], colour: [u8; 4], width: f32) {
+        self.stroke(
+            crate::symbols::polyline(&[a, b]),
+            colour,
+            width,
+            Transform::identity(),
+        );
+    }
+
+    /// Text with its anchor at `pos`.
+    pub fn text(
+        &mut self,
+        text: &str,
+        style: &TextStyle,
+        pos: [f32; 2],
+        anchor: Anchor,
+        transform: Transform,
+    ) {
+        if text.is_empty() || style.size_px < 1.0 {
+            return;
+        }
+        self.items.push(Item::Text {
+            text: text.to_owned(),
+            style: *style,
+            pos,
+            anchor,
+            transform,
+        });
+    }
+
+    /// Appends another drawing.
+    pub fn extend(&mut self, other: Drawing) {
+        self.items.extend(other.items);
+    }
+
+    /// The tiny-skia backend: paints every item on the pixmap, after `base`.
+    pub fn paint(&self, pixmap: &mut Pixmap, base: Transform) {
+        for item in &self.items {
+            match item {
+                Item::Fill {
+                    path,
+                    colour,
+                    transform,
+                } => pixmap.fill_path(
+                    path,
+                    &paint(*colour),
+                    FillRule::Winding,
+                    transform.post_concat(base),
+                    None,
+                ),
+                Item::Stroke {
+                    path,
+                    colour,
+                    width,
+                    cap,
+                    transform,
+                } => {
+                    let stroke = Stroke {
+                        width: *width,
+                        line_cap: *cap,
+                        line_join: LineJoin::Round,
+                        ..Stroke::default()
+                    };
+                    pixmap.stroke_path(
+                        path,
+                        &paint(*colour),
+                        &stroke,
+                        transform.post_concat(base),
+                        None,
+                    );
+                }
+                Item::Text {
+                    text,
+                    style,
+                    pos,
+                    anchor,
+                    transform,
+                } => crate::text::draw_text(
+                    pixmap,
+                    text,
+                    style,
+                    *pos,
+                    *anchor,
+                    transform.post_concat(base),
+                ),
+            }
+        }
+    }
+
+    /// The SVG backend: the items as SVG elements (`<path>`), text as glyph outlines so no font
+    /// is needed to read it. Wrap it in `<svg>` or a `<g transform=…>`.
+    pub fn to_svg(&self) -> String {
+        let mut out = String::new();
+        for item in &self.items {
+            match item {
+                Item::Fill {
+                    path,
+                    colour,
+                    transform,
+                } => {
+                    let _ = writeln!(
+                        out,
+                        r#"<path d="{}"{}{}/>"#,
+                        svg_path_data(path),
+                        svg_transform(transform),
+                        svg_fill(*colour)
+                    );
+                }
+                Item::Stroke {
+                    path,
+                    colour,
+                    width,
+                    cap,
+                    transform,
+                } => {
+                    let _ = writeln!(
+                        out,
+                        r#"<path d="{}"{} fill="none"{} stroke-width="{}" stroke-linecap="{}" stroke-linejoin="round"/>"#,
+                        svg_path_data(path),
+                        svg_transform(transform),
+                        svg_paint("stroke", *colour),
+                        num(*width),
+                        match cap {
+                            LineCap::Butt => "butt",
+                            LineCap::Round => "round",
+                            LineCap::Square => "square",
+                        }
+                    );
+                }
+                Item::Text {
+                    text,
+                    style,
+                    pos,
+                    anchor,
+                    transform,
+                } => {
+                    let Some(path) = text_path(text, style.face, style.size_px, *pos, *anchor)
+                    else {
+                        continue;
+                    };
+                    let data = svg_path_data(&path);
+                    if let Some((halo, width)) = style.halo {
+                        let _ = writeln!(
+                            out,
+                            r#"<path d="{data}"{} fill="none"{} stroke-width="{}" stroke-linecap="round" stroke-linejoin="round"/>"#,
+                            svg_transform(transform),
+                            svg_paint("stroke", halo),
+                            num(width)
+                        );
+                    }
+                    let _ = writeln!(
+                        out,
+                        r#"<path d="{data}"{}{}/>"#,
+                        svg_transform(transform),
+                        svg_fill(style.colour)
+                    );
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A number for SVG: at most three decimals, no trailing zeros.
+pub fn num(value: f32) -> String {
+    let value = if value.is_finite() { value } else { 0.0 };
+    let text = format!("{value:.3}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" || text.is_empty() {
+        "0".to_owned()
+    } else {
+        text.to_owned()
+    }
+}
+
+/// The `d` attribute of a path.
+pub fn svg_path_data(path: &Path) -> String {
+    let mut d = String::new();
+    for segment in path.segments() {
+        match segment {
+            PathSegment::MoveTo(p) => {
+                let _ = write!(d, "M{} {}", num(p.x), num(p.y));
+            }
+            PathSegment::LineTo(p) => {
+                let _ = write!(d, "L{} {}", num(p.x), num(p.y));
+            }
+            PathSegment::QuadTo(a, p) => {
+                let _ = write!(d, "Q{} {} {} {}", num(a.x), num(a.y), num(p.x), num(p.y));
+            }
+            PathSegment::CubicTo(a, b, p) => {
+                let _ = write!(
+                    d,
+                    "C{} {} {} {} {} {}",
+                    num(a.x),
+                    num(a.y),
+                    num(b.x),
+                    num(b.y),
+                    num(p.x),
+                    num(p.y)
+                );
+            }
+            PathSegment::Close => d.push('Z'),
+        }
+    }
+    d
+}
+
+fn svg_transform(t: &Transform) -> String {
+    if t.is_identity() {
+        String::new()
+    } else {
+        format!(
+            r#" transform="matrix({} {} {} {} {} {})""#,
+            num(t.sx),
+            num(t.ky),
+            num(t.kx),
+            num(t.sy),
+            num(t.tx),
+            num(t.ty)
+        )
+    }
+}
+
+fn svg_fill(colour: [u8; 4]) -> String {
+    svg_paint("fill", colour)
+}
+
+fn svg_paint(attribute: &str, [r, g, b, a]: [u8; 4]) -> String {
+    let mut out = format!(r##" {attribute}="#{r:02x}{g:02x}{b:02x}""##);
+    if a != 255 {
+        let _ = write!(
+            out,
+            r#" {attribute}-opacity="{}""#,
+            num(f32::from(a) / 255.0)
+        );
+    }
+    out
+}
+
+/// The map's layers: terrain fills and patterns, hex outlines, hexside features, overlays, hex
+/// names and place names, as the options ask.
+pub fn map_drawing(map: &Map, layout: &Layout, options: &RenderOptions) -> Drawing {
+    let mut d = Drawing::new();
+    crate::map::draw_map(&mut d, map, layout, options);
+    crate::map::draw_labels(&mut d, map, layout, options);
+    d
+}
+
+/// The scenario's layers over its map: unit counters and leaders where they stand at set-up.
+pub fn scenario_drawing(
+    scenario: &Scenario,
+    map: &Map,
+    layout: &Layout,
+    options: &RenderOptions,
+) -> Drawing {
+    let mut d = Drawing::new();
+    crate::counters::draw_scenario(&mut d, scenario, map, layout, options);
+    d
+}
+
+/// One hex of a terrain of the legend (its colour and pattern), centred at the origin, of
+/// circumradius `radius`, in the map's orientation; `None` when the code is not in the legend.
+pub fn terrain_hex(map: &Map, code: char, radius: f32) -> Option<Drawing> {
+    let mut key = [0u8; 4];
+    let terrain = map.terrain.get(&*code.encode_utf8(&mut key))?;
+    let mut d = Drawing::new();
+    crate::map::draw_terrain_hex(&mut d, map.grid.orientation, terrain, radius);
+    Some(d)
+}
+
+/// A unit's counter, upright, centred at the origin, `side` units across: corps colour, the
+/// kind's symbol, its values (the reduced side one combat point less, Denain 2.x: "on utilise
+/// le verso du pion"), and the facing wedge when `facing` (a bearing in degrees) is given.
+pub fn counter(
+    unit: &Unit,
+    symbol: Symbol,
+    colour: [u8; 3],
+    facing: Option<f32>,
+    side: f32,
+    face: CounterFace,
+) -> Drawing {
+    let mut d = Drawing::new();
+    crate::counters::draw_counter(
+        &mut d,
+        unit,
+        symbol,
+        colour,
+        facing,
+        side,
+        face,
+        Transform::identity(),
+    );
+    d
+}
+
+/// A leader's marker centred at `pos` (`side` is the counter size it goes with).
+pub fn leader(leader: &Leader, pos: [f32; 2], side: f32) -> Drawing {
+    let mut d = Drawing::new();
+    crate::counters::draw_leader(&mut d, leader, pos, side);
+    d
+}
+
+/// A leader or marker as a square counter (for trays and counter sheets), centred at the
+/// origin, `side` units across; `back` draws its other side (activated leader, routed…).
+pub fn marker_counter(kind: &MarkerKind, side: f32, back: bool) -> Drawing {
+    let mut d = Drawing::new();
+    crate::counters::draw_marker_counter(&mut d, kind, side, back);
+    d
+}
