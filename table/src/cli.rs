@@ -1,0 +1,138 @@
+//! `bataille table SCENARIO --system NAME --figures 15mm|25mm [--table 180x120cm|72x48in]
+//! --out plan.svg|plan.pdf [--roster roster.pdf|roster.svg]`: the battle laid out on a table.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use bataille_schema::io::{load_scenario, write_atomic};
+use bataille_schema::system::{load_system, system_path_of};
+
+use crate::roster::{roster_pages, roster_svg};
+use crate::{PlanRequest, TableSize, pdf_pages, plan, svg_to_pdf};
+
+/// Lay a scenario out on a miniatures table for one of its systems.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The scenario file (`.ron`).
+    pub scenario: PathBuf,
+    /// The system, one the scenario's `miniatures` names (`age-of-honor`, `louis-xiv`).
+    #[arg(long)]
+    pub system: String,
+    /// The figure scale, one of the system's (`15mm`, `25mm`).
+    #[arg(long, default_value = "15mm")]
+    pub figures: String,
+    /// The table (`180x120cm`, `72x48in`, `6x4ft`): the plan shows the best window of the map
+    /// that fits and names what falls outside. Without it: a table just large enough.
+    #[arg(long)]
+    pub table: Option<TableSize>,
+    /// The plan to write: `.svg` or `.pdf` (the extension decides).
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Also write the armies' rosters: `.svg` or `.pdf` (one A4 page per army or more).
+    #[arg(long)]
+    pub roster: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Format {
+    Svg,
+    Pdf,
+}
+
+fn format_of(path: &Path) -> anyhow::Result<Format> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => Ok(Format::Svg),
+        Some("pdf") => Ok(Format::Pdf),
+        _ => bail!("{}: write a .svg or a .pdf", path.display()),
+    }
+}
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Draws the plan (and the roster), and says on standard output what table it needs.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let out_format = format_of(&args.out)?;
+    let roster_format = args.roster.as_deref().map(format_of).transpose()?;
+    let loaded = load_scenario(&args.scenario)?;
+    let scenario = &loaded.scenario;
+    let Some(used) = scenario
+        .miniatures
+        .iter()
+        .find(|m| m.system.as_str() == args.system)
+    else {
+        let known: Vec<String> = scenario
+            .miniatures
+            .iter()
+            .map(|m| format!("`{}`", m.system))
+            .collect();
+        bail!(
+            "{} does not support system `{}`; it supports {}",
+            args.scenario.display(),
+            args.system,
+            if known.is_empty() {
+                "none (no `miniatures`)".to_owned()
+            } else {
+                known.join(", ")
+            }
+        );
+    };
+    let system_path = system_path_of(&args.scenario, used);
+    let system =
+        load_system(&system_path).with_context(|| format!("loading system `{}`", args.system))?;
+    let request = PlanRequest {
+        figures: args.figures.clone(),
+        table: args.table,
+    };
+    let plan = plan(scenario, &loaded.map.map, &system, &request)?;
+    match out_format {
+        Format::Svg => write_atomic(&args.out, &plan.svg)
+            .with_context(|| format!("cannot write {}", args.out.display()))?,
+        Format::Pdf => write_bytes(&args.out, &svg_to_pdf(&plan.svg)?)?,
+    }
+    println!(
+        "{}: {} at {}, 1 mm = {} m; the deployed armies need a table of {:.0} × {:.0} cm ({:.1} × {:.1} ft)",
+        args.out.display(),
+        system.name,
+        args.figures,
+        crate::svg::fmt_num(plan.metres_per_mm),
+        plan.needed_mm[0] / 10.0,
+        plan.needed_mm[1] / 10.0,
+        plan.needed_mm[0] / 304.8,
+        plan.needed_mm[1] / 304.8
+    );
+    if let Some(table) = args.table {
+        println!(
+            "table {:.0} × {:.0} cm: {}",
+            table.width_mm / 10.0,
+            table.height_mm / 10.0,
+            if plan.outside.is_empty() {
+                "every unit fits".to_owned()
+            } else {
+                format!("outside: {}", plan.outside.join(", "))
+            }
+        );
+    }
+    if !plan.outside_places.is_empty() {
+        println!("places off the table: {}", plan.outside_places.join(", "));
+    }
+    if !plan.later.is_empty() {
+        println!("enter later: {}", plan.later.join(", "));
+    }
+    if let (Some(path), Some(format)) = (&args.roster, roster_format) {
+        let pages = roster_pages(scenario, &system)?;
+        match format {
+            Format::Svg => write_atomic(path, &roster_svg(&pages))
+                .with_context(|| format!("cannot write {}", path.display()))?,
+            Format::Pdf => write_bytes(path, &pdf_pages(&pages)?)?,
+        }
+        println!("{}: rosters, {} A4 pages", path.display(), pages.len());
+    }
+    Ok(())
+}

@@ -1,0 +1,262 @@
+//! Table plans: a scenario laid out on a real table for a miniatures rules system — the map at
+//! the system's ground scale (Louis XIV at 15 mm: 5 bases × 20 mm for a battalion's 200 m, so
+//! 1 mm = 2 m), terrain as areas, every unit as its bases at true size at its hex and facing,
+//! a 30 cm (or 1 ft) grid and a scale bar — as SVG (width and height in mm) or PDF, and a
+//! printable roster per army.
+//!
+//! ```no_run
+//! use bataille_table::{PlanRequest, plan};
+//! # fn demo(s: &bataille_schema::Scenario, m: &bataille_schema::Map, sys: &bataille_schema::System) {
+//! let request = PlanRequest { figures: "15mm".into(), table: None };
+//! let plan = plan(s, m, sys, &request).unwrap();
+//! println!("needs a table of {:.0} × {:.0} cm", plan.needed_mm[0] / 10.0, plan.needed_mm[1] / 10.0);
+//! std::fs::write("plan.svg", &plan.svg).unwrap();
+//! # }
+//! ```
+
+pub mod cli;
+mod layout;
+pub mod roster;
+mod svg;
+
+use bataille_schema::scenario::MiniaturesUse;
+use bataille_schema::system::System;
+use bataille_schema::{Map, Scenario};
+
+pub use layout::{PlacedBase, PlacedUnit};
+
+/// Why no plan could be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error("the scenario does not support system `{0}` (its `miniatures` list does not name it)")]
+    SystemNotUsed(String),
+    #[error("system `{system}` has no figure scale `{figures}`; it has {known}")]
+    NoFigureScale {
+        system: String,
+        figures: String,
+        known: String,
+    },
+    #[error("the map gives no `metres_per_hex`, so its ground cannot be scaled to a table")]
+    NoGroundScale,
+    #[error("the map's `metres_per_hex` ({0}) is not a positive number")]
+    BadGroundScale(f64),
+    #[error("the table would be {0:.0} mm across; at most {MAX_TABLE_MM} mm is drawn")]
+    TooLarge(f64),
+    #[error("cannot write the PDF: {0}")]
+    Pdf(String),
+}
+
+/// The largest side of a plan, in millimetres (20 m).
+pub const MAX_TABLE_MM: f64 = 20_000.0;
+
+/// A table size and the unit it was given in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TableSize {
+    pub width_mm: f64,
+    pub height_mm: f64,
+    /// Given in inches or feet: the grid is 1 ft, not 30 cm.
+    pub imperial: bool,
+}
+
+impl std::str::FromStr for TableSize {
+    type Err = String;
+
+    /// `180x120cm`, `1800x1200mm`, `72x48in`, `6x4ft`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim().to_ascii_lowercase();
+        let (numbers, unit, imperial) = [
+            ("cm", 10.0, false),
+            ("mm", 1.0, false),
+            ("in", 25.4, true),
+            ("ft", 304.8, true),
+        ]
+        .iter()
+        .find_map(|(suffix, mm, imperial)| {
+            text.strip_suffix(suffix)
+                .map(|rest| (rest.to_owned(), *mm, *imperial))
+        })
+        .ok_or_else(|| format!("`{text}`: give a size like 180x120cm, 72x48in or 6x4ft"))?;
+        let (w, h) = numbers
+            .split_once('x')
+            .ok_or_else(|| format!("`{text}`: width x height, like 180x120cm"))?;
+        let parse = |v: &str| -> Result<f64, String> {
+            let n: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{v}` is not a number"))?;
+            if n.is_finite() && n > 0.0 && n * unit <= MAX_TABLE_MM {
+                Ok(n * unit)
+            } else {
+                Err(format!("`{v}`: a table side from 0 to 20 m"))
+            }
+        };
+        Ok(TableSize {
+            width_mm: parse(w)?,
+            height_mm: parse(h)?,
+            imperial,
+        })
+    }
+}
+
+/// What to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanRequest {
+    /// The figure scale (`"15mm"`), a key of the system's `figure_scales`.
+    pub figures: String,
+    /// The table; `None`: a table just large enough for the deployed armies.
+    pub table: Option<TableSize>,
+}
+
+/// A plan, drawn.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The SVG text; its `width`/`height` in mm, one user unit a millimetre.
+    pub svg: String,
+    /// The size of the drawing (the table asked for, or the table needed), in mm.
+    pub size_mm: [f64; 2],
+    /// The table the deployed armies need (their bases and a 10 cm margin, rounded up to 10 cm).
+    pub needed_mm: [f64; 2],
+    /// Where the drawing's top-left corner is, in table millimetres of the whole map (the
+    /// first hex's centre is at the origin).
+    pub origin_mm: [f64; 2],
+    /// Metres of ground a millimetre of table.
+    pub metres_per_mm: f64,
+    /// Table millimetres per grid unit (a hex's circumradius).
+    pub mm_per_grid: f64,
+    /// Units and leaders that fall outside the table (wholly or in part), named with their hex.
+    pub outside: Vec<String>,
+    /// Named places of the map whose hex centre falls outside the table.
+    pub outside_places: Vec<String>,
+    /// Units that enter later (not on the table at set-up).
+    pub later: Vec<String>,
+    /// Every base drawn, by unit, in drawing millimetres.
+    pub units: Vec<PlacedUnit>,
+    /// The scale bar's length in metres of ground.
+    pub scale_bar_metres: f64,
+}
+
+/// The scenario's use of a system.
+pub fn used<'a>(scenario: &'a Scenario, system: &System) -> Result<&'a MiniaturesUse, PlanError> {
+    scenario
+        .miniatures
+        .iter()
+        .find(|m| m.system == system.id)
+        .ok_or_else(|| PlanError::SystemNotUsed(system.id.to_string()))
+}
+
+/// Lays the scenario out for the system at a figure scale.
+pub fn plan(
+    scenario: &Scenario,
+    map: &Map,
+    system: &System,
+    request: &PlanRequest,
+) -> Result<Plan, PlanError> {
+    let used = used(scenario, system)?;
+    let scale = system
+        .figure_scales
+        .get(request.figures.as_str())
+        .ok_or_else(|| PlanError::NoFigureScale {
+            system: system.id.to_string(),
+            figures: request.figures.clone(),
+            known: system
+                .figure_scales
+                .keys()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
+    let metres_per_hex = map.metres_per_hex.ok_or(PlanError::NoGroundScale)?;
+    if !(metres_per_hex.is_finite() && metres_per_hex > 0.0) {
+        return Err(PlanError::BadGroundScale(metres_per_hex));
+    }
+    // A hex's flat-to-flat width (centre to centre) is √3 circumradii.
+    let mm_per_grid = metres_per_hex / 3f64.sqrt() / scale.metres_per_mm;
+    let (min, max) = map.grid.bounds();
+    let map_mm = [
+        f64::from(max[0] - min[0]) * mm_per_grid,
+        f64::from(max[1] - min[1]) * mm_per_grid,
+    ];
+    if map_mm[0].max(map_mm[1]) > MAX_TABLE_MM {
+        return Err(PlanError::TooLarge(map_mm[0].max(map_mm[1])));
+    }
+    let laid = layout::lay_out(scenario, map, system, used, scale, mm_per_grid);
+    svg::draw(
+        scenario,
+        map,
+        system,
+        used,
+        scale,
+        request,
+        mm_per_grid,
+        laid,
+    )
+}
+
+/// The PDF of a plan's (or roster's) SVG: one page of the SVG's size (1 user unit = 1 mm),
+/// through svg2pdf, with the bundled DejaVu Sans for the text.
+pub fn svg_to_pdf(svg: &str) -> Result<Vec<u8>, PlanError> {
+    let tree = parse_svg(svg).map_err(|e| PlanError::Pdf(e.to_string()))?;
+    svg2pdf::to_pdf(
+        &tree,
+        svg2pdf::ConversionOptions::default(),
+        svg2pdf::PageOptions { dpi: 96.0 },
+    )
+    .map_err(|e| PlanError::Pdf(e.to_string()))
+}
+
+/// Parses SVG text with usvg, the bundled DejaVu Sans as its fonts.
+pub fn parse_svg(svg: &str) -> Result<svg2pdf::usvg::Tree, svg2pdf::usvg::Error> {
+    let mut options = svg2pdf::usvg::Options::default();
+    let db = options.fontdb_mut();
+    db.load_font_data(dejavu::sans::regular().to_vec());
+    db.load_font_data(dejavu::sans::bold().to_vec());
+    db.set_sans_serif_family("DejaVu Sans");
+    svg2pdf::usvg::Tree::from_str(svg, &options)
+}
+
+/// A PDF of several pages, one per SVG (each page the size of its SVG, 1 user unit = 1 mm):
+/// each SVG becomes a form XObject through `svg2pdf::to_chunk`, drawn over its whole page.
+pub fn pdf_pages(pages: &[String]) -> Result<Vec<u8>, PlanError> {
+    use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref};
+    let pdf_error = |e: &dyn std::fmt::Display| PlanError::Pdf(e.to_string());
+    let mut alloc = Ref::new(1);
+    let catalog_id = alloc.bump();
+    let tree_id = alloc.bump();
+    let mut pdf = Pdf::new();
+    let mut page_ids = Vec::new();
+    let mut chunks = Vec::new();
+    for svg in pages {
+        let tree = parse_svg(svg).map_err(|e| pdf_error(&e))?;
+        let size = tree.size();
+        // usvg sizes are CSS pixels (96 a inch); PDF points are 72 an inch.
+        let (w, h) = (size.width() * 0.75, size.height() * 0.75);
+        let (chunk, svg_id) = svg2pdf::to_chunk(&tree, svg2pdf::ConversionOptions::default())
+            .map_err(|e| pdf_error(&e))?;
+        let mut map = std::collections::HashMap::new();
+        let chunk = chunk.renumber(|old| *map.entry(old).or_insert_with(|| alloc.bump()));
+        let svg_id = *map
+            .get(&svg_id)
+            .ok_or_else(|| PlanError::Pdf("svg2pdf gave no XObject".into()))?;
+        let page_id = alloc.bump();
+        let content_id = alloc.bump();
+        let name = Name(b"S1");
+        let mut page = pdf.page(page_id);
+        page.media_box(Rect::new(0.0, 0.0, w, h));
+        page.parent(tree_id);
+        page.contents(content_id);
+        page.resources().x_objects().pair(name, svg_id);
+        page.finish();
+        let mut content = Content::new();
+        content.transform([w, 0.0, 0.0, h, 0.0, 0.0]).x_object(name);
+        pdf.stream(content_id, &content.finish());
+        page_ids.push(page_id);
+        chunks.push(chunk);
+    }
+    pdf.catalog(catalog_id).pages(tree_id);
+    let count = i32::try_from(page_ids.len()).unwrap_or(i32::MAX);
+    pdf.pages(tree_id).kids(page_ids).count(count);
+    for chunk in &chunks {
+        pdf.extend(chunk);
+    }
+    Ok(pdf.finish())
+}

@@ -1,0 +1,149 @@
+//! End-to-end: `bataille table` and the miniatures checks through the real binary, on the
+//! bundled battles and systems, each run with a timeout.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the binary from the repository root; fails the test after 120 s.
+fn bataille(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the bataille binary runs");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("bataille {args:?} took over 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn both_battles_validate_clean_under_both_systems() {
+    for scenario in ["scenarios/fontenoy-1745.ron", "scenarios/denain-1712.ron"] {
+        let out = bataille(&["validate", "--format", "json", scenario]);
+        let diagnostics: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let miniatures: Vec<&serde_json::Value> = diagnostics
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"].as_str().is_some_and(|c| c[1..].starts_with("10")))
+            .collect();
+        assert!(miniatures.is_empty(), "{scenario}: {miniatures:#?}");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{scenario}: {}",
+            text(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn table_writes_svg_and_pdf_and_says_what_table_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("fontenoy.svg");
+    let out = bataille(&[
+        "table",
+        "scenarios/fontenoy-1745.ron",
+        "--system",
+        "louis-xiv",
+        "--figures",
+        "15mm",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("1 mm = 2 m") && said.contains("need a table of"),
+        "{said}"
+    );
+    let written = std::fs::read_to_string(&svg).unwrap();
+    assert!(written.starts_with("<svg") && written.contains("mm\" height=\""));
+
+    let pdf = dir.path().join("fontenoy.pdf");
+    let roster = dir.path().join("roster.pdf");
+    let out = bataille(&[
+        "table",
+        "scenarios/fontenoy-1745.ron",
+        "--system",
+        "age-of-honor",
+        "--figures",
+        "25mm",
+        "--table",
+        "72x48in",
+        "--out",
+        pdf.to_str().unwrap(),
+        "--roster",
+        roster.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("table 183 × 122 cm"), "{said}");
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF"));
+    assert!(std::fs::read(&roster).unwrap().starts_with(b"%PDF"));
+}
+
+#[test]
+fn table_refuses_what_it_cannot_draw_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("x.svg");
+    let out = bataille(&[
+        "table",
+        "scenarios/denain-1712.ron",
+        "--system",
+        "warhammer",
+        "--out",
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("supports `age-of-honor`, `louis-xiv`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = bataille(&[
+        "table",
+        "scenarios/denain-1712.ron",
+        "--system",
+        "louis-xiv",
+        "--figures",
+        "6mm",
+        "--out",
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no figure scale `6mm`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = bataille(&[
+        "table",
+        "scenarios/denain-1712.ron",
+        "--system",
+        "louis-xiv",
+        "--out",
+        dir.path().join("x.png").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("write a .svg or a .pdf"));
+    assert!(!out_path.exists());
+}
