@@ -46,6 +46,7 @@ fn benches(c: &mut Criterion) {
     let hexside_samples = HexsideSamples {
         features: [(Id::from("stream"), streams)].into_iter().collect(),
         plain: Vec::new(),
+        ..HexsideSamples::default()
     };
     group.bench_function("hexsides", |b| {
         b.iter(|| {

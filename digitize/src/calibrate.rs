@@ -201,6 +201,187 @@ pub fn fit(kind: FitKind, pairs: &[([f64; 2], [f64; 2])]) -> Result<Fit, Calibra
     })
 }
 
+/// A click that disagrees with the others.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suspect {
+    /// The point's position in the list.
+    pub index: usize,
+    /// Its hex name as given.
+    pub hex: String,
+    /// How far, in pixels, it lies from where the fit over the other points puts its hex.
+    pub distance_px: f64,
+    /// The RMS of the fit without it, in pixels.
+    pub rms_without_px: f64,
+    /// How many points remain without it.
+    pub others: usize,
+}
+
+impl Suspect {
+    /// "0120 is 9.8 px from where the other five put it: re-click it or drop it".
+    pub fn message(&self) -> String {
+        format!(
+            "{} is {:.1} px from where the other {} put it: re-click it or drop it",
+            self.hex,
+            self.distance_px,
+            number_word(self.others)
+        )
+    }
+}
+
+/// A fit kind too simple for the scan: a richer one explains the clicks much better.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindAdvice {
+    pub kind: FitKind,
+    pub rms_px: f64,
+    pub better: FitKind,
+    pub better_rms_px: f64,
+}
+
+impl KindAdvice {
+    pub fn message(&self) -> String {
+        let why = match self.better {
+            FitKind::Projective => {
+                "the scan looks photographed at an angle (keystone): use the projective fit"
+            }
+            _ => "the sheet looks stretched unevenly: use the affine fit",
+        };
+        format!(
+            "the {} fit leaves {:.1} px RMS where a {} fit leaves {:.1} px: {why}",
+            kind_name(self.kind),
+            self.rms_px,
+            kind_name(self.better),
+            self.better_rms_px
+        )
+    }
+}
+
+/// What checking a calibration found: a click that disagrees with the others, and whether the
+/// fit kind is too simple for the scan.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CalibrationCheck {
+    pub suspect: Option<Suspect>,
+    pub kind_advice: Option<KindAdvice>,
+}
+
+impl CalibrationCheck {
+    /// The warnings, one sentence each (empty when all is well).
+    pub fn messages(&self) -> Vec<String> {
+        self.suspect
+            .iter()
+            .map(Suspect::message)
+            .chain(self.kind_advice.iter().map(KindAdvice::message))
+            .collect()
+    }
+}
+
+/// The RMS (px) under which the clicks left after dropping one are taken to agree: clicks are
+/// good to a pixel or two.
+pub const AGREE_PX: f64 = 2.5;
+
+fn number_word(n: usize) -> String {
+    const WORDS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
+    WORDS
+        .get(n)
+        .map_or_else(|| n.to_string(), |w| (*w).to_owned())
+}
+
+/// Checks a calibration: each point is left out in turn and the others fitted (a consensus
+/// over the few clicks); the point whose removal leaves the others agreeing best (the smallest
+/// sum of squared residuals), when they then agree to [`AGREE_PX`] and it lies well away from
+/// where they put it (≥ 3 px + 4 × their RMS), is named. Then the fit
+/// is compared with the richer kinds over the agreeing points: when one leaves a far smaller
+/// RMS the kind is too simple (a keystoned scan fitted affine). Needs two points more than the
+/// fit's minimum to name a point, one more to judge the kind; with fewer it finds nothing.
+pub fn check(
+    grid: &Grid,
+    points: &[ControlPoint],
+    kind: FitKind,
+) -> Result<CalibrationCheck, CalibrationError> {
+    let mut pairs = Vec::with_capacity(points.len());
+    for (index, point) in points.iter().enumerate() {
+        let hex = grid
+            .parse(point.hex.as_str())
+            .map_err(|error| CalibrationError::BadPoint {
+                index,
+                message: error.to_string(),
+            })?;
+        let [gx, gy] = grid.centre(hex);
+        pairs.push(([f64::from(gx), f64::from(gy)], [point.x, point.y]));
+    }
+    let names: Vec<String> = points.iter().map(|p| p.hex.as_str().to_owned()).collect();
+    Ok(check_pairs(kind, &names, &pairs))
+}
+
+/// [`check`] over `(grid point, image point)` pairs named by `names`.
+pub fn check_pairs(
+    kind: FitKind,
+    names: &[String],
+    pairs: &[([f64; 2], [f64; 2])],
+) -> CalibrationCheck {
+    let mut out = CalibrationCheck::default();
+    let n = pairs.len();
+    let mut kept: Vec<usize> = (0..n).collect();
+    if n >= min_points(kind) + 2 {
+        let mut trials: Vec<(usize, f64, f64)> = Vec::new();
+        for i in 0..n {
+            let others: Vec<([f64; 2], [f64; 2])> = pairs
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, p)| *p)
+                .collect();
+            if let Ok(f) = fit(kind, &others) {
+                let p = apply(&f.grid_to_image, pairs[i].0);
+                let d = ((p[0] - pairs[i].1[0]).powi(2) + (p[1] - pairs[i].1[1]).powi(2)).sqrt();
+                trials.push((i, d, f.rms_px));
+            }
+        }
+        trials.sort_by(|a, b| a.2.total_cmp(&b.2));
+        if let [(i, distance, rms), ..] = &trials[..]
+            && *rms <= AGREE_PX
+            && *distance >= 3.0 + 4.0 * rms
+        {
+            {
+                out.suspect = Some(Suspect {
+                    index: *i,
+                    hex: names
+                        .get(*i)
+                        .cloned()
+                        .unwrap_or_else(|| format!("#{}", i + 1)),
+                    distance_px: *distance,
+                    rms_without_px: *rms,
+                    others: n - 1,
+                });
+                kept.retain(|j| j != i);
+            }
+        }
+    }
+    let agreeing: Vec<([f64; 2], [f64; 2])> = kept.iter().map(|&i| pairs[i]).collect();
+    if let Ok(own) = fit(kind, &agreeing) {
+        for better in [FitKind::Affine, FitKind::Projective] {
+            if min_points(better) <= min_points(kind) || agreeing.len() <= min_points(better) {
+                continue;
+            }
+            if let Ok(rich) = fit(better, &agreeing)
+                && own.rms_px >= 1.5
+                && rich.rms_px <= 0.5 * own.rms_px
+            {
+                out.kind_advice = Some(KindAdvice {
+                    kind,
+                    rms_px: own.rms_px,
+                    better,
+                    better_rms_px: rich.rms_px,
+                });
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// A similarity from the centre of the first hex (index 0, 0) and the centre of another hex,
 /// both clicked on the scan: for maps without printed numbers.
 pub fn from_two_centres(
@@ -549,6 +730,90 @@ mod tests {
         assert_eq!(worst, 2);
         pairs.remove(2);
         assert!(super::fit(FitKind::Affine, &pairs).unwrap().rms_px < 1e-6);
+    }
+
+    /// Six clicks spread over a 32 × 20 map at about 40 px per hex radius, each jittered by
+    /// under a pixel.
+    fn clicks(m: &Matrix) -> Vec<([f64; 2], [f64; 2])> {
+        let grid = [
+            [1.5, 2.6],
+            [45.0, 2.6],
+            [1.5, 33.0],
+            [45.0, 33.0],
+            [24.0, 17.3],
+            [15.0, 28.6],
+        ];
+        let jitter = [
+            [0.4, -0.3],
+            [-0.5, 0.2],
+            [0.3, 0.6],
+            [-0.2, -0.5],
+            [0.6, 0.1],
+            [-0.4, 0.4],
+        ];
+        grid.iter()
+            .zip(jitter)
+            .map(|(g, j)| {
+                let p = apply(m, *g);
+                (*g, [p[0] + j[0], p[1] + j[1]])
+            })
+            .collect()
+    }
+
+    fn names() -> Vec<String> {
+        ["0102", "3102", "0120", "3120", "1610", "1117"]
+            .map(str::to_owned)
+            .to_vec()
+    }
+
+    #[test]
+    fn a_wrong_click_among_six_is_named_for_affine_and_projective_fits() {
+        let affine = [40.0, 1.5, 90.0, -1.2, 39.0, 70.0, 0.0, 0.0, 1.0];
+        let keystoned = [40.0, 1.5, 90.0, -1.2, 39.0, 70.0, 0.0, -0.0012, 1.0];
+        for (kind, m) in [(FitKind::Affine, affine), (FitKind::Projective, keystoned)] {
+            for bad in 0..6 {
+                let mut pairs = clicks(&m);
+                pairs[bad].1[0] += 7.0;
+                pairs[bad].1[1] -= 7.0;
+                let checked = check_pairs(kind, &names(), &pairs);
+                let suspect = checked
+                    .suspect
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{kind:?}, point {bad}: none named"));
+                assert_eq!(suspect.index, bad, "{kind:?}");
+                assert!(suspect.distance_px > 3.0, "{suspect:?}");
+                let message = suspect.message();
+                assert!(
+                    message.starts_with(&format!("{} is ", names()[bad]))
+                        && message
+                            .ends_with("from where the other five put it: re-click it or drop it"),
+                    "{message}"
+                );
+            }
+            // All six right: nothing to say.
+            assert_eq!(
+                check_pairs(kind, &names(), &clicks(&m)),
+                CalibrationCheck::default(),
+                "{kind:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_keystoned_scan_fitted_affine_is_told_to_use_the_projective_fit() {
+        // The far edge 6 % narrower: a photographed sheet.
+        let keystoned = [40.0, 0.0, 90.0, 0.0, 39.0, 70.0, 0.0, -0.0017, 1.0];
+        let checked = check_pairs(FitKind::Affine, &names(), &clicks(&keystoned));
+        assert_eq!(checked.suspect, None);
+        let advice = checked.kind_advice.expect("advice");
+        assert_eq!(advice.better, FitKind::Projective);
+        assert!(
+            advice.message().contains("use the projective fit"),
+            "{}",
+            advice.message()
+        );
+        let checked = check_pairs(FitKind::Projective, &names(), &clicks(&keystoned));
+        assert_eq!(checked, CalibrationCheck::default());
     }
 
     #[test]

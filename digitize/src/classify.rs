@@ -1,11 +1,10 @@
 //! Suggestions from the scan's colours. Terrain: each hex's pixels within 0.6 of the hex radius
-//! of its mapped centre, summarised by their per-channel median in CIELAB, given the code of the
-//! nearest marked sample hex; confidence `1 − d₁/d₂` from the distances to the nearest and
-//! second-nearest class. Hexsides: a thin band across the middle of each hexside, cut into
-//! cross-sections; a feature's ink colour is learnt from its marked samples (in each
-//! cross-section the pixel that stands out most from the two hexes' colours, their median), and
-//! a hexside gets the feature when enough of its cross-sections hold that ink (the threshold
-//! halfway between the marked samples and the plain hexsides).
+//! of its mapped centre, summarised by their dominant colour in CIELAB (the densest cluster, so
+//! symbols, lines and names drawn over the hex do not pull it), given the code of the nearest
+//! marked sample hex; confidence `1 − d₁/d₂` from the distances to the nearest and
+//! second-nearest class, lowered when the hex is crowded by symbols or its colour is far from
+//! every sample. Hexsides: see [`crate::hexsides`] (the printed line modelled over the grid
+//! line and the two hexes' colours).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::calibrate::{Matrix, apply, local_scale};
 use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
+pub use crate::hexsides::FeatureKind;
 use crate::scan::{Progress, Scan, no_progress};
 
 /// How pixels are sampled.
@@ -50,12 +50,15 @@ pub enum ClassifyError {
     Cancelled,
 }
 
+/// Suggestions less sure than this go in the doubtful list (the review queue).
+pub const DOUBTFUL_BELOW: f32 = 0.25;
+
 /// Hexes (or hexsides) handled between two progress reports.
 const PROGRESS_BATCH: usize = 512;
 
 /// Maps `items` in parallel, in batches, reporting the share done after each; `None` when the
 /// callback cancels.
-fn map_with_progress<T: Sync, U: Send>(
+pub(crate) fn map_with_progress<T: Sync, U: Send>(
     items: &[T],
     progress: Progress,
     f: impl Fn(&T) -> U + Sync + Send,
@@ -118,8 +121,8 @@ impl TerrainSuggestions {
     }
 }
 
-/// The median CIELAB colour of a hex's pixels within `sample_radius` of its mapped centre, or
-/// `None` when the disc is off the scan.
+/// The dominant CIELAB colour of a hex's pixels within `sample_radius` of its mapped centre
+/// (see [`dominant`]), or `None` when the disc is off the scan.
 pub fn hex_colour(
     scan: &Scan,
     grid: &Grid,
@@ -127,6 +130,17 @@ pub fn hex_colour(
     index: HexIndex,
     options: &ClassifyOptions,
 ) -> Option<Lab> {
+    hex_statistic(scan, grid, grid_to_image, index, options).map(|(lab, _)| lab)
+}
+
+/// [`hex_colour`] and the share of the disc's pixels near it (low: a hex crowded by symbols).
+pub fn hex_statistic(
+    scan: &Scan,
+    grid: &Grid,
+    grid_to_image: &Matrix,
+    index: HexIndex,
+    options: &ClassifyOptions,
+) -> Option<(Lab, f32)> {
     let [cx, cy] = grid.centre(index);
     let centre = [f64::from(cx), f64::from(cy)];
     let radius = f64::from(options.sample_radius);
@@ -162,11 +176,44 @@ pub fn hex_colour(
     if values.len() < outside || values.is_empty() {
         return None;
     }
-    median_lab(&mut values)
+    dominant(&mut values)
 }
 
-/// Nearest class by the distance to its nearest sample; confidence `1 − d₁/d₂`.
-fn nearest<K: Clone>(feature: Lab, classes: &[(K, Vec<Lab>)]) -> Option<(&K, f32)> {
+/// How close (ΔE) a pixel must be to the dominant colour to count as part of it.
+const MODE_RADIUS: f32 = 10.0;
+
+/// The dominant colour of a set of pixels and the share of pixels near it: the candidate (of
+/// up to 64 spread over the set, and the per-channel median) with the most pixels within
+/// [`MODE_RADIUS`], refined to the median of those pixels. Symbols, lines and names drawn over
+/// a hex are other colours, so they do not pull it the way they pull a median. Reorders the
+/// input.
+pub fn dominant(values: &mut [Lab]) -> Option<(Lab, f32)> {
+    let median = median_lab(values)?;
+    let r2 = MODE_RADIUS * MODE_RADIUS;
+    let near = |c: Lab, p: &Lab| {
+        let d = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
+        d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r2
+    };
+    let step = (values.len() / 64).max(1);
+    let candidates = std::iter::once(median).chain(values.iter().step_by(step).copied());
+    let mut best = (median, 0usize);
+    for c in candidates {
+        let count = values.iter().filter(|p| near(c, p)).count();
+        if count > best.1 {
+            best = (c, count);
+        }
+    }
+    let mut members: Vec<Lab> = values.iter().copied().filter(|p| near(best.0, p)).collect();
+    let centre = median_lab(&mut members).unwrap_or(best.0);
+    let support = values.iter().filter(|p| near(centre, p)).count() as f32 / values.len() as f32;
+    Some((centre, support))
+}
+
+/// A hex whose dominant colour covers at least this share of its disc is not crowded.
+const CLEAR_SUPPORT: f32 = 0.45;
+
+/// Nearest class by the distance to its nearest sample; confidence `1 − d₁/d₂`, and `d₁`.
+fn nearest<K: Clone>(feature: Lab, classes: &[(K, Vec<Lab>)]) -> Option<(&K, f32, f32)> {
     let mut best: Option<(usize, f32)> = None;
     let mut second = f32::INFINITY;
     for (i, (_, samples)) in classes.iter().enumerate() {
@@ -192,7 +239,7 @@ fn nearest<K: Clone>(feature: Lab, classes: &[(K, Vec<Lab>)]) -> Option<(&K, f32
     } else {
         (1.0 - d1 / second).clamp(0.0, 1.0)
     };
-    Some((&classes[i].0, confidence))
+    Some((&classes[i].0, confidence, d1))
 }
 
 /// Suggests a terrain code for every hex from marked samples (code → sample hexes).
@@ -217,10 +264,11 @@ pub fn suggest_terrain_with_progress(
     progress: Progress,
 ) -> Result<TerrainSuggestions, ClassifyError> {
     let indices: Vec<HexIndex> = grid.indices().collect();
-    let colours: Vec<Option<Lab>> = map_with_progress(&indices, progress, |index| {
-        hex_colour(scan, grid, grid_to_image, *index, options)
+    let statistics: Vec<Option<(Lab, f32)>> = map_with_progress(&indices, progress, |index| {
+        hex_statistic(scan, grid, grid_to_image, *index, options)
     })
     .ok_or(ClassifyError::Cancelled)?;
+    let colours: Vec<Option<Lab>> = statistics.iter().map(|s| s.map(|(lab, _)| lab)).collect();
     let colour_of = |index: HexIndex| -> Option<Lab> {
         colours
             .get(index.row as usize * grid.columns as usize + index.col as usize)
@@ -250,7 +298,8 @@ pub fn suggest_terrain_with_progress(
     let hexes = indices
         .iter()
         .zip(&colours)
-        .map(|(index, colour)| {
+        .zip(&statistics)
+        .map(|((index, colour), statistic)| {
             if let Some(code) = marked.get(index) {
                 return HexSuggestion {
                     index: *index,
@@ -261,10 +310,17 @@ pub fn suggest_terrain_with_progress(
                 };
             }
             let found = colour.and_then(|c| nearest(c, &classes));
+            // A hex crowded by symbols (its own colour covers little of the disc) or whose
+            // colour is far from every sample is less sure than the two nearest codes say.
+            let support = statistic.map_or(0.0, |(_, s)| s);
+            let crowding = (support / CLEAR_SUPPORT).clamp(0.0, 1.0);
+            let strangeness = found
+                .map(|(_, _, d)| (1.5 - d / (2.0 * MODE_RADIUS)).clamp(0.0, 1.0))
+                .unwrap_or(0.0);
             HexSuggestion {
                 index: *index,
-                code: found.map(|(code, _)| code.clone()),
-                confidence: found.map_or(0.0, |(_, c)| c),
+                code: found.map(|(code, _, _)| code.clone()),
+                confidence: found.map_or(0.0, |(_, c, _)| c * crowding * strangeness),
                 colour: *colour,
                 marked: false,
             }
@@ -273,11 +329,45 @@ pub fn suggest_terrain_with_progress(
     Ok(TerrainSuggestions { hexes })
 }
 
-/// Marked hexsides: feature id → hexsides, and hexsides with no feature.
+/// Marked hexsides: feature id → hexsides, and hexsides with no feature; and what the legend
+/// says of the features and terrain (for the map's structure: a bridge sits on water, a water
+/// feature does not run between two water hexes). Without `kinds` those rules are not used.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HexsideSamples {
     pub features: BTreeMap<Id, Vec<(HexIndex, Side)>>,
     pub plain: Vec<(HexIndex, Side)>,
+    /// Water and bridge features, from the legend.
+    pub kinds: BTreeMap<Id, FeatureKind>,
+    /// The terrain codes that are water.
+    pub water_terrain: BTreeSet<String>,
+}
+
+impl HexsideSamples {
+    /// Fills `kinds` and `water_terrain` from a map's legend.
+    pub fn with_legend(
+        mut self,
+        hexside_types: &BTreeMap<Id, bataille_schema::map::HexsideType>,
+        terrain: &BTreeMap<String, bataille_schema::map::TerrainType>,
+    ) -> Self {
+        self.kinds = hexside_types
+            .iter()
+            .map(|(id, t)| {
+                (
+                    id.clone(),
+                    FeatureKind {
+                        water: t.water,
+                        bridge: t.bridge,
+                    },
+                )
+            })
+            .collect();
+        self.water_terrain = terrain
+            .iter()
+            .filter(|(_, t)| t.water)
+            .map(|(code, _)| code.clone())
+            .collect();
+        self
+    }
 }
 
 /// The suggestion for one hexside (named canonically: the first three sides clockwise from
@@ -306,93 +396,10 @@ pub fn interior_hexsides(grid: &Grid) -> Vec<(HexIndex, Side)> {
         .collect()
 }
 
-/// The pixels of a thin band across the middle of a hexside, as cross-sections (each a short
-/// line of samples across the side), or `None` when it is mostly off the scan.
-pub fn hexside_band(
-    scan: &Scan,
-    grid: &Grid,
-    grid_to_image: &Matrix,
-    index: HexIndex,
-    side: Side,
-    options: &ClassifyOptions,
-) -> Option<Vec<Vec<Lab>>> {
-    let [a, b] = grid.side_corners(index, side)?;
-    let [a, b] = [a, b].map(|p| [f64::from(p[0]), f64::from(p[1])]);
-    let c = grid.centre(index);
-    let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-    let along = [b[0] - a[0], b[1] - a[1]];
-    let across = {
-        let v = [mid[0] - f64::from(c[0]), mid[1] - f64::from(c[1])];
-        let l = (v[0] * v[0] + v[1] * v[1]).sqrt().max(1e-9);
-        [v[0] / l, v[1] / l]
-    };
-    let px_per_unit = local_scale(grid_to_image, mid);
-    if !(px_per_unit.is_finite() && px_per_unit > 0.0) {
-        return None;
-    }
-    let half_len = f64::from(options.band_length) / 2.0;
-    let half_width = f64::from(options.band_half_width);
-    // About one sample per pixel, at most 24 cross-sections of at most 31 samples.
-    let sections = ((2.0 * half_len * px_per_unit).ceil() as usize).clamp(3, 24);
-    let per_section = ((2.0 * half_width * px_per_unit).ceil() as usize).clamp(3, 31) | 1;
-    let mut out = Vec::with_capacity(sections);
-    for s in 0..sections {
-        let u = -half_len + 2.0 * half_len * (s as f64 + 0.5) / sections as f64;
-        let base = [mid[0] + along[0] * u, mid[1] + along[1] * u];
-        let section: Vec<Lab> = (0..per_section)
-            .filter_map(|k| {
-                let t = -half_width + 2.0 * half_width * k as f64 / (per_section - 1) as f64;
-                let [x, y] = apply(
-                    grid_to_image,
-                    [base[0] + across[0] * t, base[1] + across[1] * t],
-                );
-                scan.pixel_at(x, y).map(srgb_to_lab)
-            })
-            .collect();
-        if !section.is_empty() {
-            out.push(section);
-        }
-    }
-    (out.len() * 2 >= sections).then_some(out)
-}
-
-/// The share of cross-sections in which some pixel is within `tolerance` (ΔE) of the ink
-/// `colour` and also stands out from the hexes' own colour `background` (so a feature's ink is
-/// not confused with terrain of a similar colour).
-fn coverage(band: &[Vec<Lab>], colour: Lab, tolerance: f32, background: Lab) -> f32 {
-    if band.is_empty() {
-        return 0.0;
-    }
-    let contrast = (0.5 * delta_e(colour, background)).max(tolerance);
-    let hits = band
-        .iter()
-        .filter(|section| {
-            section
-                .iter()
-                .any(|p| delta_e(*p, colour) <= tolerance && delta_e(*p, background) >= contrast)
-        })
-        .count();
-    hits as f32 / band.len() as f32
-}
-
-/// What a hexside feature looks like on the scan, learnt from its marked samples.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FeatureModel {
-    pub id: Id,
-    /// The feature's ink: in each cross-section of each sample, the pixel that stands out most
-    /// from the two hexes' colours; their median.
-    pub colour: Lab,
-    /// How far (ΔE) a pixel may be from `colour` and still count as the feature's ink.
-    pub tolerance: f32,
-    /// The share of cross-sections that must hold the ink for the feature to be suggested:
-    /// halfway between the samples' share and the plain hexsides' share.
-    pub threshold: f32,
-}
-
-/// Suggests a feature (or none) for every interior hexside, from marked samples. `terrain`
-/// supplies each hex's colour (from [`suggest_terrain`]). Plain hexsides set the threshold
-/// between feature and no feature; when none are marked, hexsides between two adjacent terrain
-/// samples that are not marked as features serve.
+/// Suggests a feature (or none) for every interior hexside, from marked samples (two or three
+/// per feature), each with a confidence (under [`DOUBTFUL_BELOW`]: for review). `terrain`
+/// gives the water hexes (with `samples.water_terrain`). The plain grid line is learnt from the
+/// scan itself; marked plain hexsides are kept as marked.
 pub fn suggest_hexsides(
     scan: &Scan,
     grid: &Grid,
@@ -423,151 +430,13 @@ pub fn suggest_hexsides_with_progress(
     options: &ClassifyOptions,
     progress: Progress,
 ) -> Result<Vec<HexsideSuggestion>, ClassifyError> {
-    let canonical = |(index, side): (HexIndex, Side)| grid.canonical_hexside(index, side);
-    let background = |index: HexIndex, side: Side| -> Option<Lab> {
-        let a = terrain.get(grid, index)?.colour?;
-        let b = grid
-            .neighbour(index, side)
-            .and_then(|n| terrain.get(grid, n))
-            .and_then(|s| s.colour)
-            .unwrap_or(a);
-        Some([
-            (a[0] + b[0]) / 2.0,
-            (a[1] + b[1]) / 2.0,
-            (a[2] + b[2]) / 2.0,
-        ])
-    };
-    let band_of = |(index, side): (HexIndex, Side)| -> Option<(Vec<Vec<Lab>>, Lab)> {
-        Some((
-            hexside_band(scan, grid, grid_to_image, index, side, options)?,
-            background(index, side)?,
-        ))
-    };
-    let mut marked: BTreeMap<(HexIndex, Side), Option<Id>> = BTreeMap::new();
-    for (id, list) in &samples.features {
-        for hexside in list {
-            marked.insert(canonical(*hexside), Some(id.clone()));
-        }
-    }
-    let mut plain: Vec<(HexIndex, Side)> = samples.plain.iter().map(|h| canonical(*h)).collect();
-    if plain.is_empty() {
-        let sample_hexes: BTreeSet<HexIndex> = terrain
-            .hexes
-            .iter()
-            .filter(|s| s.marked)
-            .map(|s| s.index)
-            .collect();
-        for hexside in interior_hexsides(grid) {
-            let other = grid.neighbour(hexside.0, hexside.1);
-            if sample_hexes.contains(&hexside.0)
-                && other.is_some_and(|o| sample_hexes.contains(&o))
-                && !marked.contains_key(&hexside)
-            {
-                plain.push(hexside);
-            }
-        }
-    }
-    for hexside in &plain {
-        marked.entry(*hexside).or_insert(None);
-    }
-    let plain_bands: Vec<(Vec<Vec<Lab>>, Lab)> = plain.iter().filter_map(|h| band_of(*h)).collect();
-    let mut models = Vec::new();
-    for (id, list) in &samples.features {
-        let bands: Vec<(Vec<Vec<Lab>>, Lab)> =
-            list.iter().filter_map(|h| band_of(canonical(*h))).collect();
-        let mut picks: Vec<Lab> = bands
-            .iter()
-            .flat_map(|(band, bg)| {
-                band.iter().filter_map(move |section| {
-                    section
-                        .iter()
-                        .copied()
-                        .max_by(|a, b| delta_e(*a, *bg).total_cmp(&delta_e(*b, *bg)))
-                })
-            })
-            .collect();
-        let Some(colour) = median_lab(&mut picks) else {
-            continue;
-        };
-        let mut spread: Vec<f32> = picks.iter().map(|p| delta_e(*p, colour)).collect();
-        let mid = spread.len() / 2;
-        spread.select_nth_unstable_by(mid, f32::total_cmp);
-        let tolerance = (2.5 * spread[mid] + 5.0).clamp(8.0, 30.0);
-        let mean = |bands: &[(Vec<Vec<Lab>>, Lab)]| -> Option<f32> {
-            let values: Vec<f32> = bands
-                .iter()
-                .map(|(b, bg)| coverage(b, colour, tolerance, *bg))
-                .collect();
-            (!values.is_empty()).then(|| values.iter().sum::<f32>() / values.len() as f32)
-        };
-        let on = mean(&bands).unwrap_or(1.0);
-        let off = mean(&plain_bands).unwrap_or(0.0);
-        let threshold = ((on + off) / 2.0).clamp(0.2, 0.8);
-        models.push(FeatureModel {
-            id: id.clone(),
-            colour,
-            tolerance,
-            threshold,
-        });
-    }
-    let all = interior_hexsides(grid);
-    let suggestions = map_with_progress(&all, progress, |&(index, side)| {
-        if let Some(class) = marked.get(&(index, side)) {
-            return HexsideSuggestion {
-                index,
-                side,
-                feature: class.clone(),
-                confidence: 1.0,
-                marked: true,
-            };
-        }
-        let Some((band, bg)) = band_of((index, side)) else {
-            return HexsideSuggestion {
-                index,
-                side,
-                feature: None,
-                confidence: 0.0,
-                marked: false,
-            };
-        };
-        // The feature whose ink covers the band furthest past its threshold.
-        let best = models
-            .iter()
-            .map(|m| {
-                let c = coverage(&band, m.colour, m.tolerance, bg);
-                let margin = c - m.threshold;
-                let room = if margin > 0.0 {
-                    1.0 - m.threshold
-                } else {
-                    m.threshold
-                };
-                (m, margin, (margin.abs() / room.max(1e-3)).min(1.0))
-            })
-            .max_by(|a, b| a.1.total_cmp(&b.1));
-        match best {
-            Some((model, margin, confidence)) if margin > 0.0 => HexsideSuggestion {
-                index,
-                side,
-                feature: Some(model.id.clone()),
-                confidence,
-                marked: false,
-            },
-            Some((_, _, confidence)) => HexsideSuggestion {
-                index,
-                side,
-                feature: None,
-                confidence,
-                marked: false,
-            },
-            None => HexsideSuggestion {
-                index,
-                side,
-                feature: None,
-                confidence: 0.0,
-                marked: false,
-            },
-        }
-    })
-    .ok_or(ClassifyError::Cancelled)?;
-    Ok(suggestions)
+    crate::hexsides::suggest(
+        scan,
+        grid,
+        grid_to_image,
+        terrain,
+        samples,
+        options,
+        progress,
+    )
 }

@@ -9,7 +9,7 @@ use anyhow::{Context as _, anyhow};
 use bataille_schema::map::{Background, FitKind};
 use bataille_schema::{FORMAT_VERSION, HexIndex, HexsideRef, Id, Map, Side};
 
-use crate::calibrate::calibrate;
+use crate::calibrate::{calibrate, check};
 use crate::classify::{ClassifyOptions, HexsideSamples, suggest_hexsides, suggest_terrain};
 use crate::files::{read_calibration, read_samples};
 use crate::scan::{ScanLimits, load_scan, no_progress};
@@ -49,8 +49,8 @@ pub struct Args {
     /// Use this fit instead of the calibration file's.
     #[arg(long, value_enum)]
     pub fit: Option<FitArg>,
-    /// List the hexes whose suggestion is less sure than this (0-1).
-    #[arg(long, default_value_t = 0.25)]
+    /// List the hexes and hexsides whose suggestion is less sure than this (0-1).
+    #[arg(long, default_value_t = crate::classify::DOUBTFUL_BELOW)]
     pub doubtful_below: f32,
 }
 
@@ -70,7 +70,21 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for (point, residual) in calibration.points.iter().zip(&fit.residuals_px) {
         println!("  {}: {residual:.2} px", point.hex);
     }
-    let scan = load_scan(&args.scan, &ScanLimits::default(), &no_progress)?;
+    let checked = check(&grid, &calibration.points, kind)
+        .with_context(|| format!("checking {}", args.calibration.display()))?;
+    if let Some(suspect) = &checked.suspect {
+        println!("warning: {}", suspect.message());
+    }
+    if let Some(advice) = &checked.kind_advice {
+        let flag = match advice.better {
+            FitKind::Projective => "projective",
+            FitKind::Affine => "affine",
+            FitKind::Similarity => "similarity",
+        };
+        println!("warning: {} (--fit {flag})", advice.message());
+    }
+    let scan = load_scan(&args.scan, &ScanLimits::default(), &no_progress)
+        .with_context(|| format!("the scan {}", args.scan.display()))?;
     let parse_hex = |name: &str| {
         grid.parse(name)
             .map_err(|error| anyhow!("{}: {error}", args.samples.display()))
@@ -130,6 +144,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .iter()
             .map(&parse_side)
             .collect::<anyhow::Result<Vec<_>>>()?;
+        let hexside_samples = hexside_samples.with_legend(&samples.hexside_types, &samples.terrain);
         let suggestions = suggest_hexsides(
             &scan,
             &grid,
@@ -147,9 +162,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
         }
         let count: usize = hexsides.values().map(Vec::len).sum();
+        let doubtful: Vec<String> = suggestions
+            .iter()
+            .filter(|s| !s.marked && s.confidence < args.doubtful_below)
+            .map(|s| {
+                let name = grid.hexside_ref(s.index, s.side);
+                match &s.feature {
+                    Some(id) => format!("{name}={id}"),
+                    None => name.to_string(),
+                }
+            })
+            .collect();
         println!(
-            "hexsides: {} checked, {count} with a feature",
-            suggestions.len()
+            "hexsides: {} checked, {count} with a feature, {} with confidence below {}{}{}",
+            suggestions.len(),
+            doubtful.len(),
+            args.doubtful_below,
+            if doubtful.is_empty() { "" } else { ": " },
+            doubtful
+                .iter()
+                .take(60)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ")
         );
     }
     let name = samples.name.clone().unwrap_or_else(|| {
@@ -180,6 +215,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             grid_to_image: fit.grid_to_image,
             control_points: calibration.points.clone(),
         }),
+        half_hexes: Vec::new(),
+        allow: Vec::new(),
     };
     map.canonicalize();
     bataille_schema::save_map(&args.out, &map)

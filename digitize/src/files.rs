@@ -29,14 +29,24 @@ pub struct SamplesFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The terrain legend of the map written (one-character codes).
+    #[serde(deserialize_with = "bataille_schema::unique::deserialize")]
     pub terrain: BTreeMap<String, TerrainType>,
     /// Sample hexes for each terrain code.
+    #[serde(deserialize_with = "bataille_schema::unique::deserialize")]
     pub samples: BTreeMap<String, Vec<HexName>>,
     /// The hexside legend of the map written.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "bataille_schema::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub hexside_types: BTreeMap<Id, HexsideType>,
     /// Sample hexsides for each hexside feature.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "bataille_schema::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub hexside_samples: BTreeMap<Id, Vec<HexsideRef>>,
     /// Sample hexsides with no feature; absent: those between adjacent terrain samples.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -71,14 +81,24 @@ fn read<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, FileError> {
         path: name.clone(),
         source,
     };
-    let len = std::fs::metadata(path).map_err(io)?.len();
-    if len > MAX_BYTES {
-        return Err(FileError::Invalid {
-            path: name,
-            message: format!("{len} bytes is too large for this file (at most {MAX_BYTES})"),
-        });
-    }
-    let text = std::fs::read_to_string(path).map_err(io)?;
+    // Only a regular file, never more than the limit + 1 byte read (a FIFO or /dev/zero is
+    // refused, not waited on or read until memory runs out).
+    let bytes = match bataille_schema::files::read_limited(path, MAX_BYTES) {
+        Ok(bytes) => bytes,
+        Err(bataille_schema::files::ReadError::TooLarge { bytes, .. }) => {
+            return Err(FileError::Invalid {
+                path: name,
+                message: format!(
+                    "{bytes} bytes or more is too large for this file (at most {MAX_BYTES})"
+                ),
+            });
+        }
+        Err(other) => return Err(io(other.into_io())),
+    };
+    let text = String::from_utf8(bytes).map_err(|_| FileError::Invalid {
+        path: name.clone(),
+        message: "the file is not UTF-8 text; save it as UTF-8".into(),
+    })?;
     parse(&name, &text)
 }
 
@@ -94,9 +114,47 @@ pub fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<T, 
         })
 }
 
-/// Reads a calibration file.
+/// Reads a calibration file, refusing a grid beyond the limits every reader shares
+/// (`bataille_schema::limits`) before anything is allocated per hex, and points that are not
+/// finite numbers.
 pub fn read_calibration(path: &Path) -> Result<CalibrationFile, FileError> {
-    read(path)
+    let file: CalibrationFile = read(path)?;
+    if let Err(error) = bataille_schema::limits::check_grid(&file.grid) {
+        return Err(located(
+            path,
+            &format!("/grid/{}", error.field),
+            error.to_string(),
+        ));
+    }
+    for (i, point) in file.points.iter().enumerate() {
+        for (axis, value) in [("x", point.x), ("y", point.y)] {
+            if !value.is_finite() {
+                return Err(located(
+                    path,
+                    &format!("/points/{i}/{axis}"),
+                    format!(
+                        "`{axis}` of point {} is {value}; write a finite number",
+                        i + 1
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(file)
+}
+
+/// An error located at the value of a pointer in the file (read again: this is rare).
+fn located(path: &Path, pointer: &str, message: String) -> FileError {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let source = bataille_schema::SourceFile::new(path, text);
+    let span = bataille_schema::SpanIndex::build_for(&source.text, [pointer]).resolve(pointer);
+    let location = source.location(span);
+    FileError::Syntax {
+        path: path.display().to_string(),
+        line: location.line,
+        column: location.column,
+        message,
+    }
 }
 
 /// Reads a samples file, checking that every sampled code is in the legend and is one

@@ -19,7 +19,9 @@ pub mod classify;
 pub mod cli;
 pub mod colour;
 pub mod files;
+pub mod hexsides;
 pub mod scan;
+pub mod synth;
 
 pub use calibrate::{CalibrationError, Fit, calibrate, calibrate_without, fit};
 pub use classify::{

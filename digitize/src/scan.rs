@@ -5,7 +5,7 @@
 use std::io::{Cursor, Read};
 use std::path::Path;
 
-use image::{ImageFormat, ImageReader, Limits, RgbImage};
+use image::{ImageDecoder as _, ImageFormat, ImageReader, Limits, RgbImage};
 use rayon::prelude::*;
 
 /// A progress report in [0, 1]; returning `false` cancels the work.
@@ -65,6 +65,18 @@ pub enum ScanError {
     Empty,
     #[error("the image could not be decoded: {0}")]
     Decode(String),
+    #[error("truncated image: {0} (the file was cut short: copy or download it again)")]
+    Truncated(String),
+    #[error(
+        "the {width}×{height} px {colour} image needs {needed_mib} MiB to decode, more than the {max_mib} MiB allowed (save it as 8-bit RGB, or scan at a lower resolution)"
+    )]
+    TooMuchMemory {
+        width: u32,
+        height: u32,
+        colour: String,
+        needed_mib: u64,
+        max_mib: u64,
+    },
     #[error("cancelled")]
     Cancelled,
 }
@@ -107,8 +119,10 @@ pub fn load_scan(path: &Path, limits: &ScanLimits, progress: Progress) -> Result
         path: path.display().to_string(),
         source,
     };
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let bytes_len = file.metadata().map_err(io)?.len();
+    // Only a regular file (a FIFO is refused without blocking), read up to the limit + 1 byte.
+    let (file, meta) = bataille_schema::files::open_regular(path).map_err(|e| io(e.into_io()))?;
+    let mut file = file.take(limits.max_file_bytes.saturating_add(1));
+    let bytes_len = meta.len();
     if bytes_len > limits.max_file_bytes {
         return Err(ScanError::FileTooLarge {
             bytes: bytes_len,
@@ -151,29 +165,41 @@ pub fn decode_scan(
         Some(other) => return Err(ScanError::UnknownFormat(format!(": this is {other:?}"))),
         None => return Err(ScanError::UnknownFormat(String::new())),
     }
-    // The header first: an absurd size is refused before anything is allocated.
-    let (width, height) = reader
-        .into_dimensions()
-        .map_err(|error| ScanError::Decode(error.to_string()))?;
+    // The header: an absurd size, or a pixel format whose decoding would need more memory
+    // than allowed, is refused before anything is allocated.
+    let format = reader.format();
+    let mut reader = reader;
+    reader.no_limits();
+    let mut decoder = match reader.into_decoder() {
+        Ok(decoder) => decoder,
+        Err(error) => {
+            check_complete(format, bytes)?;
+            return Err(decode_error(limits)(error));
+        }
+    };
+    let (width, height) = decoder.dimensions();
     check_dimensions(width, height, limits)?;
+    check_memory(
+        width,
+        height,
+        decoder.color_type(),
+        bytes.len() as u64,
+        limits,
+    )?;
+    // Then the end of the data: a file cut short is refused, not decoded into a mostly grey
+    // picture (the JPEG decoder pads a cut scan with grey and says nothing).
+    check_complete(format, bytes)?;
     if !progress(0.05) {
         return Err(ScanError::Cancelled);
     }
-    let mut reader = ImageReader::new(Cursor::new(bytes))
-        .with_guessed_format()
-        .map_err(|error| ScanError::Decode(error.to_string()))?;
     let mut image_limits = Limits::default();
     image_limits.max_image_width = Some(limits.max_width);
     image_limits.max_image_height = Some(limits.max_height);
     image_limits.max_alloc = Some(limits.max_alloc_bytes);
-    reader.limits(image_limits);
-    let decoded = reader.decode().map_err(|error| match error {
-        image::ImageError::Limits(limit) => ScanError::Decode(format!(
-            "{limit} (the scan needs more memory than the {} MiB allowed)",
-            limits.max_alloc_bytes / (1024 * 1024)
-        )),
-        other => ScanError::Decode(other.to_string()),
-    })?;
+    decoder
+        .set_limits(image_limits)
+        .map_err(decode_error(limits))?;
+    let decoded = image::DynamicImage::from_decoder(decoder).map_err(decode_error(limits))?;
     if !progress(0.9) {
         return Err(ScanError::Cancelled);
     }
@@ -183,6 +209,98 @@ pub fn decode_scan(
         return Err(ScanError::Cancelled);
     }
     Ok(Scan { image })
+}
+
+fn decode_error(limits: &ScanLimits) -> impl Fn(image::ImageError) -> ScanError + '_ {
+    move |error| match error {
+        image::ImageError::Limits(limit) => ScanError::Decode(format!(
+            "{limit} (the scan needs more memory than the {} MiB allowed)",
+            limits.max_alloc_bytes / (1024 * 1024)
+        )),
+        image::ImageError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            ScanError::Truncated("the image data ends early".into())
+        }
+        other => ScanError::Decode(other.to_string()),
+    }
+}
+
+/// The peak memory of decoding: the file's bytes, the decoded pixels in their own format, and
+/// the 8-bit RGB copy made from them; all within `max_alloc_bytes`, whatever the pixel format
+/// (a 16-bit RGBA scan takes 8 bytes a pixel decoded, 11 with the copy).
+fn check_memory(
+    width: u32,
+    height: u32,
+    colour: image::ColorType,
+    file_bytes: u64,
+    limits: &ScanLimits,
+) -> Result<(), ScanError> {
+    let pixels = u64::from(width) * u64::from(height);
+    let decoded = pixels * u64::from(colour.bytes_per_pixel());
+    let copy = if colour == image::ColorType::Rgb8 {
+        0
+    } else {
+        pixels * 3
+    };
+    let needed = file_bytes + decoded + copy;
+    if needed > limits.max_alloc_bytes {
+        return Err(ScanError::TooMuchMemory {
+            width,
+            height,
+            colour: format!("{colour:?}"),
+            needed_mib: needed / (1024 * 1024),
+            max_mib: limits.max_alloc_bytes / (1024 * 1024),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a PNG or JPEG whose data stops before its end: a PNG must reach its `IEND` chunk
+/// through whole chunks; a JPEG must hold the end-of-image marker (`FF D9`) after its last
+/// start-of-scan (inside scan data a `FF` byte is always followed by `00` or a restart marker,
+/// so that `FF D9` is the real end).
+fn check_complete(format: Option<ImageFormat>, bytes: &[u8]) -> Result<(), ScanError> {
+    match format {
+        Some(ImageFormat::Png) => {
+            let mut at = 8usize;
+            loop {
+                let Some(header) = bytes.get(at..at + 8) else {
+                    return Err(ScanError::Truncated(format!(
+                        "the PNG stops at byte {} before its end (no IEND chunk)",
+                        bytes.len()
+                    )));
+                };
+                let length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]);
+                let end = at
+                    .saturating_add(12)
+                    .saturating_add(usize::try_from(length).unwrap_or(usize::MAX));
+                if end > bytes.len() {
+                    return Err(ScanError::Truncated(format!(
+                        "the PNG's `{}` chunk needs {} bytes but the file stops at byte {}",
+                        String::from_utf8_lossy(&header[4..8]),
+                        end,
+                        bytes.len()
+                    )));
+                }
+                if &header[4..8] == b"IEND" {
+                    return Ok(());
+                }
+                at = end;
+            }
+        }
+        Some(ImageFormat::Jpeg) => {
+            let last_scan = bytes.windows(2).rposition(|w| w == [0xFF, 0xDA]);
+            let after = last_scan.map_or(bytes, |at| &bytes[at..]);
+            if after.windows(2).any(|w| w == [0xFF, 0xD9]) {
+                Ok(())
+            } else {
+                Err(ScanError::Truncated(format!(
+                    "the JPEG stops at byte {} before its end-of-image marker",
+                    bytes.len()
+                )))
+            }
+        }
+        _ => Ok(()),
+    }
 }
 
 fn check_dimensions(width: u32, height: u32, limits: &ScanLimits) -> Result<(), ScanError> {

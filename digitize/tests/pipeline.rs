@@ -151,6 +151,7 @@ fn a_distorted_scan_is_calibrated_and_classified() {
             ],
         )]),
         plain: Vec::new(),
+        ..HexsideSamples::default()
     };
     let suggestions = suggest_hexsides(
         &scan,

@@ -81,7 +81,7 @@ fn a_header_claiming_100000_px_is_refused() {
         ..ScanLimits::default()
     };
     let error = decode_scan(&hostile_png(4000, 4000), &tight, &no_progress).unwrap_err();
-    assert!(matches!(error, ScanError::Decode(_)), "{error}");
+    assert!(matches!(error, ScanError::TooMuchMemory { .. }), "{error}");
 }
 
 #[test]
@@ -127,7 +127,7 @@ fn garbage_and_other_formats_are_refused() {
     let png = common::png_bytes(&gradient(64, 64));
     let error =
         decode_scan(&png[..png.len() / 2], &ScanLimits::default(), &no_progress).unwrap_err();
-    assert!(matches!(error, ScanError::Decode(_)), "{error}");
+    assert!(matches!(error, ScanError::Truncated(_)), "{error}");
     let error = decode_scan(&[], &ScanLimits::default(), &no_progress).unwrap_err();
     assert!(
         matches!(error, ScanError::UnknownFormat(_) | ScanError::Decode(_)),

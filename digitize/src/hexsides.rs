@@ -1,0 +1,625 @@
+//! Hexside suggestion that models the printed line. Each hexside is sampled as a small patch
+//! of cross-sections (along the side × across it, in hex radii, the same grid of cells for
+//! every hexside). The plain grid line is learnt from all hexsides (nearly all carry nothing):
+//! an ink colour and, per cell and side direction, how much of that ink lies over the paper —
+//! so hex names, corners and the line's width and blur at this scan's scale are part of it.
+//! Each feature is learnt the same way from its marked samples, on top of the grid line: its
+//! ink and where that ink lies (width, pattern: solid, teeth, rails across the side).
+//!
+//! A hexside is then explained by each hypothesis — plain, or one feature — rendered over the
+//! colours of the two hexes next to it (read from the patch's outer cells), and scored by a
+//! robust distance to what the scan shows (each cell's ΔE, capped so names, roads and pen marks
+//! weigh little). The best explanation wins; its confidence is how far the runner-up's score
+//! lies behind, as a share of how much the two explanations differ at all. The map's structure
+//! then weighs in: features run in chains (a hexside whose neighbours along the chain carry the
+//! same feature is more likely, a lone one less), a bridge sits on water, and a water feature
+//! does not run between two water hexes.
+
+use std::collections::{BTreeMap, HashMap};
+
+use bataille_schema::geometry::sides;
+use bataille_schema::{Grid, HexIndex, Id, Side};
+
+use crate::calibrate::{Matrix, apply, local_scale};
+use crate::classify::{
+    ClassifyError, ClassifyOptions, HexsideSamples, HexsideSuggestion, TerrainSuggestions,
+    interior_hexsides,
+};
+use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
+use crate::scan::Progress;
+
+/// Half the length of side sampled (hex radii; the side is 1 long): clear of the corners.
+const HALF_ALONG: f64 = 0.36;
+/// Half the width sampled across the side (hex radii).
+const HALF_ACROSS: f64 = 0.28;
+/// Cells further than this share of `HALF_ACROSS` from the side give the hexes' colours.
+const OUTER: f64 = 0.65;
+/// The ΔE at which one cell's disagreement is capped.
+const CAP: f32 = 22.0;
+
+/// The cells sampled on every hexside.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Cells {
+    along: usize,
+    across: usize,
+}
+
+impl Cells {
+    fn for_scale(px_per_unit: f64) -> Self {
+        // About one cell per pixel across (thin lines), coarser along.
+        let across = ((2.0 * HALF_ACROSS * px_per_unit).ceil() as usize).clamp(13, 31) | 1;
+        let along = ((2.0 * HALF_ALONG * px_per_unit / 2.0).ceil() as usize).clamp(8, 20);
+        Self { along, across }
+    }
+
+    fn len(self) -> usize {
+        self.along * self.across
+    }
+
+    /// The offset across of column `k`, in hex radii (negative: the named hex's side).
+    fn t(self, k: usize) -> f64 {
+        -HALF_ACROSS + 2.0 * HALF_ACROSS * k as f64 / (self.across - 1) as f64
+    }
+
+    /// The index of the same cell mirrored across the side.
+    fn mirror(self, i: usize) -> usize {
+        let (u, k) = (i / self.across, i % self.across);
+        u * self.across + (self.across - 1 - k)
+    }
+}
+
+/// One hexside as sampled.
+#[derive(Debug, Clone)]
+struct Patch {
+    /// Lab per cell, along-major.
+    cells: Vec<Lab>,
+    /// The colours of the two hexes beside the side (named hex, neighbour), from the outer
+    /// cells.
+    sides: [Lab; 2],
+    /// Which of the three forward side directions.
+    direction: usize,
+}
+
+fn sample_patch(
+    scan: &crate::scan::Scan,
+    grid: &Grid,
+    m: &Matrix,
+    index: HexIndex,
+    side: Side,
+    cells: Cells,
+    direction: usize,
+) -> Option<Patch> {
+    let [a, b] = grid.side_corners(index, side)?;
+    let [a, b] = [a, b].map(|p| [f64::from(p[0]), f64::from(p[1])]);
+    let c = grid.centre(index);
+    let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+    let along = [b[0] - a[0], b[1] - a[1]];
+    let across = {
+        let v = [mid[0] - f64::from(c[0]), mid[1] - f64::from(c[1])];
+        let l = (v[0] * v[0] + v[1] * v[1]).sqrt().max(1e-9);
+        [v[0] / l, v[1] / l]
+    };
+    let mut out = Vec::with_capacity(cells.len());
+    let mut missing = 0usize;
+    let mut last = [50.0, 0.0, 0.0];
+    for s in 0..cells.along {
+        let u = -HALF_ALONG + 2.0 * HALF_ALONG * (s as f64 + 0.5) / cells.along as f64;
+        let base = [mid[0] + along[0] * u, mid[1] + along[1] * u];
+        for k in 0..cells.across {
+            let t = cells.t(k);
+            let [x, y] = apply(m, [base[0] + across[0] * t, base[1] + across[1] * t]);
+            match scan.pixel_at(x, y) {
+                Some(rgb) => {
+                    last = srgb_to_lab(rgb);
+                    out.push(last);
+                }
+                None => {
+                    missing += 1;
+                    out.push(last);
+                }
+            }
+        }
+    }
+    if missing * 4 > cells.len() {
+        return None;
+    }
+    let mut near: Vec<Lab> = Vec::new();
+    let mut far: Vec<Lab> = Vec::new();
+    for (i, lab) in out.iter().enumerate() {
+        let t = cells.t(i % cells.across);
+        if t <= -OUTER * HALF_ACROSS {
+            near.push(*lab);
+        } else if t >= OUTER * HALF_ACROSS {
+            far.push(*lab);
+        }
+    }
+    let sides = [median_lab(&mut near)?, median_lab(&mut far)?];
+    Some(Patch {
+        cells: out,
+        sides,
+        direction,
+    })
+}
+
+/// Ink `k` laid over `base` with coverage `alpha`.
+#[inline]
+fn over(base: Lab, k: Lab, alpha: f32) -> Lab {
+    [
+        base[0] + (k[0] - base[0]) * alpha,
+        base[1] + (k[1] - base[1]) * alpha,
+        base[2] + (k[2] - base[2]) * alpha,
+    ]
+}
+
+/// The coverage of ink `k` over `base` that best explains `seen` (`None` when the ink is too
+/// close to the base to tell).
+#[inline]
+fn coverage(seen: Lab, base: Lab, k: Lab) -> Option<f32> {
+    let d = [k[0] - base[0], k[1] - base[1], k[2] - base[2]];
+    let n = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    if n < 64.0 {
+        return None;
+    }
+    let s = [seen[0] - base[0], seen[1] - base[1], seen[2] - base[2]];
+    Some(((s[0] * d[0] + s[1] * d[1] + s[2] * d[2]) / n).clamp(0.0, 1.0))
+}
+
+#[inline]
+fn capped(a: Lab, b: Lab) -> f32 {
+    delta_e(a, b).min(CAP)
+}
+
+fn median(values: &mut [f32]) -> Option<f32> {
+    if values.is_empty() {
+        return None;
+    }
+    let mid = values.len() / 2;
+    values.select_nth_unstable_by(mid, f32::total_cmp);
+    Some(values[mid])
+}
+
+/// An ink and where it lies on the patch.
+#[derive(Debug, Clone, PartialEq)]
+struct InkModel {
+    ink: Lab,
+    /// Coverage per cell.
+    alpha: Vec<f32>,
+}
+
+/// The plain grid line, per side direction.
+#[derive(Debug, Clone)]
+struct GridModel {
+    ink: Lab,
+    alpha: [Vec<f32>; 3],
+}
+
+impl GridModel {
+    fn learn(patches: &[&Patch], cells: Cells) -> Option<Self> {
+        // The grid ink: in each patch's middle columns, the cell that stands out most from the
+        // hexes' colours; their median.
+        let centre = cells.across / 2;
+        let mut picks: Vec<Lab> = patches
+            .iter()
+            .filter_map(|p| {
+                let mut best: Option<(f32, Lab)> = None;
+                for u in 0..cells.along {
+                    for k in centre.saturating_sub(1)..=(centre + 1).min(cells.across - 1) {
+                        let lab = p.cells[u * cells.across + k];
+                        let base = if k < centre { p.sides[0] } else { p.sides[1] };
+                        let d = delta_e(lab, base);
+                        if best.is_none_or(|(bd, _)| d > bd) {
+                            best = Some((d, lab));
+                        }
+                    }
+                }
+                best.map(|(_, lab)| lab)
+            })
+            .collect();
+        let ink = median_lab(&mut picks)?;
+        let alpha = [0usize, 1, 2].map(|direction| {
+            let of: Vec<&&Patch> = patches
+                .iter()
+                .filter(|p| p.direction == direction)
+                .collect();
+            let mut column: Vec<f32> = Vec::with_capacity(of.len());
+            (0..cells.len())
+                .map(|i| {
+                    column.clear();
+                    let k = i % cells.across;
+                    for p in &of {
+                        let base = if k < centre { p.sides[0] } else { p.sides[1] };
+                        if let Some(a) = coverage(p.cells[i], base, ink) {
+                            column.push(a);
+                        }
+                    }
+                    median(&mut column).unwrap_or(0.0)
+                })
+                .collect()
+        });
+        Some(Self { ink, alpha })
+    }
+
+    /// The plain hexside as the grid line over the two hexes' colours.
+    fn predict(&self, patch: &Patch, cells: Cells, out: &mut Vec<Lab>) {
+        out.clear();
+        let centre = cells.across / 2;
+        let alpha = &self.alpha[patch.direction];
+        for (i, a) in alpha.iter().enumerate() {
+            let k = i % cells.across;
+            let base = if k < centre {
+                patch.sides[0]
+            } else if k > centre {
+                patch.sides[1]
+            } else {
+                mean(patch.sides[0], patch.sides[1])
+            };
+            out.push(over(base, self.ink, *a));
+        }
+    }
+}
+
+fn mean(a: Lab, b: Lab) -> Lab {
+    [
+        (a[0] + b[0]) / 2.0,
+        (a[1] + b[1]) / 2.0,
+        (a[2] + b[2]) / 2.0,
+    ]
+}
+
+/// A feature learnt from its samples, laid over the plain prediction.
+fn learn_feature(samples: &[(&Patch, Vec<Lab>)], cells: Cells) -> Option<InkModel> {
+    // The ink: each sample's most distinct cells (a tenth of them) against the plain line.
+    let mut picks: Vec<Lab> = Vec::new();
+    for (patch, plain) in samples {
+        let mut order: Vec<(f32, Lab)> = patch
+            .cells
+            .iter()
+            .zip(plain)
+            .map(|(seen, p)| (delta_e(*seen, *p), *seen))
+            .collect();
+        order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        picks.extend(
+            order
+                .iter()
+                .take((cells.len() / 10).max(3))
+                .map(|(_, l)| *l),
+        );
+    }
+    let ink = median_lab(&mut picks)?;
+    // Each sample's coverage map, mirrored across the side to agree with the first.
+    let maps: Vec<Vec<f32>> = samples
+        .iter()
+        .map(|(patch, plain)| {
+            patch
+                .cells
+                .iter()
+                .zip(plain)
+                .map(|(seen, p)| coverage(*seen, *p, ink).unwrap_or(f32::NAN))
+                .collect()
+        })
+        .collect();
+    let first = maps.first()?.clone();
+    let agree = |m: &Vec<f32>, mirrored: bool| -> f32 {
+        (0..cells.len())
+            .map(|i| {
+                let j = if mirrored { cells.mirror(i) } else { i };
+                let (a, b) = (first[i], m[j]);
+                if a.is_nan() || b.is_nan() {
+                    0.0
+                } else {
+                    (a - b).abs()
+                }
+            })
+            .sum()
+    };
+    let aligned: Vec<Vec<f32>> = maps
+        .iter()
+        .map(|m| {
+            if agree(m, true) < agree(m, false) {
+                (0..cells.len()).map(|i| m[cells.mirror(i)]).collect()
+            } else {
+                m.clone()
+            }
+        })
+        .collect();
+    let mut column = Vec::with_capacity(aligned.len());
+    let alpha = (0..cells.len())
+        .map(|i| {
+            column.clear();
+            column.extend(aligned.iter().map(|m| m[i]).filter(|v| !v.is_nan()));
+            median(&mut column).unwrap_or(0.0)
+        })
+        .collect();
+    Some(InkModel { ink, alpha })
+}
+
+/// What the legend says of a feature, for the map's structure.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FeatureKind {
+    /// Water (river, stream): never between two water hexes.
+    pub water: bool,
+    /// A bridge: only on water.
+    pub bridge: bool,
+}
+
+/// The scores of one hexside: per hypothesis (0 plain, then each feature), the robust
+/// distance to the scan, and how much every two hypotheses differ.
+#[derive(Debug, Clone)]
+struct Scored {
+    score: Vec<f32>,
+    /// Row-major `n × n`.
+    differ: Vec<f32>,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn suggest(
+    scan: &crate::scan::Scan,
+    grid: &Grid,
+    m: &Matrix,
+    terrain: &TerrainSuggestions,
+    samples: &HexsideSamples,
+    _options: &ClassifyOptions,
+    progress: Progress,
+) -> Result<Vec<HexsideSuggestion>, ClassifyError> {
+    let forward: Vec<Side> = sides(grid.orientation)[..3].to_vec();
+    let canonical = |(index, side): (HexIndex, Side)| grid.canonical_hexside(index, side);
+    let all = interior_hexsides(grid);
+    let position: HashMap<(HexIndex, Side), usize> =
+        all.iter().enumerate().map(|(i, h)| (*h, i)).collect();
+    // One cell layout for the whole map, from the scale at its middle.
+    let middle = grid.centre(HexIndex::new(grid.columns / 2, grid.rows / 2));
+    let scale = local_scale(m, [f64::from(middle[0]), f64::from(middle[1])]);
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(ClassifyError::NoSamples);
+    }
+    let cells = Cells::for_scale(scale);
+    let split = |f: f32, lo: f32, hi: f32| lo + (hi - lo) * f;
+    let patches: Vec<Option<Patch>> = crate::classify::map_with_progress(
+        &all,
+        &|f| progress(split(f, 0.0, 0.6)),
+        |&(index, side)| {
+            let direction = forward.iter().position(|s| *s == side).unwrap_or(0);
+            sample_patch(scan, grid, m, index, side, cells, direction)
+        },
+    )
+    .ok_or(ClassifyError::Cancelled)?;
+
+    // Marked hexsides.
+    let mut marked: BTreeMap<usize, Option<usize>> = BTreeMap::new();
+    let ids: Vec<Id> = samples.features.keys().cloned().collect();
+    for (f, id) in ids.iter().enumerate() {
+        for h in &samples.features[id] {
+            if let Some(&i) = position.get(&canonical(*h)) {
+                marked.insert(i, Some(f));
+            }
+        }
+    }
+    for h in &samples.plain {
+        if let Some(&i) = position.get(&canonical(*h)) {
+            marked.entry(i).or_insert(None);
+        }
+    }
+
+    // The grid line, from every hexside not marked as a feature.
+    let plain_pool: Vec<&Patch> = patches
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !matches!(marked.get(i), Some(Some(_))))
+        .filter_map(|(_, p)| p.as_ref())
+        .collect();
+    let Some(grid_model) = GridModel::learn(&plain_pool, cells) else {
+        return Err(ClassifyError::NoSamples);
+    };
+    let mut models: Vec<Option<InkModel>> = Vec::with_capacity(ids.len());
+    for (f, _) in ids.iter().enumerate() {
+        let list: Vec<(&Patch, Vec<Lab>)> = marked
+            .iter()
+            .filter(|(_, v)| **v == Some(f))
+            .filter_map(|(i, _)| patches[*i].as_ref())
+            .map(|p| {
+                let mut plain = Vec::new();
+                grid_model.predict(p, cells, &mut plain);
+                (p, plain)
+            })
+            .collect();
+        models.push(learn_feature(&list, cells));
+    }
+    let hypotheses = 1 + models.len();
+
+    // Score every hexside under every hypothesis.
+    let indices: Vec<usize> = (0..all.len()).collect();
+    let scored: Vec<Option<Scored>> =
+        crate::classify::map_with_progress(&indices, &|f| progress(split(f, 0.6, 0.95)), |&i| {
+            let patch = patches[i].as_ref()?;
+            let mut plain = Vec::with_capacity(cells.len());
+            grid_model.predict(patch, cells, &mut plain);
+            let mut predictions: Vec<Vec<Lab>> = Vec::with_capacity(hypotheses);
+            predictions.push(plain.clone());
+            for model in &models {
+                let Some(model) = model else {
+                    predictions.push(plain.clone());
+                    continue;
+                };
+                // The feature as learnt, or mirrored across the side: the closer.
+                let make = |mirrored: bool| -> Vec<Lab> {
+                    (0..cells.len())
+                        .map(|c| {
+                            let j = if mirrored { cells.mirror(c) } else { c };
+                            over(plain[c], model.ink, model.alpha[j])
+                        })
+                        .collect()
+                };
+                let straight = make(false);
+                let mirrored = make(true);
+                let d = |p: &Vec<Lab>| -> f32 {
+                    patch.cells.iter().zip(p).map(|(a, b)| capped(*a, *b)).sum()
+                };
+                predictions.push(if d(&mirrored) < d(&straight) {
+                    mirrored
+                } else {
+                    straight
+                });
+            }
+            let score: Vec<f32> = predictions
+                .iter()
+                .map(|p| patch.cells.iter().zip(p).map(|(a, b)| capped(*a, *b)).sum())
+                .collect();
+            let mut differ = vec![0.0; hypotheses * hypotheses];
+            for a in 0..hypotheses {
+                for b in (a + 1)..hypotheses {
+                    let d: f32 = predictions[a]
+                        .iter()
+                        .zip(&predictions[b])
+                        .map(|(x, y)| capped(*x, *y))
+                        .sum();
+                    differ[a * hypotheses + b] = d;
+                    differ[b * hypotheses + a] = d;
+                }
+            }
+            Some(Scored { score, differ })
+        })
+        .ok_or(ClassifyError::Cancelled)?;
+
+    // First decision, from the scan alone.
+    let decide = |s: &Scored, penalty: &[f32]| -> (usize, f32) {
+        let total: Vec<f32> = s
+            .score
+            .iter()
+            .zip(penalty)
+            .enumerate()
+            .map(|(h, (v, p))| {
+                let visible = s.differ[h].max(1.0);
+                v + p * visible
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..total.len()).collect();
+        order.sort_by(|a, b| total[*a].total_cmp(&total[*b]));
+        let best = order[0];
+        let confidence = match order.get(1) {
+            Some(&second) if total[second].is_finite() => {
+                let d = s.differ[best * total.len() + second];
+                if d <= 1e-3 {
+                    0.0
+                } else {
+                    ((total[second] - total[best]) / d).clamp(0.0, 1.0)
+                }
+            }
+            _ => 1.0,
+        };
+        (best, confidence)
+    };
+    let zero = vec![0.0f32; hypotheses];
+    let first: Vec<Option<(usize, f32)>> = scored
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match marked.get(&i) {
+            Some(v) => Some((v.map_or(0, |f| f + 1), 1.0)),
+            None => s.as_ref().map(|s| decide(s, &zero)),
+        })
+        .collect();
+
+    // The map's structure: chains, bridges on water, water not inside water.
+    let corner_key = |p: [f32; 2]| ((p[0] * 64.0).round() as i64, (p[1] * 64.0).round() as i64);
+    let mut at_corner: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+    let mut ends: Vec<[(i64, i64); 2]> = Vec::with_capacity(all.len());
+    for (i, &(index, side)) in all.iter().enumerate() {
+        let [a, b] = grid
+            .side_corners(index, side)
+            .unwrap_or([[0.0, 0.0], [0.0, 0.0]]);
+        let key = [corner_key(a), corner_key(b)];
+        for k in key {
+            at_corner.entry(k).or_default().push(i);
+        }
+        ends.push(key);
+    }
+    let kinds: Vec<FeatureKind> = ids
+        .iter()
+        .map(|id| samples.kinds.get(id).copied().unwrap_or_default())
+        .collect();
+    let water_hex = |index: HexIndex| -> bool {
+        terrain
+            .get(grid, index)
+            .and_then(|s| s.code.as_ref())
+            .is_some_and(|c| samples.water_terrain.contains(c))
+    };
+    let has = |j: usize, f: usize| first[j].is_some_and(|(h, c)| h == f + 1 && c > 0.05);
+    let penalties = |i: usize| -> Vec<f32> {
+        let (index, side) = all[i];
+        let water_sides = [
+            water_hex(index),
+            grid.neighbour(index, side).is_some_and(water_hex),
+        ];
+        let mut out = vec![0.0f32; hypotheses];
+        for f in 0..models.len() {
+            let h = f + 1;
+            if models[f].is_none() {
+                out[h] = f32::INFINITY;
+                continue;
+            }
+            let kind = kinds[f];
+            if kind.water && water_sides[0] && water_sides[1] {
+                out[h] = f32::INFINITY;
+                continue;
+            }
+            if kind.bridge {
+                let wet = water_sides[0]
+                    || water_sides[1]
+                    || ends[i].iter().any(|k| {
+                        at_corner[k].iter().any(|&j| {
+                            j != i && (0..models.len()).any(|g| kinds[g].water && has(j, g))
+                        })
+                    });
+                if !wet {
+                    out[h] = f32::INFINITY;
+                }
+                continue;
+            }
+            let linked = ends[i]
+                .iter()
+                .filter(|k| at_corner[*k].iter().any(|&j| j != i && has(j, f)))
+                .count();
+            out[h] = match linked {
+                0 => 0.6,
+                1 => 0.0,
+                _ => -0.15,
+            };
+        }
+        out
+    };
+    let suggestions: Vec<HexsideSuggestion> = all
+        .iter()
+        .enumerate()
+        .map(|(i, &(index, side))| {
+            if let Some(v) = marked.get(&i) {
+                return HexsideSuggestion {
+                    index,
+                    side,
+                    feature: v.map(|f| ids[f].clone()),
+                    confidence: 1.0,
+                    marked: true,
+                };
+            }
+            let Some(s) = scored[i].as_ref() else {
+                return HexsideSuggestion {
+                    index,
+                    side,
+                    feature: None,
+                    confidence: 0.0,
+                    marked: false,
+                };
+            };
+            let (best, confidence) = decide(s, &penalties(i));
+            HexsideSuggestion {
+                index,
+                side,
+                feature: (best > 0).then(|| ids[best - 1].clone()),
+                confidence,
+                marked: false,
+            }
+        })
+        .collect();
+    if !progress(1.0) {
+        return Err(ClassifyError::Cancelled);
+    }
+    Ok(suggestions)
+}
