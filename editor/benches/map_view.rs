@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bataille_editor::tools::{StrokeKind, Tool};
-use bataille_editor::{EditorApp, EditorConfig};
+use bataille_editor::{Command, EditorApp, EditorConfig};
 use bataille_schema::map::{
     Effects, Grid, HexNaming, HexsideSymbol, HexsideType, Orientation, OverlaySymbol, OverlayType,
     Pattern, Shifted, TerrainType,
@@ -118,6 +118,8 @@ fn bench_map(size: u32) -> Map {
         friendly_edges: BTreeMap::new(),
         checked: Vec::new(),
         background: None,
+        half_hexes: Vec::new(),
+        allow: Vec::new(),
     };
     // The first 20 × 20 hexes are the same on every size, so that a stroke there meets the same
     // content on the small and the large map.
@@ -147,14 +149,13 @@ fn app_with(map: Map) -> EditorApp {
     let config = EditorConfig {
         config_dir: None,
         recovery_dir: None,
-        picker: Box::new(bataille_editor::files::ScriptedPicker::default()),
+        picker: Box::new(bataille_editor::services::files::ScriptedPicker::default()),
         recovery_every_edits: 20,
         recovery_interval: Duration::from_secs(30),
     };
     let mut app = EditorApp::new(config);
-    let (doc, _) = bataille_editor::document::Document::from_map(map, None);
-    app.doc = doc;
-    app.tools.sync_with_legend(&app.doc);
+    let (doc, _) = bataille_editor::model::document::Document::from_map(map, None);
+    app.replace_document(doc, false);
     app
 }
 
@@ -231,12 +232,12 @@ fn stroke(app: &mut EditorApp) {
         let out = app
             .tools
             .stroke_input(&app.doc, [x, y], StrokeKind::Add, i == 0, false);
-        app.apply_tool_output(out);
+        app.execute(Command::Stroke(out));
     }
     let out = app.tools.end_stroke();
-    app.apply_tool_output(out);
+    app.execute(Command::Stroke(out));
     app.view.rebuild_dirty(&app.doc, None);
-    app.undo();
+    app.execute(Command::Undo);
     app.view.rebuild_dirty(&app.doc, None);
 }
 

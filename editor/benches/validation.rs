@@ -11,9 +11,9 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use bataille_editor::document::{Document, ScenarioFile};
-use bataille_editor::scenario_edit::CounterAt;
-use bataille_editor::validation::Mode;
+use bataille_editor::model::document::{Document, ScenarioFile};
+use bataille_editor::model::scenario_edit::CounterAt;
+use bataille_editor::services::validation::Mode;
 use bataille_editor::{EditorApp, EditorConfig};
 use bataille_schema::stress::{StressSize, generate};
 use bataille_schema::{HexIndex, Map, Scenario};
@@ -25,7 +25,7 @@ fn app_with(map: Map, scenario: Scenario, mode: Mode) -> EditorApp {
     let config = EditorConfig {
         config_dir: None,
         recovery_dir: None,
-        picker: Box::new(bataille_editor::files::ScriptedPicker::default()),
+        picker: Box::new(bataille_editor::services::files::ScriptedPicker::default()),
         recovery_every_edits: u64::MAX,
         recovery_interval: Duration::from_secs(3600),
     };
@@ -35,8 +35,7 @@ fn app_with(map: Map, scenario: Scenario, mode: Mode) -> EditorApp {
         scenario,
         path: "bench.ron".into(),
     });
-    app.doc = doc;
-    app.tools.sync_with_legend(&app.doc);
+    app.replace_document(doc, false);
     app.diagnostics.live.mode = mode;
     app.diagnostics.revalidate(&app.doc);
     let _ = app.diagnostics.live.wait(Duration::from_secs(60));
@@ -93,6 +92,8 @@ impl Mover {
         let hex = self.hexes[self.next % 2];
         self.next += 1;
         app.move_counter(self.unit, hex);
+        // The check the edit asked for (the frame runs it; here, right away).
+        app.validate_now();
     }
 }
 

@@ -12,7 +12,7 @@ mod support;
 use std::time::Instant;
 
 use bataille_digitize::classify::{ClassifyOptions, suggest_terrain_with_progress};
-use bataille_editor::scan::{MAX_TILE_SIDE, import_scan};
+use bataille_editor::map::scan::{MAX_TILE_SIDE, import_scan};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let map = support::big_map();

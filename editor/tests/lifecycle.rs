@@ -3,8 +3,8 @@
 
 mod common;
 
-use bataille_editor::commands::{CellChange, Change};
-use bataille_editor::{Action, Dialog, EditorApp, EditorConfig};
+use bataille_editor::model::history::{CellChange, Change};
+use bataille_editor::{Command, Dialog, EditorApp, EditorConfig};
 use bataille_schema::HexIndex;
 use egui::{Key, Modifiers, ViewportCommand, ViewportEvent, ViewportId};
 use egui_kittest::Harness;
@@ -15,14 +15,14 @@ use common::*;
 fn paint(app: &mut EditorApp, col: u32, row: u32, code: char) {
     let hex = HexIndex::new(col, row);
     let before = app.doc.code(hex).unwrap_or('c');
-    app.apply_edit(
-        "Paint terrain",
-        vec![Change::Terrain(vec![CellChange {
+    app.execute(Command::Edit {
+        label: "Paint terrain".into(),
+        changes: vec![Change::Terrain(vec![CellChange {
             hex,
             before,
             after: code,
         }])],
-    );
+    });
 }
 
 fn request_close(h: &mut Harness<'_, EditorApp>) {
@@ -113,7 +113,7 @@ fn opening_another_file_with_unsaved_changes_asks_first() {
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
     paint(h.state_mut(), 1, 1, 'f');
-    h.state_mut().request(Action::OpenPath(other.clone()));
+    h.state_mut().request(Command::OpenPath(other.clone()));
     h.run();
     h.get_by_label("Unsaved changes");
     h.get_by_label("Discard").click();
@@ -291,6 +291,6 @@ fn a_grid_too_big_is_refused_with_its_place() {
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
     h.get_by_label_contains("huge.ron:4:");
-    h.get_by_label_contains("a map has 1 to 999");
+    h.get_by_label_contains("1 to 999");
     assert_eq!(h.state().doc.map.grid.columns, 30, "the blank map stays");
 }

@@ -8,8 +8,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use bataille_editor::EditorApp;
-use bataille_editor::oob::Sel;
-use bataille_editor::scenario_edit::new_scenario;
+use bataille_editor::model::scenario_edit::new_scenario;
+use bataille_editor::panels::oob::Sel;
 use bataille_editor::tools::Tool;
 use bataille_schema::scenario::{Army, Commander, Corps, LineLeader, Placement, Unit};
 use bataille_schema::{HexIndex, HexName, Id, Scenario, Side};
@@ -86,7 +86,7 @@ fn codes(h: &H) -> Vec<String> {
         .diagnostics
         .diagnostics
         .iter()
-        .map(|d| d.code.clone())
+        .map(|d| d.code.as_str().to_owned())
         .collect()
 }
 
@@ -142,8 +142,11 @@ fn build_place_overstack_fix_save_reload() {
     type_into(&mut h, "Name", "Navarre 2/");
     assert_eq!(scenario(&h).armies[0].units.len(), 2);
     // Ids stay unique: giving the second unit the first one's id suffixes it.
-    type_into(&mut h, "Id", "army-corps-1");
-    assert_eq!(scenario(&h).armies[0].units[1].id.as_str(), "army-corps-2");
+    let first = scenario(&h).armies[0].units[0].id.clone();
+    type_into(&mut h, "Id", first.as_str());
+    let second = scenario(&h).armies[0].units[1].id.clone();
+    assert_ne!(second, first);
+    assert!(second.as_str().starts_with("unit-"), "{second}");
 
     // Drag both units from the tree onto hex 0404 (column 3, row 3): one unit a hex.
     let target = hex_at(&h, 3, 3);
@@ -167,12 +170,9 @@ fn build_place_overstack_fix_save_reload() {
     let app = h.state();
     assert_eq!(app.oob.selected, Some(Sel::Unit(0, 1)), "the unit it names");
     assert_eq!(app.tools.selection, Some(HexIndex::new(3, 3)), "its hex");
-    assert!(
-        app.diagnostics
-            .diagnostics
-            .iter()
-            .any(|d| d.code == "E0301" && d.message.contains("at most 1"))
-    );
+    assert!(app.diagnostics.diagnostics.iter().any(|d| d.code
+        == bataille_editor::panels::diagnostics::Code::E0301
+        && d.message.contains("at most 1")));
 
     // Fix it: Delete takes the selected unit off the map, and the diagnostic goes.
     h.key_press(Key::Delete);
@@ -266,6 +266,7 @@ fn small_oob() -> Scenario {
                 allow: Vec::new(),
             }),
             friendly_edges: Vec::new(),
+            allow: Vec::new(),
         }],
         units: vec![
             unit("navarre", "Navarre", "infantry", Some("0505")),
@@ -406,7 +407,7 @@ fn selecting_a_leader_shows_who_is_in_command() {
         .as_ref()
         .and_then(|(_, v)| v.clone())
         .expect("a command view");
-    use bataille_editor::scenario_edit::CounterAt;
+    use bataille_editor::model::scenario_edit::CounterAt;
     assert_eq!(view.in_command, vec![CounterAt::Unit(0, 0)]);
     assert_eq!(view.out_of_command, vec![CounterAt::Unit(0, 1)]);
     assert!(!view.ring.is_empty());
@@ -429,7 +430,8 @@ fn keyboard_moves_in_the_tree_and_filter_lists_units_not_placed() {
     h.key_press(Key::ArrowUp);
     h.run();
     assert_eq!(h.state().oob.selected, Some(Sel::Leader(0, 0)));
-    // Only the counters still to place.
+    // Only the counters still to place (the diagnostics list, which names units, hidden).
+    h.state_mut().settings.show_diagnostics = false;
     h.get_by_label("Only not placed").click();
     h.run();
     assert!(h.query_by_label_contains("Reserve").is_some());
@@ -499,7 +501,7 @@ fn denain_edits_change_only_what_was_typed() {
         .diagnostics
         .diagnostics
         .iter()
-        .filter(|d| d.severity == bataille_editor::diagnostics::Severity::Error)
+        .filter(|d| d.severity == bataille_editor::panels::diagnostics::Severity::Error)
         .count();
     assert_eq!(errors, 0, "{:?}", h.state().diagnostics.diagnostics);
     // Rename a corps whose line leader is free in a zone: only the name changes.
@@ -539,7 +541,26 @@ fn a_map_gets_a_new_scenario_with_stacking_rules() {
     assert!(h.state().doc.scenario.is_none());
     click(&mut h, "Order of battle");
     click(&mut h, "New scenario for this map…");
-    assert!(h.state().doc.scenario.is_some());
+    // The dialog asks for a title, a date, the rules and the file (beside the map by default).
+    assert!(
+        h.state().doc.scenario.is_none(),
+        "nothing written before the dialog is answered"
+    );
+    type_into(&mut h, "Title", "Skirmish at the field");
+    type_into(&mut h, "Date", "1712-07-24");
+    click(&mut h, "Create scenario");
+    {
+        let s = &h
+            .state()
+            .doc
+            .scenario
+            .as_ref()
+            .expect("a scenario")
+            .scenario;
+        assert_eq!(s.title, "Skirmish at the field");
+        assert_eq!(s.date, "1712-07-24");
+        assert!(!s.rules.unit_kinds.is_empty(), "Denain's unit kinds");
+    }
     assert!(h.state().is_dirty());
     click(&mut h, "Add army");
     // A third way to stack, through the settings dialog.

@@ -125,6 +125,8 @@ pub fn blank_map(columns: u32, rows: u32) -> Map {
         friendly_edges: BTreeMap::new(),
         checked: Vec::new(),
         background: None,
+        half_hexes: Vec::new(),
+        allow: Vec::new(),
     }
 }
 
@@ -208,17 +210,22 @@ pub fn scenario(map_file: &str) -> Scenario {
             stacking: Stacking {
                 compositions: Vec::new(),
                 reinforcements: Default::default(),
+                column_entry: Vec::new(),
             },
             command: Command {
                 commander_radius_hexes: 4,
                 leader_radius_hexes: 2,
                 blocked_by_enemy_front_and_flank: false,
                 lines_of_battle: false,
+                leaders_move_as: None,
+                commanders_move_as: None,
             },
+            fire_restrictions: Vec::new(),
         },
         armies: Vec::new(),
         zones: Vec::new(),
         victory: Victory::default(),
+        miniatures: Vec::new(),
     }
 }
 
@@ -240,7 +247,7 @@ pub fn temp_with_map(map: &Map, name: &str) -> (tempfile::TempDir, PathBuf) {
 /// test step never races the worker thread (whose repaints would make `Harness::run` exceed its
 /// steps on a loaded machine); the worker has its own test in `validation.rs`.
 pub fn harness(mut app: EditorApp) -> Harness<'static, EditorApp> {
-    app.diagnostics.live.mode = bataille_editor::validation::Mode::Inline;
+    app.diagnostics.live.mode = bataille_editor::services::validation::Mode::Inline;
     Harness::builder()
         .with_size([1280.0, 800.0])
         .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app)

@@ -1,0 +1,342 @@
+//! Everything a user can ask the editor, as data: the `Command` enum with each command's label,
+//! tooltip and shortcuts defined once (as rerun's `UICommand` does). Menus, the tool bar, the
+//! command palette, the shortcut sheet and the key handler all read them from here; panels and
+//! tools queue commands and `EditorApp::execute` (in `handler`) is the one place they run.
+
+use std::path::PathBuf;
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+use crate::model::history::Change;
+use crate::tools::{Tool, ToolOutput};
+
+/// Something the user asked for, from a menu, a button, a shortcut, the palette or a tool.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    NewMap,
+    Open,
+    OpenPath(PathBuf),
+    Save,
+    SaveAs,
+    SaveAsPath(PathBuf),
+    Quit,
+    Undo,
+    Redo,
+    FitMap,
+    Zoom100,
+    ZoomIn,
+    ZoomOut,
+    ToggleHexNames,
+    Tool(Tool),
+    BrushBigger,
+    BrushSmaller,
+    MapSettings,
+    Legend,
+    ToggleLeftDock,
+    ToggleRightDock,
+    ToggleDiagnostics,
+    /// Hide both docks and the diagnostics (or show them again): the map takes the window.
+    ToggleDocks,
+    NextDiagnostic,
+    PreviousDiagnostic,
+    /// Escape: closes the top dialog, else leaves a digitise click mode, else clears the
+    /// selection.
+    Escape,
+    About,
+    ClearRecent,
+    RotateClockwise,
+    RotateAnticlockwise,
+    RemoveFromMap,
+    ScenarioSettings,
+    NewScenario,
+    CommandPalette,
+    ShortcutSheet,
+    /// A document edit: one undo step (or part of the open one).
+    Edit {
+        label: String,
+        changes: Vec<Change>,
+    },
+    /// What a map tool returned for this frame's pointer input (a stroke's part).
+    Stroke(ToolOutput),
+}
+
+/// What the pointer does, for the shortcut sheet (not commands: they act where the pointer is).
+pub const POINTER_GESTURES: &[(&str, &str)] = &[
+    ("Alt+click", "Pick the terrain under the cursor"),
+    ("Right-drag", "Remove (hexside, overlay, label, zone tools)"),
+    ("Space+drag, middle drag", "Pan"),
+    ("Wheel, pinch", "Zoom to the cursor"),
+    ("Shift+wheel", "Turn the selected counter"),
+    (
+        "C",
+        "Mark the hex under the pointer as checked against the scan",
+    ),
+];
+
+const fn key(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::NONE, key)
+}
+const fn cmd(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND, key)
+}
+const fn shift(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::SHIFT, key)
+}
+const fn cmd_shift(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(
+        Modifiers {
+            alt: false,
+            ctrl: false,
+            shift: true,
+            mac_cmd: false,
+            command: true,
+        },
+        key,
+    )
+}
+
+impl Command {
+    /// The commands the palette lists and the key handler knows (those without a payload).
+    pub fn all() -> Vec<Command> {
+        use Command::*;
+        let mut all = vec![NewMap, Open, Save, SaveAs, Quit, Undo, Redo, Escape];
+        all.extend(crate::tools::Tool::ALL.iter().map(|&t| Command::Tool(t)));
+        all.extend([
+            BrushSmaller,
+            BrushBigger,
+            FitMap,
+            Zoom100,
+            ZoomIn,
+            ZoomOut,
+            ToggleHexNames,
+            ToggleDocks,
+            ToggleLeftDock,
+            ToggleRightDock,
+            ToggleDiagnostics,
+            NextDiagnostic,
+            PreviousDiagnostic,
+            MapSettings,
+            Legend,
+            NewScenario,
+            ScenarioSettings,
+            RotateClockwise,
+            RotateAnticlockwise,
+            RemoveFromMap,
+            CommandPalette,
+            ShortcutSheet,
+            ClearRecent,
+            About,
+        ]);
+        all
+    }
+
+    /// The name in menus and the palette.
+    pub fn label(&self) -> String {
+        use Command::*;
+        let text = match self {
+            NewMap => "New map…",
+            Open => "Open…",
+            OpenPath(path) => return format!("Open {}", path.display()),
+            Save => "Save",
+            SaveAs => "Save as…",
+            SaveAsPath(path) => return format!("Save as {}", path.display()),
+            Quit => "Quit",
+            Undo => "Undo",
+            Redo => "Redo",
+            FitMap => "Fit map",
+            Zoom100 => "Zoom 100 %",
+            ZoomIn => "Zoom in",
+            ZoomOut => "Zoom out",
+            ToggleHexNames => "Hex names",
+            Tool(tool) => return format!("{} tool", tool.name()),
+            BrushBigger => "Bigger brush",
+            BrushSmaller => "Smaller brush",
+            MapSettings => "Map settings…",
+            Legend => "Legend…",
+            ToggleLeftDock => "Tool dock",
+            ToggleRightDock => "Inspector dock",
+            ToggleDiagnostics => "Diagnostics",
+            ToggleDocks => "Hide or show the docks",
+            NextDiagnostic => "Next diagnostic",
+            PreviousDiagnostic => "Previous diagnostic",
+            Escape => "Close dialog / clear selection",
+            About => "About…",
+            ClearRecent => "Clear recent files",
+            RotateClockwise => "Turn counter clockwise",
+            RotateAnticlockwise => "Turn counter anticlockwise",
+            RemoveFromMap => "Take counter off the map",
+            ScenarioSettings => "Scenario settings…",
+            NewScenario => "New scenario for this map…",
+            CommandPalette => "Command palette…",
+            ShortcutSheet => "Keyboard shortcuts",
+            Edit { label, .. } => return label.clone(),
+            Stroke(_) => "Stroke",
+        };
+        text.to_owned()
+    }
+
+    /// What it does, in a sentence (hover text, the palette).
+    pub fn tooltip(&self) -> String {
+        use Command::*;
+        let text = match self {
+            NewMap => "Start a new map (asks for its size and legend)",
+            Open | OpenPath(_) => "Open a map, or a scenario with its map",
+            Save => "Save the map (and the scenario) to their files",
+            SaveAs | SaveAsPath(_) => "Save under another name or in another folder",
+            Quit => "Close the editor (asks about unsaved changes)",
+            Undo => "Undo the last edit",
+            Redo => "Redo the last undone edit",
+            FitMap => "Show the whole map",
+            Zoom100 => "One hex at its natural size",
+            ZoomIn | ZoomOut => "Zoom around the centre of the view",
+            ToggleHexNames => "Show or hide the hexes' names",
+            Tool(tool) => return tool.tooltip(),
+            BrushBigger | BrushSmaller => "Brush radius, 0 to 5 hexes",
+            MapSettings => "Size, orientation, numbering of the grid",
+            Legend => "Terrain, overlay and hexside types and their effects",
+            ToggleLeftDock => "Show or hide the tool dock",
+            ToggleRightDock => "Show or hide the inspector and order of battle",
+            ToggleDiagnostics => "Show or hide the diagnostics list",
+            ToggleDocks => "Give the whole window to the map, or bring the docks back",
+            NextDiagnostic | PreviousDiagnostic => "Go to the hex or unit of a diagnostic",
+            Escape => "Close the top dialog, leave a click mode, or clear the selection",
+            About => "Version and licence",
+            ClearRecent => "Forget the recent files",
+            RotateClockwise | RotateAnticlockwise => "Turn the selected counter one hexside",
+            RemoveFromMap => "The selected unit goes back to “not placed”",
+            ScenarioSettings => "Title, date, turns, command radii, stacking, victory",
+            NewScenario => "Start a scenario on this map (asks title, date, rules, file)",
+            CommandPalette => "Find any command by name",
+            ShortcutSheet => "Every key of the editor",
+            Edit { .. } | Stroke(_) => "An edit of the document",
+        };
+        text.to_owned()
+    }
+
+    /// Its keys, the first one shown in menus.
+    pub fn shortcuts(&self) -> Vec<KeyboardShortcut> {
+        use Command::*;
+        match self {
+            NewMap => vec![cmd(Key::N)],
+            Open => vec![cmd(Key::O)],
+            Save => vec![cmd(Key::S)],
+            SaveAs => vec![cmd_shift(Key::S)],
+            Quit => vec![cmd(Key::Q)],
+            Undo => vec![cmd(Key::Z)],
+            Redo => vec![cmd_shift(Key::Z), cmd(Key::Y)],
+            FitMap => vec![cmd(Key::Num0)],
+            Zoom100 => vec![cmd(Key::Num1)],
+            ToggleHexNames => vec![key(Key::N)],
+            Tool(tool) => vec![key(tool.key())],
+            BrushSmaller => vec![key(Key::OpenBracket)],
+            BrushBigger => vec![key(Key::CloseBracket)],
+            ToggleDocks => vec![key(Key::Tab), key(Key::F11)],
+            NextDiagnostic => vec![key(Key::F8)],
+            PreviousDiagnostic => vec![shift(Key::F8)],
+            Escape => vec![key(Key::Escape)],
+            RotateClockwise => vec![key(Key::R)],
+            RotateAnticlockwise => vec![shift(Key::R)],
+            RemoveFromMap => vec![key(Key::Delete)],
+            CommandPalette => vec![cmd_shift(Key::P)],
+            ShortcutSheet => vec![key(Key::F1)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The first shortcut as text for a menu (`Ctrl+Shift+Z`), or `""`.
+    pub fn shortcut_text(&self, ctx: &egui::Context) -> String {
+        self.shortcuts()
+            .first()
+            .map(|s| ctx.format_shortcut(s))
+            .unwrap_or_default()
+    }
+
+    /// Whether its shortcuts work while a text field has the keyboard (plain letters do not).
+    pub fn works_while_typing(shortcut: &KeyboardShortcut) -> bool {
+        shortcut.modifiers.command
+            || shortcut.modifiers.ctrl
+            || is_function_key(shortcut.logical_key)
+    }
+
+    /// Whether it opens a dialog or an editor window (refused while another is open).
+    pub fn opens_modal(&self) -> bool {
+        use Command::*;
+        matches!(
+            self,
+            NewMap
+                | Open
+                | SaveAs
+                | MapSettings
+                | Legend
+                | ScenarioSettings
+                | NewScenario
+                | About
+                | CommandPalette
+                | ShortcutSheet
+        )
+    }
+
+    /// Whether it may run while a dialog is open (the dialog keeps the keyboard otherwise).
+    pub fn works_over_dialogs(&self) -> bool {
+        matches!(self, Command::Escape)
+    }
+}
+
+fn is_function_key(key: Key) -> bool {
+    matches!(key, Key::F1 | Key::F8 | Key::F11 | Key::Escape)
+}
+
+/// The commands whose shortcuts match this frame's key presses, consumed from the input:
+/// shortcuts with more modifiers first (Ctrl+Shift+Z before Ctrl+Z, Shift+R before R).
+pub fn pressed(ctx: &egui::Context, typing: bool, dialog_open: bool) -> Vec<Command> {
+    let mut table: Vec<(KeyboardShortcut, Command)> = Command::all()
+        .into_iter()
+        .flat_map(|c| c.shortcuts().into_iter().map(move |s| (s, c.clone())))
+        .collect();
+    let weight = |m: Modifiers| u8::from(m.shift) + u8::from(m.alt) + u8::from(m.command);
+    table.sort_by_key(|(s, _)| std::cmp::Reverse(weight(s.modifiers)));
+    let mut out = Vec::new();
+    for (shortcut, command) in table {
+        if typing && !Command::works_while_typing(&shortcut) {
+            continue;
+        }
+        if dialog_open && !command.works_over_dialogs() {
+            continue;
+        }
+        if ctx.input_mut(|i| i.consume_shortcut(&shortcut)) {
+            out.push(command);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_two_commands_share_a_shortcut() {
+        let mut seen = std::collections::HashMap::new();
+        for c in Command::all() {
+            for s in c.shortcuts() {
+                let key = (
+                    s.modifiers.shift,
+                    s.modifiers.command,
+                    s.modifiers.alt,
+                    s.logical_key,
+                );
+                if let Some(other) = seen.insert(key, c.label()) {
+                    panic!("{} and {} share a shortcut", other, c.label());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_command_has_a_label_and_a_tooltip() {
+        for c in Command::all() {
+            assert!(!c.label().is_empty());
+            assert!(!c.tooltip().is_empty(), "{}", c.label());
+        }
+    }
+}

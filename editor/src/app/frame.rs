@@ -1,0 +1,359 @@
+//! The frame: the root of the window (panels, map, dialogs, toasts), the close request,
+//! shortcuts read from the `Command` table, and pointer input on the map.
+
+use std::time::Duration;
+
+use egui::{Key, ViewportCommand};
+
+use crate::tools::{StrokeKind, Tool};
+
+use crate::app::*;
+
+/// The left dock's width: the same for every tool, so the palette and the map stay still.
+pub const LEFT_DOCK_WIDTH: f32 = 240.0;
+
+impl EditorApp {
+    // -----------------------------------------------------------------------------------------
+    // The frame.
+
+    /// Shows the whole editor in `ui` (the root of the window, or a test harness).
+    pub fn ui_root(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        self.egui_ctx = ctx.clone();
+        self.oob.revision = self.doc.scenario_revision();
+        self.time = ui.input(|i| i.time);
+        self.handle_close_request(&ctx);
+        self.poll_recovery_writer();
+        self.validate_now();
+        self.diagnostics.poll(&ctx);
+        self.shortcuts(&ctx);
+        self.digitise_frame(&ctx);
+        self.menu_bar(ui);
+        self.tool_bar(ui);
+        self.status_bar(ui);
+        if self.settings.show_diagnostics {
+            egui::Panel::bottom("diagnostics")
+                .resizable(true)
+                .show(ui, |ui| {
+                    let scenario = self
+                        .doc
+                        .scenario
+                        .as_ref()
+                        .map(|f| (&f.scenario, self.doc.scenario_revision()));
+                    if let Some(d) = self.diagnostics.ui(ui, scenario) {
+                        self.go_to_diagnostic(&ctx, &d);
+                    }
+                });
+        }
+        if self.settings.show_left_dock {
+            egui::Panel::left("left-dock")
+                .resizable(false)
+                .exact_size(LEFT_DOCK_WIDTH)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| self.left_dock(ui));
+                });
+        }
+        if self.settings.show_right_dock {
+            egui::Panel::right("inspector")
+                .resizable(true)
+                .default_size(320.0)
+                .show(ui, |ui| self.right_dock(ui));
+        }
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE)
+            .show(ui, |ui| self.map_ui(ui));
+        if let Some(edit) = self.legend.show(&ctx, &self.doc) {
+            self.edit(&edit.label, edit.changes);
+        }
+        self.scenario_windows(&ctx);
+        self.dialogs(&ctx);
+        self.toasts_ui(&ctx);
+        for command in std::mem::take(&mut self.pending) {
+            self.execute(command);
+        }
+        if self.is_dirty() {
+            self.maybe_write_recovery(true);
+            ctx.request_repaint_after(self.config.recovery_interval);
+        }
+        let title = self.window_title();
+        if title != self.title {
+            ctx.send_viewport_cmd(ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn handle_close_request(&mut self, ctx: &egui::Context) {
+        if !ctx.input(|i| i.viewport().close_requested()) {
+            return;
+        }
+        if self.allow_close {
+            return;
+        }
+        if self.is_dirty() {
+            ctx.send_viewport_cmd(ViewportCommand::CancelClose);
+            self.dialog = Some(self.guard_dialog(Command::Quit));
+        } else {
+            self.remove_recovery();
+            self.save_settings();
+        }
+    }
+
+    /// Every shortcut comes from the `Command` table; a dialog keeps the keyboard (but Escape),
+    /// a text field keeps plain keys.
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        let typing = ctx.text_edit_focused();
+        // A modal keeps the keyboard; the legend editor is a window beside the map (Undo works).
+        let dialog_open = self.dialog.is_some()
+            || self.oob.settings_dialog.is_some()
+            || self.digitise.import_dialog.is_some();
+        for command in crate::app::command::pressed(ctx, typing, dialog_open) {
+            self.request(command);
+        }
+    }
+
+    fn map_ui(&mut self, ui: &mut egui::Ui) {
+        let (response, painter) =
+            ui.allocate_painter(ui.available_size(), egui::Sense::click_and_drag());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
+        let rect = response.rect;
+        self.map_rect = rect;
+        painter.rect_filled(rect, 0.0, egui::Color32::from_gray(96));
+        self.paint_map_with_scan(&painter, rect);
+        self.paint_scenario(&painter, rect);
+
+        let (pointer, delta, primary, secondary, middle, space, alt, zoom_delta, wheel) =
+            ui.input(|i| {
+                let wheel: f32 = i
+                    .events
+                    .iter()
+                    .filter_map(|e| match e {
+                        egui::Event::MouseWheel {
+                            unit,
+                            delta,
+                            modifiers,
+                            ..
+                        } if !modifiers.command && !modifiers.shift => Some(match unit {
+                            egui::MouseWheelUnit::Point => delta.y,
+                            egui::MouseWheelUnit::Line => delta.y * 40.0,
+                            egui::MouseWheelUnit::Page => delta.y * 400.0,
+                        }),
+                        _ => None,
+                    })
+                    .sum();
+                (
+                    i.pointer.latest_pos(),
+                    i.pointer.delta(),
+                    i.pointer.primary_down(),
+                    i.pointer.secondary_down(),
+                    i.pointer.middle_down(),
+                    i.key_down(Key::Space),
+                    i.modifiers.alt,
+                    i.zoom_delta(),
+                    wheel,
+                )
+            });
+        let grid = &self.doc.map.grid;
+        self.hovered = if response.hovered() {
+            pointer.and_then(|p| self.view.hex_at(grid, rect, p))
+        } else {
+            None
+        };
+
+        // Zoom to the cursor.
+        if response.hovered()
+            && let Some(pos) = pointer
+        {
+            let factor = zoom_delta * (wheel * 0.0025).exp();
+            if (factor - 1.0).abs() > 1e-4 {
+                self.view.zoom_to(rect, pos, self.view.zoom * factor);
+            }
+        }
+
+        // A click whose button went down and up within this frame (touchpads, remote
+        // desktops) acts exactly like a held click: pressed, then released, this frame.
+        let tap = self.tap_on_map(ui, rect);
+        let (primary, secondary, middle) = match tap {
+            Some(b) => (
+                b == egui::PointerButton::Primary,
+                b == egui::PointerButton::Secondary,
+                b == egui::PointerButton::Middle,
+            ),
+            None => (primary, secondary, middle),
+        };
+
+        // Counters take the press first (drags from the tree, between hexes).
+        let counters_took = self.tools.stroke.is_none()
+            && self.scenario_map_input(ui, &response, rect, pointer, tap);
+
+        // Strokes.
+        let pressed_on_map = response.is_pointer_button_down_on() || tap.is_some();
+        let down_on = pressed_on_map && !counters_took;
+        if pressed_on_map && !response.has_focus() {
+            // Keys go to the map again (not to the last button clicked).
+            response.request_focus();
+        }
+        let digitising = self.digitise_map_input(&response, rect, pointer, space || middle);
+        let mut pressed = false;
+        if self.tools.stroke.is_none() && down_on {
+            let kind = if middle || (space && primary) {
+                Some(StrokeKind::Pan)
+            } else if digitising {
+                None
+            } else if secondary {
+                Some(StrokeKind::Remove)
+            } else if primary {
+                Some(StrokeKind::Add)
+            } else {
+                None
+            };
+            if let Some(kind) = kind {
+                self.tools.stroke = Some(kind);
+                pressed = true;
+            }
+        }
+        if let Some(kind) = self.tools.stroke {
+            if !down_on {
+                let out = self.tools.end_stroke();
+                self.request(Command::Stroke(out));
+            } else if kind == StrokeKind::Pan {
+                self.view.pan_by(delta);
+            } else if let Some(pos) = pointer {
+                let g = self.view.to_grid(rect, pos);
+                let out = if self.tools.tool == Tool::Zone && !alt {
+                    let unit = match self.oob.selected {
+                        Some(crate::panels::oob::Sel::Unit(a, u)) => Some((a, u)),
+                        _ => None,
+                    };
+                    self.oob
+                        .zone_tool
+                        .stroke_input(&self.doc, unit, [g.x, g.y], kind, pressed)
+                } else {
+                    self.tools
+                        .stroke_input(&self.doc, [g.x, g.y], kind, pressed, alt)
+                };
+                self.request(Command::Stroke(out));
+            }
+        }
+        if tap.is_some() && self.tools.stroke.is_some() {
+            // The button is already up: the stroke ends in the frame it began.
+            let out = self.tools.end_stroke();
+            self.request(Command::Stroke(out));
+        }
+        self.paint_feedback(&painter, rect, pointer);
+        self.paint_scenario_drag(ui, &painter, rect, pointer);
+        if response.hovered() {
+            let icon = if self.tools.stroke == Some(StrokeKind::Pan) || space {
+                egui::CursorIcon::Grabbing
+            } else {
+                egui::CursorIcon::Crosshair
+            };
+            ui.ctx().set_cursor_icon(icon);
+        }
+    }
+
+    /// The button of a click pressed and released within this frame over the map (none while a
+    /// dialog is open or a stroke runs).
+    fn tap_on_map(&self, ui: &egui::Ui, rect: egui::Rect) -> Option<egui::PointerButton> {
+        if self.tools.stroke.is_some() || !self.no_modal_open() {
+            return None;
+        }
+        ui.input(|i| {
+            let mut down: Option<(egui::PointerButton, egui::Pos2)> = None;
+            for event in &i.events {
+                if let egui::Event::PointerButton {
+                    pos,
+                    button,
+                    pressed,
+                    ..
+                } = event
+                {
+                    match (*pressed, down) {
+                        (true, _) => down = Some((*button, *pos)),
+                        (false, Some((b, at))) if b == *button && rect.contains(at) => {
+                            return Some(b);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            None
+        })
+    }
+
+    fn paint_feedback(
+        &self,
+        painter: &egui::Painter,
+        rect: egui::Rect,
+        pointer: Option<egui::Pos2>,
+    ) {
+        let grid = &self.doc.map.grid;
+        if let Some(sel) = self.tools.selection {
+            self.view.outline_hex(
+                painter,
+                grid,
+                rect,
+                sel,
+                egui::Stroke::new(3.0, egui::Color32::from_rgb(255, 200, 0)),
+            );
+        }
+        let Some(hex) = self.hovered else {
+            return;
+        };
+        let hover = egui::Stroke::new(2.0, egui::Color32::WHITE);
+        match self.tools.tool {
+            Tool::Brush => {
+                for h in self.tools.brush_footprint(&self.doc, hex) {
+                    self.view.outline_hex(
+                        painter,
+                        grid,
+                        rect,
+                        h,
+                        egui::Stroke::new(1.5, egui::Color32::from_white_alpha(200)),
+                    );
+                }
+            }
+            Tool::Hexside => {
+                if let Some(pos) = pointer {
+                    let g = self.view.to_grid(rect, pos);
+                    if let Some((side, d)) =
+                        crate::model::document::nearest_side(grid, hex, [g.x, g.y])
+                        && d <= crate::tools::HEXSIDE_REACH
+                    {
+                        self.view.highlight_side(
+                            painter,
+                            grid,
+                            rect,
+                            hex,
+                            side,
+                            egui::Stroke::new(4.0, egui::Color32::from_rgb(255, 120, 0)),
+                        );
+                    }
+                }
+                self.view.outline_hex(painter, grid, rect, hex, hover);
+            }
+            _ => self.view.outline_hex(painter, grid, rect, hex, hover),
+        }
+    }
+
+    fn toasts_ui(&mut self, ctx: &egui::Context) {
+        let now = self.time;
+        self.toasts.retain(|t| t.until > now);
+        if self.toasts.is_empty() {
+            return;
+        }
+        egui::Area::new(egui::Id::unique("toasts"))
+            .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-16.0, -48.0))
+            .order(egui::Order::Tooltip)
+            .interactable(false)
+            .show(ctx, |ui| {
+                for toast in &self.toasts {
+                    egui::Frame::popup(ui.style()).show(ui, |ui| {
+                        ui.label(&toast.text);
+                    });
+                }
+            });
+        if let Some(next) = self.toasts.iter().map(|t| t.until).reduce(f64::min) {
+            ctx.request_repaint_after(Duration::from_secs_f64((next - now).max(0.05)));
+        }
+    }
+}

@@ -1,0 +1,422 @@
+//! The one handler: [`EditorApp::execute`] runs every [`Command`]; a document edit is applied,
+//! recorded for undo, the view invalidated, the revision bumped, the document revalidated and
+//! recovery scheduled, all here. The document lives in a [`DocSlot`], which gives everybody
+//! `&Document` and only this module `&mut Document`: a panel, tool or other part of the app
+//! cannot change the document except by sending a command.
+//!
+//! ```
+//! # let dir = std::env::temp_dir();
+//! let app = bataille_editor::EditorApp::new(bataille_editor::EditorConfig::isolated(&dir));
+//! let name: &str = &app.doc.map.name; // everybody reads
+//! # let _ = name;
+//! ```
+//!
+//! ```compile_fail
+//! # let dir = std::env::temp_dir();
+//! let mut app = bataille_editor::EditorApp::new(bataille_editor::EditorConfig::isolated(&dir));
+//! app.doc.map.name = String::new(); // nobody writes but the handler
+//! ```
+//!
+//! ```compile_fail
+//! # let dir = std::env::temp_dir();
+//! let mut app = bataille_editor::EditorApp::new(bataille_editor::EditorConfig::isolated(&dir));
+//! let doc: &mut bataille_editor::model::document::Document = &mut app.doc;
+//! ```
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use egui::ViewportCommand;
+
+use crate::app::command::Command;
+use crate::app::{Dialog, EditorApp};
+use crate::model::document::{Document, NewMapSettings, Touched};
+use crate::model::history::{Change, History};
+use crate::panels::map_settings::MapSettingsDialog;
+use crate::services::files::PickPurpose;
+use crate::tools::{MAX_BRUSH_RADIUS, Tool, ToolOutput};
+
+/// The document as the app holds it: read by everybody (`Deref`), written only by the handler.
+pub struct DocSlot {
+    doc: Document,
+    /// Bumped by every change applied (and by undo, redo, replacing the document).
+    revision: u64,
+    /// Bumped when the scenario changed (the order of battle and counters rebuild from it).
+    scenario_revision: u64,
+    /// Bumped when the map changed.
+    map_revision: u64,
+}
+
+impl std::ops::Deref for DocSlot {
+    type Target = Document;
+    fn deref(&self) -> &Document {
+        &self.doc
+    }
+}
+
+impl DocSlot {
+    pub(super) fn new(doc: Document) -> DocSlot {
+        DocSlot {
+            doc,
+            revision: 0,
+            scenario_revision: 0,
+            map_revision: 0,
+        }
+    }
+
+    /// The document's revision: changes whenever the document does.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Changes whenever the scenario does.
+    pub fn scenario_revision(&self) -> u64 {
+        self.scenario_revision
+    }
+
+    fn write(&mut self) -> &mut Document {
+        self.revision += 1;
+        &mut self.doc
+    }
+}
+
+impl EditorApp {
+    // -----------------------------------------------------------------------------------------
+    // Editing: the one place where the document changes.
+
+    /// Applies a change, recording it for undo (in the open group if any).
+    fn apply_change(&mut self, label: &str, change: Change) {
+        if !matches!(change, Change::Scenario(_) | Change::AttachScenario { .. }) {
+            self.doc.map_revision += 1;
+        }
+        let touched = self.history.apply(self.doc.write(), label, change);
+        self.after_change(&touched);
+    }
+
+    /// Applies several changes as one undo step.
+    fn apply_edit(&mut self, label: &str, changes: Vec<Change>) {
+        let was_open = self.history.group_open();
+        self.history.begin_group(label);
+        for change in changes {
+            self.apply_change(label, change);
+        }
+        if !was_open {
+            self.history.end_group();
+        }
+        self.after_commit();
+    }
+
+    fn after_change(&mut self, touched: &Touched) {
+        if touched.is_empty() {
+            return;
+        }
+        if touched.scenario || touched.all {
+            self.doc.scenario_revision += 1;
+            self.oob.revision = self.doc.scenario_revision;
+        }
+        self.view.invalidate(&self.doc, touched);
+        if touched.all {
+            self.tools.sync_with_legend(&self.doc);
+        }
+        self.last_edit_at = Some(Instant::now());
+    }
+
+    /// Runs what follows a committed step: validation and periodic recovery.
+    fn after_commit(&mut self) {
+        let key = (self.history.committed(), self.history.undo_depth());
+        if self.validated_depth != Some(key) && !self.history.group_open() {
+            self.validated_depth = Some(key);
+            // Checked once per frame (`validate_now`), not once per command: a frame that
+            // commits several steps checks once, and an edit costs what it touched.
+            self.validation_due = true;
+            self.egui_ctx.request_repaint();
+        }
+        self.maybe_write_recovery(false);
+    }
+
+    /// Applies what a tool returned.
+    fn apply_tool_output(&mut self, out: ToolOutput) {
+        if let Some(label) = out.begin {
+            self.history.begin_group(label);
+        }
+        for change in out.changes {
+            self.apply_change("Edit", change);
+        }
+        if let Some(code) = out.picked {
+            self.tools.terrain = code;
+        }
+        if out.end {
+            self.history.end_group();
+            self.after_commit();
+        }
+    }
+
+    fn undo(&mut self) {
+        self.doc.map_revision += 1;
+        if let Some(touched) = self.history.undo(self.doc.write()) {
+            self.after_change(&touched);
+            if touched.all {
+                self.view.invalidate_all();
+            }
+            self.after_commit();
+        }
+    }
+
+    fn redo(&mut self) {
+        self.doc.map_revision += 1;
+        if let Some(touched) = self.history.redo(self.doc.write()) {
+            self.after_change(&touched);
+            self.after_commit();
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Actions.
+
+    fn guarded(&mut self, command: &Command) -> bool {
+        if self.guard_passed || !self.is_dirty() {
+            self.guard_passed = false;
+            return true;
+        }
+        self.dialog = Some(self.guard_dialog(command.clone()));
+        false
+    }
+
+    /// Runs a command now: the one handler. Menus, panels and tools queue commands with
+    /// [`EditorApp::request`]; the frame drains the queue here.
+    pub fn execute(&mut self, command: Command) {
+        let ctx = self.egui_ctx.clone();
+        let ctx = &ctx;
+        if command.opens_modal() && !self.no_modal_open() {
+            return; // One modal at a time: Escape closes the open one first.
+        }
+        match command {
+            Command::NewMap => {
+                if self.guarded(&command) {
+                    self.dialog = Some(Dialog::NewMap(NewMapSettings::default()));
+                }
+            }
+            Command::Open => {
+                if self.guarded(&command) {
+                    self.open_path_dialog(PickPurpose::Open, None);
+                }
+            }
+            Command::OpenPath(ref path) => {
+                if self.guarded(&command) {
+                    self.open_path(path);
+                }
+            }
+            Command::Save => {
+                self.save();
+            }
+            Command::SaveAs => self.open_path_dialog(PickPurpose::Save, None),
+            Command::SaveAsPath(path) => {
+                self.save_to(&path);
+            }
+            Command::Quit => {
+                if self.guarded(&command) {
+                    self.allow_close = true;
+                    self.remove_recovery();
+                    ctx.send_viewport_cmd(ViewportCommand::Close);
+                }
+            }
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::FitMap => self.view.fit_pending = true,
+            Command::Zoom100 => {
+                let rect = self.map_rect;
+                self.view
+                    .zoom_to(rect, rect.center(), crate::map::view::ZOOM_100);
+            }
+            Command::ZoomIn | Command::ZoomOut => {
+                let rect = self.map_rect;
+                let factor = if command == Command::ZoomIn {
+                    1.25
+                } else {
+                    0.8
+                };
+                self.view
+                    .zoom_to(rect, rect.center(), self.view.zoom * factor);
+            }
+            Command::ToggleHexNames => {
+                self.view.layers.hex_names = !self.view.layers.hex_names;
+                self.save_settings();
+            }
+            Command::Tool(tool) => self.tools.tool = tool,
+            Command::BrushBigger => {
+                self.tools.brush_radius = (self.tools.brush_radius + 1).min(MAX_BRUSH_RADIUS);
+            }
+            Command::BrushSmaller => {
+                self.tools.brush_radius = self.tools.brush_radius.saturating_sub(1);
+            }
+            Command::MapSettings => {
+                self.dialog = Some(Dialog::MapSettings(Box::new(MapSettingsDialog::new(
+                    &self.doc,
+                ))));
+            }
+            Command::Legend => {
+                let tab = self.legend.tab;
+                self.legend.open_on(&self.doc, tab);
+            }
+            Command::ToggleLeftDock => {
+                self.settings.show_left_dock = !self.settings.show_left_dock;
+                self.save_settings();
+            }
+            Command::ToggleRightDock => {
+                self.settings.show_right_dock = !self.settings.show_right_dock;
+                self.save_settings();
+            }
+            Command::ToggleDiagnostics => {
+                self.settings.show_diagnostics = !self.settings.show_diagnostics;
+                self.save_settings();
+            }
+            Command::NextDiagnostic | Command::PreviousDiagnostic => {
+                if let Some(d) = self.diagnostics.step(command == Command::NextDiagnostic) {
+                    self.go_to_diagnostic(ctx, &d);
+                }
+            }
+            Command::Escape => self.escape(),
+            Command::ToggleDocks => {
+                let shown = self.settings.show_left_dock
+                    || self.settings.show_right_dock
+                    || self.settings.show_diagnostics;
+                self.settings.show_left_dock = !shown;
+                self.settings.show_right_dock = !shown;
+                self.settings.show_diagnostics = !shown;
+                self.save_settings();
+            }
+            Command::CommandPalette => {
+                if self.no_modal_open() {
+                    self.dialog = Some(Dialog::Palette(Default::default()));
+                }
+            }
+            Command::ShortcutSheet => {
+                if self.no_modal_open() {
+                    self.dialog = Some(Dialog::Shortcuts);
+                }
+            }
+            Command::Edit { label, changes } => self.apply_edit(&label, changes),
+            Command::Stroke(out) => self.apply_tool_output(out),
+            Command::RotateClockwise => self.rotate_selected(true),
+            Command::RotateAnticlockwise => self.rotate_selected(false),
+            Command::RemoveFromMap => self.remove_selected_from_map(),
+            Command::ScenarioSettings => self.open_scenario_settings(),
+            Command::NewScenario => self.new_scenario_for_map(),
+            Command::About => self.dialog = Some(Dialog::About),
+            Command::ClearRecent => {
+                self.settings.recent.clear();
+                self.save_settings();
+            }
+        }
+    }
+
+    /// Runs the validation the last commands asked for (the frame calls it once).
+    pub fn validate_now(&mut self) {
+        if std::mem::take(&mut self.validation_due) {
+            let revisions = (self.doc.map_revision, self.doc.scenario_revision);
+            self.diagnostics.revalidate_at(&self.doc, revisions);
+        }
+    }
+
+    /// Runs a document edit now through the handler (one undo step, or part of the open one).
+    pub(crate) fn edit(&mut self, label: &str, changes: Vec<Change>) {
+        self.execute(Command::Edit {
+            label: label.to_owned(),
+            changes,
+        });
+    }
+
+    /// Replaces the whole document (open, new map, recovery): the one place that does. The
+    /// history starts again; `unsaved` marks the new document as not saved (a recovery).
+    pub fn replace_document(&mut self, doc: Document, unsaved: bool) {
+        let scenario_revision = self.doc.scenario_revision + 1;
+        let map_revision = self.doc.map_revision + 1;
+        let revision = self.doc.revision + 1;
+        self.doc = DocSlot {
+            doc,
+            revision,
+            scenario_revision,
+            map_revision,
+        };
+        self.history = History::new();
+        if unsaved {
+            self.history.mark_unsaved();
+        }
+        self.view.reset();
+        self.oob.reset();
+        self.oob.revision = self.doc.scenario_revision;
+        self.tools.selection = None;
+        if self.doc.scenario.is_some() {
+            // A scenario is opened to place counters first.
+            self.tools.tool = Tool::Select;
+        }
+        self.tools.sync_with_legend(&self.doc);
+        self.validated_depth = None;
+        self.validation_due = true;
+        self.validate_now();
+    }
+
+    /// Records where the document now lives after a save: the map's file, and the scenario's
+    /// file with its `map` field. Where a file lives is not undoable state.
+    pub(crate) fn relocate(
+        &mut self,
+        map_path: Option<PathBuf>,
+        scenario: Option<(PathBuf, String)>,
+    ) {
+        self.doc.scenario_revision += 1;
+        let doc = self.doc.write();
+        if let Some(path) = map_path {
+            doc.map_path = Some(path);
+        }
+        if let (Some((path, map_field)), Some(file)) = (scenario, doc.scenario.as_mut()) {
+            file.path = path;
+            file.scenario.map = map_field;
+        }
+    }
+
+    /// The unsaved-changes question for what changed (the map, the scenario or both).
+    pub(crate) fn guard_dialog(&self, then: Command) -> Dialog {
+        let files = crate::services::save::unsaved_files(&self.doc);
+        Dialog::Guard {
+            then,
+            question: crate::services::save::unsaved_sentence(&files),
+        }
+    }
+
+    /// Escape: the top dialog closes; else a digitise click mode ends; else the selection clears.
+    fn escape(&mut self) {
+        if self.dialog.is_some() {
+            // The top dialog goes; a guard's pending command is dropped (Cancel).
+            self.dialog = None;
+        } else if self.legend.open {
+            self.legend.open = false;
+        } else if self.digitise.import_dialog.is_some() {
+            self.digitise.import_dialog = None;
+        } else if self.oob.settings_dialog.is_some() {
+            self.oob.settings_dialog = None;
+        } else if self.digitise.mode != crate::app::digitise::Mode::Idle {
+            self.digitise.mode = crate::app::digitise::Mode::Idle;
+        } else {
+            self.tools.selection = None;
+            self.oob.selected = None;
+        }
+    }
+
+    /// Whether no dialog or editor window is open (a new one may open).
+    pub(crate) fn no_modal_open(&self) -> bool {
+        self.dialog.is_none()
+            && !self.legend.open
+            && self.oob.settings_dialog.is_none()
+            && self.digitise.import_dialog.is_none()
+    }
+
+    /// Centres the view on a hex and selects it.
+    pub fn go_to_hex(&mut self, ctx: &egui::Context, hex: &bataille_schema::HexName) {
+        if let Some(index) = self.doc.map.grid.lookup(hex) {
+            let [x, y] = self.doc.map.grid.centre(index);
+            self.view.centre = egui::pos2(x, y);
+            self.tools.selection = Some(index);
+            ctx.request_repaint();
+        }
+    }
+}

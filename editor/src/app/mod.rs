@@ -1,0 +1,262 @@
+//! The editor application: `EditorApp` owns the document (in a [`DocSlot`]), the undo history,
+//! the map view, the tools and the panels. Menus, shortcuts, panels and tools send [`Command`]s;
+//! `handler` runs them (the only code that changes the document); `frame` draws the window;
+//! `lifecycle` opens, saves and recovers files; `dialogs` shows the modal dialogs.
+
+pub mod command;
+mod dialogs;
+pub mod digitise;
+pub mod docks;
+mod frame;
+mod handler;
+mod lifecycle;
+mod palette;
+pub mod placement;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use bataille_schema::HexIndex;
+
+use crate::map::view::MapView;
+use crate::model::document::{Document, NewMapSettings};
+use crate::model::history::History;
+use crate::panels::diagnostics::DiagnosticsPanel;
+use crate::panels::legend::LegendEditor;
+use crate::panels::map_settings::MapSettingsDialog;
+use crate::services::files::{
+    FilePicker, FoundRecovery, ScriptedPicker, Settings, SystemPicker, find_recoveries,
+};
+use crate::tools::ToolState;
+
+/// Where the editor keeps its files and how it asks for paths.
+pub struct EditorConfig {
+    /// Settings and recent files; `None` remembers nothing.
+    pub config_dir: Option<PathBuf>,
+    /// Recovery files; `None` writes none.
+    pub recovery_dir: Option<PathBuf>,
+    /// The system file chooser.
+    pub picker: Box<dyn FilePicker>,
+    /// A recovery file is written after this many edits…
+    pub recovery_every_edits: u64,
+    /// …or this long after the last one while there are unsaved changes.
+    pub recovery_interval: Duration,
+}
+
+impl EditorConfig {
+    /// The user's directories and the desktop's file chooser.
+    pub fn from_environment() -> EditorConfig {
+        EditorConfig {
+            config_dir: crate::services::files::default_config_dir(),
+            recovery_dir: crate::services::files::default_recovery_dir(),
+            picker: Box::new(SystemPicker::detect()),
+            recovery_every_edits: 20,
+            recovery_interval: Duration::from_secs(30),
+        }
+    }
+
+    /// Everything under one directory and a scripted picker (for tests).
+    pub fn isolated(dir: &Path) -> EditorConfig {
+        EditorConfig {
+            config_dir: Some(dir.join("config")),
+            recovery_dir: Some(dir.join("recovery")),
+            picker: Box::new(ScriptedPicker::default()),
+            recovery_every_edits: 20,
+            recovery_interval: Duration::from_secs(30),
+        }
+    }
+}
+
+pub use command::Command;
+pub use handler::DocSlot;
+
+/// A modal dialog.
+#[derive(Debug)]
+pub enum Dialog {
+    /// Unsaved changes: Save, Discard or Cancel, then do `then`.
+    Guard {
+        then: Command,
+        /// Which files have changes ("The map denain.ron has changes…").
+        question: String,
+    },
+    /// Something failed: what, and what to do.
+    Error {
+        title: String,
+        message: String,
+        hint: String,
+    },
+    /// Recovery files found at start-up.
+    Recover {
+        found: Vec<FoundRecovery>,
+    },
+    /// The file dialog (always works), with a Browse… button for the system chooser.
+    Path {
+        dialog: Box<crate::panels::file_dialog::FileDialog>,
+        then: Option<Command>,
+    },
+    NewMap(NewMapSettings),
+    MapSettings(Box<MapSettingsDialog>),
+    About,
+    /// The command palette: a filter over every command.
+    Palette(PaletteState),
+    /// The keyboard shortcuts, from the command table.
+    Shortcuts,
+    /// A new scenario for the map: title, date, rules, file.
+    NewScenario(Box<crate::panels::new_scenario::NewScenarioForm>),
+}
+
+/// What the palette's filter holds.
+#[derive(Debug, Default)]
+pub struct PaletteState {
+    pub query: String,
+    /// The highlighted row among the matches.
+    pub selected: usize,
+}
+
+/// A short message shown in a corner for a few seconds.
+#[derive(Debug, Clone)]
+pub struct Toast {
+    pub text: String,
+    pub until: f64,
+}
+
+/// The editor.
+pub struct EditorApp {
+    /// The document: read it freely; only `execute` changes it.
+    pub doc: DocSlot,
+    pub history: History,
+    pub view: MapView,
+    pub tools: ToolState,
+    pub settings: Settings,
+    pub diagnostics: DiagnosticsPanel,
+    pub legend: LegendEditor,
+    pub digitise: crate::app::digitise::Digitise,
+    /// The order of battle, counters, zones and scenario settings.
+    pub oob: crate::panels::oob::OobState,
+    pub dialog: Option<Dialog>,
+    pub toasts: Vec<Toast>,
+    /// The hex under the pointer.
+    pub hovered: Option<HexIndex>,
+    /// Where the map was drawn in the last frame.
+    pub map_rect: egui::Rect,
+    pub(crate) config: EditorConfig,
+    pending: Vec<Command>,
+    /// Set once the user agreed to lose unsaved changes (or saved them) for the next action.
+    guard_passed: bool,
+    /// The window may close now.
+    allow_close: bool,
+    title: String,
+    recovery_written_at: Option<Instant>,
+    /// A recovery file being written in the background.
+    recovery_writer: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+    /// File operations that failed (each also shown in a toast).
+    pub io_errors: Vec<String>,
+    recovery_edits: u64,
+    last_edit_at: Option<Instant>,
+    validated_depth: Option<(u64, usize)>,
+    time: f64,
+    /// A committed step asked for a check (run once per frame).
+    validation_due: bool,
+    /// The egui context of the last frame (commands that repaint or close the window).
+    egui_ctx: egui::Context,
+}
+
+impl EditorApp {
+    /// A new editor with a blank map, offering any recovery files found.
+    pub fn new(config: EditorConfig) -> EditorApp {
+        let settings = Settings::load(config.config_dir.as_deref());
+        let doc = Document::new_map(&NewMapSettings::default());
+        let mut app = EditorApp {
+            doc: DocSlot::new(doc),
+            history: History::new(),
+            view: MapView::default(),
+            tools: ToolState::default(),
+            diagnostics: DiagnosticsPanel::default(),
+            legend: LegendEditor::default(),
+            digitise: Default::default(),
+            oob: Default::default(),
+            dialog: None,
+            toasts: Vec::new(),
+            hovered: None,
+            map_rect: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0)),
+            pending: Vec::new(),
+            guard_passed: false,
+            allow_close: false,
+            title: String::new(),
+            recovery_written_at: None,
+            recovery_writer: None,
+            io_errors: Vec::new(),
+            recovery_edits: 0,
+            last_edit_at: None,
+            validated_depth: None,
+            time: 0.0,
+            validation_due: false,
+            egui_ctx: egui::Context::default(),
+            settings,
+            config,
+        };
+        app.view.layers.hex_names = app.settings.show_hex_names;
+        app.tools.sync_with_legend(&app.doc);
+        let found = find_recoveries(app.config.recovery_dir.as_deref());
+        if !found.is_empty() {
+            app.dialog = Some(Dialog::Recover { found });
+        }
+        app
+    }
+
+    /// A new editor opening a file (a map, or a scenario with its map).
+    pub fn with_file(config: EditorConfig, path: &Path) -> EditorApp {
+        let mut app = EditorApp::new(config);
+        let recover = app.dialog.take();
+        app.open_path(path);
+        // The recovery offer comes first, over the file.
+        if let Some(dialog) = recover {
+            if let Some(Dialog::Error { .. }) = &app.dialog {
+                // Keep the error; the recovery is offered at the next start.
+            } else {
+                app.dialog = Some(dialog);
+            }
+        }
+        app
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The title and state queries.
+
+    /// The window title: file name and an unsaved mark.
+    pub fn window_title(&self) -> String {
+        let mark = if self.is_dirty() { " ●" } else { "" };
+        let mut name = self.doc.display_name();
+        if let (Some(_), Some(map)) = (&self.doc.scenario, &self.doc.map_path)
+            && let Some(file) = map.file_name()
+        {
+            name = format!("{name} (map {})", file.to_string_lossy());
+        }
+        format!("{name}{mark} — Bataille editor")
+    }
+
+    /// Whether the window may close (the user saved or discarded the changes).
+    pub fn close_allowed(&self) -> bool {
+        self.allow_close
+    }
+
+    /// The screen point of a grid point in the last frame's map view.
+    pub fn screen_of(&self, grid_point: [f32; 2]) -> egui::Pos2 {
+        self.view
+            .to_screen(self.map_rect, egui::pos2(grid_point[0], grid_point[1]))
+    }
+
+    /// The screen point of a hex's centre in the last frame's map view.
+    pub fn screen_of_hex(&self, hex: HexIndex) -> egui::Pos2 {
+        self.screen_of(self.doc.map.grid.centre(hex))
+    }
+
+    pub fn is_dirty(&self) -> bool {
+        self.history.is_dirty()
+    }
+
+    /// Queues an action, run at the end of the frame.
+    pub fn request(&mut self, action: Command) {
+        self.pending.push(action);
+    }
+}

@@ -1,0 +1,105 @@
+//! The command palette (Ctrl+Shift+P) and the keyboard-shortcut sheet (F1), both generated
+//! from the `Command` table: a command added there shows up here with its label, tooltip and
+//! keys.
+
+use egui::{Key, Ui};
+
+use crate::app::PaletteState;
+use crate::app::command::{Command, POINTER_GESTURES};
+
+/// The commands whose label or tooltip holds every word of the query.
+pub fn matches(query: &str) -> Vec<Command> {
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    Command::all()
+        .into_iter()
+        .filter(|c| {
+            let text = format!("{} {}", c.label(), c.tooltip()).to_lowercase();
+            words.iter().all(|w| text.contains(w.as_str()))
+        })
+        .collect()
+}
+
+/// The palette's body: a filter and the matching commands. Returns the command chosen (Enter
+/// or a click) and whether the palette should close.
+pub fn palette_ui(ui: &mut Ui, state: &mut PaletteState) -> (Option<Command>, bool) {
+    ui.set_min_width(460.0);
+    ui.heading("Commands");
+    let label = ui.label("Find a command");
+    let edit = ui
+        .add(egui::TextEdit::singleline(&mut state.query).hint_text("type to filter"))
+        .labelled_by(label.id);
+    edit.request_focus();
+    let found = matches(&state.query);
+    if edit.changed() {
+        state.selected = 0;
+    }
+    let (down, up, enter) = ui.input(|i| {
+        (
+            i.key_pressed(Key::ArrowDown),
+            i.key_pressed(Key::ArrowUp),
+            i.key_pressed(Key::Enter),
+        )
+    });
+    if down {
+        state.selected = (state.selected + 1).min(found.len().saturating_sub(1));
+    }
+    if up {
+        state.selected = state.selected.saturating_sub(1);
+    }
+    let mut chosen = None;
+    egui::ScrollArea::vertical()
+        .max_height(360.0)
+        .show(ui, |ui| {
+            for (i, command) in found.iter().enumerate() {
+                let keys = command.shortcut_text(ui.ctx());
+                let row = egui::Button::selectable(i == state.selected, command.label())
+                    .shortcut_text(keys);
+                let response = ui.add(row).on_hover_text(command.tooltip());
+                if i == state.selected && (down || up) {
+                    response.scroll_to_me(None);
+                }
+                if response.clicked() {
+                    chosen = Some(command.clone());
+                }
+            }
+        });
+    if enter && chosen.is_none() {
+        chosen = found.get(state.selected).cloned();
+    }
+    let close = chosen.is_some() || ui.button("Close").clicked();
+    (chosen, close)
+}
+
+/// The shortcut sheet's body. Returns whether it should close.
+pub fn shortcuts_ui(ui: &mut Ui) -> bool {
+    ui.set_min_width(520.0);
+    ui.heading("Keyboard shortcuts");
+    egui::ScrollArea::vertical()
+        .max_height(480.0)
+        .show(ui, |ui| {
+            egui::Grid::new("shortcut-sheet")
+                .striped(true)
+                .num_columns(2)
+                .show(ui, |ui| {
+                    for command in Command::all() {
+                        let keys: Vec<String> = command
+                            .shortcuts()
+                            .iter()
+                            .map(|s| ui.ctx().format_shortcut(s))
+                            .collect();
+                        if keys.is_empty() {
+                            continue;
+                        }
+                        ui.label(keys.join(", "));
+                        ui.label(command.label()).on_hover_text(command.tooltip());
+                        ui.end_row();
+                    }
+                    for (gesture, what) in POINTER_GESTURES {
+                        ui.label(*gesture);
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
+        });
+    ui.button("Close").clicked()
+}

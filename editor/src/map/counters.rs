@@ -1,0 +1,682 @@
+//! Counters on the map, drawn with egui shapes as players know them: a square in the corps
+//! colour with a NATO-style symbol (infantry ✕, cavalry ╱, dragoons ╱ and a bar, light troops,
+//! artillery ●), CP-morale-MP below, a wedge on the edge its front faces; stacks fanned with a
+//! count badge beyond three; line leaders round, commanders in chief as stars. What each counter
+//! looks like is computed once per scenario change ([`CounterCache`]); a frame only draws the
+//! stacks in view, with less detail when they are small on screen.
+//! Longer than 600 lines: the counter cache, stack layout, hit-testing and the shapes of every
+//! counter kind are one drawing pipeline.
+
+use std::collections::{BTreeMap, HashMap};
+
+use bataille_schema::scenario::Symbol;
+use bataille_schema::{Grid, HexIndex, Scenario};
+use egui::{Color32, Pos2, Rect, Shape, Stroke, pos2, vec2};
+
+use crate::map::view::{MapView, colour32};
+use crate::model::scenario_edit::CounterAt;
+
+/// A counter's side, as a share of the hex's circumradius.
+pub const COUNTER_SIDE: f32 = 1.1;
+/// At most this many counters of a stack are drawn; a badge gives the count beyond three.
+pub const STACK_SHOWN: usize = 4;
+
+const INK: Color32 = Color32::from_rgb(20, 20, 20);
+const NO_CORPS: Color32 = Color32::from_rgb(176, 176, 176);
+const GOLD: Color32 = Color32::from_rgb(232, 195, 58);
+pub const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
+
+/// How one unit counter looks.
+#[derive(Debug, Clone)]
+pub struct UnitLook {
+    pub at: CounterAt,
+    pub colour: Color32,
+    pub symbol: Symbol,
+    /// CP, morale and MP, written `CP-morale-MP` on the counter.
+    pub values: [Option<u8>; 3],
+    /// Artillery's fire modifier (Denain 10.3).
+    pub fire: Option<i8>,
+    /// Where its front points, in degrees clockwise from north.
+    pub facing_degrees: Option<f32>,
+}
+
+/// How a leader marker looks.
+#[derive(Debug, Clone)]
+pub struct LeaderLook {
+    pub at: CounterAt,
+    pub colour: Color32,
+    pub commander: bool,
+    pub name: String,
+}
+
+/// The counters standing on one hex at set-up, bottom first.
+#[derive(Debug, Clone, Default)]
+pub struct Stack {
+    pub units: Vec<UnitLook>,
+    pub leaders: Vec<LeaderLook>,
+}
+
+/// The counters by hex, rebuilt when the scenario changes.
+#[derive(Default)]
+pub struct CounterCache {
+    key: Option<(u64, Grid)>,
+    pub by_hex: BTreeMap<HexIndex, Stack>,
+}
+
+pub use crate::model::oob_ops::{facing_degrees, rotate_facing};
+
+impl CounterCache {
+    /// Rebuilds the looks when the scenario's revision or the grid changed.
+    pub fn refresh(&mut self, revision: u64, scenario: Option<&Scenario>, grid: &Grid) {
+        if self
+            .key
+            .as_ref()
+            .is_some_and(|(r, g)| *r == revision && g == grid)
+        {
+            return;
+        }
+        self.key = Some((revision, grid.clone()));
+        self.by_hex.clear();
+        let Some(s) = scenario else {
+            return;
+        };
+        for (a, army) in s.armies.iter().enumerate() {
+            let colours: HashMap<&str, Color32> = army
+                .corps
+                .iter()
+                .map(|c| (c.id.as_str(), colour32(&c.colour, NO_CORPS)))
+                .collect();
+            for (u, unit) in army.units.iter().enumerate() {
+                let Some(hex) = unit.placement.hex().and_then(|h| grid.lookup(h)) else {
+                    continue;
+                };
+                let colour = unit
+                    .corps
+                    .as_ref()
+                    .and_then(|c| colours.get(c.as_str()).copied())
+                    .unwrap_or(NO_CORPS);
+                let symbol = s
+                    .rules
+                    .unit_kinds
+                    .get(&unit.kind)
+                    .map_or(Symbol::Other, |k| k.symbol);
+                let values = [unit.cp, unit.morale, unit.mp];
+                self.by_hex.entry(hex).or_default().units.push(UnitLook {
+                    at: CounterAt::Unit(a, u),
+                    colour,
+                    symbol,
+                    values,
+                    fire: unit.fire_modifier,
+                    facing_degrees: unit
+                        .facing
+                        .map(|side| facing_degrees(grid.orientation, side)),
+                });
+            }
+            for (c, corps) in army.corps.iter().enumerate() {
+                if let Some(leader) = &corps.leader
+                    && let Some(hex) = leader.placement.hex().and_then(|h| grid.lookup(h))
+                {
+                    self.by_hex
+                        .entry(hex)
+                        .or_default()
+                        .leaders
+                        .push(LeaderLook {
+                            at: CounterAt::Leader(a, c),
+                            colour: colour32(&corps.colour, NO_CORPS),
+                            commander: false,
+                            name: leader.name.clone(),
+                        });
+                }
+            }
+            for (k, chief) in army.commanders.iter().enumerate() {
+                if let Some(hex) = chief.placement.hex().and_then(|h| grid.lookup(h)) {
+                    let colour = chief
+                        .commands
+                        .first()
+                        .and_then(|id| colours.get(id.as_str()).copied())
+                        .unwrap_or(NO_CORPS);
+                    self.by_hex
+                        .entry(hex)
+                        .or_default()
+                        .leaders
+                        .push(LeaderLook {
+                            at: CounterAt::Commander(a, k),
+                            colour,
+                            commander: true,
+                            name: chief.name.clone(),
+                        });
+                }
+            }
+        }
+    }
+
+    /// The hex a counter stands on.
+    pub fn hex_of(&self, at: CounterAt) -> Option<HexIndex> {
+        self.by_hex.iter().find_map(|(hex, stack)| {
+            (stack.units.iter().any(|u| u.at == at) || stack.leaders.iter().any(|l| l.at == at))
+                .then_some(*hex)
+        })
+    }
+
+    /// How many counters stand on a hex (units, leaders).
+    pub fn count_at(&self, hex: HexIndex) -> (usize, usize) {
+        self.by_hex
+            .get(&hex)
+            .map_or((0, 0), |s| (s.units.len(), s.leaders.len()))
+    }
+}
+
+/// Where a stack's pieces are on screen.
+pub struct StackLayout {
+    /// One square per unit drawn, bottom first.
+    pub units: Vec<Rect>,
+    /// Centre and radius of each leader marker.
+    pub leaders: Vec<(Pos2, f32)>,
+}
+
+/// Lays out a stack around a hex centre on screen, for a counter side of `side_px`.
+pub fn layout_stack(centre: Pos2, stack: &Stack, side_px: f32) -> StackLayout {
+    let shown = stack.units.len().min(STACK_SHOWN);
+    // The stack's middle counter sits on the hex centre; each next one up and left.
+    let step = (0.1 * side_px).max(1.0);
+    let lift = step * (shown.saturating_sub(1)) as f32 / 2.0;
+    let units = (0..shown)
+        .map(|k| {
+            let offset = step * k as f32 - lift;
+            Rect::from_center_size(centre - vec2(offset, offset), vec2(side_px, side_px))
+        })
+        .collect();
+    let has_units = shown > 0;
+    let leaders = (0..stack.leaders.len())
+        .map(|k| {
+            let r = 0.2 * side_px;
+            let shift = 0.3 * side_px * k as f32;
+            let pos = if has_units {
+                centre + vec2(0.46 * side_px + shift, -0.46 * side_px + shift)
+            } else {
+                centre + vec2(shift, shift)
+            };
+            (pos, r)
+        })
+        .collect();
+    StackLayout { units, leaders }
+}
+
+/// What to highlight while drawing.
+#[derive(Default)]
+pub struct Highlights {
+    pub selected: Option<CounterAt>,
+    pub hovered: Option<CounterAt>,
+    /// Counters in command of the selected leader (green) and out of it (red).
+    pub in_command: Vec<CounterAt>,
+    pub out_of_command: Vec<CounterAt>,
+    /// A counter being dragged: drawn faded where it stands.
+    pub dragged: Option<CounterAt>,
+}
+
+/// The counter's side on screen at a zoom.
+pub fn side_px(view: &MapView) -> f32 {
+    COUNTER_SIDE * view.zoom
+}
+
+/// The radius of a stack's count badge for a counter side of `side_px`: never too small to
+/// hold its number.
+pub fn badge_radius(side_px: f32) -> f32 {
+    (0.17 * side_px).max(7.0)
+}
+
+/// Draws every stack in view. Returns how many counters were drawn.
+pub fn paint(
+    painter: &egui::Painter,
+    view: &MapView,
+    rect: Rect,
+    grid: &Grid,
+    cache: &CounterCache,
+    highlights: &Highlights,
+    scenario: Option<&Scenario>,
+) -> usize {
+    let side = side_px(view);
+    let visible = view.visible_grid_rect(rect).expand(1.5);
+    let mut shapes: Vec<Shape> = Vec::new();
+    let mut drawn = 0;
+    for (hex, stack) in &cache.by_hex {
+        let [x, y] = grid.centre(*hex);
+        if !visible.contains(pos2(x, y)) {
+            continue;
+        }
+        let centre = view.to_screen(rect, pos2(x, y));
+        let layout = layout_stack(centre, stack, side);
+        for (look, square) in stack.units.iter().zip(&layout.units) {
+            let faded = highlights.dragged == Some(look.at);
+            unit_shapes(&mut shapes, look, *square, faded);
+            let mark = |c: Color32, w: f32| {
+                Shape::rect_stroke(
+                    square.expand(w / 2.0 + 1.0),
+                    2.0,
+                    Stroke::new(w, c),
+                    egui::StrokeKind::Outside,
+                )
+            };
+            if highlights.selected == Some(look.at) {
+                shapes.push(mark(SELECTED, 3.0));
+            } else if highlights.hovered == Some(look.at) {
+                shapes.push(mark(Color32::WHITE, 2.0));
+            }
+            if highlights.in_command.contains(&look.at) {
+                shapes.push(mark(Color32::from_rgb(40, 190, 70), 2.5));
+            } else if highlights.out_of_command.contains(&look.at) {
+                shapes.push(mark(Color32::from_rgb(230, 40, 40), 2.5));
+            }
+            drawn += 1;
+        }
+        if stack.units.len() > 3
+            && let Some(top) = layout.units.last()
+        {
+            let r = badge_radius(side);
+            let at = top.left_top();
+            shapes.push(Shape::circle_filled(at, r, INK));
+            shapes.push(Shape::circle_stroke(
+                at,
+                r,
+                Stroke::new(1.0, Color32::WHITE),
+            ));
+            // The count at every zoom: zoomed out is when a stack is hardest to see.
+            shapes.push(text_shape(
+                painter,
+                at,
+                &stack.units.len().to_string(),
+                (r * 1.2).max(8.0),
+                Color32::WHITE,
+            ));
+        }
+        for (look, (pos, r)) in stack.leaders.iter().zip(&layout.leaders) {
+            leader_shapes(&mut shapes, painter, look, *pos, *r, side);
+            if highlights.selected == Some(look.at) {
+                shapes.push(Shape::circle_stroke(
+                    *pos,
+                    r * 1.5,
+                    Stroke::new(3.0, SELECTED),
+                ));
+            } else if highlights.hovered == Some(look.at) {
+                shapes.push(Shape::circle_stroke(
+                    *pos,
+                    r * 1.5,
+                    Stroke::new(2.0, Color32::WHITE),
+                ));
+            }
+            if highlights.in_command.contains(&look.at) {
+                shapes.push(Shape::circle_stroke(
+                    *pos,
+                    r * 1.3,
+                    Stroke::new(2.5, Color32::from_rgb(40, 190, 70)),
+                ));
+            } else if highlights.out_of_command.contains(&look.at) {
+                shapes.push(Shape::circle_stroke(
+                    *pos,
+                    r * 1.3,
+                    Stroke::new(2.5, Color32::from_rgb(230, 40, 40)),
+                ));
+            }
+            drawn += 1;
+        }
+        // Texts last, so that a counter above never hides the values of the one it covers
+        // only partly: values of the top counter only.
+        if side >= 22.0
+            && let (Some(look), Some(square)) = (
+                stack.units.get(layout.units.len().saturating_sub(1)),
+                layout.units.last(),
+            )
+            && (look.values.iter().any(Option::is_some) || look.fire.is_some())
+        {
+            let ink = ink_on(look.colour);
+            shapes.push(text_shape(
+                painter,
+                square.center() + vec2(0.0, 0.29 * side),
+                &values_text(look.values, look.fire),
+                0.27 * side,
+                ink,
+            ));
+        }
+        // Zoomed in far enough, the top counter's name above it, as printed.
+        if side >= 56.0
+            && let (Some(look), Some(square), Some(s)) = (
+                stack.units.get(layout.units.len().saturating_sub(1)),
+                layout.units.last(),
+                scenario,
+            )
+            && let CounterAt::Unit(a, u) = look.at
+            && let Some(unit) = s.armies.get(a).and_then(|army| army.units.get(u))
+        {
+            let galley = painter.layout_no_wrap(
+                unit.name.clone(),
+                egui::FontId::proportional((0.2 * side).min(16.0)),
+                INK,
+            );
+            let at = square.center_top() - vec2(galley.size().x / 2.0, galley.size().y + 2.0);
+            let plate = Rect::from_min_size(at, galley.size()).expand(1.5);
+            shapes.push(Shape::rect_filled(
+                plate,
+                2.0,
+                Color32::from_rgba_unmultiplied(255, 252, 235, 210),
+            ));
+            shapes.push(Shape::galley(at, galley, INK));
+        }
+    }
+    painter.extend(shapes);
+    drawn
+}
+
+/// `CP-morale-MP` (`3-2-4`), a dash for a value the unit lacks; a battery without CP and
+/// morale shows its fire modifier and MP (`+2 · 3`).
+pub fn values_text(values: [Option<u8>; 3], fire: Option<i8>) -> String {
+    if let ([None, None, mp], Some(fire)) = (values, fire) {
+        let mp = mp.map_or_else(|| "–".to_owned(), |v| v.to_string());
+        return format!("{fire:+} · {mp}");
+    }
+    values
+        .iter()
+        .map(|v| v.map_or_else(|| "–".to_owned(), |v| v.to_string()))
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+fn luminance(c: Color32) -> f32 {
+    (0.2126 * c.r() as f32 + 0.7152 * c.g() as f32 + 0.0722 * c.b() as f32) / 255.0
+}
+
+fn ink_on(c: Color32) -> Color32 {
+    if luminance(c) > 0.35 {
+        INK
+    } else {
+        Color32::WHITE
+    }
+}
+
+fn text_shape(painter: &egui::Painter, at: Pos2, text: &str, size: f32, colour: Color32) -> Shape {
+    let galley = painter.layout_no_wrap(
+        text.to_owned(),
+        egui::FontId::proportional(size.clamp(6.0, 40.0)),
+        colour,
+    );
+    let pos = at - galley.size() / 2.0;
+    Shape::galley(pos, galley, colour)
+}
+
+fn with_alpha(c: Color32, faded: bool) -> Color32 {
+    if faded { c.gamma_multiply(0.35) } else { c }
+}
+
+/// The shapes of one unit counter in `square`.
+pub fn unit_shapes(shapes: &mut Vec<Shape>, look: &UnitLook, square: Rect, faded: bool) {
+    let s = square.width();
+    let fill = with_alpha(look.colour, faded);
+    let ink = with_alpha(INK, faded);
+    if s < 5.0 {
+        shapes.push(Shape::rect_filled(square, 0.0, fill));
+        return;
+    }
+    // Shadow, body, edge.
+    shapes.push(Shape::rect_filled(
+        square.translate(vec2(0.06 * s, 0.06 * s)),
+        1.0,
+        Color32::from_black_alpha(if faded { 30 } else { 80 }),
+    ));
+    shapes.push(Shape::rect_filled(square, 1.0, fill));
+    shapes.push(Shape::rect_stroke(
+        square,
+        1.0,
+        Stroke::new((0.035 * s).max(0.8), ink),
+        egui::StrokeKind::Inside,
+    ));
+    let c = square.center();
+    if let Some(bearing) = look.facing_degrees {
+        // A wedge where the ray towards the front leaves the square, pointing out of it.
+        let rad = bearing.to_radians();
+        let dir = vec2(rad.sin(), -rad.cos());
+        let h = s / 2.0;
+        let reach = h / dir.x.abs().max(dir.y.abs());
+        let base = c + dir * reach;
+        let normal = vec2(-dir.y, dir.x);
+        let (w, len) = (0.17 * s, 0.22 * s);
+        shapes.push(Shape::convex_polygon(
+            vec![
+                base - normal * w - dir * (0.06 * s),
+                base + dir * len,
+                base + normal * w - dir * (0.06 * s),
+            ],
+            ink,
+            Stroke::NONE,
+        ));
+    }
+    if s < 12.0 {
+        return;
+    }
+    // The symbol box.
+    let (bw, bh, by) = (0.31 * s, 0.19 * s, -0.08 * s);
+    let frame = Rect::from_min_max(c + vec2(-bw, by - bh), c + vec2(bw, by + bh));
+    shapes.push(Shape::rect_filled(
+        frame,
+        0.0,
+        with_alpha(Color32::WHITE, faded),
+    ));
+    let lw = (0.04 * s).max(0.8);
+    let stroke = Stroke::new(lw, ink);
+    shapes.push(Shape::rect_stroke(
+        frame,
+        0.0,
+        stroke,
+        egui::StrokeKind::Middle,
+    ));
+    let (tl, tr, bl, br) = (
+        frame.left_top(),
+        frame.right_top(),
+        frame.left_bottom(),
+        frame.right_bottom(),
+    );
+    let mid = frame.center();
+    match look.symbol {
+        Symbol::Infantry => {
+            shapes.push(Shape::line_segment([tl, br], stroke));
+            shapes.push(Shape::line_segment([bl, tr], stroke));
+        }
+        Symbol::Cavalry => shapes.push(Shape::line_segment([bl, tr], stroke)),
+        Symbol::Dragoons => {
+            shapes.push(Shape::line_segment([bl, tr], stroke));
+            shapes.push(Shape::line_segment(
+                [pos2(frame.left(), mid.y), pos2(frame.right(), mid.y)],
+                stroke,
+            ));
+        }
+        Symbol::Light => {
+            shapes.push(Shape::line_segment([tl, br], stroke));
+            shapes.push(Shape::circle_filled(mid, 0.05 * s, ink));
+        }
+        Symbol::Artillery => shapes.push(Shape::circle_filled(mid, 0.09 * s, ink)),
+        Symbol::Baggage => {
+            shapes.push(Shape::line_segment(
+                [
+                    mid + vec2(-0.18 * s, -0.03 * s),
+                    mid + vec2(0.18 * s, -0.03 * s),
+                ],
+                stroke,
+            ));
+            for x in [-0.12 * s, 0.12 * s] {
+                shapes.push(Shape::circle_stroke(
+                    mid + vec2(x, 0.06 * s),
+                    0.055 * s,
+                    stroke,
+                ));
+            }
+        }
+        Symbol::Other => {}
+    }
+}
+
+fn star_points(centre: Pos2, outer: f32, inner: f32) -> Vec<Pos2> {
+    (0..10)
+        .map(|i| {
+            let r = if i % 2 == 0 { outer } else { inner };
+            let a = (i as f32 * 36.0 - 90.0).to_radians();
+            centre + vec2(a.cos(), a.sin()) * r
+        })
+        .collect()
+}
+
+fn leader_shapes(
+    shapes: &mut Vec<Shape>,
+    painter: &egui::Painter,
+    look: &LeaderLook,
+    pos: Pos2,
+    r: f32,
+    side: f32,
+) {
+    if look.commander {
+        // A star is not convex: a fan of triangles from the centre.
+        let points = star_points(pos, r * 1.5, r * 0.7);
+        let mut mesh = egui::epaint::Mesh::default();
+        mesh.colored_vertex(pos, GOLD);
+        for p in &points {
+            mesh.colored_vertex(*p, GOLD);
+        }
+        for i in 0..10u32 {
+            mesh.add_triangle(0, 1 + i, 1 + (i + 1) % 10);
+        }
+        shapes.push(Shape::mesh(mesh));
+        shapes.push(Shape::closed_line(
+            points,
+            Stroke::new((0.035 * side).max(0.8), INK),
+        ));
+        shapes.push(Shape::circle_filled(pos, r * 0.4, look.colour));
+    } else {
+        shapes.push(Shape::circle_filled(pos, r, look.colour));
+        shapes.push(Shape::circle_stroke(
+            pos,
+            r,
+            Stroke::new((0.05 * side).max(1.0), Color32::WHITE),
+        ));
+        shapes.push(Shape::circle_stroke(
+            pos,
+            r + 0.03 * side,
+            Stroke::new((0.025 * side).max(0.6), INK),
+        ));
+        if side >= 26.0
+            && let Some(initial) = look.name.chars().find(|c| c.is_alphabetic())
+        {
+            shapes.push(text_shape(
+                painter,
+                pos,
+                &initial.to_string(),
+                r * 1.3,
+                ink_on(look.colour),
+            ));
+        }
+    }
+}
+
+/// A counter drawn alone (dragged under the pointer).
+pub fn paint_ghost(
+    painter: &egui::Painter,
+    centre: Pos2,
+    side: f32,
+    unit: Option<&UnitLook>,
+    leader: Option<&LeaderLook>,
+) {
+    let mut shapes = Vec::new();
+    if let Some(look) = unit {
+        let square = Rect::from_center_size(centre, vec2(side, side));
+        unit_shapes(&mut shapes, look, square, false);
+    } else if let Some(look) = leader {
+        leader_shapes(
+            &mut shapes,
+            painter,
+            look,
+            centre,
+            0.2 * side.max(20.0),
+            side.max(20.0),
+        );
+    }
+    painter.extend(shapes);
+}
+
+/// The counter under a screen point: leaders first (drawn on top), then the stack's units from
+/// the top down.
+pub fn hit(
+    view: &MapView,
+    rect: Rect,
+    grid: &Grid,
+    cache: &CounterCache,
+    pointer: Pos2,
+) -> Option<(HexIndex, CounterAt)> {
+    let side = side_px(view);
+    let g = view.to_grid(rect, pointer);
+    let under = grid.hex_at([g.x, g.y]);
+    // The stack of the hex under the pointer, and of its neighbours (fanned counters and
+    // leader markers reach over the hex's edge).
+    let mut candidates: Vec<HexIndex> = Vec::new();
+    if let Some(hex) = under {
+        candidates.push(hex);
+        candidates.extend(grid.neighbours(hex).map(|(_, n)| n));
+    }
+    for hex in candidates {
+        let Some(stack) = cache.by_hex.get(&hex) else {
+            continue;
+        };
+        let [x, y] = grid.centre(hex);
+        let layout = layout_stack(view.to_screen(rect, pos2(x, y)), stack, side);
+        for (look, (pos, r)) in stack.leaders.iter().zip(&layout.leaders).rev() {
+            if pointer.distance(*pos) <= r * 1.3 {
+                return Some((hex, look.at));
+            }
+        }
+        for (look, square) in stack.units.iter().zip(&layout.units).rev() {
+            if square.contains(pointer) {
+                return Some((hex, look.at));
+            }
+        }
+    }
+    None
+}
+
+/// The whole stack's counters on a hex, top first (for cycling through a stack by clicks).
+pub fn stack_order(cache: &CounterCache, hex: HexIndex) -> Vec<CounterAt> {
+    let Some(stack) = cache.by_hex.get(&hex) else {
+        return Vec::new();
+    };
+    let mut order: Vec<CounterAt> = stack.leaders.iter().rev().map(|l| l.at).collect();
+    order.extend(stack.units.iter().rev().map(|u| u.at));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bataille_schema::Side;
+    use bataille_schema::map::Orientation;
+
+    #[test]
+    fn facings_point_at_the_vertex_clockwise_of_the_side() {
+        assert_eq!(facing_degrees(Orientation::Flat, Side::NE), 90.0);
+        assert_eq!(facing_degrees(Orientation::Flat, Side::SW), 270.0);
+        assert_eq!(facing_degrees(Orientation::Flat, Side::N), 30.0);
+        assert_eq!(facing_degrees(Orientation::Pointy, Side::E), 120.0);
+        assert_eq!(facing_degrees(Orientation::Flat, Side::E), 90.0);
+    }
+
+    #[test]
+    fn rotation_walks_the_six_sides() {
+        let mut side = rotate_facing(Orientation::Flat, None, true);
+        assert_eq!(side, Side::N);
+        for _ in 0..6 {
+            side = rotate_facing(Orientation::Flat, Some(side), true);
+        }
+        assert_eq!(side, Side::N);
+        assert_eq!(
+            rotate_facing(Orientation::Flat, Some(Side::N), false),
+            Side::NW
+        );
+        assert_eq!(
+            rotate_facing(Orientation::Flat, Some(Side::E), true),
+            Side::SE
+        );
+    }
+}

@@ -1,0 +1,5 @@
+//! The map as drawn: pan and zoom, cached chunk meshes, counters, the scan under the grid.
+
+pub mod counters;
+pub mod scan;
+pub mod view;

@@ -1,0 +1,561 @@
+//! The map view: pan and zoom, and drawing the map from cached meshes per chunk of hexes
+//! (terrain fill, patterns, outlines, hexside features, overlays), rebuilt only for the chunks an
+//! edit touched and culled to the view; hex names and labels as text above a zoom threshold.
+
+mod mesh;
+
+use mesh::*;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use bataille_schema::map::{Grid, HexsideSymbol, OverlaySymbol, Pattern};
+use bataille_schema::{Colour, HexIndex, Id, Side};
+use egui::epaint::Mesh;
+use egui::{Color32, Pos2, Rect, Shape, Stroke, Vec2, pos2, vec2};
+
+use crate::model::document::{Document, Touched};
+
+/// Hexes per chunk side: a chunk is `CHUNK × CHUNK` hexes.
+pub const CHUNK: u32 = 16;
+/// Screen points per grid unit (hex circumradius) at 100 % zoom.
+pub const ZOOM_100: f32 = 24.0;
+/// Smallest and largest zoom, in points per grid unit.
+pub const ZOOM_MIN: f32 = 0.5;
+pub const ZOOM_MAX: f32 = 400.0;
+/// Patterns and outlines are drawn from this zoom up (points per grid unit).
+pub const DETAIL_ZOOM: f32 = 7.0;
+/// Hex names are drawn from this zoom up.
+pub const NAMES_ZOOM: f32 = 26.0;
+/// Labels are drawn from this zoom up.
+pub const LABELS_ZOOM: f32 = 3.0;
+
+/// Which layers are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layers {
+    pub terrain: bool,
+    pub overlays: bool,
+    pub hexsides: bool,
+    pub labels: bool,
+    pub hex_names: bool,
+    pub grid: bool,
+}
+
+impl Default for Layers {
+    fn default() -> Self {
+        Self {
+            terrain: true,
+            overlays: true,
+            hexsides: true,
+            labels: true,
+            hex_names: true,
+            grid: true,
+        }
+    }
+}
+
+const FILL: usize = 0;
+const PATTERN: usize = 1;
+const OUTLINE: usize = 2;
+const HEXSIDES: usize = 3;
+const OVERLAYS: usize = 4;
+const MESHES: usize = 5;
+
+struct Chunk {
+    cols: (u32, u32),
+    rows: (u32, u32),
+    /// Grid-space bounds, with room for what is drawn past the hexes' edges.
+    bounds: Rect,
+    /// Grid-space meshes; `None` when dirty.
+    meshes: Option<[Arc<Mesh>; MESHES]>,
+    /// Screen-space copies for the last transform.
+    screen: [Option<(ScreenKey, Arc<Mesh>)>; MESHES],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct ScreenKey {
+    zoom: f32,
+    offset: Vec2,
+}
+
+/// How each legend entry is drawn.
+#[derive(Default)]
+struct Styles {
+    terrain: HashMap<char, (Color32, Option<Pattern>)>,
+    hexsides: HashMap<Id, (Color32, HexsideSymbol)>,
+    overlays: HashMap<Id, (Color32, OverlaySymbol)>,
+}
+
+const UNKNOWN_TERRAIN: Color32 = Color32::from_rgb(255, 0, 255);
+
+/// A colour from the file, or a fallback when it is malformed.
+pub fn colour32(colour: &Colour, fallback: Color32) -> Color32 {
+    colour
+        .rgb()
+        .map_or(fallback, |[r, g, b]| Color32::from_rgb(r, g, b))
+}
+
+fn darker(c: Color32, f: f32) -> Color32 {
+    Color32::from_rgb(
+        (c.r() as f32 * f) as u8,
+        (c.g() as f32 * f) as u8,
+        (c.b() as f32 * f) as u8,
+    )
+}
+
+impl Styles {
+    fn from_doc(doc: &Document) -> Styles {
+        let map = &doc.map;
+        let terrain = map
+            .terrain
+            .iter()
+            .filter_map(|(code, t)| {
+                Some((
+                    code.chars().next()?,
+                    (colour32(&t.colour, UNKNOWN_TERRAIN), t.pattern),
+                ))
+            })
+            .collect();
+        let hexsides = map
+            .hexside_types
+            .iter()
+            .map(|(id, t)| (id.clone(), (colour32(&t.colour, Color32::BLUE), t.symbol)))
+            .collect();
+        let overlays = map
+            .overlay_types
+            .iter()
+            .map(|(id, t)| {
+                let default = match t.symbol {
+                    OverlaySymbol::Redoubt | OverlaySymbol::Fortification => {
+                        Color32::from_rgb(110, 70, 40)
+                    }
+                    OverlaySymbol::Town => Color32::from_rgb(150, 40, 40),
+                    OverlaySymbol::Bridge => Color32::from_rgb(90, 60, 30),
+                    OverlaySymbol::Road => Color32::from_rgb(150, 110, 70),
+                    OverlaySymbol::Marker => Color32::from_rgb(200, 30, 30),
+                };
+                let colour = t.colour.as_ref().map_or(default, |c| colour32(c, default));
+                (id.clone(), (colour, t.symbol))
+            })
+            .collect();
+        Styles {
+            terrain,
+            hexsides,
+            overlays,
+        }
+    }
+}
+
+/// The drawing state of the map: where the view is, the layers shown, the mesh cache.
+pub struct MapView {
+    /// Screen points per grid unit.
+    pub zoom: f32,
+    /// The grid point shown at the centre of the view.
+    pub centre: Pos2,
+    pub layers: Layers,
+    /// Fit the map to the view on the next frame.
+    pub fit_pending: bool,
+    chunks: Vec<Chunk>,
+    chunk_cols: u32,
+    grid_key: Option<Grid>,
+    styles: Styles,
+    /// Hexside features by canonical (hex, side), keyed by chunk for range queries.
+    side_index: BTreeMap<(usize, HexIndex, Side), Vec<Id>>,
+    /// Chunks rebuilt since the counter was last read (for tests and benchmarks).
+    pub rebuilt_chunks: usize,
+}
+
+impl Default for MapView {
+    fn default() -> Self {
+        Self {
+            zoom: ZOOM_100,
+            centre: Pos2::ZERO,
+            layers: Layers::default(),
+            fit_pending: true,
+            chunks: Vec::new(),
+            chunk_cols: 0,
+            grid_key: None,
+            styles: Styles::default(),
+            side_index: BTreeMap::new(),
+            rebuilt_chunks: 0,
+        }
+    }
+}
+
+fn p(xy: [f32; 2]) -> Pos2 {
+    pos2(xy[0], xy[1])
+}
+
+impl MapView {
+    /// Forgets the view and the cache for a new document, keeping the layers shown.
+    pub fn reset(&mut self) {
+        *self = MapView {
+            layers: self.layers,
+            ..MapView::default()
+        };
+    }
+
+    /// The zoom as a percentage of 100 %.
+    pub fn zoom_percent(&self) -> f32 {
+        self.zoom / ZOOM_100 * 100.0
+    }
+
+    /// Grid point → screen point.
+    pub fn to_screen(&self, rect: Rect, point: Pos2) -> Pos2 {
+        rect.center() + (point - self.centre) * self.zoom
+    }
+
+    /// Screen point → grid point.
+    pub fn to_grid(&self, rect: Rect, pos: Pos2) -> Pos2 {
+        self.centre + (pos - rect.center()) / self.zoom
+    }
+
+    /// The grid-space rectangle shown.
+    pub fn visible_grid_rect(&self, rect: Rect) -> Rect {
+        Rect::from_min_max(self.to_grid(rect, rect.min), self.to_grid(rect, rect.max))
+    }
+
+    /// The hex under a screen point.
+    pub fn hex_at(&self, grid: &Grid, rect: Rect, pos: Pos2) -> Option<HexIndex> {
+        let g = self.to_grid(rect, pos);
+        grid.hex_at([g.x, g.y])
+    }
+
+    /// Shows the whole map.
+    pub fn fit(&mut self, grid: &Grid, rect: Rect) {
+        let (min, max) = grid.bounds();
+        let size = vec2(max[0] - min[0], max[1] - min[1]).max(vec2(1.0, 1.0));
+        let margin = 16.0;
+        let avail = (rect.size() - vec2(margin, margin) * 2.0).max(vec2(10.0, 10.0));
+        self.zoom = (avail.x / size.x)
+            .min(avail.y / size.y)
+            .clamp(ZOOM_MIN, ZOOM_MAX);
+        self.centre = pos2((min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0);
+        self.fit_pending = false;
+    }
+
+    /// Sets the zoom keeping the grid point under `anchor` (a screen point) in place.
+    pub fn zoom_to(&mut self, rect: Rect, anchor: Pos2, zoom: f32) {
+        let zoom = zoom.clamp(ZOOM_MIN, ZOOM_MAX);
+        let under = self.to_grid(rect, anchor);
+        self.zoom = zoom;
+        // Keep `under` at `anchor`.
+        self.centre = under - (anchor - rect.center()) / self.zoom;
+    }
+
+    /// Moves the view by a screen-space delta (the map follows the pointer).
+    pub fn pan_by(&mut self, delta: Vec2) {
+        self.centre -= delta / self.zoom;
+    }
+
+    /// Drops every cached mesh (legend, grid or document change).
+    pub fn invalidate_all(&mut self) {
+        self.grid_key = None;
+    }
+
+    /// Marks what a change touched for rebuilding.
+    pub fn invalidate(&mut self, doc: &Document, touched: &Touched) {
+        if touched.all || self.grid_key.as_ref() != Some(&doc.map.grid) {
+            self.invalidate_all();
+            return;
+        }
+        let grid = &doc.map.grid;
+        let mut dirty = HashSet::new();
+        for &hex in &touched.hexes {
+            dirty.insert(self.chunk_of(hex));
+            // Roads and outlines reach into the neighbours.
+            for (_, n) in grid.neighbours(hex) {
+                dirty.insert(self.chunk_of(n));
+            }
+        }
+        for side_ref in &touched.sides {
+            let Ok((hex, side)) = grid.parse_hexside(side_ref.as_str()) else {
+                continue;
+            };
+            let (hex, side) = grid.canonical_hexside(hex, side);
+            let chunk = self.chunk_of(hex);
+            let features: Vec<Id> = doc
+                .hexside_features(side_ref)
+                .into_iter()
+                .cloned()
+                .collect();
+            if features.is_empty() {
+                self.side_index.remove(&(chunk, hex, side));
+            } else {
+                self.side_index.insert((chunk, hex, side), features);
+            }
+            dirty.insert(chunk);
+        }
+        for chunk in dirty {
+            if let Some(c) = self.chunks.get_mut(chunk) {
+                c.meshes = None;
+                c.screen = Default::default();
+            }
+        }
+    }
+
+    fn chunk_of(&self, hex: HexIndex) -> usize {
+        (hex.row / CHUNK) as usize * self.chunk_cols as usize + (hex.col / CHUNK) as usize
+    }
+
+    /// Lays out the chunks and indexes the document when the grid or legend changed.
+    fn prepare(&mut self, doc: &Document) {
+        if self.grid_key.as_ref() == Some(&doc.map.grid) {
+            return;
+        }
+        let grid = &doc.map.grid;
+        self.styles = Styles::from_doc(doc);
+        self.chunk_cols = grid.columns.div_ceil(CHUNK);
+        let chunk_rows = grid.rows.div_ceil(CHUNK);
+        self.chunks.clear();
+        for cr in 0..chunk_rows {
+            for cc in 0..self.chunk_cols {
+                let cols = (cc * CHUNK, ((cc + 1) * CHUNK).min(grid.columns));
+                let rows = (cr * CHUNK, ((cr + 1) * CHUNK).min(grid.rows));
+                let mut bounds = Rect::NOTHING;
+                for (col, row) in [
+                    (cols.0, rows.0),
+                    (cols.1 - 1, rows.0),
+                    (cols.0, rows.1 - 1),
+                    (cols.1 - 1, rows.1 - 1),
+                    ((cols.0 + 1).min(cols.1 - 1), rows.1 - 1),
+                    ((cols.0 + 1).min(cols.1 - 1), rows.0),
+                    (cols.0, (rows.0 + 1).min(rows.1 - 1)),
+                    (cols.1 - 1, (rows.0 + 1).min(rows.1 - 1)),
+                ] {
+                    for c in grid.corners(HexIndex::new(col, row)) {
+                        bounds.extend_with(p(c));
+                    }
+                }
+                self.chunks.push(Chunk {
+                    cols,
+                    rows,
+                    bounds: bounds.expand(1.0),
+                    meshes: None,
+                    screen: Default::default(),
+                });
+            }
+        }
+        self.side_index.clear();
+        for (feature, list) in &doc.map.hexsides {
+            for side_ref in list {
+                if let Ok((hex, side)) = grid.parse_hexside(side_ref.as_str()) {
+                    let (hex, side) = grid.canonical_hexside(hex, side);
+                    let chunk = self.chunk_of(hex);
+                    self.side_index
+                        .entry((chunk, hex, side))
+                        .or_default()
+                        .push(feature.clone());
+                }
+            }
+        }
+        self.grid_key = Some(grid.clone());
+    }
+
+    /// Rebuilds the meshes of dirty chunks in view (or of all dirty chunks when `rect` is
+    /// `None`). Returns how many were rebuilt.
+    pub fn rebuild_dirty(&mut self, doc: &Document, view: Option<Rect>) -> usize {
+        self.prepare(doc);
+        let mut count = 0;
+        for i in 0..self.chunks.len() {
+            let chunk = &self.chunks[i];
+            if chunk.meshes.is_some() {
+                continue;
+            }
+            if let Some(view) = view
+                && !view.intersects(chunk.bounds)
+            {
+                continue;
+            }
+            let meshes = build_chunk(doc, &self.styles, &self.side_index, i, chunk);
+            let chunk = &mut self.chunks[i];
+            chunk.meshes = Some(meshes.map(Arc::new));
+            chunk.screen = Default::default();
+            count += 1;
+        }
+        self.rebuilt_chunks += count;
+        count
+    }
+
+    /// Draws the map into `rect`.
+    pub fn paint(&mut self, painter: &egui::Painter, rect: Rect, doc: &Document) {
+        self.paint_with(painter, rect, doc, |_, _| {});
+    }
+
+    /// Draws the map into `rect`, calling `under_lines` after the terrain (fill and patterns)
+    /// and before the grid lines, hexsides and overlays: where the scan goes.
+    pub fn paint_with(
+        &mut self,
+        painter: &egui::Painter,
+        rect: Rect,
+        doc: &Document,
+        under_lines: impl FnOnce(&egui::Painter, &MapView),
+    ) {
+        let mut under_lines = Some(under_lines);
+        if self.fit_pending {
+            self.fit(&doc.map.grid, rect);
+        }
+        let view = self.visible_grid_rect(rect);
+        self.rebuild_dirty(doc, Some(view));
+        let key = ScreenKey {
+            zoom: self.zoom,
+            offset: rect.center().to_vec2() - self.centre.to_vec2() * self.zoom,
+        };
+        let detail = self.zoom >= DETAIL_ZOOM;
+        let wanted = [
+            self.layers.terrain,
+            self.layers.terrain && detail,
+            self.layers.grid && detail,
+            self.layers.hexsides,
+            self.layers.overlays,
+        ];
+        let mut shapes = Vec::new();
+        for (layer, &show) in wanted.iter().enumerate() {
+            if layer == OUTLINE
+                && let Some(f) = under_lines.take()
+            {
+                painter.extend(std::mem::take(&mut shapes));
+                f(painter, self);
+            }
+            if !show {
+                continue;
+            }
+            for chunk in &mut self.chunks {
+                if !view.intersects(chunk.bounds) {
+                    continue;
+                }
+                let Some(meshes) = &chunk.meshes else {
+                    continue;
+                };
+                let source = &meshes[layer];
+                if source.is_empty() {
+                    continue;
+                }
+                let slot = &mut chunk.screen[layer];
+                let mesh = match slot {
+                    Some((k, mesh)) if *k == key => mesh.clone(),
+                    _ => {
+                        let mut mesh = Mesh::clone(source);
+                        for v in &mut mesh.vertices {
+                            v.pos = pos2(
+                                v.pos.x * key.zoom + key.offset.x,
+                                v.pos.y * key.zoom + key.offset.y,
+                            );
+                        }
+                        let mesh = Arc::new(mesh);
+                        *slot = Some((key, mesh.clone()));
+                        mesh
+                    }
+                };
+                shapes.push(Shape::Mesh(mesh));
+            }
+        }
+        painter.extend(shapes);
+        self.paint_text(painter, rect, doc, view);
+    }
+
+    fn paint_text(&self, painter: &egui::Painter, rect: Rect, doc: &Document, view: Rect) {
+        let grid = &doc.map.grid;
+        if self.layers.hex_names && self.zoom >= NAMES_ZOOM {
+            let font = egui::FontId::proportional((self.zoom * 0.26).min(16.0));
+            let colour = Color32::from_black_alpha(150);
+            let dy = match grid.orientation {
+                bataille_schema::map::Orientation::Flat => -0.68,
+                bataille_schema::map::Orientation::Pointy => -0.62,
+            };
+            for chunk in &self.chunks {
+                if !view.intersects(chunk.bounds) {
+                    continue;
+                }
+                for row in chunk.rows.0..chunk.rows.1 {
+                    for col in chunk.cols.0..chunk.cols.1 {
+                        let hex = HexIndex::new(col, row);
+                        let c = p(grid.centre(hex));
+                        if !view.expand(1.0).contains(c) {
+                            continue;
+                        }
+                        let pos = self.to_screen(rect, c + vec2(0.0, dy));
+                        painter.text(
+                            pos,
+                            egui::Align2::CENTER_TOP,
+                            grid.name(hex).as_str(),
+                            font.clone(),
+                            colour,
+                        );
+                    }
+                }
+            }
+        }
+        if self.layers.labels && self.zoom >= LABELS_ZOOM {
+            let size = (self.zoom * 0.42).clamp(9.0, 26.0);
+            let font = egui::FontId::proportional(size);
+            for (hex, text) in &doc.map.labels {
+                let Some(index) = grid.lookup(hex) else {
+                    continue;
+                };
+                let c = p(grid.centre(index));
+                if !view.expand(4.0).contains(c) {
+                    continue;
+                }
+                let pos = self.to_screen(rect, c + vec2(0.0, 0.35));
+                let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::BLACK);
+                let r = egui::Align2::CENTER_CENTER.anchor_size(pos, galley.size());
+                painter.rect_filled(
+                    r.expand(1.5),
+                    2.0,
+                    Color32::from_rgba_unmultiplied(255, 252, 235, 200),
+                );
+                painter.galley(r.min, galley, Color32::BLACK);
+            }
+        }
+    }
+
+    /// The hex's outline on screen.
+    pub fn hex_outline(&self, grid: &Grid, rect: Rect, hex: HexIndex) -> Vec<Pos2> {
+        grid.corners(hex)
+            .iter()
+            .map(|&c| self.to_screen(rect, p(c)))
+            .collect()
+    }
+
+    /// Outlines a hex (hover, brush footprint).
+    pub fn outline_hex(
+        &self,
+        painter: &egui::Painter,
+        grid: &Grid,
+        rect: Rect,
+        hex: HexIndex,
+        stroke: Stroke,
+    ) {
+        painter.add(Shape::closed_line(
+            self.hex_outline(grid, rect, hex),
+            stroke,
+        ));
+    }
+
+    /// Highlights a hexside.
+    pub fn highlight_side(
+        &self,
+        painter: &egui::Painter,
+        grid: &Grid,
+        rect: Rect,
+        hex: HexIndex,
+        side: Side,
+        stroke: Stroke,
+    ) {
+        if let Some([a, b]) = grid.side_corners(hex, side) {
+            painter.line_segment(
+                [self.to_screen(rect, p(a)), self.to_screen(rect, p(b))],
+                stroke,
+            );
+        }
+    }
+
+    /// Total vertices cached (for benchmarks).
+    pub fn cached_vertices(&self) -> usize {
+        self.chunks
+            .iter()
+            .filter_map(|c| c.meshes.as_ref())
+            .map(|m| m.iter().map(|m| m.vertices.len()).sum::<usize>())
+            .sum()
+    }
+}

@@ -1,0 +1,61 @@
+//! Reversible digitising edits: the scan under the map and its fit, and the hexes marked as
+//! checked against it.
+
+use bataille_schema::HexName;
+use bataille_schema::map::Background;
+
+use crate::model::document::{Document, Touched};
+
+/// A reversible digitising edit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DigitiseChange {
+    /// The scan under the map and its fit, set, changed or removed.
+    Background {
+        before: Option<Box<Background>>,
+        after: Option<Box<Background>>,
+    },
+    /// Hexes marked as checked against the scan (`checked: true`) or unmarked.
+    Checked { hexes: Vec<HexName>, checked: bool },
+}
+
+impl DigitiseChange {
+    pub fn apply(&self, doc: &mut Document, forward: bool) -> Touched {
+        match self {
+            DigitiseChange::Background { before, after } => {
+                let value = if forward { after } else { before };
+                doc.map.background = value.as_deref().cloned();
+                Touched::default()
+            }
+            DigitiseChange::Checked { hexes, checked } => {
+                let on = *checked == forward;
+                for hex in hexes {
+                    set_checked(&mut doc.map.checked, hex, on);
+                }
+                Touched::hexes(
+                    hexes
+                        .iter()
+                        .filter_map(|h| doc.map.grid.lookup(h))
+                        .collect(),
+                )
+            }
+        }
+    }
+
+    pub fn is_noop(&self) -> bool {
+        match self {
+            DigitiseChange::Background { before, after } => before == after,
+            DigitiseChange::Checked { hexes, .. } => hexes.is_empty(),
+        }
+    }
+}
+
+/// Adds or removes a hex in the sorted list of checked hexes.
+fn set_checked(list: &mut Vec<HexName>, hex: &HexName, on: bool) {
+    match (list.binary_search(hex), on) {
+        (Err(at), true) => list.insert(at, hex.clone()),
+        (Ok(at), false) => {
+            list.remove(at);
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,11 @@
+//! The document model, with no egui: the map and scenario being edited, reversible changes and
+//! the undo history, the scenario's operations.
+
+pub mod digitise_change;
+pub mod document;
+pub mod history;
+pub mod oob_ops;
+pub mod resize;
+pub mod scenario_edit;
+pub mod selection;
+pub mod templates;

@@ -1,0 +1,618 @@
+//! The legend editor: add, edit and delete terrain types, overlay types and hexside types with
+//! their drawing and their rule effects. Edits are made on a draft and applied as one command;
+//! deleting an entry in use asks what to replace it with.
+//! Longer than 600 lines: the three legend tabs (terrain, overlays, hexsides) follow one pattern
+//! (list, form, delete-with-replacement) and read best side by side.
+
+use std::collections::BTreeMap;
+
+use bataille_schema::map::{
+    Effects, HexsideSymbol, HexsideType, OverlaySymbol, OverlayType, TerrainType,
+};
+use bataille_schema::{Colour, HexIndex, Id};
+use egui::Ui;
+
+use crate::model::document::Document;
+use crate::model::history::{CellChange, Change};
+
+/// Which legend is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LegendTab {
+    Terrain,
+    Overlays,
+    Hexsides,
+}
+
+/// An entry being deleted while in use, and what replaces it.
+#[derive(Debug, Clone)]
+struct DeletePrompt {
+    tab: LegendTab,
+    key: String,
+    uses: usize,
+    replacement: Option<String>,
+}
+
+/// The legend editor window's state.
+pub struct LegendEditor {
+    pub open: bool,
+    pub tab: LegendTab,
+    /// The key of the entry being edited; `None` for a new entry.
+    selected: Option<String>,
+    draft_key: String,
+    terrain: TerrainType,
+    overlay: OverlayType,
+    hexside: HexsideType,
+    delete: Option<DeletePrompt>,
+    pub error: Option<String>,
+}
+
+fn blank_terrain() -> TerrainType {
+    TerrainType {
+        name: "New terrain".into(),
+        colour: Colour::from("#c8c8a0"),
+        pattern: None,
+        water: false,
+        effects: Effects::default(),
+    }
+}
+
+fn blank_overlay() -> OverlayType {
+    OverlayType {
+        name: "New overlay".into(),
+        symbol: OverlaySymbol::Marker,
+        colour: None,
+        bridge: false,
+        effects: Effects::default(),
+    }
+}
+
+fn blank_hexside() -> HexsideType {
+    HexsideType {
+        name: "New hexside feature".into(),
+        symbol: HexsideSymbol::Stream,
+        colour: Colour::from("#3c78c8"),
+        water: false,
+        bridge: false,
+        blocks_zoc: false,
+        needs_breach: false,
+        cost: None,
+        cost_by_kind: BTreeMap::new(),
+    }
+}
+
+impl Default for LegendEditor {
+    fn default() -> Self {
+        Self {
+            open: false,
+            tab: LegendTab::Terrain,
+            selected: None,
+            draft_key: String::new(),
+            terrain: blank_terrain(),
+            overlay: blank_overlay(),
+            hexside: blank_hexside(),
+            delete: None,
+            error: None,
+        }
+    }
+}
+
+pub use crate::panels::widgets::*;
+
+/// An edit the legend editor asks for.
+pub struct LegendEdit {
+    pub label: String,
+    pub changes: Vec<Change>,
+}
+
+impl LegendEditor {
+    fn keys(&self, doc: &Document) -> Vec<(String, String)> {
+        match self.tab {
+            LegendTab::Terrain => doc
+                .map
+                .terrain
+                .iter()
+                .map(|(k, t)| (k.clone(), t.name.clone()))
+                .collect(),
+            LegendTab::Overlays => doc
+                .map
+                .overlay_types
+                .iter()
+                .map(|(k, t)| (k.to_string(), t.name.clone()))
+                .collect(),
+            LegendTab::Hexsides => doc
+                .map
+                .hexside_types
+                .iter()
+                .map(|(k, t)| (k.to_string(), t.name.clone()))
+                .collect(),
+        }
+    }
+
+    fn select(&mut self, doc: &Document, key: Option<String>) {
+        self.error = None;
+        self.draft_key = key.clone().unwrap_or_default();
+        match self.tab {
+            LegendTab::Terrain => {
+                self.terrain = key
+                    .as_ref()
+                    .and_then(|k| doc.map.terrain.get(k).cloned())
+                    .unwrap_or_else(blank_terrain);
+            }
+            LegendTab::Overlays => {
+                self.overlay = key
+                    .as_ref()
+                    .and_then(|k| doc.map.overlay_types.get(k.as_str()).cloned())
+                    .unwrap_or_else(blank_overlay);
+            }
+            LegendTab::Hexsides => {
+                self.hexside = key
+                    .as_ref()
+                    .and_then(|k| doc.map.hexside_types.get(k.as_str()).cloned())
+                    .unwrap_or_else(blank_hexside);
+            }
+        }
+        self.selected = key;
+    }
+
+    /// Opens the editor on a tab.
+    pub fn open_on(&mut self, doc: &Document, tab: LegendTab) {
+        self.open = true;
+        self.tab = tab;
+        let first = self.keys(doc).into_iter().next().map(|(k, _)| k);
+        self.select(doc, first);
+    }
+
+    /// Shows the window; returns an edit to apply.
+    pub fn show(&mut self, ctx: &egui::Context, doc: &Document) -> Option<LegendEdit> {
+        if !self.open {
+            return None;
+        }
+        let mut open = self.open;
+        let mut edit = None;
+        egui::Window::new("Legend")
+            .open(&mut open)
+            .default_width(420.0)
+            .vscroll(true)
+            .show(ctx, |ui| {
+                edit = self.ui(ui, doc);
+            });
+        self.open = open;
+        edit
+    }
+
+    fn ui(&mut self, ui: &mut Ui, doc: &Document) -> Option<LegendEdit> {
+        let mut edit = None;
+        ui.horizontal(|ui| {
+            for (tab, name) in [
+                (LegendTab::Terrain, "Terrain"),
+                (LegendTab::Overlays, "Overlays"),
+                (LegendTab::Hexsides, "Hexside features"),
+            ] {
+                if ui.selectable_label(self.tab == tab, name).clicked() && self.tab != tab {
+                    self.open_on(doc, tab);
+                }
+            }
+        });
+        ui.separator();
+        ui.horizontal(|ui| {
+            for (key, name) in self.keys(doc) {
+                if ui
+                    .selectable_label(
+                        self.selected.as_deref() == Some(key.as_str()),
+                        format!("{key}: {name}"),
+                    )
+                    .clicked()
+                {
+                    self.select(doc, Some(key));
+                }
+            }
+            if ui
+                .button("➕ New")
+                .on_hover_text("Add an entry to this legend")
+                .clicked()
+            {
+                self.select(doc, None);
+            }
+        });
+        ui.separator();
+        let key_label = match self.tab {
+            LegendTab::Terrain => "Code (one character)",
+            _ => "Id",
+        };
+        labelled_text(ui, key_label, &mut self.draft_key);
+        match self.tab {
+            LegendTab::Terrain => {
+                let t = &mut self.terrain;
+                labelled_text(ui, "Name", &mut t.name);
+                colour_button(ui, "Colour", &mut t.colour);
+                egui::ComboBox::from_label("Pattern")
+                    .selected_text(t.pattern.map_or("none".to_owned(), |p| format!("{p:?}")))
+                    .show_ui(ui, |ui| {
+                        for p in PATTERNS {
+                            ui.selectable_value(
+                                &mut t.pattern,
+                                p,
+                                p.map_or("none".to_owned(), |p| format!("{p:?}")),
+                            );
+                        }
+                    });
+                ui.checkbox(&mut t.water, "Water (a bridge may stand on it)");
+                ui.label("Effects:");
+                effects_ui(ui, "terrain", &mut t.effects);
+            }
+            LegendTab::Overlays => {
+                let o = &mut self.overlay;
+                labelled_text(ui, "Name", &mut o.name);
+                egui::ComboBox::from_label("Symbol")
+                    .selected_text(format!("{:?}", o.symbol))
+                    .show_ui(ui, |ui| {
+                        for s in OVERLAY_SYMBOLS {
+                            ui.selectable_value(&mut o.symbol, s, format!("{s:?}"));
+                        }
+                    });
+                let mut has_colour = o.colour.is_some();
+                if ui.checkbox(&mut has_colour, "Own colour").changed() {
+                    o.colour = has_colour.then(|| Colour::from("#963232"));
+                }
+                if let Some(c) = &mut o.colour {
+                    colour_button(ui, "Colour", c);
+                }
+                ui.checkbox(&mut o.bridge, "Bridge (must stand where water is)");
+                ui.label("Effects:");
+                effects_ui(ui, "overlay", &mut o.effects);
+            }
+            LegendTab::Hexsides => {
+                let h = &mut self.hexside;
+                labelled_text(ui, "Name", &mut h.name);
+                egui::ComboBox::from_label("Symbol")
+                    .selected_text(format!("{:?}", h.symbol))
+                    .show_ui(ui, |ui| {
+                        for s in HEXSIDE_SYMBOLS {
+                            ui.selectable_value(&mut h.symbol, s, format!("{s:?}"));
+                        }
+                    });
+                colour_button(ui, "Colour", &mut h.colour);
+                ui.horizontal_wrapped(|ui| {
+                    ui.checkbox(&mut h.water, "Water");
+                    ui.checkbox(&mut h.bridge, "Bridge");
+                    ui.checkbox(&mut h.blocks_zoc, "Blocks ZOC");
+                    ui.checkbox(&mut h.needs_breach, "Needs breach");
+                });
+                cost_ui(ui, "Crossing cost", "hexside-cost", &mut h.cost);
+                cost_by_kind_ui(ui, "hexside", &mut h.cost_by_kind);
+            }
+        }
+        if let Some(error) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, error);
+        }
+        ui.horizontal(|ui| {
+            let apply = if self.selected.is_some() {
+                "Apply changes"
+            } else {
+                "Add to legend"
+            };
+            if ui.button(apply).clicked() {
+                match self.apply(doc) {
+                    Ok(e) => edit = Some(e),
+                    Err(message) => self.error = Some(message),
+                }
+            }
+            if let Some(key) = self.selected.clone()
+                && ui.button("Delete").clicked()
+            {
+                let uses = self.uses(doc, &key);
+                if uses == 0 {
+                    edit = Some(self.delete_edit(doc, &key, None));
+                } else {
+                    self.delete = Some(DeletePrompt {
+                        tab: self.tab,
+                        key,
+                        uses,
+                        replacement: None,
+                    });
+                }
+            }
+        });
+        if let Some(e) = self.delete_prompt_ui(ui, doc) {
+            edit = Some(e);
+        }
+        if edit.is_some() {
+            self.error = None;
+        }
+        edit
+    }
+
+    fn uses(&self, doc: &Document, key: &str) -> usize {
+        match self.tab {
+            LegendTab::Terrain => key.chars().next().map_or(0, |c| doc.terrain_uses(c)),
+            LegendTab::Overlays => doc.overlay_uses(&Id::from(key)),
+            LegendTab::Hexsides => doc.hexside_uses(&Id::from(key)),
+        }
+    }
+
+    fn delete_prompt_ui(&mut self, ui: &mut Ui, doc: &Document) -> Option<LegendEdit> {
+        if self.delete.as_ref()?.tab != self.tab {
+            self.delete = None;
+            return None;
+        }
+        let keys = self.keys(doc);
+        let prompt = self.delete.as_mut()?;
+        let mut result = None;
+        let mut close = false;
+        let others: Vec<(String, String)> =
+            keys.into_iter().filter(|(k, _)| *k != prompt.key).collect();
+        let what = match prompt.tab {
+            LegendTab::Terrain => "hexes",
+            LegendTab::Overlays => "hexes",
+            LegendTab::Hexsides => "hexsides",
+        };
+        ui.separator();
+        ui.label(format!(
+            "`{}` is used on {} {what}. Replace it with:",
+            prompt.key, prompt.uses
+        ));
+        let needs_replacement = prompt.tab == LegendTab::Terrain;
+        let none_text = if needs_replacement {
+            "(choose)"
+        } else {
+            "nothing (remove it)"
+        };
+        egui::ComboBox::from_label("Replacement")
+            .selected_text(
+                prompt
+                    .replacement
+                    .clone()
+                    .unwrap_or_else(|| none_text.to_owned()),
+            )
+            .show_ui(ui, |ui| {
+                if !needs_replacement {
+                    ui.selectable_value(&mut prompt.replacement, None, none_text);
+                }
+                for (k, name) in &others {
+                    ui.selectable_value(
+                        &mut prompt.replacement,
+                        Some(k.clone()),
+                        format!("{k} ({name})"),
+                    );
+                }
+            });
+        let ready = !needs_replacement || prompt.replacement.is_some();
+        let key = prompt.key.clone();
+        let replacement = prompt.replacement.clone();
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(ready, egui::Button::new("Replace and delete"))
+                .clicked()
+            {
+                close = true;
+                result = Some(());
+            }
+            if ui.button("Cancel delete").clicked() {
+                close = true;
+            }
+        });
+        if close {
+            self.delete = None;
+        }
+        result.map(|()| self.delete_edit(doc, &key, replacement.as_deref()))
+    }
+
+    /// The changes that delete an entry, replacing its uses.
+    fn delete_edit(&mut self, doc: &Document, key: &str, replacement: Option<&str>) -> LegendEdit {
+        let mut changes = Vec::new();
+        match self.tab {
+            LegendTab::Terrain => {
+                if let (Some(old), Some(new)) = (
+                    key.chars().next(),
+                    replacement.and_then(|r| r.chars().next()),
+                ) {
+                    changes.push(recode(doc, old, new));
+                }
+                changes.push(Change::TerrainType {
+                    code: key.to_owned(),
+                    before: doc.map.terrain.get(key).cloned(),
+                    after: None,
+                });
+            }
+            LegendTab::Overlays => {
+                changes.extend(reassign_overlay(
+                    doc,
+                    &Id::from(key),
+                    replacement.map(Id::from),
+                ));
+                changes.push(Change::OverlayType {
+                    id: Id::from(key),
+                    before: doc.map.overlay_types.get(key).cloned(),
+                    after: None,
+                });
+            }
+            LegendTab::Hexsides => {
+                changes.extend(reassign_hexside(
+                    doc,
+                    &Id::from(key),
+                    replacement.map(Id::from),
+                ));
+                changes.push(Change::HexsideType {
+                    id: Id::from(key),
+                    before: doc.map.hexside_types.get(key).cloned(),
+                    after: None,
+                });
+            }
+        }
+        self.selected = None;
+        LegendEdit {
+            label: format!("Delete legend entry {key}"),
+            changes,
+        }
+    }
+
+    /// The changes that add or edit the draft entry.
+    fn apply(&mut self, doc: &Document) -> Result<LegendEdit, String> {
+        let key = self.draft_key.trim().to_owned();
+        let renamed = self.selected.as_ref().is_some_and(|old| *old != key);
+        let exists = match self.tab {
+            LegendTab::Terrain => doc.map.terrain.contains_key(&key),
+            LegendTab::Overlays => doc.map.overlay_types.contains_key(key.as_str()),
+            LegendTab::Hexsides => doc.map.hexside_types.contains_key(key.as_str()),
+        };
+        if (self.selected.is_none() || renamed) && exists {
+            return Err(format!("`{key}` is already in the legend; choose another"));
+        }
+        let mut changes = Vec::new();
+        match self.tab {
+            LegendTab::Terrain => {
+                let mut chars = key.chars();
+                let (Some(code), None) = (chars.next(), chars.next()) else {
+                    return Err("a terrain code is exactly one character".into());
+                };
+                if code.is_whitespace() || code == '"' || code == '\\' {
+                    return Err("a terrain code must be a visible character".into());
+                }
+                let name = self.terrain.name.trim();
+                if name.is_empty() || name.len() > 80 {
+                    return Err("the name must have 1 to 80 characters".into());
+                }
+                changes.push(Change::TerrainType {
+                    code: key.clone(),
+                    before: if renamed {
+                        None
+                    } else {
+                        doc.map.terrain.get(&key).cloned()
+                    },
+                    after: Some(self.terrain.clone()),
+                });
+                if let Some(old) = self.selected.as_ref().filter(|_| renamed) {
+                    if let Some(old_code) = old.chars().next() {
+                        changes.push(recode(doc, old_code, code));
+                    }
+                    changes.push(Change::TerrainType {
+                        code: old.clone(),
+                        before: doc.map.terrain.get(old).cloned(),
+                        after: None,
+                    });
+                }
+            }
+            LegendTab::Overlays => {
+                if !is_id(&key) {
+                    return Err(
+                        "an id is lower-case letters, digits, `-`, `_` or `.`, starting with a letter or digit"
+                            .into(),
+                    );
+                }
+                let id = Id::from(key.as_str());
+                changes.push(Change::OverlayType {
+                    id: id.clone(),
+                    before: if renamed {
+                        None
+                    } else {
+                        doc.map.overlay_types.get(&id).cloned()
+                    },
+                    after: Some(self.overlay.clone()),
+                });
+                if let Some(old) = self.selected.as_ref().filter(|_| renamed) {
+                    let old = Id::from(old.as_str());
+                    changes.extend(reassign_overlay(doc, &old, Some(id)));
+                    changes.push(Change::OverlayType {
+                        before: doc.map.overlay_types.get(&old).cloned(),
+                        id: old,
+                        after: None,
+                    });
+                }
+            }
+            LegendTab::Hexsides => {
+                if !is_id(&key) {
+                    return Err(
+                        "an id is lower-case letters, digits, `-`, `_` or `.`, starting with a letter or digit"
+                            .into(),
+                    );
+                }
+                let id = Id::from(key.as_str());
+                changes.push(Change::HexsideType {
+                    id: id.clone(),
+                    before: if renamed {
+                        None
+                    } else {
+                        doc.map.hexside_types.get(&id).cloned()
+                    },
+                    after: Some(self.hexside.clone()),
+                });
+                if let Some(old) = self.selected.as_ref().filter(|_| renamed) {
+                    let old = Id::from(old.as_str());
+                    changes.extend(reassign_hexside(doc, &old, Some(id)));
+                    changes.push(Change::HexsideType {
+                        before: doc.map.hexside_types.get(&old).cloned(),
+                        id: old,
+                        after: None,
+                    });
+                }
+            }
+        }
+        let label = if self.selected.is_some() {
+            format!("Edit legend entry {key}")
+        } else {
+            format!("Add legend entry {key}")
+        };
+        self.selected = Some(key);
+        Ok(LegendEdit { label, changes })
+    }
+}
+
+/// Every hex of one code recoded to another.
+pub fn recode(doc: &Document, old: char, new: char) -> Change {
+    Change::Terrain(
+        doc.hexes_with_code(old)
+            .into_iter()
+            .map(|hex: HexIndex| CellChange {
+                hex,
+                before: old,
+                after: new,
+            })
+            .collect(),
+    )
+}
+
+/// An overlay moved to another id (or removed) on every hex that has it.
+pub fn reassign_overlay(doc: &Document, old: &Id, new: Option<Id>) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for (hex, list) in &doc.map.overlays {
+        if list.contains(old) {
+            changes.push(Change::Overlay {
+                hex: hex.clone(),
+                overlay: old.clone(),
+                present: false,
+            });
+            if let Some(new) = &new
+                && !list.contains(new)
+            {
+                changes.push(Change::Overlay {
+                    hex: hex.clone(),
+                    overlay: new.clone(),
+                    present: true,
+                });
+            }
+        }
+    }
+    changes
+}
+
+/// A hexside feature moved to another id (or removed) on every hexside that has it.
+pub fn reassign_hexside(doc: &Document, old: &Id, new: Option<Id>) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for side in doc.map.hexsides.get(old).into_iter().flatten() {
+        changes.push(Change::Hexside {
+            feature: old.clone(),
+            side: side.clone(),
+            present: false,
+        });
+        if let Some(new) = &new
+            && !doc.has_hexside(new, side)
+        {
+            changes.push(Change::Hexside {
+                feature: new.clone(),
+                side: side.clone(),
+                present: true,
+            });
+        }
+    }
+    changes
+}

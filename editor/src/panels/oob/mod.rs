@@ -1,0 +1,369 @@
+//! The order-of-battle panel (right dock): the tree army → commanders in chief → corps → line
+//! leader and units, with a filter and keyboard navigation (Up/Down move, Left/Right fold, Enter edits);
+//! rows drag onto the map; the form of the selected item for every field of the model. The
+//! panel edits a draft and, when a field is committed (Enter, focus lost, a choice made), emits
+//! `Change`s — ids kept unique (suffixed) and renamed everywhere they are referenced. Also the
+//! state the scenario tools share: the selection, the counter and zone caches, the zone tool.
+
+mod draft;
+mod forms;
+mod tree;
+mod widgets;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use bataille_schema::geometry::sides;
+use bataille_schema::scenario::{
+    Commander, Corps, LineLeader, Owner, Placement, Scenario, Symbol, Unit, Zone,
+};
+use bataille_schema::{Colour, Grid, HexName, Id, MapEdge, Side};
+use egui::{Color32, RichText, Ui};
+
+use crate::map::counters::CounterCache;
+use crate::map::view::colour32;
+use crate::model::document::Document;
+use crate::model::history::Change;
+use crate::model::scenario_edit::{
+    ArmyHeader, CounterAt, Item, ItemPath, ScenarioChange, describe_placement, ids_in_use,
+    needs_placing, placement_dropped_on, placement_removed, unique_id,
+};
+use crate::tools::zone::{ZoneCache, ZoneTool, owner_name, parse_hex_list, rename_zone_references};
+
+pub use crate::model::oob_ops::*;
+pub use crate::model::selection::Sel;
+use widgets::*;
+
+/// Which page the right dock shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DockTab {
+    #[default]
+    Oob,
+    Inspector,
+    /// The digitising page (shown while digitising).
+    Digitise,
+}
+
+/// A foldable node of the tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Node {
+    Army(usize),
+    Corps(usize, usize),
+    NoCorps(usize),
+    Zones,
+}
+
+/// One row of the tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Row {
+    Army(usize),
+    Commander(usize, usize),
+    Corps(usize, usize),
+    NoCorps(usize),
+    Leader(usize, usize),
+    Unit(usize, usize),
+    Zones,
+    Zone(usize),
+}
+
+impl Row {
+    fn sel(self) -> Option<Sel> {
+        Some(match self {
+            Row::Army(a) => Sel::Army(a),
+            Row::Commander(a, k) => Sel::Commander(a, k),
+            Row::Corps(a, c) => Sel::Corps(a, c),
+            Row::Leader(a, c) => Sel::Leader(a, c),
+            Row::Unit(a, u) => Sel::Unit(a, u),
+            Row::Zone(z) => Sel::Zone(z),
+            Row::NoCorps(_) | Row::Zones => return None,
+        })
+    }
+
+    fn node(self) -> Option<Node> {
+        match self {
+            Row::Army(a) => Some(Node::Army(a)),
+            Row::Corps(a, c) => Some(Node::Corps(a, c)),
+            Row::NoCorps(a) => Some(Node::NoCorps(a)),
+            Row::Zones => Some(Node::Zones),
+            _ => None,
+        }
+    }
+
+    fn depth(self) -> usize {
+        match self {
+            Row::Army(_) | Row::Zones => 0,
+            Row::Commander(..) | Row::Corps(..) | Row::NoCorps(_) | Row::Zone(_) => 1,
+            Row::Leader(..) | Row::Unit(..) => 2,
+        }
+    }
+}
+
+/// An undo step: its label and its changes.
+pub type NamedEdit = (String, Vec<Change>);
+
+/// The little picture before a row's text.
+enum Swatch {
+    None,
+    Colour(Color32),
+    /// A small counter: corps colour and symbol.
+    Counter(Color32, Symbol),
+}
+
+impl Swatch {
+    fn ui(&self, ui: &mut Ui) {
+        match self {
+            Swatch::None => {}
+            Swatch::Colour(colour) => {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+                ui.painter().rect_filled(r, 2.0, *colour);
+                ui.painter().rect_stroke(
+                    r,
+                    2.0,
+                    egui::Stroke::new(1.0, Color32::from_gray(40)),
+                    egui::StrokeKind::Inside,
+                );
+            }
+            Swatch::Counter(colour, symbol) => {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
+                let look = crate::map::counters::UnitLook {
+                    at: CounterAt::Unit(0, 0),
+                    colour: *colour,
+                    symbol: *symbol,
+                    values: [None; 3],
+                    fire: None,
+                    facing_degrees: None,
+                };
+                let mut shapes = Vec::new();
+                crate::map::counters::unit_shapes(&mut shapes, &look, r, false);
+                ui.painter().extend(shapes);
+            }
+        }
+    }
+}
+
+/// What the tree's rows depend on: the scenario's revision, the filter, the folds.
+type RowsKey = (u64, String, bool, u64);
+
+/// A counter dragged from the tree onto the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CounterDrop(pub CounterAt);
+
+/// The item a form edits, as a draft.
+#[derive(Debug, Clone, PartialEq)]
+enum DraftValue {
+    Army(ArmyHeader),
+    Commander(Commander),
+    Corps(Corps),
+    Unit(Unit),
+    Zone(Zone),
+}
+
+#[derive(Debug, Clone)]
+struct Draft {
+    sel: Sel,
+    original: DraftValue,
+    value: DraftValue,
+    /// Text of the fields typed as text (numbers, hexes).
+    texts: BTreeMap<&'static str, String>,
+    /// The texts as they were when the draft was made (or last read).
+    texts_before: BTreeMap<&'static str, String>,
+    /// The placement kind chosen (0 not placed, 1 hex, 2 free, 3 reinforcement).
+    placement_kind: u8,
+    placement_kind_before: u8,
+    leader_placed: bool,
+}
+
+/// What the panel asks the app to do.
+#[derive(Default)]
+pub struct OobOutput {
+    pub edits: Vec<(String, Vec<Change>)>,
+    /// Select this after the edits.
+    pub select: Option<Option<Sel>>,
+    /// Centre the map on the selection.
+    pub go_to_selection: bool,
+    /// Switch to the zone tool.
+    pub zone_tool: bool,
+    pub open_settings: bool,
+    pub new_scenario: bool,
+}
+
+/// A drag of a counter on the map.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MapDrag {
+    pub what: CounterAt,
+    pub from: bataille_schema::HexIndex,
+    /// The press was on a stack whose counter was already selected: a click selects the next.
+    pub cycle: bool,
+}
+
+/// The scenario tools' state.
+pub struct OobState {
+    pub selected: Option<Sel>,
+    pub filter: String,
+    pub only_unplaced: bool,
+    pub tab: DockTab,
+    open: HashMap<Node, bool>,
+    draft: Option<Draft>,
+    /// The document's scenario revision, set by the app each frame (caches compare it).
+    pub revision: u64,
+    pub counters: CounterCache,
+    pub zones: ZoneCache,
+    pub zone_tool: ZoneTool,
+    pub settings_dialog: Option<crate::panels::scenario_settings::SettingsDialog>,
+    pub drag: Option<MapDrag>,
+    pub hovered_counter: Option<CounterAt>,
+    /// The selected leader's command view, and what it was computed from.
+    pub command_cache: Option<(
+        crate::panels::command_view::CommandKey,
+        Option<crate::panels::command_view::CommandView>,
+    )>,
+    tree_focused: bool,
+    /// Bumped when a node is folded or unfolded.
+    open_version: u64,
+    /// The tree's rows and what they were computed from.
+    rows_cache: Option<(RowsKey, Vec<Row>)>,
+    scroll_to_selected: bool,
+    focus_form: bool,
+}
+
+impl Default for OobState {
+    fn default() -> Self {
+        Self {
+            selected: None,
+            filter: String::new(),
+            only_unplaced: false,
+            tab: DockTab::Oob,
+            open: HashMap::new(),
+            draft: None,
+            revision: 1,
+            counters: CounterCache::default(),
+            zones: ZoneCache::default(),
+            zone_tool: ZoneTool::default(),
+            settings_dialog: None,
+            drag: None,
+            hovered_counter: None,
+            command_cache: None,
+            tree_focused: false,
+            open_version: 0,
+            rows_cache: None,
+            scroll_to_selected: false,
+            focus_form: false,
+        }
+    }
+}
+
+fn place_short(p: &Placement) -> String {
+    match p {
+        Placement::Unplaced => "not placed".to_owned(),
+        Placement::Hex(h) => h.to_string(),
+        Placement::Free { at: Some(h), .. } => format!("{h} (free)"),
+        Placement::Free { at: None, .. } => "free, not placed".to_owned(),
+        Placement::Reinforcement { turn, .. } => format!("turn {turn}"),
+    }
+}
+
+fn unit_values(u: &Unit) -> String {
+    crate::map::counters::values_text([u.cp, u.morale, u.mp], u.fire_modifier)
+}
+
+fn matches(filter: &str, name: &str, id: &str) -> bool {
+    filter.is_empty() || name.to_lowercase().contains(filter) || id.to_lowercase().contains(filter)
+}
+
+impl OobState {
+    /// Forgets everything about the previous document.
+    pub fn reset(&mut self) {
+        let tab = self.tab;
+        let show = self.zone_tool.show;
+        *self = OobState {
+            tab,
+            ..OobState::default()
+        };
+        self.zone_tool.show = show;
+    }
+
+    /// Scrolls the tree to the selection on the next frame.
+    pub fn scroll_to_selection(&mut self) {
+        self.scroll_to_selected = true;
+    }
+
+    /// Drops a selection that no longer exists (after undo, delete).
+    pub fn check_selection(&mut self, doc: &Document) {
+        match (self.selected, doc.scenario.as_ref()) {
+            (Some(sel), Some(s)) if sel.exists(&s.scenario) => {}
+            (Some(_), _) => self.selected = None,
+            _ => {}
+        }
+    }
+
+    fn is_open(&self, node: Node, total_units: usize) -> bool {
+        self.open.get(&node).copied().unwrap_or(match node {
+            Node::Army(_) | Node::Zones | Node::NoCorps(_) => true,
+            Node::Corps(..) => total_units <= 250,
+        })
+    }
+
+    pub fn dock_ui(&mut self, ui: &mut Ui, doc: &Document) -> OobOutput {
+        let mut out = OobOutput::default();
+        let Some(file) = doc.scenario.as_ref() else {
+            ui.weak("No scenario is open: the order of battle belongs to a scenario.");
+            if ui.button("New scenario for this map…").clicked() {
+                out.new_scenario = true;
+            }
+            return out;
+        };
+        let s = &file.scenario;
+        self.check_selection(doc);
+        let units: usize = s.armies.iter().map(|a| a.units.len()).sum();
+        let waiting = s
+            .armies
+            .iter()
+            .flat_map(|a| &a.units)
+            .filter(|u| needs_placing(&u.placement))
+            .count();
+        ui.horizontal(|ui| {
+            ui.strong(&s.title);
+            if ui.small_button("⚙ Settings…").clicked() {
+                out.open_settings = true;
+            }
+        });
+        ui.weak(format!("{units} units, {waiting} not placed yet"));
+        ui.horizontal(|ui| {
+            let l = ui.label("Filter");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.filter)
+                    .hint_text("name or id")
+                    .desired_width(ui.available_width() - 4.0),
+            )
+            .labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.only_unplaced, "Only not placed");
+            if ui.button("Add army").clicked() {
+                out.edits.push(add_army(s));
+                out.select = Some(Some(Sel::Army(s.armies.len())));
+            }
+        });
+        ui.separator();
+        let key = (
+            self.revision,
+            self.filter.clone(),
+            self.only_unplaced,
+            self.open_version,
+        );
+        let rows = match &self.rows_cache {
+            Some((k, rows)) if *k == key => rows.clone(),
+            _ => {
+                let rows = self.rows(s);
+                self.rows_cache = Some((key, rows.clone()));
+                rows
+            }
+        };
+        self.tree_ui(ui, s, &doc.map.grid, &rows, &mut out);
+        ui.separator();
+        egui::ScrollArea::vertical()
+            .id_salt("oob-form")
+            .auto_shrink([false, false])
+            .show(ui, |ui| self.form_ui(ui, doc, s, &mut out));
+        out
+    }
+}

@@ -1,0 +1,448 @@
+//! The order-of-battle tree: rows (army → commanders → corps → line leader and units) with a
+//! filter, folding, keyboard navigation, drag sources and a context menu.
+
+use super::*;
+
+impl OobState {
+    pub(super) fn rows(&self, s: &Scenario) -> Vec<Row> {
+        let filter = self.filter.trim().to_lowercase();
+        let filtering = !filter.is_empty() || self.only_unplaced;
+        let total: usize = s.armies.iter().map(|a| a.units.len()).sum();
+        let mut rows = Vec::new();
+        for (a, army) in s.armies.iter().enumerate() {
+            let mut army_rows = Vec::new();
+            let corps_ids: HashSet<&str> = army.corps.iter().map(|c| c.id.as_str()).collect();
+            let mut members: HashMap<&str, Vec<usize>> = HashMap::new();
+            let mut loose = Vec::new();
+            for (u, unit) in army.units.iter().enumerate() {
+                match unit
+                    .corps
+                    .as_ref()
+                    .filter(|c| corps_ids.contains(c.as_str()))
+                {
+                    Some(c) => members.entry(c.as_str()).or_default().push(u),
+                    None => loose.push(u),
+                }
+            }
+            let unit_ok = |u: &usize| {
+                let unit = &army.units[*u];
+                matches(&filter, &unit.name, unit.id.as_str())
+                    && (!self.only_unplaced || needs_placing(&unit.placement))
+            };
+            for (k, chief) in army.commanders.iter().enumerate() {
+                let ok = if self.only_unplaced {
+                    needs_placing(&chief.placement)
+                        && matches(&filter, &chief.name, chief.id.as_str())
+                } else {
+                    matches(&filter, &chief.name, chief.id.as_str())
+                };
+                if ok {
+                    army_rows.push(Row::Commander(a, k));
+                }
+            }
+            for (c, corps) in army.corps.iter().enumerate() {
+                let units: Vec<usize> = members
+                    .get(corps.id.as_str())
+                    .map(|m| m.iter().copied().filter(unit_ok).collect())
+                    .unwrap_or_default();
+                let leader_ok = corps.leader.as_ref().is_some_and(|l| {
+                    matches(&filter, &l.name, l.id.as_str())
+                        && (!self.only_unplaced || needs_placing(&l.placement))
+                });
+                let corps_ok = !filtering
+                    || matches(&filter, &corps.name, corps.id.as_str()) && !self.only_unplaced;
+                if filtering && units.is_empty() && !leader_ok && !corps_ok {
+                    continue;
+                }
+                army_rows.push(Row::Corps(a, c));
+                if filtering || self.is_open(Node::Corps(a, c), total) {
+                    if corps.leader.is_some() && (!filtering || leader_ok || corps_ok) {
+                        army_rows.push(Row::Leader(a, c));
+                    }
+                    army_rows.extend(units.into_iter().map(|u| Row::Unit(a, u)));
+                }
+            }
+            let loose: Vec<usize> = loose.into_iter().filter(unit_ok).collect();
+            if !loose.is_empty() {
+                army_rows.push(Row::NoCorps(a));
+                if filtering || self.is_open(Node::NoCorps(a), total) {
+                    army_rows.extend(loose.into_iter().map(|u| Row::Unit(a, u)));
+                }
+            }
+            if filtering && army_rows.is_empty() && !matches(&filter, &army.name, army.id.as_str())
+            {
+                continue;
+            }
+            rows.push(Row::Army(a));
+            if filtering || self.is_open(Node::Army(a), total) {
+                rows.extend(army_rows);
+            }
+        }
+        if !filtering {
+            rows.push(Row::Zones);
+            if self.is_open(Node::Zones, total) {
+                rows.extend((0..s.zones.len()).map(Row::Zone));
+            }
+        }
+        rows
+    }
+
+    pub(super) fn row_text(
+        s: &Scenario,
+        sizes: &HashMap<(usize, &str), usize>,
+        row: Row,
+    ) -> (String, Swatch) {
+        let colour_of = |a: usize, id: Option<&Id>| {
+            s.armies.get(a).and_then(|army| {
+                army.corps
+                    .iter()
+                    .find(|c| Some(&c.id) == id)
+                    .map(|c| colour32(&c.colour, Color32::GRAY))
+            })
+        };
+        let missing = ("?".to_owned(), Swatch::None);
+        match row {
+            Row::Army(a) => {
+                let Some(army) = s.armies.get(a) else {
+                    return missing;
+                };
+                (
+                    format!("⚑ {} ({} units)", army.name, army.units.len()),
+                    Swatch::None,
+                )
+            }
+            Row::Commander(a, k) => {
+                let Some(c) = s.armies.get(a).and_then(|x| x.commanders.get(k)) else {
+                    return missing;
+                };
+                let radius = c
+                    .radius_hexes
+                    .unwrap_or(s.rules.command.commander_radius_hexes);
+                (
+                    format!(
+                        "★ {} · radius {radius} · {}",
+                        c.name,
+                        place_short(&c.placement)
+                    ),
+                    Swatch::None,
+                )
+            }
+            Row::Corps(a, c) => {
+                let Some(corps) = s.armies.get(a).and_then(|x| x.corps.get(c)) else {
+                    return missing;
+                };
+                let n = sizes.get(&(a, corps.id.as_str())).copied().unwrap_or(0);
+                (
+                    format!("{} ({n})", corps.name),
+                    Swatch::Colour(colour32(&corps.colour, Color32::GRAY)),
+                )
+            }
+            Row::NoCorps(_) => (
+                "Units without a corps".to_owned(),
+                Swatch::Colour(Color32::GRAY),
+            ),
+            Row::Leader(a, c) => {
+                let Some(corps) = s.armies.get(a).and_then(|x| x.corps.get(c)) else {
+                    return missing;
+                };
+                match &corps.leader {
+                    Some(l) => (
+                        format!("◎ {} (line leader) · {}", l.name, place_short(&l.placement)),
+                        Swatch::None,
+                    ),
+                    None => (String::new(), Swatch::None),
+                }
+            }
+            Row::Unit(a, u) => {
+                let Some(unit) = s.armies.get(a).and_then(|x| x.units.get(u)) else {
+                    return missing;
+                };
+                let symbol = s
+                    .rules
+                    .unit_kinds
+                    .get(&unit.kind)
+                    .map_or(Symbol::Other, |k| k.symbol);
+                (
+                    format!(
+                        "{}  {} · {}",
+                        unit.name,
+                        unit_values(unit),
+                        place_short(&unit.placement)
+                    ),
+                    Swatch::Counter(
+                        colour_of(a, unit.corps.as_ref()).unwrap_or(Color32::GRAY),
+                        symbol,
+                    ),
+                )
+            }
+            Row::Zones => (
+                format!("Deployment zones ({})", s.zones.len()),
+                Swatch::None,
+            ),
+            Row::Zone(z) => {
+                let Some(zone) = s.zones.get(z) else {
+                    return missing;
+                };
+                (
+                    format!(
+                        "{} — {} ({} hexes)",
+                        zone.name,
+                        owner_name(s, &zone.owner),
+                        zone.hexes.len()
+                    ),
+                    Swatch::Colour(crate::tools::zone::zone_colour(s, zone)),
+                )
+            }
+        }
+    }
+
+    /// The right dock's order-of-battle page.
+    pub(super) fn tree_ui(
+        &mut self,
+        ui: &mut Ui,
+        s: &Scenario,
+        grid: &Grid,
+        rows: &[Row],
+        out: &mut OobOutput,
+    ) {
+        let total: usize = s.armies.iter().map(|a| a.units.len()).sum();
+        let _ = grid;
+        // Units per corps, counted once a frame.
+        let mut sizes: HashMap<(usize, &str), usize> = HashMap::new();
+        for (a, army) in s.armies.iter().enumerate() {
+            for unit in &army.units {
+                if let Some(c) = &unit.corps {
+                    *sizes.entry((a, c.as_str())).or_default() += 1;
+                }
+            }
+        }
+        // Keys while a row has the focus: ↑ ↓ move, ← → fold and unfold, Enter edits.
+        let current = self
+            .selected
+            .and_then(|sel| rows.iter().position(|r| r.sel() == Some(sel)));
+        let mut focus_selected = false;
+        if self.tree_focused {
+            let (up, down, left, right) = ui.input_mut(|i| {
+                (
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowLeft),
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowRight),
+                )
+            });
+            let step = |from: Option<usize>, forward: bool| -> Option<usize> {
+                let mut i = from.map_or(if forward { 0 } else { rows.len() }, |c| {
+                    if forward { c + 1 } else { c }
+                });
+                loop {
+                    if forward {
+                        let r = rows.get(i)?;
+                        if r.sel().is_some() {
+                            return Some(i);
+                        }
+                        i += 1;
+                    } else {
+                        i = i.checked_sub(1)?;
+                        if rows[i].sel().is_some() {
+                            return Some(i);
+                        }
+                    }
+                }
+            };
+            let target = if down {
+                step(current, true)
+            } else if up {
+                step(current, false)
+            } else {
+                None
+            };
+            if let Some(t) = target.and_then(|t| rows.get(t)).and_then(|r| r.sel()) {
+                self.selected = Some(t);
+                out.select = Some(Some(t));
+                self.scroll_to_selected = true;
+                focus_selected = true;
+            }
+            if (left || right)
+                && let Some(row) = current.and_then(|c| rows.get(c))
+            {
+                let node = match row {
+                    Row::Army(a) => Some(Node::Army(*a)),
+                    Row::Corps(a, c) => Some(Node::Corps(*a, *c)),
+                    _ => None,
+                };
+                if let Some(node) = node {
+                    self.open.insert(node, right);
+                    self.open_version += 1;
+                }
+            }
+        }
+        let row_height = ui.spacing().interact_size.y;
+        let spacing = ui.spacing().item_spacing.y;
+        let mut scroll = egui::ScrollArea::vertical()
+            .id_salt("oob-tree")
+            .max_height((ui.available_height() * 0.5).max(120.0))
+            .auto_shrink([false, true]);
+        if self.scroll_to_selected
+            && let Some(i) = self
+                .selected
+                .and_then(|sel| rows.iter().position(|r| r.sel() == Some(sel)))
+        {
+            let want = (i as f32 * (row_height + spacing) - 60.0).max(0.0);
+            let state = egui::scroll_area::State::load(ui.ctx(), ui.make_persistent_id("oob-tree"));
+            let visible = state.map_or(0.0, |st| st.clamped_offset().y);
+            let height = (ui.available_height() * 0.55).max(120.0);
+            let y = i as f32 * (row_height + spacing);
+            if y < visible || y + row_height > visible + height {
+                scroll = scroll.vertical_scroll_offset(want);
+            }
+        }
+        self.scroll_to_selected = false;
+        let mut any_focus = false;
+        let mut toggles = Vec::new();
+        scroll.show_rows(ui, row_height, rows.len(), |ui, range| {
+            for i in range {
+                let Some(&row) = rows.get(i) else {
+                    continue;
+                };
+                ui.horizontal(|ui| {
+                    ui.set_height(row_height);
+                    ui.add_space(14.0 * row.depth() as f32);
+                    if let Some(node) = row.node() {
+                        let open = self.is_open(node, total);
+                        let icon = if open { "⏷" } else { "⏵" };
+                        if ui
+                            .small_button(icon)
+                            .on_hover_text("Fold or unfold")
+                            .clicked()
+                        {
+                            toggles.push((node, !open));
+                        }
+                    }
+                    let (text, swatch) = Self::row_text(s, &sizes, row);
+                    swatch.ui(ui);
+                    let sel = row.sel();
+                    let selected = sel.is_some() && sel == self.selected;
+                    let text = if matches!(row, Row::Army(_) | Row::Corps(..) | Row::Zones) {
+                        RichText::new(text).strong()
+                    } else {
+                        RichText::new(text)
+                    };
+                    let resp = ui
+                        .push_id(("oob-row", row), |ui| {
+                            ui.add(egui::Button::selectable(selected, text).truncate())
+                        })
+                        .inner;
+                    let resp = resp.interact(egui::Sense::click_and_drag());
+                    if resp.has_focus() {
+                        any_focus = true;
+                        ui.memory_mut(|m| {
+                            m.set_focus_lock_filter(
+                                resp.id,
+                                egui::EventFilter {
+                                    horizontal_arrows: true,
+                                    vertical_arrows: true,
+                                    ..Default::default()
+                                },
+                            )
+                        });
+                        if !selected && sel.is_some() && resp.gained_focus() {
+                            self.selected = sel;
+                            out.select = Some(sel);
+                        }
+                    }
+                    if selected && focus_selected {
+                        // The keys moved the selection: the focus follows it.
+                        resp.request_focus();
+                        any_focus = true;
+                    }
+                    if resp.clicked() {
+                        if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                            self.focus_form = true;
+                            out.go_to_selection = true;
+                        } else if row.node().is_some() && sel.is_none() {
+                            toggles.push((
+                                row.node().unwrap_or(Node::Zones),
+                                !self.is_open(row.node().unwrap_or(Node::Zones), total),
+                            ));
+                        }
+                        if sel.is_some() {
+                            self.selected = sel;
+                            out.select = Some(sel);
+                            if resp.double_clicked() {
+                                out.go_to_selection = true;
+                            }
+                        }
+                        resp.request_focus();
+                        any_focus = true;
+                    }
+                    if let Some(at) = sel.and_then(Sel::counter) {
+                        resp.dnd_set_drag_payload(CounterDrop(at));
+                        if resp.drag_started() {
+                            self.selected = sel;
+                            out.select = Some(sel);
+                        }
+                    }
+                    if let Some(sel) = sel {
+                        resp.context_menu(|ui| self.context_menu(ui, s, sel, out));
+                    }
+                });
+            }
+        });
+        for (node, open) in toggles {
+            self.open.insert(node, open);
+            self.open_version += 1;
+        }
+        self.tree_focused = any_focus;
+    }
+
+    pub(super) fn context_menu(
+        &mut self,
+        ui: &mut Ui,
+        s: &Scenario,
+        sel: Sel,
+        out: &mut OobOutput,
+    ) {
+        match sel {
+            Sel::Army(a) => {
+                if ui.button("Add corps").clicked() {
+                    out.edits.push(add_corps(s, a));
+                    let n = s.armies.get(a).map_or(0, |x| x.corps.len());
+                    out.select = Some(Some(Sel::Corps(a, n)));
+                    ui.close();
+                }
+                if ui.button("Add commander").clicked() {
+                    out.edits.push(add_commander(s, a));
+                    let n = s.armies.get(a).map_or(0, |x| x.commanders.len());
+                    out.select = Some(Some(Sel::Commander(a, n)));
+                    ui.close();
+                }
+            }
+            Sel::Corps(a, c) => {
+                if ui.button("Add unit").clicked() {
+                    if let Some((edit, sel)) = add_unit(s, a, Some(c)) {
+                        out.edits.push(edit);
+                        out.select = Some(Some(sel));
+                    }
+                    ui.close();
+                }
+            }
+            Sel::Unit(a, u) => {
+                if ui.button("Duplicate").clicked() {
+                    if let Some((edit, sel)) = duplicate_unit(s, a, u) {
+                        out.edits.push(edit);
+                        out.select = Some(Some(sel));
+                    }
+                    ui.close();
+                }
+                if ui.button("Delete").clicked() {
+                    out.edits.push(delete_unit(s, a, u));
+                    out.select = Some(None);
+                    ui.close();
+                }
+            }
+            _ => {
+                ui.weak("Edit it in the form below.");
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The form widgets of the order-of-battle panel: labelled rows of text, checks and choices.
+
+use super::*;
+
+/// The width of the forms' label column.
+pub(super) const LABEL_WIDTH: f32 = 108.0;
+
+/// A labelled single-line text field; returns whether it was committed (Enter or focus lost).
+pub(super) fn text_row(ui: &mut Ui, label: &str, text: &mut String, focus: bool) -> bool {
+    text_row_hint(ui, label, "", text, focus)
+}
+
+/// A labelled single-line text field with a hint shown while it is empty.
+pub(super) fn text_row_hint(
+    ui: &mut Ui,
+    label: &str,
+    hint: &str,
+    text: &mut String,
+    focus: bool,
+) -> bool {
+    let mut committed = false;
+    ui.horizontal(|ui| {
+        let l = ui.add_sized([LABEL_WIDTH, 18.0], egui::Label::new(label).truncate());
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(text)
+                    .hint_text(hint)
+                    .desired_width(ui.available_width().max(60.0)),
+            )
+            .labelled_by(l.id);
+        if focus {
+            r.request_focus();
+        }
+        committed = r.lost_focus();
+    });
+    committed
+}
+
+/// A labelled check box; returns whether it changed.
+pub(super) fn check_row(ui: &mut Ui, label: &str, value: &mut bool) -> bool {
+    ui.checkbox(value, label).changed()
+}
+
+/// A labelled combo box over `choices`; returns whether the choice changed.
+pub(super) fn combo_row<T: PartialEq + Clone>(
+    ui: &mut Ui,
+    label: &str,
+    value: &mut T,
+    choices: &[(T, String)],
+) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        let l = ui.add_sized([LABEL_WIDTH, 18.0], egui::Label::new(label).truncate());
+        let current = choices
+            .iter()
+            .find(|(v, _)| v == value)
+            .map_or_else(|| "—".to_owned(), |(_, t)| t.clone());
+        let r = egui::ComboBox::from_id_salt(("oob-combo", label))
+            .selected_text(current)
+            .width(ui.available_width().max(80.0) - 8.0)
+            .show_ui(ui, |ui| {
+                for (v, text) in choices {
+                    if ui.selectable_label(v == value, text).clicked() && v != value {
+                        *value = v.clone();
+                        changed = true;
+                    }
+                }
+            });
+        r.response.labelled_by(l.id);
+    });
+    changed
+}
+
+pub(super) fn edge_checks(ui: &mut Ui, edges: &mut Vec<MapEdge>, prefix: &str) -> bool {
+    let mut changed = false;
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("{prefix}friendly edges:"));
+        for (edge, name) in [
+            (MapEdge::North, "North"),
+            (MapEdge::East, "East"),
+            (MapEdge::South, "South"),
+            (MapEdge::West, "West"),
+        ] {
+            let mut on = edges.contains(&edge);
+            if ui.checkbox(&mut on, name).changed() {
+                if on {
+                    edges.push(edge);
+                    edges.sort();
+                } else {
+                    edges.retain(|e| *e != edge);
+                }
+                changed = true;
+            }
+        }
+    });
+    changed
+}
+
+pub(super) fn opt_text<T: ToString>(v: Option<T>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// Parses an optional number; `Err` when the text is not one (the field is then reset).
+pub(super) fn parse_opt<T: std::str::FromStr>(text: &str) -> Result<Option<T>, ()> {
+    let t = text.trim();
+    if t.is_empty() {
+        Ok(None)
+    } else {
+        t.parse().map(Some).map_err(|_| ())
+    }
+}

@@ -1,0 +1,419 @@
+//! The scenario settings dialog: title, date, turns, turn length, start time, notes; command
+//! radii and options; stacking compositions and their terms (kinds, max counters, max CP);
+//! victory objectives and points. Edits a copy; Apply returns one `Settings` change (one undo
+//! step), refused with a message while a field does not read.
+
+use bataille_schema::scenario::{Composition, Objective, ReinforcementEntry, Scenario, StackTerm};
+use bataille_schema::{Grid, HexName, Id};
+use egui::Ui;
+
+use crate::model::history::Change;
+use crate::model::scenario_edit::{ScenarioChange, Settings};
+
+/// The dialog's state.
+#[derive(Debug, Clone)]
+pub struct SettingsDialog {
+    original: Settings,
+    draft: Settings,
+    turns: String,
+    turn_minutes: String,
+    commander_radius: String,
+    leader_radius: String,
+    per_cp: String,
+    per_routed: String,
+    /// Per composition, per term: max counters and max CP as typed.
+    limits: Vec<Vec<(String, String)>>,
+    /// Per objective: hex and points as typed.
+    objectives: Vec<(String, String)>,
+    notes: String,
+    /// The unit kinds some unit has (they cannot be removed).
+    used_kinds: std::collections::HashSet<Id>,
+    pub error: Option<String>,
+}
+
+/// What the dialog asks for this frame.
+pub enum SettingsOutcome {
+    Open,
+    Cancel,
+    Apply(Vec<Change>),
+}
+
+fn field(ui: &mut Ui, label: &str, text: &mut String, width: f32) {
+    ui.horizontal(|ui| {
+        let l = ui.add_sized([150.0, 18.0], egui::Label::new(label));
+        ui.add(egui::TextEdit::singleline(text).desired_width(width))
+            .labelled_by(l.id);
+    });
+}
+
+fn opt(v: Option<u32>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+impl SettingsDialog {
+    pub fn new(s: &Scenario) -> SettingsDialog {
+        let settings = Settings::of(s);
+        let used_kinds = s
+            .armies
+            .iter()
+            .flat_map(|a| &a.units)
+            .map(|u| u.kind.clone())
+            .collect();
+        SettingsDialog {
+            used_kinds,
+            turns: settings.turns.to_string(),
+            turn_minutes: settings.turn_minutes.to_string(),
+            commander_radius: settings.rules.command.commander_radius_hexes.to_string(),
+            leader_radius: settings.rules.command.leader_radius_hexes.to_string(),
+            per_cp: settings.victory.points_per_enemy_cp_eliminated.to_string(),
+            per_routed: settings.victory.points_per_enemy_unit_routed.to_string(),
+            limits: settings
+                .rules
+                .stacking
+                .compositions
+                .iter()
+                .map(|c| {
+                    c.terms
+                        .iter()
+                        .map(|t| (opt(t.max_counters), opt(t.max_cp)))
+                        .collect()
+                })
+                .collect(),
+            objectives: settings
+                .victory
+                .objectives
+                .iter()
+                .map(|o| (o.hex.to_string(), o.points.to_string()))
+                .collect(),
+            notes: settings.notes.clone().unwrap_or_default(),
+            original: settings.clone(),
+            draft: settings,
+            error: None,
+        }
+    }
+
+    /// Reads the typed fields into the draft; the first field that does not read is the error.
+    fn read(&mut self, grid: &Grid) -> Result<Settings, String> {
+        let mut s = self.draft.clone();
+        let number = |text: &str, what: &str, min: u32, max: u32| -> Result<u32, String> {
+            match text.trim().parse::<u32>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(v),
+                _ => Err(format!("{what}: a whole number from {min} to {max}")),
+            }
+        };
+        let optional = |text: &str, what: &str| -> Result<Option<u32>, String> {
+            if text.trim().is_empty() {
+                Ok(None)
+            } else {
+                number(text, what, 0, 1000).map(Some)
+            }
+        };
+        if s.title.trim().is_empty() {
+            return Err("Title: it may not be empty".into());
+        }
+        let date_ok = s.date.len() == 10
+            && s.date.chars().enumerate().all(|(i, c)| {
+                if i == 4 || i == 7 {
+                    c == '-'
+                } else {
+                    c.is_ascii_digit()
+                }
+            });
+        if !date_ok {
+            return Err("Date: write it YYYY-MM-DD".into());
+        }
+        let time_ok = s.start_time.len() == 5
+            && s.start_time.as_bytes().get(2) == Some(&b':')
+            && s.start_time
+                .split(':')
+                .map(|p| p.parse::<u32>().ok())
+                .collect::<Vec<_>>()
+                .as_slice()
+                .iter()
+                .zip([23u32, 59])
+                .all(|(v, max)| v.is_some_and(|v| v <= max));
+        if !time_ok {
+            return Err("Start time: write it HH:MM".into());
+        }
+        s.turns = number(&self.turns, "Turns", 1, 200)?;
+        s.turn_minutes = number(&self.turn_minutes, "Turn minutes", 1, 1440)?;
+        s.rules.command.commander_radius_hexes =
+            number(&self.commander_radius, "Commander radius", 0, 50)?;
+        s.rules.command.leader_radius_hexes = number(&self.leader_radius, "Leader radius", 0, 50)?;
+        s.victory.points_per_enemy_cp_eliminated =
+            number(&self.per_cp, "Points per CP eliminated", 0, 1000)?;
+        s.victory.points_per_enemy_unit_routed =
+            number(&self.per_routed, "Points per unit routed", 0, 1000)?;
+        for (c, comp) in s.rules.stacking.compositions.iter_mut().enumerate() {
+            if comp.name.trim().is_empty() {
+                return Err(format!("Stack {}: give it a name", c + 1));
+            }
+            for (t, term) in comp.terms.iter_mut().enumerate() {
+                let (counters, cp) = self
+                    .limits
+                    .get(c)
+                    .and_then(|l| l.get(t))
+                    .cloned()
+                    .unwrap_or_default();
+                term.max_counters = optional(&counters, "Max counters")?;
+                term.max_cp = optional(&cp, "Max CP")?;
+                if term.kinds.is_empty() {
+                    return Err(format!("{}: each term needs at least one kind", comp.name));
+                }
+            }
+            if comp.terms.is_empty() {
+                return Err(format!("{}: a stack needs at least one term", comp.name));
+            }
+        }
+        for (o, objective) in s.victory.objectives.iter_mut().enumerate() {
+            let (hex, points) = self.objectives.get(o).cloned().unwrap_or_default();
+            let index = grid
+                .parse(hex.trim())
+                .map_err(|e| format!("Objective {}: {e}", o + 1))?;
+            objective.hex = grid.name(index);
+            objective.points = number(&points, "Objective points", 0, 1000)?;
+            if objective.name.trim().is_empty() {
+                return Err(format!("Objective {}: give it a name", o + 1));
+            }
+        }
+        s.notes = (!self.notes.trim().is_empty()).then(|| self.notes.clone());
+        Ok(s)
+    }
+
+    /// Shows the dialog's content.
+    pub fn ui(&mut self, ui: &mut Ui, grid: &Grid) -> SettingsOutcome {
+        let mut outcome = SettingsOutcome::Open;
+        let kinds: Vec<(Id, String)> = self
+            .draft
+            .rules
+            .unit_kinds
+            .iter()
+            .map(|(id, k)| (id.clone(), k.name.clone()))
+            .collect();
+        egui::ScrollArea::vertical()
+            .max_height(560.0)
+            .show(ui, |ui| {
+                ui.strong("Scenario");
+                field(ui, "Title", &mut self.draft.title, 320.0);
+                field(ui, "Date", &mut self.draft.date, 100.0);
+                field(ui, "Turns", &mut self.turns, 60.0);
+                field(ui, "Turn minutes", &mut self.turn_minutes, 60.0);
+                field(ui, "Start time", &mut self.draft.start_time, 60.0);
+                ui.horizontal(|ui| {
+                    let l = ui.add_sized([150.0, 18.0], egui::Label::new("Notes"));
+                    ui.add(
+                        egui::TextEdit::multiline(&mut self.notes)
+                            .desired_rows(2)
+                            .desired_width(320.0),
+                    )
+                    .labelled_by(l.id);
+                });
+                ui.separator();
+                ui.strong("Command (rules 8, 9)");
+                field(ui, "Commander radius", &mut self.commander_radius, 60.0);
+                field(ui, "Leader radius", &mut self.leader_radius, 60.0);
+                ui.checkbox(
+                    &mut self.draft.rules.command.blocked_by_enemy_front_and_flank,
+                    "Command paths blocked by enemy front and flank hexes",
+                );
+                ui.checkbox(
+                    &mut self.draft.rules.command.lines_of_battle,
+                    "Lines of battle keep units in command (9.3)",
+                );
+                ui.separator();
+                crate::panels::unit_kinds::unit_kinds_ui(
+                    ui,
+                    &mut self.draft.rules.unit_kinds,
+                    &self.used_kinds,
+                );
+                ui.separator();
+                ui.strong("Stacking (rule 3): a stack is legal when it fits one of these");
+                let mut remove_comp = None;
+                for (c, comp) in self
+                    .draft
+                    .rules
+                    .stacking
+                    .compositions
+                    .iter_mut()
+                    .enumerate()
+                {
+                    let limits = loop {
+                        match self.limits.get_mut(c) {
+                            Some(l) => break l,
+                            None => self.limits.push(Vec::new()),
+                        }
+                    };
+                    ui.push_id(("composition", c), |ui| {
+                        egui::Frame::group(ui.style()).show(ui, |ui| {
+                            field(ui, &format!("Stack {} name", c + 1), &mut comp.name, 240.0);
+                            let mut remove_term = None;
+                            for (t, term) in comp.terms.iter_mut().enumerate() {
+                                while limits.len() <= t {
+                                    limits.push(Default::default());
+                                }
+                                ui.push_id(("term", t), |ui| {
+                                    ui.horizontal_wrapped(|ui| {
+                                        ui.label(format!("Term {}:", t + 1));
+                                        for (id, name) in &kinds {
+                                            let mut on = term.kinds.contains(id);
+                                            if ui.checkbox(&mut on, name).changed() {
+                                                if on {
+                                                    term.kinds.push(id.clone());
+                                                } else {
+                                                    term.kinds.retain(|k| k != id);
+                                                }
+                                            }
+                                        }
+                                    });
+                                    ui.horizontal(|ui| {
+                                        let (counters, cp) = &mut limits[t];
+                                        let l = ui.label("Max counters");
+                                        ui.add(
+                                            egui::TextEdit::singleline(counters)
+                                                .desired_width(40.0),
+                                        )
+                                        .labelled_by(l.id);
+                                        let l = ui.label("Max CP");
+                                        ui.add(egui::TextEdit::singleline(cp).desired_width(40.0))
+                                            .labelled_by(l.id);
+                                        if ui.small_button("Remove term").clicked() {
+                                            remove_term = Some(t);
+                                        }
+                                    });
+                                });
+                            }
+                            if let Some(t) = remove_term {
+                                comp.terms.remove(t);
+                                if t < limits.len() {
+                                    limits.remove(t);
+                                }
+                            }
+                            ui.horizontal(|ui| {
+                                if ui.button("Add term").clicked() {
+                                    comp.terms.push(StackTerm {
+                                        kinds: kinds
+                                            .first()
+                                            .map(|k| vec![k.0.clone()])
+                                            .unwrap_or_default(),
+                                        max_counters: Some(1),
+                                        max_cp: None,
+                                    });
+                                    limits.push(("1".to_owned(), String::new()));
+                                }
+                                if ui.button("Remove stack").clicked() {
+                                    remove_comp = Some(c);
+                                }
+                            });
+                        });
+                    });
+                }
+                if let Some(c) = remove_comp {
+                    self.draft.rules.stacking.compositions.remove(c);
+                    if c < self.limits.len() {
+                        self.limits.remove(c);
+                    }
+                }
+                if ui.button("Add stack").clicked() {
+                    self.draft.rules.stacking.compositions.push(Composition {
+                        name: format!("stack {}", self.draft.rules.stacking.compositions.len() + 1),
+                        terms: vec![StackTerm {
+                            kinds: kinds.first().map(|k| vec![k.0.clone()]).unwrap_or_default(),
+                            max_counters: Some(1),
+                            max_cp: None,
+                        }],
+                    });
+                    self.limits.push(vec![("1".to_owned(), String::new())]);
+                }
+                let mut stacked =
+                    self.draft.rules.stacking.reinforcements == ReinforcementEntry::Stacked;
+                if ui
+                    .checkbox(
+                        &mut stacked,
+                        "Reinforcements entering together must stack legally",
+                    )
+                    .changed()
+                {
+                    self.draft.rules.stacking.reinforcements = if stacked {
+                        ReinforcementEntry::Stacked
+                    } else {
+                        ReinforcementEntry::Column
+                    };
+                }
+                ui.separator();
+                ui.strong("Victory");
+                let mut remove_obj = None;
+                for (o, objective) in self.draft.victory.objectives.iter_mut().enumerate() {
+                    while self.objectives.len() <= o {
+                        self.objectives.push(Default::default());
+                    }
+                    ui.push_id(("objective", o), |ui| {
+                        ui.horizontal(|ui| {
+                            let (hex, points) = &mut self.objectives[o];
+                            let l = ui.label(format!("Objective {} hex", o + 1));
+                            ui.add(egui::TextEdit::singleline(hex).desired_width(50.0))
+                                .labelled_by(l.id);
+                            let l = ui.label("name");
+                            ui.add(
+                                egui::TextEdit::singleline(&mut objective.name)
+                                    .desired_width(140.0),
+                            )
+                            .labelled_by(l.id);
+                            let l = ui.label("points");
+                            ui.add(egui::TextEdit::singleline(points).desired_width(40.0))
+                                .labelled_by(l.id);
+                            if ui.small_button("Remove").clicked() {
+                                remove_obj = Some(o);
+                            }
+                        });
+                    });
+                }
+                if let Some(o) = remove_obj {
+                    self.draft.victory.objectives.remove(o);
+                    if o < self.objectives.len() {
+                        self.objectives.remove(o);
+                    }
+                }
+                if ui.button("Add objective").clicked() {
+                    self.draft.victory.objectives.push(Objective {
+                        hex: HexName::from(
+                            grid.name(bataille_schema::HexIndex::new(0, 0)).as_str(),
+                        ),
+                        name: "Objective".to_owned(),
+                        points: 10,
+                    });
+                    self.objectives.push((
+                        grid.name(bataille_schema::HexIndex::new(0, 0)).to_string(),
+                        "10".to_owned(),
+                    ));
+                }
+                field(ui, "Points per CP eliminated", &mut self.per_cp, 60.0);
+                field(ui, "Points per unit routed", &mut self.per_routed, 60.0);
+            });
+        ui.separator();
+        if let Some(error) = &self.error {
+            ui.colored_label(egui::Color32::from_rgb(230, 80, 70), format!("⛔ {error}"));
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Apply").clicked() {
+                match self.read(grid) {
+                    Ok(after) => {
+                        self.error = None;
+                        outcome = SettingsOutcome::Apply(if after == self.original {
+                            Vec::new()
+                        } else {
+                            vec![Change::Scenario(ScenarioChange::Settings {
+                                before: Box::new(self.original.clone()),
+                                after: Box::new(after),
+                            })]
+                        });
+                    }
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            if ui.button("Cancel").clicked() {
+                outcome = SettingsOutcome::Cancel;
+            }
+        });
+        outcome
+    }
+}

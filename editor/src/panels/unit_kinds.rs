@@ -1,0 +1,82 @@
+//! Editing the scenario's unit kinds (in the settings dialog): name, symbol, whether it fights,
+//! front and flank hexsides, immobile; adding a kind (its id made from its name) and removing
+//! one no unit uses.
+
+use std::collections::{BTreeMap, HashSet};
+
+use bataille_schema::Id;
+use bataille_schema::scenario::{Symbol, UnitKind};
+use egui::Ui;
+
+const SYMBOLS: [Symbol; 7] = [
+    Symbol::Infantry,
+    Symbol::Cavalry,
+    Symbol::Dragoons,
+    Symbol::Light,
+    Symbol::Artillery,
+    Symbol::Baggage,
+    Symbol::Other,
+];
+
+/// The unit kinds' section. `used` are the kinds some unit has (not removable).
+pub fn unit_kinds_ui(ui: &mut Ui, kinds: &mut BTreeMap<Id, UnitKind>, used: &HashSet<Id>) {
+    ui.strong("Unit kinds");
+    let mut remove = None;
+    for (id, kind) in kinds.iter_mut() {
+        ui.push_id(("kind", id.as_str()), |ui| {
+            ui.horizontal_wrapped(|ui| {
+                let label = ui.label(format!("{id}:"));
+                ui.add(egui::TextEdit::singleline(&mut kind.name).desired_width(120.0))
+                    .labelled_by(label.id);
+                let symbol_label = ui.label("symbol");
+                egui::ComboBox::from_id_salt("symbol")
+                    .selected_text(format!("{:?}", kind.symbol))
+                    .show_ui(ui, |ui| {
+                        for symbol in SYMBOLS {
+                            ui.selectable_value(&mut kind.symbol, symbol, format!("{symbol:?}"));
+                        }
+                    })
+                    .response
+                    .labelled_by(symbol_label.id);
+                ui.checkbox(&mut kind.combat, "fights");
+                ui.checkbox(&mut kind.immobile, "immobile");
+                let front = ui.label("front");
+                ui.add(egui::DragValue::new(&mut kind.front_hexsides).range(0..=6))
+                    .labelled_by(front.id);
+                let flank = ui.label("flank");
+                ui.add(egui::DragValue::new(&mut kind.flank_hexsides).range(0..=6))
+                    .labelled_by(flank.id);
+                let in_use = used.contains(id);
+                if ui
+                    .add_enabled(!in_use, egui::Button::new("Remove kind").small())
+                    .on_disabled_hover_text("Units have this kind")
+                    .clicked()
+                {
+                    remove = Some(id.clone());
+                }
+            });
+        });
+    }
+    if let Some(id) = remove {
+        kinds.remove(&id);
+    }
+    if ui.button("Add unit kind").clicked() {
+        let taken: HashSet<String> = kinds.keys().map(|k| k.to_string()).collect();
+        let name = format!("Kind {}", kinds.len() + 1);
+        let id = crate::model::scenario_edit::unique_id(&taken, &name);
+        kinds.insert(
+            id,
+            UnitKind {
+                name,
+                symbol: Symbol::Infantry,
+                combat: true,
+                counts_for_stacking: None,
+                front_hexsides: 2,
+                flank_hexsides: 2,
+                moves_as: None,
+                immobile: false,
+                armies: Vec::new(),
+            },
+        );
+    }
+}

@@ -1,0 +1,323 @@
+//! Files around the document: the system file picker behind a trait (so tests can answer it),
+//! the remembered settings (recent files, docks, layers) and the crash-recovery file.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use bataille_schema::Map;
+use serde::{Deserialize, Serialize};
+
+/// What a file picker is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PickPurpose {
+    Open,
+    Save,
+}
+
+/// A native file chooser. The typed-path dialog always works; a picker is an extra "Browse…".
+pub trait FilePicker {
+    /// Asks the user for a path; `None` when cancelled or when no chooser is available.
+    fn pick(&mut self, purpose: PickPurpose, start: Option<&Path>) -> Option<PathBuf>;
+    /// Whether a chooser can be shown at all (hides the Browse button otherwise).
+    fn available(&self) -> bool;
+}
+
+/// The desktop's file chooser through `zenity` (GNOME) or `kdialog` (KDE), as rfd does when no
+/// XDG portal is running. With neither installed it is unavailable and the typed path is used.
+pub struct SystemPicker {
+    program: Option<&'static str>,
+}
+
+impl SystemPicker {
+    pub fn detect() -> SystemPicker {
+        let found = ["zenity", "kdialog"].into_iter().find(|program| {
+            std::env::var_os("PATH").is_some_and(|paths| {
+                std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
+            })
+        });
+        SystemPicker { program: found }
+    }
+}
+
+impl FilePicker for SystemPicker {
+    fn pick(&mut self, purpose: PickPurpose, start: Option<&Path>) -> Option<PathBuf> {
+        let program = self.program?;
+        let start = start
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| ".".to_owned());
+        let mut command = std::process::Command::new(program);
+        match (program, purpose) {
+            ("zenity", PickPurpose::Open) => {
+                command.args([
+                    "--file-selection",
+                    "--title=Open map or scenario",
+                    "--file-filter=RON files | *.ron",
+                    &format!("--filename={start}"),
+                ]);
+            }
+            ("zenity", PickPurpose::Save) => {
+                command.args([
+                    "--file-selection",
+                    "--save",
+                    "--confirm-overwrite",
+                    "--title=Save map as",
+                    &format!("--filename={start}"),
+                ]);
+            }
+            (_, PickPurpose::Open) => {
+                command.args(["--getopenfilename", &start, "*.ron"]);
+            }
+            (_, PickPurpose::Save) => {
+                command.args(["--getsavefilename", &start, "*.ron"]);
+            }
+        }
+        let output = command.output().ok()?;
+        if !output.status.success() {
+            return None;
+        }
+        let text = String::from_utf8(output.stdout).ok()?;
+        let text = text.trim_end_matches(['\n', '\r']);
+        (!text.is_empty()).then(|| PathBuf::from(text))
+    }
+
+    fn available(&self) -> bool {
+        self.program.is_some()
+    }
+}
+
+/// A picker that answers from a list (for tests), or is unavailable when empty.
+#[derive(Debug, Default)]
+pub struct ScriptedPicker {
+    pub answers: std::collections::VecDeque<Option<PathBuf>>,
+}
+
+impl FilePicker for ScriptedPicker {
+    fn pick(&mut self, _purpose: PickPurpose, _start: Option<&Path>) -> Option<PathBuf> {
+        self.answers.pop_front().flatten()
+    }
+
+    fn available(&self) -> bool {
+        !self.answers.is_empty()
+    }
+}
+
+/// What the editor remembers between runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub recent: Vec<PathBuf>,
+    pub show_left_dock: bool,
+    pub show_right_dock: bool,
+    pub show_diagnostics: bool,
+    pub show_hex_names: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            recent: Vec::new(),
+            show_left_dock: true,
+            show_right_dock: true,
+            show_diagnostics: true,
+            show_hex_names: true,
+        }
+    }
+}
+
+/// How many recent files are kept.
+pub const RECENT_MAX: usize = 10;
+
+impl Settings {
+    fn file(dir: &Path) -> PathBuf {
+        dir.join("settings.ron")
+    }
+
+    /// Reads the settings, or the defaults when there are none or they do not parse.
+    pub fn load(dir: Option<&Path>) -> Settings {
+        dir.and_then(|dir| read_text(&Self::file(dir)).ok())
+            .and_then(|text| ron::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+
+    /// Writes the settings (best effort: failing to remember is not worth an error dialog).
+    pub fn save(&self, dir: Option<&Path>) -> std::io::Result<()> {
+        let Some(dir) = dir else {
+            return Ok(());
+        };
+        std::fs::create_dir_all(dir)?;
+        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .map_err(std::io::Error::other)?;
+        bataille_schema::io::write_atomic(&Self::file(dir), &text)
+    }
+
+    /// Puts a file at the top of the recent list.
+    pub fn add_recent(&mut self, path: &Path) {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(RECENT_MAX);
+    }
+}
+
+/// A regular file's text, never more than the readers' size limit (a FIFO or device is refused).
+fn read_text(path: &Path) -> Result<String, bataille_schema::files::ReadError> {
+    bataille_schema::files::read_text_limited(path, bataille_schema::io::MAX_FILE_BYTES)
+}
+
+/// The user's config directory for the editor (`$XDG_CONFIG_HOME/bataille-editor`).
+pub fn default_config_dir() -> Option<PathBuf> {
+    xdg_dir("XDG_CONFIG_HOME", ".config").map(|d| d.join("bataille-editor"))
+}
+
+/// Where recovery files go (`$XDG_CACHE_HOME/bataille-editor/recovery`).
+pub fn default_recovery_dir() -> Option<PathBuf> {
+    xdg_dir("XDG_CACHE_HOME", ".cache").map(|d| d.join("bataille-editor").join("recovery"))
+}
+
+fn xdg_dir(var: &str, fallback: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(fallback)))
+}
+
+/// The content of a recovery file: the unsaved map and where it belongs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Recovery {
+    /// Seconds since the Unix epoch when it was written.
+    pub written_at: u64,
+    /// The map file the changes belong to (`None` for a map never saved).
+    pub map_path: Option<PathBuf>,
+    /// The scenario the map was opened through.
+    pub scenario_path: Option<PathBuf>,
+    pub map: Map,
+    /// The unsaved scenario (order of battle, zones, settings), when one is open.
+    #[serde(default)]
+    pub scenario: Option<bataille_schema::Scenario>,
+}
+
+/// A recovery file found at start-up.
+#[derive(Debug, Clone)]
+pub struct FoundRecovery {
+    pub file: PathBuf,
+    pub recovery: Recovery,
+}
+
+/// Now, in seconds since the Unix epoch.
+pub fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The recovery file name for a document path (stable across runs), or for an untitled map of
+/// this process.
+pub fn recovery_file_name(document: Option<&Path>) -> String {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    match document {
+        Some(path) => {
+            let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+            let mut hasher = DefaultHasher::new();
+            path.hash(&mut hasher);
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let stem: String = stem
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .take(40)
+                .collect();
+            format!("{stem}-{:016x}.recovery.ron", hasher.finish())
+        }
+        None => format!("untitled-{}.recovery.ron", std::process::id()),
+    }
+}
+
+/// Writes a recovery file atomically.
+pub fn write_recovery(path: &Path, recovery: &Recovery) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let text = ron::ser::to_string_pretty(
+        recovery,
+        ron::ser::PrettyConfig::new().depth_limit(2).new_line("\n"),
+    )
+    .map_err(std::io::Error::other)?;
+    bataille_schema::io::write_atomic(path, &text)
+}
+
+/// Reads a recovery file.
+pub fn read_recovery(path: &Path) -> Result<Recovery, String> {
+    let text = read_text(path).map_err(|e| e.to_string())?;
+    bataille_schema::io::ron_options()
+        .from_str(&text)
+        .map_err(|e| e.to_string())
+}
+
+/// The recovery files in a directory, newest first.
+pub fn find_recoveries(dir: Option<&Path>) -> Vec<FoundRecovery> {
+    let Some(dir) = dir else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<FoundRecovery> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().ends_with(".recovery.ron"))
+        })
+        .filter_map(|file| {
+            let recovery = read_recovery(&file).ok()?;
+            Some(FoundRecovery { file, recovery })
+        })
+        .collect();
+    found.sort_by_key(|f| std::cmp::Reverse(f.recovery.written_at));
+    found
+}
+
+/// A Unix time as `YYYY-MM-DD HH:MM UTC`.
+pub fn format_time(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    let secs = unix % 86_400;
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        secs / 3600,
+        (secs % 3600) / 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_time() {
+        assert_eq!(format_time(0), "1970-01-01 00:00 UTC");
+        assert_eq!(format_time(1_700_000_000), "2023-11-14 22:13 UTC");
+    }
+
+    #[test]
+    fn recent_list_moves_to_top_and_is_bounded() {
+        let mut settings = Settings::default();
+        for i in 0..12 {
+            settings.add_recent(Path::new(&format!("/nonexistent/{i}.ron")));
+        }
+        settings.add_recent(Path::new("/nonexistent/5.ron"));
+        assert_eq!(settings.recent.len(), RECENT_MAX);
+        assert_eq!(settings.recent[0], PathBuf::from("/nonexistent/5.ron"));
+    }
+}

@@ -1,0 +1,135 @@
+//! Writing the document: the map alone, or a scenario and its map, in canonical form, each file
+//! only when its text changed. Paths inside the files (the scenario's `map`, the map's
+//! `background.image`) are written relative to where each file goes; in memory the scan's path
+//! is absolute, so moving a file (Save As) never leaves a stale relative path behind — nor in
+//! the undo history.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use bataille_schema::Map;
+use bataille_schema::paths::reference_from;
+
+use crate::model::document::Document;
+
+/// Where the document lives after a save.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Saved {
+    /// The map's file (changed only when a map alone was saved somewhere).
+    pub map_path: Option<PathBuf>,
+    /// The scenario's file and its `map` field as written.
+    pub scenario: Option<(PathBuf, String)>,
+}
+
+/// The map as written to `target`: `background.image` relative to `target`'s folder.
+pub fn map_for_file<'m>(map: &'m Map, target: &Path) -> Cow<'m, Map> {
+    match &map.background {
+        Some(background) if Path::new(&background.image).is_absolute() => {
+            let mut copy = map.clone();
+            if let Some(b) = copy.background.as_mut() {
+                b.image = reference_from(target, Path::new(&background.image));
+            }
+            Cow::Owned(copy)
+        }
+        _ => Cow::Borrowed(map),
+    }
+}
+
+/// Writes `text` to `path` unless the file already holds exactly that.
+fn write_if_changed(path: &Path, text: &str) -> std::io::Result<bool> {
+    if bataille_schema::files::read_text_limited(path, bataille_schema::io::MAX_FILE_BYTES)
+        .is_ok_and(|old| old == text)
+    {
+        return Ok(false);
+    }
+    bataille_schema::io::write_atomic(path, text)?;
+    Ok(true)
+}
+
+/// Saves the document to `path`: a map alone goes there; with a scenario, the scenario goes
+/// there (its `map` re-pointed when it moves) and the map to its own file.
+pub fn save_document(doc: &Document, path: &Path) -> std::io::Result<Saved> {
+    let Some(file) = &doc.scenario else {
+        let map = map_for_file(&doc.map, path);
+        bataille_schema::save_map(path, &map)?;
+        return Ok(Saved {
+            map_path: Some(path.to_owned()),
+            scenario: None,
+        });
+    };
+    let Some(map_path) = doc.map_path.clone() else {
+        return Err(std::io::Error::other(
+            "the map has never been saved: save the map first",
+        ));
+    };
+    let mut scenario = file.scenario.clone();
+    if file.path != path {
+        scenario.map = reference_from(path, &map_path);
+    }
+    let map = map_for_file(&doc.map, &map_path);
+    let map_text = bataille_schema::map_to_string(&map).map_err(std::io::Error::other)?;
+    let scenario_text =
+        bataille_schema::scenario_to_string(&scenario).map_err(std::io::Error::other)?;
+    write_if_changed(&map_path, &map_text)?;
+    write_if_changed(path, &scenario_text)?;
+    Ok(Saved {
+        map_path: None,
+        scenario: Some((path.to_owned(), scenario.map)),
+    })
+}
+
+/// Removes a file; one already gone is not an error.
+pub fn remove_if_present(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        other => other,
+    }
+}
+
+/// The files whose text on disk differs from the document's (what a save would write), named
+/// for the unsaved-changes question: "the new map “Denain”", "denain-1712.ron".
+pub fn unsaved_files(doc: &Document) -> Vec<String> {
+    let differs = |path: &Path, text: Result<String, String>| {
+        text.map_or(true, |text| {
+            bataille_schema::files::read_text_limited(path, bataille_schema::io::MAX_FILE_BYTES)
+                .map_or(true, |old| old != text)
+        })
+    };
+    let name = |path: &Path| {
+        path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    };
+    let mut out = Vec::new();
+    if let Some(file) = &doc.scenario {
+        let text = bataille_schema::scenario_to_string(&file.scenario).map_err(|e| e.to_string());
+        if differs(&file.path, text) {
+            out.push(format!("The scenario {}", name(&file.path)));
+        }
+    }
+    match &doc.map_path {
+        Some(path) => {
+            let map = map_for_file(&doc.map, path);
+            let text = bataille_schema::map_to_string(&map).map_err(|e| e.to_string());
+            if differs(path, text) {
+                out.push(format!("the map {}", name(path)));
+            }
+        }
+        None => out.push(format!("the new map “{}”", doc.map.name)),
+    }
+    out
+}
+
+/// "X has changes…" for one file, "X and Y have changes…" for two; capitalised.
+pub fn unsaved_sentence(files: &[String]) -> String {
+    let mut text = match files {
+        [] => "The document has".to_owned(),
+        [one] => format!("{one} has"),
+        [first @ .., last] => format!("{} and {last} have", first.join(", ")),
+    };
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
+    }
+    format!("{text} changes that are not saved. Save them first?")
+}

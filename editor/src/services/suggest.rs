@@ -1,0 +1,525 @@
+//! Suggestions from the scan's colours: sample hexes marked per terrain code (and sample
+//! hexsides per feature, or plain), every hex (hexside) classified on a background thread by
+//! `bataille-digitize`, the result shown as a tinted overlay or a confidence heat view, and
+//! accepted all at once, above a confidence threshold, or one doubtful hex at a time. Accepting
+//! returns `Change`s; the app applies them as one undo step.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use bataille_digitize::calibrate::Matrix;
+use bataille_digitize::classify::{
+    ClassifyError, ClassifyOptions, HexsideSamples, HexsideSuggestion, TerrainSuggestions,
+    suggest_hexsides_with_progress, suggest_terrain_with_progress,
+};
+use bataille_digitize::scan::Scan;
+use bataille_schema::map::Grid;
+use bataille_schema::{HexIndex, Id, Side};
+use egui::epaint::Mesh;
+use egui::{Color32, Rect, Shape, Stroke, pos2, vec2};
+
+use crate::map::view::{MapView, colour32};
+use crate::model::document::Document;
+use crate::model::history::{CellChange, Change};
+use crate::services::jobs::{Job, JobEnd};
+
+/// How suggestions are shown on the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overlay {
+    /// Hexes whose suggestion differs from the map, tinted with the suggested terrain.
+    Tint,
+    /// Every hex coloured by confidence, red (a toss-up) to green (no doubt).
+    Confidence,
+    Off,
+}
+
+type TerrainJob = Job<Result<TerrainSuggestions, ClassifyError>>;
+type HexsideJob = Job<Result<Vec<HexsideSuggestion>, ClassifyError>>;
+
+/// The suggestion tools' state.
+pub struct Suggest {
+    /// Sample hexes and the code marked for each.
+    pub samples: BTreeMap<HexIndex, char>,
+    /// Sample hexsides (canonical) and the feature marked (`None`: plain, no feature).
+    pub side_samples: BTreeMap<(HexIndex, Side), Option<Id>>,
+    /// What a click on a hexside marks: a feature, or `None` for plain.
+    pub side_feature: Option<Id>,
+    pub terrain_job: Option<TerrainJob>,
+    pub hexside_job: Option<HexsideJob>,
+    pub terrain: Option<TerrainSuggestions>,
+    pub hexsides: Option<Vec<HexsideSuggestion>>,
+    /// The grid the suggestions were made on (they are dropped when it changes).
+    grid: Option<Grid>,
+    /// Suggestions at or above this confidence are accepted by "Accept above"; those below
+    /// are the doubtful ones to review.
+    pub threshold: f32,
+    pub overlay: Overlay,
+    /// Doubtful hexes the user skipped in the review.
+    pub skipped: BTreeSet<HexIndex>,
+    /// The hex being reviewed.
+    pub review: Option<HexIndex>,
+    /// The last error, shown in the panel.
+    pub error: Option<String>,
+}
+
+impl Default for Suggest {
+    fn default() -> Self {
+        Self {
+            samples: BTreeMap::new(),
+            side_samples: BTreeMap::new(),
+            side_feature: None,
+            terrain_job: None,
+            hexside_job: None,
+            terrain: None,
+            hexsides: None,
+            grid: None,
+            threshold: 0.3,
+            overlay: Overlay::Tint,
+            skipped: BTreeSet::new(),
+            review: None,
+            error: None,
+        }
+    }
+}
+
+fn first_char(code: Option<&str>) -> Option<char> {
+    code.and_then(|c| c.chars().next())
+}
+
+/// Whether the legend has a terrain code.
+fn in_legend(doc: &Document, code: char) -> bool {
+    let mut buf = [0u8; 4];
+    doc.map.terrain.contains_key(&*code.encode_utf8(&mut buf))
+}
+
+/// The legend's colour of each terrain code.
+fn terrain_colours(doc: &Document) -> std::collections::HashMap<char, Color32> {
+    doc.map
+        .terrain
+        .iter()
+        .filter_map(|(code, t)| Some((code.chars().next()?, colour32(&t.colour, Color32::MAGENTA))))
+        .collect()
+}
+
+impl Suggest {
+    /// Forgets samples and suggestions made on another grid.
+    pub fn sync(&mut self, grid: &Grid) {
+        if self.grid.as_ref().is_some_and(|g| g != grid) {
+            *self = Suggest {
+                threshold: self.threshold,
+                overlay: self.overlay,
+                ..Suggest::default()
+            };
+        }
+        if self.grid.is_none() {
+            self.grid = Some(grid.clone());
+        }
+    }
+
+    /// Marks a hex as a sample of `code`, or unmarks it when it already is one.
+    pub fn toggle_sample(&mut self, hex: HexIndex, code: char) {
+        if self.samples.get(&hex) == Some(&code) {
+            self.samples.remove(&hex);
+        } else {
+            self.samples.insert(hex, code);
+        }
+    }
+
+    /// Marks a hexside as a sample of the chosen feature (or plain), or unmarks it.
+    pub fn toggle_side_sample(&mut self, grid: &Grid, hex: HexIndex, side: Side) {
+        let key = grid.canonical_hexside(hex, side);
+        if self.side_samples.get(&key) == Some(&self.side_feature) {
+            self.side_samples.remove(&key);
+        } else {
+            self.side_samples.insert(key, self.side_feature.clone());
+        }
+    }
+
+    /// How many samples each code has.
+    pub fn sample_counts(&self) -> BTreeMap<char, usize> {
+        let mut counts = BTreeMap::new();
+        for code in self.samples.values() {
+            *counts.entry(*code).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    fn terrain_samples(&self) -> BTreeMap<String, Vec<HexIndex>> {
+        let mut out: BTreeMap<String, Vec<HexIndex>> = BTreeMap::new();
+        for (hex, code) in &self.samples {
+            out.entry(code.to_string()).or_default().push(*hex);
+        }
+        out
+    }
+
+    /// Starts classifying every hex.
+    pub fn start_terrain(
+        &mut self,
+        ctx: &egui::Context,
+        scan: Arc<Scan>,
+        grid: &Grid,
+        grid_to_image: Matrix,
+    ) {
+        if self.samples.is_empty() {
+            self.error =
+                Some("Mark a few sample hexes of each terrain first (Mark samples).".into());
+            return;
+        }
+        self.error = None;
+        let samples = self.terrain_samples();
+        let grid = grid.clone();
+        self.terrain_job = Some(Job::spawn("Classifying hexes", ctx, move |progress| {
+            suggest_terrain_with_progress(
+                &scan,
+                &grid,
+                &grid_to_image,
+                &samples,
+                &ClassifyOptions::default(),
+                progress,
+            )
+        }));
+    }
+
+    /// Starts suggesting hexside features (the hexes' colours come from the terrain
+    /// suggestions when there are some).
+    pub fn start_hexsides(
+        &mut self,
+        ctx: &egui::Context,
+        scan: Arc<Scan>,
+        grid: &Grid,
+        grid_to_image: Matrix,
+    ) {
+        if !self.side_samples.values().any(Option::is_some) {
+            self.error = Some("Mark a few hexsides of each feature first (Mark hexsides).".into());
+            return;
+        }
+        self.error = None;
+        let mut samples = HexsideSamples::default();
+        for (hexside, feature) in &self.side_samples {
+            match feature {
+                Some(id) => samples
+                    .features
+                    .entry(id.clone())
+                    .or_default()
+                    .push(*hexside),
+                None => samples.plain.push(*hexside),
+            }
+        }
+        let terrain = self.terrain.clone();
+        let terrain_samples = self.terrain_samples();
+        let grid = grid.clone();
+        self.hexside_job = Some(Job::spawn("Finding hexsides", ctx, move |progress| {
+            let options = ClassifyOptions::default();
+            let terrain = match terrain {
+                Some(t) => t,
+                None => {
+                    // Only the hexes' colours are needed: any one sample gives them all.
+                    let samples = if terrain_samples.is_empty() {
+                        BTreeMap::from([("?".to_owned(), vec![HexIndex::new(0, 0)])])
+                    } else {
+                        terrain_samples
+                    };
+                    suggest_terrain_with_progress(
+                        &scan,
+                        &grid,
+                        &grid_to_image,
+                        &samples,
+                        &options,
+                        &|p| progress(0.5 * p),
+                    )?
+                }
+            };
+            suggest_hexsides_with_progress(
+                &scan,
+                &grid,
+                &grid_to_image,
+                &terrain,
+                &samples,
+                &options,
+                &|p| progress(0.5 + 0.5 * p),
+            )
+        }));
+    }
+
+    /// Collects finished jobs; returns whether something finished.
+    pub fn poll(&mut self) -> bool {
+        let mut done = false;
+        if let Some(end) = self.terrain_job.as_mut().and_then(Job::poll) {
+            self.terrain_job = None;
+            done = true;
+            match end {
+                JobEnd::Done(Ok(t)) => {
+                    self.terrain = Some(t);
+                    self.skipped.clear();
+                    self.review = None;
+                }
+                JobEnd::Done(Err(ClassifyError::Cancelled)) => {}
+                JobEnd::Done(Err(e)) => self.error = Some(e.to_string()),
+                JobEnd::Failed(e) => self.error = Some(e),
+            }
+        }
+        if let Some(end) = self.hexside_job.as_mut().and_then(Job::poll) {
+            self.hexside_job = None;
+            done = true;
+            match end {
+                JobEnd::Done(Ok(s)) => self.hexsides = Some(s),
+                JobEnd::Done(Err(ClassifyError::Cancelled)) => {}
+                JobEnd::Done(Err(e)) => self.error = Some(e.to_string()),
+                JobEnd::Failed(e) => self.error = Some(e),
+            }
+        }
+        done
+    }
+
+    pub fn busy(&self) -> bool {
+        self.terrain_job.is_some() || self.hexside_job.is_some()
+    }
+
+    /// The suggested code of a hex and its confidence (marked samples count as certain).
+    pub fn suggestion(&self, doc: &Document, hex: HexIndex) -> Option<(char, f32)> {
+        let s = self.terrain.as_ref()?.get(&doc.map.grid, hex)?;
+        let code = first_char(s.code.as_deref())?;
+        Some((code, if s.marked { 1.0 } else { s.confidence }))
+    }
+
+    /// Cells whose suggestion differs from the map with a confidence of at least `threshold`.
+    pub fn accept_terrain(&self, doc: &Document, threshold: f32) -> Vec<CellChange> {
+        let Some(terrain) = &self.terrain else {
+            return Vec::new();
+        };
+        terrain
+            .hexes
+            .iter()
+            .filter_map(|s| {
+                let after = first_char(s.code.as_deref())?;
+                let confidence = if s.marked { 1.0 } else { s.confidence };
+                let before = doc.code(s.index)?;
+                (after != before && confidence >= threshold && in_legend(doc, after)).then_some(
+                    CellChange {
+                        hex: s.index,
+                        before,
+                        after,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// Hexes whose suggestion differs from the map with a confidence under the threshold, not
+    /// skipped, row by row.
+    pub fn doubtful(&self, doc: &Document) -> Vec<HexIndex> {
+        let Some(terrain) = &self.terrain else {
+            return Vec::new();
+        };
+        terrain
+            .hexes
+            .iter()
+            .filter(|s| {
+                !s.marked
+                    && s.confidence < self.threshold
+                    && first_char(s.code.as_deref()).is_some_and(|c| doc.code(s.index) != Some(c))
+                    && !self.skipped.contains(&s.index)
+            })
+            .map(|s| s.index)
+            .collect()
+    }
+
+    /// The next (or previous) doubtful hex after the one reviewed, wrapping around.
+    pub fn step_review(&mut self, doc: &Document, forward: bool) -> Option<HexIndex> {
+        let list = self.doubtful(doc);
+        let next = match self.review {
+            Some(current) if forward => list
+                .iter()
+                .find(|h| **h > current)
+                .or(list.first())
+                .copied(),
+            Some(current) => list
+                .iter()
+                .rev()
+                .find(|h| **h < current)
+                .or(list.last())
+                .copied(),
+            None if forward => list.first().copied(),
+            None => list.last().copied(),
+        };
+        self.review = next;
+        next
+    }
+
+    /// The change accepting the reviewed hex's suggestion.
+    pub fn accept_reviewed(&self, doc: &Document) -> Option<Change> {
+        let hex = self.review?;
+        let (after, _) = self.suggestion(doc, hex)?;
+        let before = doc.code(hex)?;
+        (before != after).then(|| Change::Terrain(vec![CellChange { hex, before, after }]))
+    }
+
+    /// Hexside features suggested with at least `threshold` confidence and not on the map.
+    pub fn accept_hexsides(&self, doc: &Document, threshold: f32) -> Vec<Change> {
+        let grid = &doc.map.grid;
+        let Some(list) = &self.hexsides else {
+            return Vec::new();
+        };
+        list.iter()
+            .filter_map(|s| {
+                let feature = s.feature.clone()?;
+                let confidence = if s.marked { 1.0 } else { s.confidence };
+                let side = grid.hexside_ref(s.index, s.side);
+                (confidence >= threshold
+                    && doc.map.hexside_types.contains_key(&feature)
+                    && !doc.has_hexside(&feature, &side))
+                .then_some(Change::Hexside {
+                    feature,
+                    side,
+                    present: true,
+                })
+            })
+            .collect()
+    }
+
+    /// Draws the samples and the suggestions over the map.
+    pub fn paint(&self, painter: &egui::Painter, view: &MapView, rect: Rect, doc: &Document) {
+        let grid = &doc.map.grid;
+        let colours = terrain_colours(doc);
+        let colour_of = |code: &char| colours.get(code).copied().unwrap_or(Color32::MAGENTA);
+        let visible = view.visible_grid_rect(rect).expand(1.5);
+        let in_view = |hex: HexIndex| {
+            let [x, y] = grid.centre(hex);
+            visible.contains(pos2(x, y))
+        };
+        let mut mesh = Mesh::default();
+        let mut add_hex = |hex: HexIndex, scale: f32, colour: Color32| {
+            let [cx, cy] = grid.centre(hex);
+            let base = mesh.vertices.len() as u32;
+            for [x, y] in grid.corners(hex) {
+                let p = pos2(cx + (x - cx) * scale, cy + (y - cy) * scale);
+                mesh.colored_vertex(view.to_screen(rect, p), colour);
+            }
+            for i in 1..5 {
+                mesh.add_triangle(base, base + i, base + i + 1);
+            }
+        };
+        if let Some(terrain) = &self.terrain {
+            for s in &terrain.hexes {
+                if !in_view(s.index) {
+                    continue;
+                }
+                let confidence = if s.marked { 1.0 } else { s.confidence };
+                match self.overlay {
+                    Overlay::Tint => {
+                        let Some(code) = first_char(s.code.as_deref()) else {
+                            continue;
+                        };
+                        if doc.code(s.index) == Some(code) {
+                            continue;
+                        }
+                        let colour = colour_of(&code);
+                        add_hex(s.index, 0.72, colour.gamma_multiply(0.85));
+                    }
+                    Overlay::Confidence => add_hex(s.index, 1.0, heat(confidence)),
+                    Overlay::Off => {}
+                }
+            }
+        }
+        let mut shapes = vec![Shape::mesh(mesh)];
+        if self.overlay == Overlay::Tint
+            && let Some(terrain) = &self.terrain
+        {
+            // Doubtful hexes outlined.
+            for s in &terrain.hexes {
+                if !s.marked
+                    && s.confidence < self.threshold
+                    && in_view(s.index)
+                    && first_char(s.code.as_deref()).is_some_and(|c| doc.code(s.index) != Some(c))
+                {
+                    shapes.push(Shape::closed_line(
+                        view.hex_outline(grid, rect, s.index),
+                        Stroke::new(2.0, Color32::from_rgb(255, 140, 0)),
+                    ));
+                }
+            }
+        }
+        // Samples: a disc of the code's colour with a dark rim.
+        let r = (view.zoom * 0.28).clamp(3.0, 14.0);
+        for (hex, code) in &self.samples {
+            if !in_view(*hex) {
+                continue;
+            }
+            let colour = colour_of(code);
+            let [x, y] = grid.centre(*hex);
+            let c = view.to_screen(rect, pos2(x, y));
+            shapes.push(Shape::circle_filled(c, r, colour));
+            shapes.push(Shape::circle_stroke(c, r, Stroke::new(2.0, Color32::BLACK)));
+        }
+        // Hexside suggestions not yet on the map, and hexside samples.
+        if self.overlay != Overlay::Off
+            && let Some(list) = &self.hexsides
+        {
+            for s in list {
+                let Some(feature) = &s.feature else { continue };
+                if !in_view(s.index) || doc.has_hexside(feature, &grid.hexside_ref(s.index, s.side))
+                {
+                    continue;
+                }
+                let colour = if s.marked || s.confidence >= self.threshold {
+                    Color32::from_rgb(0, 170, 255)
+                } else {
+                    Color32::from_rgb(255, 140, 0)
+                };
+                if let Some([a, b]) = grid.side_corners(s.index, s.side) {
+                    let (a, b) = (pos2(a[0], a[1]), pos2(b[0], b[1]));
+                    shapes.extend(Shape::dashed_line(
+                        &[view.to_screen(rect, a), view.to_screen(rect, b)],
+                        Stroke::new((view.zoom * 0.12).clamp(2.0, 6.0), colour),
+                        6.0,
+                        4.0,
+                    ));
+                }
+            }
+        }
+        for ((hex, side), feature) in &self.side_samples {
+            if !in_view(*hex) {
+                continue;
+            }
+            let colour = match feature {
+                Some(id) => doc
+                    .map
+                    .hexside_types
+                    .get(id)
+                    .map_or(Color32::BLUE, |t| colour32(&t.colour, Color32::BLUE)),
+                None => Color32::from_gray(60),
+            };
+            if let Some([a, b]) = grid.side_corners(*hex, *side) {
+                let (a, b) = (pos2(a[0], a[1]), pos2(b[0], b[1]));
+                let mid = view.to_screen(rect, a + (b - a) * 0.5);
+                shapes.push(Shape::line_segment(
+                    [view.to_screen(rect, a), view.to_screen(rect, b)],
+                    Stroke::new(3.0, colour),
+                ));
+                shapes.push(Shape::rect_filled(
+                    Rect::from_center_size(mid, vec2(r, r)),
+                    1.0,
+                    colour,
+                ));
+            }
+        }
+        if let Some(hex) = self.review {
+            shapes.push(Shape::closed_line(
+                view.hex_outline(grid, rect, hex),
+                Stroke::new(4.0, Color32::from_rgb(255, 0, 200)),
+            ));
+        }
+        painter.extend(shapes);
+    }
+}
+
+/// Red (0) through yellow to green (1), translucent.
+pub fn heat(confidence: f32) -> Color32 {
+    let c = confidence.clamp(0.0, 1.0);
+    let (r, g) = if c < 0.5 {
+        (1.0, c * 2.0)
+    } else {
+        (2.0 - c * 2.0, 1.0)
+    };
+    Color32::from_rgba_unmultiplied((r * 230.0) as u8, (g * 200.0) as u8, 40, 150)
+}

@@ -1,0 +1,178 @@
+//! The editor's module graph is acyclic: each layer (`model`, `map`, `services`, `tools`,
+//! `panels`, `app`) uses only the layers before it, and inside every layer but `app` the files
+//! form no cycle. Read from the source: every `crate::a::b` path in each file (in `use` lines
+//! and inline), so a new import that closes a cycle fails here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const LAYERS: [&str; 6] = ["model", "map", "services", "tools", "panels", "app"];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module a file is (`map::view`, `tools` for `tools/mod.rs`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file
+        .strip_prefix(src)
+        .expect("under src")
+        .with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// Every `crate::a::b…` path the file names (comments and doc links included: a doc link to a
+/// later layer is a dependency too).
+fn crate_paths(text: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("crate::") {
+        let rest = &text[at + "crate::".len()..];
+        let path: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        let parts: Vec<String> = path
+            .split("::")
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if !parts.is_empty() {
+            out.push(parts);
+        }
+    }
+    out
+}
+
+fn has_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(node) {
+            Some(1) => {
+                let from = stack.iter().position(|n| n == node).unwrap_or(0);
+                let mut cycle = stack[from..].to_vec();
+                cycle.push(node.to_owned());
+                return Some(cycle);
+            }
+            Some(2) => return None,
+            _ => {}
+        }
+        state.insert(node.to_owned(), 1);
+        stack.push(node.to_owned());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, state, stack) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        state.insert(node.to_owned(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for node in graph.keys() {
+        if let Some(c) = visit(node, graph, &mut state, &mut Vec::new()) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+#[test]
+fn layers_use_only_earlier_layers_and_no_module_imports_in_a_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut problems = Vec::new();
+    // Inside each layer (but app, whose files are parts of one `EditorApp`), file → file.
+    let mut inner: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for file in &files {
+        let module = module_of(&src, file);
+        let Some(layer) = module.first() else {
+            continue; // lib.rs, main.rs
+        };
+        if layer == "lib" || layer == "main" {
+            continue;
+        }
+        let rank = LAYERS
+            .iter()
+            .position(|l| l == layer)
+            .unwrap_or_else(|| panic!("{} is in no layer", file.display()));
+        let text = std::fs::read_to_string(file).expect("readable");
+        let me = module.join("::");
+        let graph = inner.entry(layer.clone()).or_default();
+        graph.entry(me.clone()).or_default();
+        for path in crate_paths(&text) {
+            let Some(target_rank) = LAYERS.iter().position(|l| *l == path[0]) else {
+                continue;
+            };
+            if target_rank > rank {
+                problems.push(format!(
+                    "{} ({layer}) uses crate::{} (a later layer)",
+                    file.display(),
+                    path.join("::")
+                ));
+            }
+            if target_rank == rank && path.len() > 1 {
+                let target = format!("{}::{}", path[0], path[1]);
+                let target_is_module = files
+                    .iter()
+                    .any(|f| module_of(&src, f).join("::") == target);
+                let target = if target_is_module {
+                    target
+                } else {
+                    path[0].clone()
+                };
+                if target != me {
+                    graph.entry(me.clone()).or_default().insert(target);
+                }
+            }
+        }
+    }
+    for (layer, graph) in &inner {
+        if layer == "app" {
+            continue;
+        }
+        if let Some(cycle) = has_cycle(graph) {
+            problems.push(format!("a cycle in {layer}: {}", cycle.join(" → ")));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn no_file_is_over_600_lines_without_a_reason_at_its_top() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut long = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable");
+        let lines = text.lines().count();
+        let head: String = text.lines().take(12).collect::<Vec<_>>().join("\n");
+        if lines > 600 && !head.contains("Longer than 600 lines") {
+            long.push(format!("{} ({lines} lines)", file.display()));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "over 600 lines without a reason: {}",
+        long.join(", ")
+    );
+}

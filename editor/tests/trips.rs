@@ -1,0 +1,552 @@
+//! Where a new user tripped (issue 11), each driven through the real app with egui_kittest: a
+//! click pressed and released within one frame, hexside drags that jump or touch the map's edge,
+//! a left dock that moved with the tool, the file dialog, Escape and one modal at a time, the
+//! docks hidden by a key, "saved" on a never-saved map, the guard naming the file that changed,
+//! diagnostics naming counters, the inspector following the selection, duplicated units
+//! numbered, the command palette and the shortcut sheet.
+
+mod common;
+
+use bataille_editor::panels::oob::Sel;
+use bataille_editor::tools::Tool;
+use bataille_editor::{Command, Dialog, EditorApp, EditorConfig};
+use bataille_schema::scenario::{Army, Corps, Placement, Unit};
+use bataille_schema::{HexIndex, Id, Side};
+use egui::{Key, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use common::*;
+
+/// The map canvas (not the Map menu).
+fn map_rect(h: &Harness<'_, EditorApp>) -> egui::Rect {
+    h.state().map_rect
+}
+
+/// A press and a release in the same frame (a touchpad tap, a remote desktop).
+fn tap(h: &mut Harness<'_, EditorApp>, at: Pos2, button: PointerButton) {
+    let events = &mut h.input_mut().events;
+    events.push(egui::Event::PointerMoved(at));
+    for pressed in [true, false] {
+        events.push(egui::Event::PointerButton {
+            pos: at,
+            button,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run();
+}
+
+fn map_app(columns: u32, rows: u32) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let (dir, path) = temp_with_map(&blank_map(columns, rows), "map.ron");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    (dir, h)
+}
+
+fn unit(id: &str, name: &str, corps: &str, at: Option<&str>) -> Unit {
+    Unit {
+        id: Id::from(id),
+        name: name.into(),
+        kind: Id::from("infantry"),
+        corps: Some(Id::from(corps)),
+        cp: Some(1),
+        mp: Some(4),
+        morale: Some(2),
+        fire_modifier: None,
+        always_in_command: false,
+        facing: None,
+        placement: at.map_or(Placement::Unplaced, |h| Placement::Hex(h.into())),
+        ratings: Default::default(),
+        allow: Vec::new(),
+    }
+}
+
+/// A map and a scenario with one army, one corps and `units` (placed where given).
+fn scenario_app(units: Vec<Unit>) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map_path = dir.path().join("map.ron");
+    write_map(&map_path, &blank_map(12, 10));
+    let mut s = scenario("map.ron");
+    s.armies.push(Army {
+        id: Id::from("france"),
+        name: "France".into(),
+        friendly_edges: Vec::new(),
+        commanders: Vec::new(),
+        units,
+        corps: vec![Corps {
+            id: Id::from("aile"),
+            name: "Aile droite".into(),
+            colour: "#2040a0".into(),
+            leader: None,
+            friendly_edges: Vec::new(),
+            allow: Vec::new(),
+        }],
+    });
+    let path = dir.path().join("scenario.ron");
+    std::fs::write(
+        &path,
+        bataille_schema::scenario_to_string(&s).expect("text"),
+    )
+    .expect("write");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    (dir, h)
+}
+
+// 1. A click whose button goes down and up in the same frame acts like a held click.
+#[test]
+fn a_tap_paints_and_selects_like_a_held_click() {
+    let (_dir, mut h) = map_app(12, 10);
+    h.state_mut().tools.tool = Tool::Brush;
+    h.state_mut().tools.terrain = 'f';
+    h.state_mut().tools.brush_radius = 0;
+    let p = h.state().screen_of_hex(HexIndex::new(5, 5));
+    tap(&mut h, p, PointerButton::Primary);
+    h.run();
+    assert_eq!(h.state().doc.code(HexIndex::new(5, 5)), Some('f'));
+    assert_eq!(h.state().history.undo_depth(), 1, "one tap, one step");
+    assert!(
+        h.state().tools.stroke.is_none(),
+        "the stroke ended with the tap"
+    );
+
+    h.state_mut().tools.tool = Tool::Select;
+    let q = h.state().screen_of_hex(HexIndex::new(7, 3));
+    tap(&mut h, q, PointerButton::Primary);
+    assert_eq!(h.state().tools.selection, Some(HexIndex::new(7, 3)));
+}
+
+#[test]
+fn a_tap_on_a_counter_selects_it() {
+    let (_dir, mut h) = scenario_app(vec![unit("navarre", "Navarre", "aile", Some("0405"))]);
+    h.state_mut().tools.tool = Tool::Select;
+    let hex = h
+        .state()
+        .doc
+        .map
+        .grid
+        .lookup(&"0405".into())
+        .expect("on the map");
+    let p = h.state().screen_of_hex(hex);
+    tap(&mut h, p, PointerButton::Primary);
+    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+}
+
+// 2. A hexside drag snaps to a continuous chain and refuses the map's edge.
+#[test]
+fn a_hexside_drag_that_jumps_leaves_no_gap_and_the_edge_is_refused() {
+    let (_dir, mut h) = map_app(12, 10);
+    h.state_mut().tools.tool = Tool::Hexside;
+    h.state_mut().tools.hexside = Some(Id::from("river"));
+    let side_point = |h: &Harness<'_, EditorApp>, col: u32, row: u32, side: Side| {
+        let grid = &h.state().doc.map.grid;
+        let [a, b] = grid
+            .side_corners(HexIndex::new(col, row), side)
+            .expect("a side");
+        h.state()
+            .screen_of([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0])
+    };
+    // From the south side of 4,2 straight to the south side of 4,5 in one move.
+    let a = side_point(&h, 4, 2, Side::S);
+    let b = side_point(&h, 4, 5, Side::S);
+    h.hover_at(a);
+    h.drag_at(a);
+    h.run();
+    h.hover_at(b);
+    h.run();
+    h.drop_at(b);
+    h.run();
+    let river = h
+        .state()
+        .doc
+        .map
+        .hexsides
+        .get(&Id::from("river"))
+        .cloned()
+        .unwrap_or_default();
+    assert!(river.len() >= 4, "a chain, not two lone sides: {river:?}");
+    assert_eq!(h.state().history.undo_depth(), 1);
+
+    // The north side of the first row is the map's edge: nothing is drawn there.
+    let edge = side_point(&h, 3, 0, Side::N);
+    h.hover_at(edge);
+    h.drag_at(edge);
+    h.run();
+    h.drop_at(edge);
+    h.run();
+    let grid = h.state().doc.map.grid.clone();
+    let edge_ref = grid.hexside_ref(HexIndex::new(3, 0), Side::N);
+    assert!(!h.state().doc.has_hexside(&Id::from("river"), &edge_ref));
+    assert_eq!(
+        h.state().history.undo_depth(),
+        1,
+        "no step for a refused side"
+    );
+}
+
+// 3. The palette and the map stay where they are whatever the tool.
+#[test]
+fn the_left_dock_keeps_its_place_across_tools() {
+    let (_dir, mut h) = map_app(12, 10);
+    let mut places = Vec::new();
+    for tool in Tool::ALL {
+        h.state_mut().tools.tool = tool;
+        h.run();
+        let terrain = h.get_by_label("f  Forest").rect();
+        let map = map_rect(&h);
+        places.push((tool, terrain.min, map.min.x));
+    }
+    let first = places[0];
+    for place in &places {
+        assert_eq!(
+            (place.1, place.2),
+            (first.1, first.2),
+            "{:?} moved things",
+            place.0
+        );
+    }
+}
+
+// 4. The file dialog starts in the document's folder and makes missing folders.
+#[test]
+fn save_as_into_a_new_folder_from_the_file_dialog() {
+    let (dir, mut h) = map_app(8, 6);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    h.run();
+    let Some(Dialog::Path { dialog, .. }) = &h.state().dialog else {
+        panic!("no file dialog: {:?}", h.state().dialog);
+    };
+    let start = dialog.folder();
+    assert_eq!(
+        std::fs::canonicalize(&start).ok(),
+        std::fs::canonicalize(dir.path()).ok(),
+        "starts in the document's folder"
+    );
+    h.get_by_label("🗋 map.ron");
+    let target = dir.path().join("campaign/maps/copy.ron");
+    let field = h.get_by_label("File path");
+    field.focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("File path")
+        .type_text(&target.display().to_string());
+    h.run();
+    h.get_by_label_contains("does not exist yet");
+    h.get_by_label("Create folder and save").click();
+    h.run();
+    assert!(target.exists(), "saved into the folder it made");
+    assert!(h.state().dialog.is_none());
+}
+
+// 7. Escape closes the top dialog and leaves the digitise click modes; one modal at a time.
+#[test]
+fn escape_closes_the_dialog_and_one_modal_at_a_time() {
+    let (_dir, mut h) = map_app(8, 6);
+    h.key_press(Key::F1);
+    h.run();
+    assert!(matches!(h.state().dialog, Some(Dialog::Shortcuts)));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run();
+    assert!(
+        matches!(h.state().dialog, Some(Dialog::Shortcuts)),
+        "Ctrl+N opens nothing over another dialog"
+    );
+    h.key_press(Key::Escape);
+    h.run();
+    assert!(h.state().dialog.is_none(), "Escape closed it");
+
+    h.state_mut().digitise.mode = bataille_editor::app::digitise::Mode::Calibrate;
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(
+        h.state().digitise.mode,
+        bataille_editor::app::digitise::Mode::Idle
+    );
+}
+
+// 10. A key gives the whole window to the map.
+#[test]
+fn tab_hides_and_shows_the_docks() {
+    let (_dir, mut h) = map_app(12, 10);
+    h.set_size(egui::vec2(1024.0, 700.0));
+    h.run();
+    let before = map_rect(&h).width();
+    h.key_press(Key::Tab);
+    h.run();
+    let after = map_rect(&h).width();
+    assert!(after > 1000.0 && after > before, "{before} → {after}");
+    h.key_press(Key::F11);
+    h.run();
+    assert_eq!(map_rect(&h).width(), before);
+}
+
+// 11. A never-saved map does not say "saved"; the guard names the file that changed.
+#[test]
+fn a_new_map_is_not_saved_and_the_guard_names_the_map() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
+    h.run();
+    assert!(
+        h.query_by_label("saved").is_none(),
+        "a new map is not saved"
+    );
+    h.get_by_label("not saved yet");
+
+    let (_dir, mut h) = scenario_app(vec![unit("navarre", "Navarre", "aile", None)]);
+    let hex = HexIndex::new(2, 2);
+    let before = h.state().doc.code(hex).unwrap_or('c');
+    h.state_mut().execute(Command::Edit {
+        label: "Paint".into(),
+        changes: vec![bataille_editor::model::history::Change::Terrain(vec![
+            bataille_editor::model::history::CellChange {
+                hex,
+                before,
+                after: 'f',
+            },
+        ])],
+    });
+    h.state_mut().request(Command::NewMap);
+    h.run();
+    h.get_by_label_contains("map map.ron has changes");
+    let Some(Dialog::Guard { question, .. }) = &h.state().dialog else {
+        panic!("no guard: {:?}", h.state().dialog);
+    };
+    assert!(
+        !question.contains("scenario"),
+        "the scenario did not change: {question}"
+    );
+}
+
+#[test]
+fn diagnostics_name_counters_by_name() {
+    let (_dir, mut h) = scenario_app(vec![
+        unit("navarre", "Navarre", "aile", Some("0405")),
+        unit("piemont", "Piémont", "aile", Some("0405")),
+        unit("picardie", "Picardie", "aile", Some("0405")),
+    ]);
+    h.run();
+    let rows: Vec<String> = h
+        .state()
+        .diagnostics
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(!rows.is_empty(), "three units on a hex break something");
+    assert!(
+        h.query_by_label_contains("`navarre`").is_none(),
+        "no row shows a bare id where a name exists: {rows:?}"
+    );
+}
+
+// 12. The inspector follows the selection.
+#[test]
+fn the_inspector_follows_the_selection() {
+    let (_dir, mut h) = scenario_app(vec![
+        unit("navarre", "Navarre", "aile", Some("0405")),
+        unit("piemont", "Piémont", "aile", Some("0708")),
+    ]);
+    h.state_mut().oob.tab = bataille_editor::panels::oob::DockTab::Oob;
+    h.run();
+    h.get_all_by_label_contains("Piémont")
+        .next()
+        .expect("the tree row")
+        .click();
+    h.run();
+    h.state_mut().oob.tab = bataille_editor::panels::oob::DockTab::Inspector;
+    h.run();
+    assert!(h.query_all_by_label_contains("Piémont (piemont)").count() >= 1);
+    h.get_by_label("Hex 0708");
+}
+
+// 6. Duplicates are numbered as the games print them, with ids from their names.
+#[test]
+fn duplicating_numbers_the_battalions() {
+    let (_dir, mut h) = scenario_app(vec![unit("fechenbach", "Fechenbach", "aile", None)]);
+    h.state_mut().select(Some(Sel::Unit(0, 0)));
+    h.run();
+    h.get_by_label("Duplicate").click();
+    h.run();
+    h.state_mut().select(Some(Sel::Unit(0, 1)));
+    h.run();
+    h.get_by_label("Duplicate").click();
+    h.run();
+    let s = &h
+        .state()
+        .doc
+        .scenario
+        .as_ref()
+        .expect("a scenario")
+        .scenario;
+    let names: Vec<&str> = s.armies[0].units.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(names, ["Fechenbach 1/", "Fechenbach 2/", "Fechenbach 3/"]);
+    let ids: Vec<&str> = s.armies[0].units.iter().map(|u| u.id.as_str()).collect();
+    assert_eq!(ids, ["fechenbach", "fechenbach-2", "fechenbach-3"]);
+    // The form fits: adding a unit needs no scrolling.
+    h.state_mut().select(Some(Sel::Corps(0, 0)));
+    h.run();
+    let add = h.get_by_label("Add unit").rect();
+    assert!(add.max.y <= 800.0, "Add unit is on screen: {add:?}");
+}
+
+// The command palette and the shortcut sheet come from the command table.
+#[test]
+fn the_palette_finds_and_runs_a_command() {
+    let (_dir, mut h) = map_app(8, 6);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::P);
+    h.run();
+    assert!(matches!(h.state().dialog, Some(Dialog::Palette(_))));
+    h.get_by_label("Find a command").type_text("hex names");
+    h.run();
+    let shown = h.state().view.layers.hex_names;
+    h.key_press(Key::Enter);
+    h.run();
+    assert!(h.state().dialog.is_none());
+    assert_ne!(h.state().view.layers.hex_names, shown, "Hex names toggled");
+
+    h.key_press(Key::F1);
+    h.run();
+    assert!(matches!(h.state().dialog, Some(Dialog::Shortcuts)));
+    h.get_by_label("Command palette…");
+    h.get_by_label("Hide or show the docks");
+}
+
+// The undo-after-Save-As case: the scan's path stays right after Save As and undo.
+#[test]
+fn undoing_a_calibration_after_save_as_keeps_the_scan_path_right() {
+    use bataille_schema::map::{Background, FitKind};
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("scans")).expect("mkdir");
+    std::fs::create_dir(dir.path().join("maps")).expect("mkdir");
+    std::fs::write(dir.path().join("scans/scan.png"), b"not read here").expect("write");
+    let mut map = blank_map(8, 6);
+    map.background = Some(Background {
+        image: "../scans/scan.png".into(),
+        fit: FitKind::Similarity,
+        grid_to_image: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+        control_points: Vec::new(),
+    });
+    let path = dir.path().join("maps/map.ron");
+    write_map(&path, &map);
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    let before = h.state().doc.map.background.clone().map(Box::new);
+    let mut moved = before.clone();
+    if let Some(b) = moved.as_mut() {
+        b.grid_to_image[2] = 12.0;
+    }
+    h.state_mut().execute(Command::Edit {
+        label: "Calibrate".into(),
+        changes: vec![bataille_editor::model::history::Change::Digitise(
+            bataille_editor::model::digitise_change::DigitiseChange::Background {
+                before,
+                after: moved,
+            },
+        )],
+    });
+    let copy = dir.path().join("copy.ron");
+    h.state_mut().execute(Command::SaveAsPath(copy.clone()));
+    h.state_mut().execute(Command::Undo);
+    h.state_mut().execute(Command::Save);
+    let saved = bataille_schema::load_map(&copy).expect("saved").map;
+    assert_eq!(
+        saved.background.map(|b| b.image),
+        Some("scans/scan.png".to_owned()),
+        "relative to the new file, after the undo"
+    );
+}
+
+// 9. A new map starts from a legend template: a river can be drawn at once.
+#[test]
+fn a_new_map_starts_from_a_bundled_legend() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run();
+    h.get_by_label("Legend").click();
+    h.run();
+    h.get_by_label("Denain 1712's legend").click();
+    h.run();
+    h.get_by_label("Create map").click();
+    h.run();
+    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    let map = &h.state().doc.map;
+    assert!(!map.hexside_types.is_empty(), "hexside features to draw");
+    assert!(!map.overlay_types.is_empty(), "overlays to place");
+    let code = map.rows[0].chars().next().expect("a hex");
+    assert!(
+        map.terrain.contains_key(&code.to_string()),
+        "every hex has a known code"
+    );
+}
+
+// 8. Digitising shares the right dock: the map keeps its width.
+#[test]
+fn digitising_shares_the_right_dock() {
+    let (_dir, mut h) = map_app(12, 10);
+    let before = map_rect(&h).width();
+    h.state_mut()
+        .digitise
+        .open_on(bataille_editor::app::digitise::Tab::Calibrate);
+    h.run();
+    h.run();
+    assert_eq!(
+        h.state().oob.tab,
+        bataille_editor::panels::oob::DockTab::Digitise
+    );
+    h.get_by_label("Digitising");
+    assert_eq!(map_rect(&h).width(), before, "no third column");
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(
+        h.state().digitise.mode,
+        bataille_editor::app::digitise::Mode::Idle
+    );
+}
+
+// 12. A stack's count badge is big enough for its number at every zoom.
+#[test]
+fn the_stack_badge_holds_its_number_at_every_zoom() {
+    for side in [4.0_f32, 8.0, 14.0, 30.0, 80.0] {
+        assert!(
+            bataille_editor::map::counters::badge_radius(side) >= 7.0,
+            "side {side}"
+        );
+    }
+}
+
+// 5. Unit kinds are editable in the scenario settings (an undoable step).
+#[test]
+fn unit_kinds_are_edited_in_the_settings() {
+    let (_dir, mut h) = scenario_app(vec![unit("navarre", "Navarre", "aile", None)]);
+    let kinds = |h: &Harness<'_, EditorApp>| {
+        h.state()
+            .doc
+            .scenario
+            .as_ref()
+            .map_or(0, |f| f.scenario.rules.unit_kinds.len())
+    };
+    let before = kinds(&h);
+    h.state_mut().request(Command::ScenarioSettings);
+    h.run();
+    h.run();
+    assert!(
+        h.state().oob.settings_dialog.is_some(),
+        "the settings dialog is open"
+    );
+    for label in ["Add unit kind", "Apply"] {
+        for _ in 0..2 {
+            h.get_by_label(label).scroll_to_me();
+            h.run();
+        }
+        h.get_by_label(label).click();
+        h.run();
+    }
+    assert_eq!(kinds(&h), before + 1);
+    h.state_mut().execute(Command::Undo);
+    assert_eq!(kinds(&h), before);
+}
