@@ -351,6 +351,86 @@ struct Scored {
     differ: Vec<f32>,
 }
 
+/// Scores one hexside under every hypothesis (plain, then each feature).
+fn score_patch(
+    patch: &Patch,
+    grid_model: &GridModel,
+    models: &[Option<InkModel>],
+    cells: Cells,
+) -> Scored {
+    let hypotheses = 1 + models.len();
+    let mut plain = Vec::with_capacity(cells.len());
+    grid_model.predict(patch, cells, &mut plain);
+    let mut predictions: Vec<Vec<Lab>> = Vec::with_capacity(hypotheses);
+    predictions.push(plain.clone());
+    for model in models {
+        let Some(model) = model else {
+            predictions.push(plain.clone());
+            continue;
+        };
+        // The feature as learnt, or mirrored across the side: the closer.
+        let make = |mirrored: bool| -> Vec<Lab> {
+            (0..cells.len())
+                .map(|c| {
+                    let j = if mirrored { cells.mirror(c) } else { c };
+                    over(plain[c], model.ink, model.alpha[j])
+                })
+                .collect()
+        };
+        let straight = make(false);
+        let mirrored = make(true);
+        let d =
+            |p: &Vec<Lab>| -> f32 { patch.cells.iter().zip(p).map(|(a, b)| capped(*a, *b)).sum() };
+        predictions.push(if d(&mirrored) < d(&straight) {
+            mirrored
+        } else {
+            straight
+        });
+    }
+    // Per row along the side: each hypothesis' disagreement with the scan.
+    let rows: Vec<Vec<f32>> = predictions
+        .iter()
+        .map(|p| {
+            patch
+                .cells
+                .chunks(cells.across)
+                .zip(p.chunks(cells.across))
+                .map(|(a, b)| a.iter().zip(b).map(|(x, y)| capped(*x, *y)).sum())
+                .collect()
+        })
+        .collect();
+    // Each feature's advantage over the plain line, row by row along the side, as the
+    // interquartile mean: a line must run along the side, so a road, a label or a pen
+    // mark across a few rows cannot make one.
+    let plain_score: f32 = rows[0].iter().sum();
+    let score: Vec<f32> = (0..hypotheses)
+        .map(|h| {
+            if h == 0 {
+                return plain_score;
+            }
+            let mut d: Vec<f32> = rows[0].iter().zip(&rows[h]).map(|(p, f)| p - f).collect();
+            d.sort_by(f32::total_cmp);
+            let n = d.len();
+            let middle = &d[n / 4..n - n / 4];
+            let advantage = middle.iter().sum::<f32>() / middle.len().max(1) as f32;
+            plain_score - advantage * n as f32
+        })
+        .collect();
+    let mut differ = vec![0.0; hypotheses * hypotheses];
+    for a in 0..hypotheses {
+        for b in (a + 1)..hypotheses {
+            let d: f32 = predictions[a]
+                .iter()
+                .zip(&predictions[b])
+                .map(|(x, y)| capped(*x, *y))
+                .sum();
+            differ[a * hypotheses + b] = d;
+            differ[b * hypotheses + a] = d;
+        }
+    }
+    Scored { score, differ }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn suggest(
     scan: &crate::scan::Scan,
@@ -429,54 +509,9 @@ pub(crate) fn suggest(
     // Score every hexside under every hypothesis.
     let indices: Vec<usize> = (0..all.len()).collect();
     let scored: Vec<Option<Scored>> =
-        crate::classify::map_with_progress(&indices, &|f| progress(split(f, 0.6, 0.95)), |&i| {
+        crate::classify::map_with_progress(&indices, &|f| progress(split(f, 0.6, 0.8)), |&i| {
             let patch = patches[i].as_ref()?;
-            let mut plain = Vec::with_capacity(cells.len());
-            grid_model.predict(patch, cells, &mut plain);
-            let mut predictions: Vec<Vec<Lab>> = Vec::with_capacity(hypotheses);
-            predictions.push(plain.clone());
-            for model in &models {
-                let Some(model) = model else {
-                    predictions.push(plain.clone());
-                    continue;
-                };
-                // The feature as learnt, or mirrored across the side: the closer.
-                let make = |mirrored: bool| -> Vec<Lab> {
-                    (0..cells.len())
-                        .map(|c| {
-                            let j = if mirrored { cells.mirror(c) } else { c };
-                            over(plain[c], model.ink, model.alpha[j])
-                        })
-                        .collect()
-                };
-                let straight = make(false);
-                let mirrored = make(true);
-                let d = |p: &Vec<Lab>| -> f32 {
-                    patch.cells.iter().zip(p).map(|(a, b)| capped(*a, *b)).sum()
-                };
-                predictions.push(if d(&mirrored) < d(&straight) {
-                    mirrored
-                } else {
-                    straight
-                });
-            }
-            let score: Vec<f32> = predictions
-                .iter()
-                .map(|p| patch.cells.iter().zip(p).map(|(a, b)| capped(*a, *b)).sum())
-                .collect();
-            let mut differ = vec![0.0; hypotheses * hypotheses];
-            for a in 0..hypotheses {
-                for b in (a + 1)..hypotheses {
-                    let d: f32 = predictions[a]
-                        .iter()
-                        .zip(&predictions[b])
-                        .map(|(x, y)| capped(*x, *y))
-                        .sum();
-                    differ[a * hypotheses + b] = d;
-                    differ[b * hypotheses + a] = d;
-                }
-            }
-            Some(Scored { score, differ })
+            Some(score_patch(patch, &grid_model, &models, cells))
         })
         .ok_or(ClassifyError::Cancelled)?;
 
@@ -542,6 +577,7 @@ pub(crate) fn suggest(
             .and_then(|s| s.code.as_ref())
             .is_some_and(|c| samples.water_terrain.contains(c))
     };
+    let water_features = (0..models.len()).any(|g| kinds[g].water && models[g].is_some());
     let has = |j: usize, f: usize| first[j].is_some_and(|(h, c)| h == f + 1 && c > 0.05);
     let penalties = |i: usize| -> Vec<f32> {
         let (index, side) = all[i];
@@ -562,8 +598,10 @@ pub(crate) fn suggest(
                 continue;
             }
             if kind.bridge {
-                let wet = water_sides[0]
-                    || water_sides[1]
+                // Over water running along the side: a water feature at one of its ends
+                // (water hexes only count when the legend has no water feature: a road
+                // into a river hex is not a bridge on the hexside).
+                let wet = (!water_features && (water_sides[0] || water_sides[1]))
                     || ends[i].iter().any(|k| {
                         at_corner[k].iter().any(|&j| {
                             j != i && (0..models.len()).any(|g| kinds[g].water && has(j, g))
