@@ -183,6 +183,30 @@ pub(crate) fn draw_counter(
     face: CounterFace,
     t: Transform,
 ) {
+    draw_counter_values(
+        d,
+        [unit.cp, unit.morale, unit.mp],
+        symbol,
+        colour,
+        facing,
+        s,
+        face,
+        t,
+    );
+}
+
+/// [`draw_counter`] from the unit's values (CP, morale, MP, the front side's).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn draw_counter_values(
+    d: &mut Drawing,
+    [unit_cp, unit_morale, unit_mp]: [Option<u8>; 3],
+    symbol: Symbol,
+    colour: [u8; 3],
+    facing: Option<f32>,
+    s: f32,
+    face: CounterFace,
+    t: Transform,
+) {
     let h = s / 2.0;
     let square = [[-h, -h], [h, -h], [h, h], [-h, h]];
     // A drop shadow, the counter, its edge.
@@ -253,10 +277,10 @@ pub(crate) fn draw_counter(
         Symbol::Other => {}
     }
     let cp = match face {
-        CounterFace::Front => unit.cp,
-        CounterFace::Reduced => unit.cp.map(|cp| cp.saturating_sub(1)),
+        CounterFace::Front => unit_cp,
+        CounterFace::Reduced => unit_cp.map(|cp| cp.saturating_sub(1)),
     };
-    let values = [cp, unit.morale, unit.mp];
+    let values = [cp, unit_morale, unit_mp];
     if values.iter().any(Option::is_some) {
         let text: Vec<String> = values
             .iter()

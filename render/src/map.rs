@@ -1,11 +1,11 @@
 //! The map layers: terrain fills and patterns, hex outlines, hexside features, overlays, hex
 //! names and place names.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use bataille_schema::geometry::sides;
-use bataille_schema::map::{HexsideSymbol, OverlaySymbol, Pattern};
-use bataille_schema::{Grid, HexIndex, Map};
+use bataille_schema::map::{HexsideSymbol, HexsideType, OverlaySymbol, OverlayType, Pattern};
+use bataille_schema::{Grid, HexIndex, Map, Side};
 use tiny_skia::{LineCap, Transform};
 
 use crate::symbology::Drawing;
@@ -63,35 +63,18 @@ fn corners_px(grid: &Grid, layout: &Layout, index: HexIndex) -> [[f32; 2]; 6] {
 pub(crate) fn draw_map(d: &mut Drawing, map: &Map, layout: &Layout, options: &RenderOptions) {
     let grid = &map.grid;
     let codes = terrain_codes(map);
-    let r = layout.radius_px;
-    // Terrain fills, each grown by half a pixel so neighbours leave no anti-aliased seam.
+    let code_at = |index: HexIndex| codes[index.row as usize][index.col as usize];
     for index in grid.indices() {
-        let code = codes[index.row as usize][index.col as usize];
-        let (colour, _) = terrain_colour(map, code);
-        let c = centre_px(grid, layout, index);
-        let grow = (r + 0.5) / r;
-        let corners = corners_px(grid, layout, index).map(|p| add(c, scale(sub(p, c), grow)));
-        fill(d, polygon(&corners), opaque(colour), Transform::identity());
+        draw_terrain_fill(d, map, layout, index, code_at(index));
     }
     if options.patterns {
         for index in grid.indices() {
-            let code = codes[index.row as usize][index.col as usize];
-            if let (colour, Some(pattern)) = terrain_colour(map, code) {
-                draw_pattern(d, centre_px(grid, layout, index), r, colour, pattern);
-            }
+            draw_terrain_pattern(d, map, layout, index, code_at(index));
         }
     }
     if options.grid_lines {
-        let width = (0.035 * r).max(1.0);
         for index in grid.indices() {
-            let corners = corners_px(grid, layout, index);
-            stroke(
-                d,
-                polygon(&corners),
-                GRID_LINE,
-                width,
-                Transform::identity(),
-            );
+            draw_grid_line(d, map, layout, index);
         }
     }
     if options.hexsides {
@@ -100,6 +83,7 @@ pub(crate) fn draw_map(d: &mut Drawing, map: &Map, layout: &Layout, options: &Re
     if options.overlays {
         draw_overlays(d, map, layout, &codes);
     }
+    let r = layout.radius_px;
     if options.hex_names {
         let size = (0.27 * r).max(6.0);
         let style = TextStyle {
@@ -124,6 +108,55 @@ pub(crate) fn draw_map(d: &mut Drawing, map: &Map, layout: &Layout, options: &Re
             );
         }
     }
+}
+
+/// One hex's terrain colour, grown by half a pixel so neighbours leave no anti-aliased seam.
+pub(crate) fn draw_terrain_fill(
+    d: &mut Drawing,
+    map: &Map,
+    layout: &Layout,
+    index: HexIndex,
+    code: Option<char>,
+) {
+    let grid = &map.grid;
+    let r = layout.radius_px;
+    let (colour, _) = terrain_colour(map, code);
+    let c = centre_px(grid, layout, index);
+    let grow = (r + 0.5) / r;
+    let corners = corners_px(grid, layout, index).map(|p| add(c, scale(sub(p, c), grow)));
+    fill(d, polygon(&corners), opaque(colour), Transform::identity());
+}
+
+/// One hex's terrain pattern (nothing for a terrain without one).
+pub(crate) fn draw_terrain_pattern(
+    d: &mut Drawing,
+    map: &Map,
+    layout: &Layout,
+    index: HexIndex,
+    code: Option<char>,
+) {
+    if let (colour, Some(pattern)) = terrain_colour(map, code) {
+        draw_pattern(
+            d,
+            centre_px(&map.grid, layout, index),
+            layout.radius_px,
+            colour,
+            pattern,
+        );
+    }
+}
+
+/// One hex's outline.
+pub(crate) fn draw_grid_line(d: &mut Drawing, map: &Map, layout: &Layout, index: HexIndex) {
+    let width = (0.035 * layout.radius_px).max(1.0);
+    let corners = corners_px(&map.grid, layout, index);
+    stroke(
+        d,
+        polygon(&corners),
+        GRID_LINE,
+        width,
+        Transform::identity(),
+    );
 }
 
 /// Place names, under the hex centre, with a halo of paper colour.
@@ -301,7 +334,8 @@ fn draw_pattern(d: &mut Drawing, c: [f32; 2], r: f32, colour: [u8; 3], pattern: 
     }
 }
 
-fn hexside_priority(symbol: HexsideSymbol) -> u8 {
+/// The order hexside features are drawn in: rivers first, bridges last.
+pub(crate) fn hexside_priority(symbol: HexsideSymbol) -> u8 {
     match symbol {
         HexsideSymbol::River => 0,
         HexsideSymbol::Stream => 1,
@@ -313,7 +347,6 @@ fn hexside_priority(symbol: HexsideSymbol) -> u8 {
 
 fn draw_hexsides(d: &mut Drawing, map: &Map, layout: &Layout) {
     let grid = &map.grid;
-    let r = layout.radius_px;
     let mut features: Vec<_> = map
         .hexsides
         .iter()
@@ -321,274 +354,313 @@ fn draw_hexsides(d: &mut Drawing, map: &Map, layout: &Layout) {
         .collect();
     features.sort_by_key(|(t, _)| hexside_priority(t.symbol));
     for (feature, refs) in features {
-        let colour = opaque(rgb_of(&feature.colour));
         for hexside in refs {
             let Ok((index, side)) = grid.parse_hexside(hexside.as_str()) else {
                 continue;
             };
-            let Some([a, b]) = grid.side_corners(index, side) else {
-                continue;
-            };
-            let (a, b) = (layout.to_image(a), layout.to_image(b));
-            let c = centre_px(grid, layout, index);
-            let mid = lerp(a, b, 0.5);
-            // From this hex's centre towards the neighbour's across the side.
-            let across = normalise(sub(mid, c));
-            let along = normalise(sub(b, a));
-            match feature.symbol {
-                HexsideSymbol::River => line(d, a, b, colour, 0.2 * r),
-                HexsideSymbol::Stream => line(d, a, b, colour, 0.11 * r),
-                HexsideSymbol::Fortification => {
-                    stroke_with(
-                        d,
-                        polyline(&[a, b]),
-                        colour,
-                        0.08 * r,
-                        LineCap::Butt,
-                        Transform::identity(),
-                    );
-                    // Teeth towards the named side's neighbour.
-                    for t in [0.2f32, 0.4, 0.6, 0.8] {
-                        let p = lerp(a, b, t);
-                        let tip = add(p, scale(across, 0.16 * r));
-                        let w = scale(along, 0.07 * r);
-                        fill(
-                            d,
-                            polygon(&[sub(p, w), add(p, w), tip]),
-                            colour,
-                            Transform::identity(),
-                        );
-                    }
-                }
-                HexsideSymbol::Road => {
-                    let half = scale(across, 0.4 * r);
-                    line(d, sub(mid, half), add(mid, half), colour, 0.12 * r);
-                }
-                HexsideSymbol::Bridge => {
-                    // Two rails across the side with flared ends.
-                    let half = scale(across, 0.3 * r);
-                    let gap = scale(along, 0.1 * r);
-                    let flare = scale(along, 0.08 * r);
-                    for sign in [-1.0f32, 1.0] {
-                        let o = scale(gap, sign);
-                        let f = scale(flare, sign);
-                        let points = [
-                            add(add(sub(mid, half), o), add(f, scale(across, -0.08 * r))),
-                            add(sub(mid, half), o),
-                            add(add(mid, half), o),
-                            add(add(add(mid, half), o), add(f, scale(across, 0.08 * r))),
-                        ];
-                        stroke(
-                            d,
-                            polyline(&points),
-                            colour,
-                            0.06 * r,
-                            Transform::identity(),
-                        );
-                    }
-                    // The deck, in paper colour between the rails.
-                    let deck = [
-                        add(sub(mid, half), scale(gap, -0.6)),
-                        add(add(mid, half), scale(gap, -0.6)),
-                        add(add(mid, half), scale(gap, 0.6)),
-                        add(sub(mid, half), scale(gap, 0.6)),
-                    ];
-                    fill(
-                        d,
-                        polygon(&deck),
-                        [0xe8, 0xdc, 0xc0, 0xff],
-                        Transform::identity(),
-                    );
-                }
+            draw_hexside(d, grid, layout, index, side, feature);
+        }
+    }
+}
+
+/// One hexside feature on the side `side` of the hex `index` (the fortification's teeth point
+/// towards the neighbour across it).
+pub(crate) fn draw_hexside(
+    d: &mut Drawing,
+    grid: &Grid,
+    layout: &Layout,
+    index: HexIndex,
+    side: Side,
+    feature: &HexsideType,
+) {
+    let r = layout.radius_px;
+    let colour = opaque(rgb_of(&feature.colour));
+    let Some([a, b]) = grid.side_corners(index, side) else {
+        return;
+    };
+    let (a, b) = (layout.to_image(a), layout.to_image(b));
+    let c = centre_px(grid, layout, index);
+    let mid = lerp(a, b, 0.5);
+    // From this hex's centre towards the neighbour's across the side.
+    let across = normalise(sub(mid, c));
+    let along = normalise(sub(b, a));
+    match feature.symbol {
+        HexsideSymbol::River => line(d, a, b, colour, 0.2 * r),
+        HexsideSymbol::Stream => line(d, a, b, colour, 0.11 * r),
+        HexsideSymbol::Fortification => {
+            stroke_with(
+                d,
+                polyline(&[a, b]),
+                colour,
+                0.08 * r,
+                LineCap::Butt,
+                Transform::identity(),
+            );
+            // Teeth towards the named side's neighbour.
+            for t in [0.2f32, 0.4, 0.6, 0.8] {
+                let p = lerp(a, b, t);
+                let tip = add(p, scale(across, 0.16 * r));
+                let w = scale(along, 0.07 * r);
+                fill(
+                    d,
+                    polygon(&[sub(p, w), add(p, w), tip]),
+                    colour,
+                    Transform::identity(),
+                );
             }
+        }
+        HexsideSymbol::Road => {
+            let half = scale(across, 0.4 * r);
+            line(d, sub(mid, half), add(mid, half), colour, 0.12 * r);
+        }
+        HexsideSymbol::Bridge => {
+            // Two rails across the side with flared ends.
+            let half = scale(across, 0.3 * r);
+            let gap = scale(along, 0.1 * r);
+            let flare = scale(along, 0.08 * r);
+            for sign in [-1.0f32, 1.0] {
+                let o = scale(gap, sign);
+                let f = scale(flare, sign);
+                let points = [
+                    add(add(sub(mid, half), o), add(f, scale(across, -0.08 * r))),
+                    add(sub(mid, half), o),
+                    add(add(mid, half), o),
+                    add(add(add(mid, half), o), add(f, scale(across, 0.08 * r))),
+                ];
+                stroke(
+                    d,
+                    polyline(&points),
+                    colour,
+                    0.06 * r,
+                    Transform::identity(),
+                );
+            }
+            // The deck, in paper colour between the rails.
+            let deck = [
+                add(sub(mid, half), scale(gap, -0.6)),
+                add(add(mid, half), scale(gap, -0.6)),
+                add(add(mid, half), scale(gap, 0.6)),
+                add(sub(mid, half), scale(gap, 0.6)),
+            ];
+            fill(
+                d,
+                polygon(&deck),
+                [0xe8, 0xdc, 0xc0, 0xff],
+                Transform::identity(),
+            );
         }
     }
 }
 
 fn draw_overlays(d: &mut Drawing, map: &Map, layout: &Layout, codes: &[Vec<Option<char>>]) {
     let grid = &map.grid;
-    let r = layout.radius_px;
-    let overlay = |id: &bataille_schema::Id| map.overlay_types.get(id);
     // Roads first, as a network: each road hex joins its road neighbours.
     let mut roads: BTreeSet<HexIndex> = BTreeSet::new();
-    let mut road_colour: Vec<(HexIndex, [u8; 4])> = Vec::new();
-    for (hex, ids) in &map.overlays {
+    let mut road_hexes: Vec<HexIndex> = Vec::new();
+    for hex in map.overlays.keys() {
         let Some(index) = grid.lookup(hex) else {
             continue;
         };
-        for id in ids {
-            if let Some(t) = overlay(id)
-                && t.symbol == OverlaySymbol::Road
-            {
-                roads.insert(index);
-                let colour = t.colour.as_ref().map(rgb_of).unwrap_or([0x8b, 0x6f, 0x47]);
-                road_colour.push((index, opaque(colour)));
-            }
+        if road_colours(map, index).next().is_some() {
+            roads.insert(index);
+            road_hexes.push(index);
         }
     }
-    let links = road_links(grid, &roads);
-    for pass in 0..2 {
-        for (index, colour) in &road_colour {
-            let c = centre_px(grid, layout, *index);
-            let (col, width) = if pass == 0 {
-                (
-                    opaque(shade([colour[0], colour[1], colour[2]], -0.35)),
-                    0.2 * r,
-                )
-            } else {
-                (*colour, 0.12 * r)
-            };
-            let mut ends = Vec::new();
-            for (_, n) in grid.neighbours(*index) {
-                if links.contains(&((*index).min(n), (*index).max(n))) {
-                    ends.push(lerp(c, centre_px(grid, layout, n), 0.5));
+    let is_road = |index: HexIndex| roads.contains(&index);
+    for casing in [true, false] {
+        for index in &road_hexes {
+            draw_roads(d, map, layout, *index, casing, &is_road);
+        }
+    }
+    let code_at = |index: HexIndex| codes[index.row as usize][index.col as usize];
+    for hex in map.overlays.keys() {
+        if let Some(index) = grid.lookup(hex) {
+            draw_hex_overlays(d, map, layout, index, &code_at);
+        }
+    }
+}
+
+/// The colours of the road overlays on a hex.
+fn road_colours(map: &Map, index: HexIndex) -> impl Iterator<Item = [u8; 4]> + '_ {
+    overlay_types(map, index)
+        .filter(|t| t.symbol == OverlaySymbol::Road)
+        .map(|t| opaque(t.colour.as_ref().map(rgb_of).unwrap_or([0x8b, 0x6f, 0x47])))
+}
+
+/// The overlay types on a hex, in the file's order (unknown ids skipped).
+fn overlay_types(map: &Map, index: HexIndex) -> impl Iterator<Item = &OverlayType> + '_ {
+    map.overlays
+        .get(&map.grid.name(index))
+        .into_iter()
+        .flatten()
+        .filter_map(|id| map.overlay_types.get(id))
+}
+
+/// The roads of one hex: its casing (`casing`, drawn under every road) or the road itself,
+/// from the centre to each linked road neighbour (`is_road` tells which hexes have a road).
+pub(crate) fn draw_roads(
+    d: &mut Drawing,
+    map: &Map,
+    layout: &Layout,
+    index: HexIndex,
+    casing: bool,
+    is_road: &dyn Fn(HexIndex) -> bool,
+) {
+    let grid = &map.grid;
+    let r = layout.radius_px;
+    for colour in road_colours(map, index) {
+        let c = centre_px(grid, layout, index);
+        let (col, width) = if casing {
+            (
+                opaque(shade([colour[0], colour[1], colour[2]], -0.35)),
+                0.2 * r,
+            )
+        } else {
+            (colour, 0.12 * r)
+        };
+        let mut ends = Vec::new();
+        for (_, n) in grid.neighbours(index) {
+            if road_linked(grid, is_road, index, n) {
+                ends.push(lerp(c, centre_px(grid, layout, n), 0.5));
+            }
+        }
+        if ends.is_empty() {
+            // A lone road hex: towards the map's edge when it lies on it, else a stub.
+            for side in sides(grid.orientation) {
+                if grid.neighbour(index, side).is_none()
+                    && let Some([a, b]) = grid.side_corners(index, side)
+                {
+                    ends.push(lerp(layout.to_image(a), layout.to_image(b), 0.5));
                 }
             }
             if ends.is_empty() {
-                // A lone road hex: towards the map's edge when it lies on it, else a stub.
-                for side in sides(grid.orientation) {
-                    if grid.neighbour(*index, side).is_none()
-                        && let Some([a, b]) = grid.side_corners(*index, side)
-                    {
-                        ends.push(lerp(layout.to_image(a), layout.to_image(b), 0.5));
-                    }
-                }
-                if ends.is_empty() {
-                    ends.push([c[0] - 0.5 * r, c[1]]);
-                    ends.push([c[0] + 0.5 * r, c[1]]);
-                }
-            }
-            for end in ends {
-                line(d, c, end, col, width);
+                ends.push([c[0] - 0.5 * r, c[1]]);
+                ends.push([c[0] + 0.5 * r, c[1]]);
             }
         }
+        for end in ends {
+            line(d, c, end, col, width);
+        }
     }
-    for (hex, ids) in &map.overlays {
-        let Some(index) = grid.lookup(hex) else {
-            continue;
+}
+
+/// The overlays of one hex other than roads (redoubts, towns, bridges, fortifications,
+/// markers); `code_at` gives the terrain codes around it (a bridge runs across the water).
+pub(crate) fn draw_hex_overlays(
+    d: &mut Drawing,
+    map: &Map,
+    layout: &Layout,
+    index: HexIndex,
+    code_at: &dyn Fn(HexIndex) -> Option<char>,
+) {
+    let grid = &map.grid;
+    let r = layout.radius_px;
+    let c = centre_px(grid, layout, index);
+    for t in overlay_types(map, index) {
+        let default = match t.symbol {
+            OverlaySymbol::Redoubt => [0x7a, 0x3b, 0x1d],
+            OverlaySymbol::Town => [0x8c, 0x3b, 0x2a],
+            OverlaySymbol::Bridge => [0x5c, 0x40, 0x33],
+            OverlaySymbol::Road => [0x8b, 0x6f, 0x47],
+            OverlaySymbol::Fortification => [0x6b, 0x4a, 0x2b],
+            OverlaySymbol::Marker => [0xc0, 0x20, 0x20],
         };
-        let c = centre_px(grid, layout, index);
-        for id in ids {
-            let Some(t) = overlay(id) else {
-                continue;
-            };
-            let default = match t.symbol {
-                OverlaySymbol::Redoubt => [0x7a, 0x3b, 0x1d],
-                OverlaySymbol::Town => [0x8c, 0x3b, 0x2a],
-                OverlaySymbol::Bridge => [0x5c, 0x40, 0x33],
-                OverlaySymbol::Road => [0x8b, 0x6f, 0x47],
-                OverlaySymbol::Fortification => [0x6b, 0x4a, 0x2b],
-                OverlaySymbol::Marker => [0xc0, 0x20, 0x20],
-            };
-            let colour = opaque(t.colour.as_ref().map(rgb_of).unwrap_or(default));
-            match t.symbol {
-                OverlaySymbol::Road => {}
-                OverlaySymbol::Redoubt => {
-                    // A star fort: four bastions.
-                    let path = star(c, 0.42 * r, 0.24 * r, 4);
-                    fill(
-                        d,
-                        path.clone(),
-                        [0xff, 0xff, 0xff, 0x70],
-                        Transform::identity(),
-                    );
-                    stroke(d, path, colour, 0.09 * r, Transform::identity());
-                }
-                OverlaySymbol::Town => {
-                    let s = 0.11 * r;
-                    for (dx, dy) in [(-0.2, -0.14), (0.12, -0.2), (-0.05, 0.12), (0.26, 0.1)] {
-                        let p = [c[0] + dx * r, c[1] + dy * r];
-                        let rect = [
-                            [p[0] - s, p[1] - s * 0.8],
-                            [p[0] + s, p[1] - s * 0.8],
-                            [p[0] + s, p[1] + s * 0.8],
-                            [p[0] - s, p[1] + s * 0.8],
-                        ];
-                        fill(d, polygon(&rect), colour, Transform::identity());
-                    }
-                }
-                OverlaySymbol::Bridge => {
-                    let axis = bridge_axis(map, index, codes);
-                    draw_bridge(d, c, axis, r, colour);
-                }
-                OverlaySymbol::Fortification => {
-                    let mut points = Vec::new();
-                    for i in 0..=24 {
-                        let a = (i as f32 * 15.0).to_radians();
-                        let rr = if i % 2 == 0 { 0.5 * r } else { 0.4 * r };
-                        points.push([c[0] + rr * a.cos(), c[1] + rr * a.sin()]);
-                    }
-                    stroke(
-                        d,
-                        polyline(&points),
-                        colour,
-                        0.06 * r,
-                        Transform::identity(),
-                    );
-                }
-                OverlaySymbol::Marker => {
-                    let half = 0.2 * r;
-                    let diamond = [
-                        [c[0], c[1] - half],
-                        [c[0] + half, c[1]],
-                        [c[0], c[1] + half],
-                        [c[0] - half, c[1]],
+        let colour = opaque(t.colour.as_ref().map(rgb_of).unwrap_or(default));
+        match t.symbol {
+            OverlaySymbol::Road => {}
+            OverlaySymbol::Redoubt => {
+                // A star fort: four bastions.
+                let path = star(c, 0.42 * r, 0.24 * r, 4);
+                fill(
+                    d,
+                    path.clone(),
+                    [0xff, 0xff, 0xff, 0x70],
+                    Transform::identity(),
+                );
+                stroke(d, path, colour, 0.09 * r, Transform::identity());
+            }
+            OverlaySymbol::Town => {
+                let s = 0.11 * r;
+                for (dx, dy) in [(-0.2, -0.14), (0.12, -0.2), (-0.05, 0.12), (0.26, 0.1)] {
+                    let p = [c[0] + dx * r, c[1] + dy * r];
+                    let rect = [
+                        [p[0] - s, p[1] - s * 0.8],
+                        [p[0] + s, p[1] - s * 0.8],
+                        [p[0] + s, p[1] + s * 0.8],
+                        [p[0] - s, p[1] + s * 0.8],
                     ];
-                    fill(d, polygon(&diamond), colour, Transform::identity());
+                    fill(d, polygon(&rect), colour, Transform::identity());
                 }
+            }
+            OverlaySymbol::Bridge => {
+                let axis = bridge_axis(map, index, code_at);
+                draw_bridge(d, c, axis, r, colour);
+            }
+            OverlaySymbol::Fortification => {
+                let mut points = Vec::new();
+                for i in 0..=24 {
+                    let a = (i as f32 * 15.0).to_radians();
+                    let rr = if i % 2 == 0 { 0.5 * r } else { 0.4 * r };
+                    points.push([c[0] + rr * a.cos(), c[1] + rr * a.sin()]);
+                }
+                stroke(
+                    d,
+                    polyline(&points),
+                    colour,
+                    0.06 * r,
+                    Transform::identity(),
+                );
+            }
+            OverlaySymbol::Marker => {
+                let half = 0.2 * r;
+                let diamond = [
+                    [c[0], c[1] - half],
+                    [c[0] + half, c[1]],
+                    [c[0], c[1] + half],
+                    [c[0] - half, c[1]],
+                ];
+                fill(d, polygon(&diamond), colour, Transform::identity());
             }
         }
     }
 }
 
-/// The road links between neighbouring road hexes. Where three road hexes touch each other,
-/// the road turns through the one with the fewest road neighbours: the shortcut between the
-/// other two is dropped, so a bend is drawn as a bend and not as a triangle.
-fn road_links(grid: &Grid, roads: &BTreeSet<HexIndex>) -> BTreeSet<(HexIndex, HexIndex)> {
-    let neighbours = |index: HexIndex| -> Vec<HexIndex> {
-        grid.neighbours(index)
-            .map(|(_, n)| n)
-            .filter(|n| roads.contains(n))
-            .collect()
-    };
-    let degree: BTreeMap<HexIndex, usize> =
-        roads.iter().map(|&i| (i, neighbours(i).len())).collect();
-    let mut links: BTreeSet<(HexIndex, HexIndex)> = BTreeSet::new();
-    for &a in roads {
-        for b in neighbours(a) {
-            links.insert((a.min(b), a.max(b)));
-        }
+/// Whether the road of hex `a` runs to its neighbour `b` (both must have a road; `is_road` tells
+/// which hexes have one). Where three road hexes touch each other, the road turns through the
+/// one with the fewest road neighbours: the shortcut between the other two is dropped, so a
+/// bend is drawn as a bend and not as a triangle. It reads only the hexes within two of `a`, so
+/// a viewer that redraws part of the map redraws a road hex's neighbours with it.
+pub(crate) fn road_linked(
+    grid: &Grid,
+    is_road: &dyn Fn(HexIndex) -> bool,
+    a: HexIndex,
+    b: HexIndex,
+) -> bool {
+    if a == b || !is_road(a) || !is_road(b) || !grid.neighbours(a).any(|(_, n)| n == b) {
+        return false;
     }
-    let mut dropped = BTreeSet::new();
-    for &(a, b) in &links {
-        for c in neighbours(a) {
-            if c <= b || !links.contains(&(b.min(c), b.max(c))) {
-                continue;
-            }
-            // a < b < c, all three touching: drop the side opposite the least-linked hex.
-            let corner = [a, b, c]
+    let degree = |h: HexIndex| grid.neighbours(h).filter(|(_, n)| is_road(*n)).count();
+    // Dropped when a third road hex touches both and is the triangle's corner.
+    !grid.neighbours(a).any(|(_, c)| {
+        c != b
+            && is_road(c)
+            && grid.neighbours(b).any(|(_, n)| n == c)
+            && [a, b, c]
                 .into_iter()
-                .min_by_key(|h| (degree.get(h).copied().unwrap_or(0), *h))
-                .unwrap_or(a);
-            let others: Vec<HexIndex> = [a, b, c].into_iter().filter(|h| *h != corner).collect();
-            if let [x, y] = others[..] {
-                dropped.insert((x.min(y), x.max(y)));
-            }
-        }
-    }
-    links.retain(|link| !dropped.contains(link));
-    links
+                .min_by_key(|h| (degree(*h), *h))
+                .is_some_and(|corner| corner == c)
+    })
 }
 
 /// The direction a bridge in this hex runs: across the water (the water hexes around it give
 /// the course), east-west when nothing tells.
-fn bridge_axis(map: &Map, index: HexIndex, codes: &[Vec<Option<char>>]) -> [f32; 2] {
+fn bridge_axis(map: &Map, index: HexIndex, code_at: &dyn Fn(HexIndex) -> Option<char>) -> [f32; 2] {
     let grid = &map.grid;
     let c = grid.centre(index);
     // Average the course's axis with doubled angles, so opposite neighbours agree.
     let (mut sx, mut sy) = (0.0f32, 0.0f32);
     for (_, n) in grid.neighbours(index) {
-        if is_water(map, codes[n.row as usize][n.col as usize]) {
+        if is_water(map, code_at(n)) {
             let p = grid.centre(n);
             let angle = (p[1] - c[1]).atan2(p[0] - c[0]);
             sx += (2.0 * angle).cos();

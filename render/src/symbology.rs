@@ -404,6 +404,30 @@ pub fn counter(
     d
 }
 
+/// A unit's counter as [`counter`] draws it, from its values (CP, morale, MP: `None` is drawn
+/// as a dash) rather than the unit.
+pub fn counter_of_values(
+    values: [Option<u8>; 3],
+    symbol: Symbol,
+    colour: [u8; 3],
+    facing: Option<f32>,
+    side: f32,
+    face: CounterFace,
+) -> Drawing {
+    let mut d = Drawing::new();
+    crate::counters::draw_counter_values(
+        &mut d,
+        values,
+        symbol,
+        colour,
+        facing,
+        side,
+        face,
+        Transform::identity(),
+    );
+    d
+}
+
 /// A leader's marker centred at `pos` (`side` is the counter size it goes with).
 pub fn leader(leader: &Leader, pos: [f32; 2], side: f32) -> Drawing {
     let mut d = Drawing::new();
@@ -417,4 +441,88 @@ pub fn marker_counter(kind: &MarkerKind, side: f32, back: bool) -> Drawing {
     let mut d = Drawing::new();
     crate::counters::draw_marker_counter(&mut d, kind, side, back);
     d
+}
+
+/// The map's layers one hex at a time, for a viewer that draws part of the map and redraws
+/// only what an edit touched (the editor caches them per chunk of hexes). [`map_drawing`]
+/// draws the whole map through these same functions, layer after layer in this order: terrain,
+/// pattern, grid line, hexsides (by [`part::hexside_order`]), road casings, roads, overlays.
+pub mod part {
+    use bataille_schema::map::{HexsideSymbol, HexsideType};
+    use bataille_schema::{HexIndex, Map, Side};
+
+    use super::Drawing;
+    use crate::Layout;
+
+    /// The hex's terrain colour (`code` is its terrain code; `None` or a code missing from the
+    /// legend draws magenta), grown by half a unit so neighbours leave no seam.
+    pub fn terrain(
+        d: &mut Drawing,
+        map: &Map,
+        layout: &Layout,
+        index: HexIndex,
+        code: Option<char>,
+    ) {
+        crate::map::draw_terrain_fill(d, map, layout, index, code);
+    }
+
+    /// The hex's terrain pattern, if its terrain has one.
+    pub fn pattern(
+        d: &mut Drawing,
+        map: &Map,
+        layout: &Layout,
+        index: HexIndex,
+        code: Option<char>,
+    ) {
+        crate::map::draw_terrain_pattern(d, map, layout, index, code);
+    }
+
+    /// The hex's outline.
+    pub fn grid_line(d: &mut Drawing, map: &Map, layout: &Layout, index: HexIndex) {
+        crate::map::draw_grid_line(d, map, layout, index);
+    }
+
+    /// A hexside feature on side `side` of hex `index`, as the file names it (a fortification's
+    /// teeth point at the neighbour across it).
+    pub fn hexside(
+        d: &mut Drawing,
+        map: &Map,
+        layout: &Layout,
+        index: HexIndex,
+        side: Side,
+        feature: &HexsideType,
+    ) {
+        crate::map::draw_hexside(d, &map.grid, layout, index, side, feature);
+    }
+
+    /// Where a hexside feature goes in the drawing order (smaller first).
+    pub fn hexside_order(symbol: HexsideSymbol) -> u8 {
+        crate::map::hexside_priority(symbol)
+    }
+
+    /// The hex's road overlays: their dark casing (`casing`, drawn under every road) or the
+    /// roads themselves, towards each linked road neighbour. `is_road` tells which hexes have a
+    /// road overlay; a hex's roads depend on the hexes within two of it.
+    pub fn roads(
+        d: &mut Drawing,
+        map: &Map,
+        layout: &Layout,
+        index: HexIndex,
+        casing: bool,
+        is_road: &dyn Fn(HexIndex) -> bool,
+    ) {
+        crate::map::draw_roads(d, map, layout, index, casing, is_road);
+    }
+
+    /// The hex's other overlays (redoubt, town, bridge, fortification, marker); `code_at` gives
+    /// the terrain codes of its neighbours (a bridge spans the water).
+    pub fn overlays(
+        d: &mut Drawing,
+        map: &Map,
+        layout: &Layout,
+        index: HexIndex,
+        code_at: &dyn Fn(HexIndex) -> Option<char>,
+    ) {
+        crate::map::draw_hex_overlays(d, map, layout, index, code_at);
+    }
 }

@@ -1,18 +1,23 @@
-//! Counters on the map, drawn with egui shapes as players know them: a square in the corps
-//! colour with a NATO-style symbol (infantry ✕, cavalry ╱, dragoons ╱ and a bar, light troops,
-//! artillery ●), CP-morale-MP below, a wedge on the edge its front faces; stacks fanned with a
-//! count badge beyond three; line leaders round, commanders in chief as stars. What each counter
+//! Counters on the map as players know them, drawn by the symbology every output shares
+//! (`bataille_render::symbology::counter` and `leader`, tessellated once per look): a square in
+//! the corps colour with a NATO-style symbol, CP-morale-MP below, a wedge on the edge its front
+//! faces; stacks fanned with a count badge beyond three; line leaders round, commanders in chief
+//! as stars. What each counter
 //! looks like is computed once per scenario change ([`CounterCache`]); a frame only draws the
 //! stacks in view, with less detail when they are small on screen.
 //! Longer than 600 lines: the counter cache, stack layout, hit-testing and the shapes of every
 //! counter kind are one drawing pipeline.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
+use bataille_render::symbology::{self, CounterFace, Drawing, Leader};
 use bataille_schema::scenario::Symbol;
 use bataille_schema::{Grid, HexIndex, Scenario};
+use egui::epaint::Mesh;
 use egui::{Color32, Pos2, Rect, Shape, Stroke, pos2, vec2};
 
+use crate::map::tessellate::{Place, PlacedText, append, colour};
 use crate::map::view::{MapView, colour32};
 use crate::model::scenario_edit::CounterAt;
 
@@ -23,7 +28,6 @@ pub const STACK_SHOWN: usize = 4;
 
 const INK: Color32 = Color32::from_rgb(20, 20, 20);
 const NO_CORPS: Color32 = Color32::from_rgb(176, 176, 176);
-const GOLD: Color32 = Color32::from_rgb(232, 195, 58);
 pub const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 
 /// How one unit counter looks.
@@ -290,7 +294,7 @@ pub fn paint(
             ));
         }
         for (look, (pos, r)) in stack.leaders.iter().zip(&layout.leaders) {
-            leader_shapes(&mut shapes, painter, look, *pos, *r, side);
+            leader_shapes(&mut shapes, painter, look, *pos, side);
             if highlights.selected == Some(look.at) {
                 shapes.push(Shape::circle_stroke(
                     *pos,
@@ -326,16 +330,14 @@ pub fn paint(
                 stack.units.get(layout.units.len().saturating_sub(1)),
                 layout.units.last(),
             )
-            && (look.values.iter().any(Option::is_some) || look.fire.is_some())
         {
-            let ink = ink_on(look.colour);
-            shapes.push(text_shape(
+            text_shapes(
+                &mut shapes,
                 painter,
-                square.center() + vec2(0.0, 0.29 * side),
-                &values_text(look.values, look.fire),
-                0.27 * side,
-                ink,
-            ));
+                &unit_symbol(look),
+                square.center(),
+                side,
+            );
         }
         // Zoomed in far enough, the top counter's name above it, as printed.
         if side >= 56.0
@@ -380,18 +382,6 @@ pub fn values_text(values: [Option<u8>; 3], fire: Option<i8>) -> String {
         .join("-")
 }
 
-fn luminance(c: Color32) -> f32 {
-    (0.2126 * c.r() as f32 + 0.7152 * c.g() as f32 + 0.0722 * c.b() as f32) / 255.0
-}
-
-fn ink_on(c: Color32) -> Color32 {
-    if luminance(c) > 0.35 {
-        INK
-    } else {
-        Color32::WHITE
-    }
-}
-
 fn text_shape(painter: &egui::Painter, at: Pos2, text: &str, size: f32, colour: Color32) -> Shape {
     let galley = painter.layout_no_wrap(
         text.to_owned(),
@@ -406,120 +396,136 @@ fn with_alpha(c: Color32, faded: bool) -> Color32 {
     if faded { c.gamma_multiply(0.35) } else { c }
 }
 
-/// The shapes of one unit counter in `square`.
-pub fn unit_shapes(shapes: &mut Vec<Shape>, look: &UnitLook, square: Rect, faded: bool) {
-    let s = square.width();
-    let fill = with_alpha(look.colour, faded);
-    let ink = with_alpha(INK, faded);
-    if s < 5.0 {
-        shapes.push(Shape::rect_filled(square, 0.0, fill));
-        return;
+/// The side, in the symbology's units, counters are tessellated at (then scaled to the zoom).
+const REFERENCE_SIDE: f32 = 100.0;
+
+/// A counter or leader marker as the symbology draws it, tessellated once at
+/// [`REFERENCE_SIDE`] around the origin.
+pub struct Symbol2d {
+    pub mesh: Mesh,
+    pub texts: Vec<PlacedText>,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum LookKey {
+    Unit(
+        [u8; 4],
+        std::mem::Discriminant<Symbol>,
+        [Option<u8>; 3],
+        Option<u32>,
+    ),
+    Leader([u8; 4], bool, String),
+}
+
+/// The tessellated looks, shared by every counter that looks the same (a few hundred in a big
+/// battle: corps colour, kind, values and facing).
+fn cached(key: LookKey, draw: impl FnOnce() -> Drawing) -> Arc<Symbol2d> {
+    static LOOKS: OnceLock<Mutex<HashMap<LookKey, Arc<Symbol2d>>>> = OnceLock::new();
+    let looks = LOOKS.get_or_init(Mutex::default);
+    let mut looks = match looks.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(found) = looks.get(&key) {
+        return found.clone();
     }
-    // Shadow, body, edge.
-    shapes.push(Shape::rect_filled(
-        square.translate(vec2(0.06 * s, 0.06 * s)),
-        1.0,
-        Color32::from_black_alpha(if faded { 30 } else { 80 }),
-    ));
-    shapes.push(Shape::rect_filled(square, 1.0, fill));
-    shapes.push(Shape::rect_stroke(
-        square,
-        1.0,
-        Stroke::new((0.035 * s).max(0.8), ink),
-        egui::StrokeKind::Inside,
-    ));
-    let c = square.center();
-    if let Some(bearing) = look.facing_degrees {
-        // A wedge where the ray towards the front leaves the square, pointing out of it.
-        let rad = bearing.to_radians();
-        let dir = vec2(rad.sin(), -rad.cos());
-        let h = s / 2.0;
-        let reach = h / dir.x.abs().max(dir.y.abs());
-        let base = c + dir * reach;
-        let normal = vec2(-dir.y, dir.x);
-        let (w, len) = (0.17 * s, 0.22 * s);
-        shapes.push(Shape::convex_polygon(
-            vec![
-                base - normal * w - dir * (0.06 * s),
-                base + dir * len,
-                base + normal * w - dir * (0.06 * s),
-            ],
-            ink,
-            Stroke::NONE,
-        ));
+    if looks.len() > 8192 {
+        looks.clear();
     }
-    if s < 12.0 {
-        return;
-    }
-    // The symbol box.
-    let (bw, bh, by) = (0.31 * s, 0.19 * s, -0.08 * s);
-    let frame = Rect::from_min_max(c + vec2(-bw, by - bh), c + vec2(bw, by + bh));
-    shapes.push(Shape::rect_filled(
-        frame,
-        0.0,
-        with_alpha(Color32::WHITE, faded),
-    ));
-    let lw = (0.04 * s).max(0.8);
-    let stroke = Stroke::new(lw, ink);
-    shapes.push(Shape::rect_stroke(
-        frame,
-        0.0,
-        stroke,
-        egui::StrokeKind::Middle,
-    ));
-    let (tl, tr, bl, br) = (
-        frame.left_top(),
-        frame.right_top(),
-        frame.left_bottom(),
-        frame.right_bottom(),
+    let mut mesh = Mesh::default();
+    let texts = append(&mut mesh, &draw(), Place::IDENTITY);
+    let look = Arc::new(Symbol2d { mesh, texts });
+    looks.insert(key, look.clone());
+    look
+}
+
+fn rgb(c: Color32) -> [u8; 3] {
+    [c.r(), c.g(), c.b()]
+}
+
+/// The symbology's counter for a look (`bataille_render::symbology::counter`: what `bataille
+/// render`, the print-and-play kit and the VASSAL module draw).
+pub fn unit_symbol(look: &UnitLook) -> Arc<Symbol2d> {
+    let key = LookKey::Unit(
+        look.colour.to_array(),
+        std::mem::discriminant(&look.symbol),
+        look.values,
+        look.facing_degrees.map(f32::to_bits),
     );
-    let mid = frame.center();
-    match look.symbol {
-        Symbol::Infantry => {
-            shapes.push(Shape::line_segment([tl, br], stroke));
-            shapes.push(Shape::line_segment([bl, tr], stroke));
-        }
-        Symbol::Cavalry => shapes.push(Shape::line_segment([bl, tr], stroke)),
-        Symbol::Dragoons => {
-            shapes.push(Shape::line_segment([bl, tr], stroke));
-            shapes.push(Shape::line_segment(
-                [pos2(frame.left(), mid.y), pos2(frame.right(), mid.y)],
-                stroke,
-            ));
-        }
-        Symbol::Light => {
-            shapes.push(Shape::line_segment([tl, br], stroke));
-            shapes.push(Shape::circle_filled(mid, 0.05 * s, ink));
-        }
-        Symbol::Artillery => shapes.push(Shape::circle_filled(mid, 0.09 * s, ink)),
-        Symbol::Baggage => {
-            shapes.push(Shape::line_segment(
-                [
-                    mid + vec2(-0.18 * s, -0.03 * s),
-                    mid + vec2(0.18 * s, -0.03 * s),
-                ],
-                stroke,
-            ));
-            for x in [-0.12 * s, 0.12 * s] {
-                shapes.push(Shape::circle_stroke(
-                    mid + vec2(x, 0.06 * s),
-                    0.055 * s,
-                    stroke,
-                ));
-            }
-        }
-        Symbol::Other => {}
+    cached(key, || {
+        symbology::counter_of_values(
+            look.values,
+            look.symbol,
+            rgb(look.colour),
+            look.facing_degrees,
+            REFERENCE_SIDE,
+            CounterFace::Front,
+        )
+    })
+}
+
+/// The symbology's leader marker for a look, for a counter of [`REFERENCE_SIDE`].
+pub fn leader_symbol(look: &LeaderLook) -> Arc<Symbol2d> {
+    let key = LookKey::Leader(look.colour.to_array(), look.commander, look.name.clone());
+    cached(key, || {
+        symbology::leader(
+            &Leader {
+                name: &look.name,
+                colour: rgb(look.colour),
+                commander: look.commander,
+            },
+            [0.0, 0.0],
+            REFERENCE_SIDE,
+        )
+    })
+}
+
+/// A copy of a symbol's mesh scaled to a counter side of `side` and centred at `centre`.
+fn placed_mesh(symbol: &Symbol2d, centre: Pos2, side: f32, faded: bool) -> Mesh {
+    let k = side / REFERENCE_SIDE;
+    let mut mesh = symbol.mesh.clone();
+    for v in &mut mesh.vertices {
+        v.pos = pos2(centre.x + v.pos.x * k, centre.y + v.pos.y * k);
+        v.color = with_alpha(v.color, faded);
+    }
+    mesh
+}
+
+/// A symbol's texts (values, a leader's initial) at a counter side of `side` around `centre`.
+fn text_shapes(
+    shapes: &mut Vec<Shape>,
+    painter: &egui::Painter,
+    symbol: &Symbol2d,
+    centre: Pos2,
+    side: f32,
+) {
+    let k = side / REFERENCE_SIDE;
+    for text in &symbol.texts {
+        let at = centre + text.pos.to_vec2() * k;
+        shapes.push(text_shape(
+            painter,
+            at,
+            &text.text,
+            text.size * k * 1.15,
+            colour(text.style.colour),
+        ));
     }
 }
 
-fn star_points(centre: Pos2, outer: f32, inner: f32) -> Vec<Pos2> {
-    (0..10)
-        .map(|i| {
-            let r = if i % 2 == 0 { outer } else { inner };
-            let a = (i as f32 * 36.0 - 90.0).to_radians();
-            centre + vec2(a.cos(), a.sin()) * r
-        })
-        .collect()
+/// The shapes of one unit counter in `square`: the symbology's counter (a plain square in the
+/// corps colour when it is under 5 points across). Its values are drawn by [`paint`], on top.
+pub fn unit_shapes(shapes: &mut Vec<Shape>, look: &UnitLook, square: Rect, faded: bool) {
+    let s = square.width();
+    if s < 5.0 {
+        shapes.push(Shape::rect_filled(
+            square,
+            0.0,
+            with_alpha(look.colour, faded),
+        ));
+        return;
+    }
+    let symbol = unit_symbol(look);
+    shapes.push(Shape::mesh(placed_mesh(&symbol, square.center(), s, faded)));
 }
 
 fn leader_shapes(
@@ -527,49 +533,12 @@ fn leader_shapes(
     painter: &egui::Painter,
     look: &LeaderLook,
     pos: Pos2,
-    r: f32,
     side: f32,
 ) {
-    if look.commander {
-        // A star is not convex: a fan of triangles from the centre.
-        let points = star_points(pos, r * 1.5, r * 0.7);
-        let mut mesh = egui::epaint::Mesh::default();
-        mesh.colored_vertex(pos, GOLD);
-        for p in &points {
-            mesh.colored_vertex(*p, GOLD);
-        }
-        for i in 0..10u32 {
-            mesh.add_triangle(0, 1 + i, 1 + (i + 1) % 10);
-        }
-        shapes.push(Shape::mesh(mesh));
-        shapes.push(Shape::closed_line(
-            points,
-            Stroke::new((0.035 * side).max(0.8), INK),
-        ));
-        shapes.push(Shape::circle_filled(pos, r * 0.4, look.colour));
-    } else {
-        shapes.push(Shape::circle_filled(pos, r, look.colour));
-        shapes.push(Shape::circle_stroke(
-            pos,
-            r,
-            Stroke::new((0.05 * side).max(1.0), Color32::WHITE),
-        ));
-        shapes.push(Shape::circle_stroke(
-            pos,
-            r + 0.03 * side,
-            Stroke::new((0.025 * side).max(0.6), INK),
-        ));
-        if side >= 26.0
-            && let Some(initial) = look.name.chars().find(|c| c.is_alphabetic())
-        {
-            shapes.push(text_shape(
-                painter,
-                pos,
-                &initial.to_string(),
-                r * 1.3,
-                ink_on(look.colour),
-            ));
-        }
+    let symbol = leader_symbol(look);
+    shapes.push(Shape::mesh(placed_mesh(&symbol, pos, side, false)));
+    if side >= 26.0 {
+        text_shapes(shapes, painter, &symbol, pos, side);
     }
 }
 
@@ -586,14 +555,7 @@ pub fn paint_ghost(
         let square = Rect::from_center_size(centre, vec2(side, side));
         unit_shapes(&mut shapes, look, square, false);
     } else if let Some(look) = leader {
-        leader_shapes(
-            &mut shapes,
-            painter,
-            look,
-            centre,
-            0.2 * side.max(20.0),
-            side.max(20.0),
-        );
+        leader_shapes(&mut shapes, painter, look, centre, side.max(20.0));
     }
     painter.extend(shapes);
 }

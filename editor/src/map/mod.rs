@@ -2,4 +2,5 @@
 
 pub mod counters;
 pub mod scan;
+pub mod tessellate;
 pub mod view;

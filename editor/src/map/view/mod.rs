@@ -1,14 +1,15 @@
 //! The map view: pan and zoom, and drawing the map from cached meshes per chunk of hexes
-//! (terrain fill, patterns, outlines, hexside features, overlays), rebuilt only for the chunks an
-//! edit touched and culled to the view; hex names and labels as text above a zoom threshold.
+//! (terrain fill, patterns, outlines, hexside features, road casings, roads, overlays — the
+//! shapes of `bataille render`'s symbology, see [`mesh`]), rebuilt only for the chunks an edit
+//! touched and culled to the view; hex names and labels as text above a zoom threshold.
 
-mod mesh;
+pub mod mesh;
 
 use mesh::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
-use bataille_schema::map::{Grid, HexsideSymbol, OverlaySymbol, Pattern};
+use bataille_schema::map::{Grid, OverlaySymbol};
 use bataille_schema::{Colour, HexIndex, Id, Side};
 use egui::epaint::Mesh;
 use egui::{Color32, Pos2, Rect, Shape, Stroke, Vec2, pos2, vec2};
@@ -53,12 +54,23 @@ impl Default for Layers {
     }
 }
 
-const FILL: usize = 0;
-const PATTERN: usize = 1;
-const OUTLINE: usize = 2;
-const HEXSIDES: usize = 3;
-const OVERLAYS: usize = 4;
-const MESHES: usize = 5;
+/// The view's layers, bottom first (the scan goes between `PATTERN` and `OUTLINE`).
+pub const FILL: usize = 0;
+pub const PATTERN: usize = 1;
+pub const OUTLINE: usize = 2;
+pub const HEXSIDES: usize = 3;
+pub const ROAD_CASING: usize = 4;
+pub const ROADS: usize = 5;
+pub const OVERLAYS: usize = 6;
+pub const MESHES: usize = 7;
+
+/// A hexside feature of a chunk, on the side the file names it by.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideFeature {
+    pub id: Id,
+    pub hex: HexIndex,
+    pub side: Side,
+}
 
 struct Chunk {
     cols: (u32, u32),
@@ -77,72 +89,11 @@ struct ScreenKey {
     offset: Vec2,
 }
 
-/// How each legend entry is drawn.
-#[derive(Default)]
-struct Styles {
-    terrain: HashMap<char, (Color32, Option<Pattern>)>,
-    hexsides: HashMap<Id, (Color32, HexsideSymbol)>,
-    overlays: HashMap<Id, (Color32, OverlaySymbol)>,
-}
-
-const UNKNOWN_TERRAIN: Color32 = Color32::from_rgb(255, 0, 255);
-
 /// A colour from the file, or a fallback when it is malformed.
 pub fn colour32(colour: &Colour, fallback: Color32) -> Color32 {
     colour
         .rgb()
         .map_or(fallback, |[r, g, b]| Color32::from_rgb(r, g, b))
-}
-
-fn darker(c: Color32, f: f32) -> Color32 {
-    Color32::from_rgb(
-        (c.r() as f32 * f) as u8,
-        (c.g() as f32 * f) as u8,
-        (c.b() as f32 * f) as u8,
-    )
-}
-
-impl Styles {
-    fn from_doc(doc: &Document) -> Styles {
-        let map = &doc.map;
-        let terrain = map
-            .terrain
-            .iter()
-            .filter_map(|(code, t)| {
-                Some((
-                    code.chars().next()?,
-                    (colour32(&t.colour, UNKNOWN_TERRAIN), t.pattern),
-                ))
-            })
-            .collect();
-        let hexsides = map
-            .hexside_types
-            .iter()
-            .map(|(id, t)| (id.clone(), (colour32(&t.colour, Color32::BLUE), t.symbol)))
-            .collect();
-        let overlays = map
-            .overlay_types
-            .iter()
-            .map(|(id, t)| {
-                let default = match t.symbol {
-                    OverlaySymbol::Redoubt | OverlaySymbol::Fortification => {
-                        Color32::from_rgb(110, 70, 40)
-                    }
-                    OverlaySymbol::Town => Color32::from_rgb(150, 40, 40),
-                    OverlaySymbol::Bridge => Color32::from_rgb(90, 60, 30),
-                    OverlaySymbol::Road => Color32::from_rgb(150, 110, 70),
-                    OverlaySymbol::Marker => Color32::from_rgb(200, 30, 30),
-                };
-                let colour = t.colour.as_ref().map_or(default, |c| colour32(c, default));
-                (id.clone(), (colour, t.symbol))
-            })
-            .collect();
-        Styles {
-            terrain,
-            hexsides,
-            overlays,
-        }
-    }
 }
 
 /// The drawing state of the map: where the view is, the layers shown, the mesh cache.
@@ -156,10 +107,10 @@ pub struct MapView {
     pub fit_pending: bool,
     chunks: Vec<Chunk>,
     chunk_cols: u32,
+    /// The grid the cache was built for.
     grid_key: Option<Grid>,
-    styles: Styles,
     /// Hexside features by canonical (hex, side), keyed by chunk for range queries.
-    side_index: BTreeMap<(usize, HexIndex, Side), Vec<Id>>,
+    side_index: BTreeMap<(usize, HexIndex, Side), Vec<SideFeature>>,
     /// Chunks rebuilt since the counter was last read (for tests and benchmarks).
     pub rebuilt_chunks: usize,
 }
@@ -174,7 +125,6 @@ impl Default for MapView {
             chunks: Vec::new(),
             chunk_cols: 0,
             grid_key: None,
-            styles: Styles::default(),
             side_index: BTreeMap::new(),
             rebuilt_chunks: 0,
         }
@@ -261,27 +211,37 @@ impl MapView {
         let grid = &doc.map.grid;
         let mut dirty = HashSet::new();
         for &hex in &touched.hexes {
-            dirty.insert(self.chunk_of(hex));
-            // Roads and outlines reach into the neighbours.
-            for (_, n) in grid.neighbours(hex) {
-                dirty.insert(self.chunk_of(n));
+            // A hex's roads follow its road neighbours' (and their neighbours'), a bridge the
+            // water around it: redraw the chunks within two hexes.
+            let (c0, c1) = (
+                hex.col.saturating_sub(2),
+                (hex.col + 2).min(grid.columns - 1),
+            );
+            let (r0, r1) = (hex.row.saturating_sub(2), (hex.row + 2).min(grid.rows - 1));
+            for (col, row) in [(c0, r0), (c1, r0), (c0, r1), (c1, r1)] {
+                dirty.insert(self.chunk_of(HexIndex::new(col, row)));
             }
         }
         for side_ref in &touched.sides {
             let Ok((hex, side)) = grid.parse_hexside(side_ref.as_str()) else {
                 continue;
             };
-            let (hex, side) = grid.canonical_hexside(hex, side);
-            let chunk = self.chunk_of(hex);
-            let features: Vec<Id> = doc
+            let (canonical, canonical_side) = grid.canonical_hexside(hex, side);
+            let chunk = self.chunk_of(canonical);
+            let features: Vec<SideFeature> = doc
                 .hexside_features(side_ref)
                 .into_iter()
-                .cloned()
+                .map(|id| SideFeature {
+                    id: id.clone(),
+                    hex,
+                    side,
+                })
                 .collect();
             if features.is_empty() {
-                self.side_index.remove(&(chunk, hex, side));
+                self.side_index.remove(&(chunk, canonical, canonical_side));
             } else {
-                self.side_index.insert((chunk, hex, side), features);
+                self.side_index
+                    .insert((chunk, canonical, canonical_side), features);
             }
             dirty.insert(chunk);
         }
@@ -303,7 +263,6 @@ impl MapView {
             return;
         }
         let grid = &doc.map.grid;
-        self.styles = Styles::from_doc(doc);
         self.chunk_cols = grid.columns.div_ceil(CHUNK);
         let chunk_rows = grid.rows.div_ceil(CHUNK);
         self.chunks.clear();
@@ -339,12 +298,16 @@ impl MapView {
         for (feature, list) in &doc.map.hexsides {
             for side_ref in list {
                 if let Ok((hex, side)) = grid.parse_hexside(side_ref.as_str()) {
-                    let (hex, side) = grid.canonical_hexside(hex, side);
-                    let chunk = self.chunk_of(hex);
+                    let (canonical, canonical_side) = grid.canonical_hexside(hex, side);
+                    let chunk = self.chunk_of(canonical);
                     self.side_index
-                        .entry((chunk, hex, side))
+                        .entry((chunk, canonical, canonical_side))
                         .or_default()
-                        .push(feature.clone());
+                        .push(SideFeature {
+                            id: feature.clone(),
+                            hex,
+                            side,
+                        });
                 }
             }
         }
@@ -366,7 +329,7 @@ impl MapView {
             {
                 continue;
             }
-            let meshes = build_chunk(doc, &self.styles, &self.side_index, i, chunk);
+            let meshes = build_chunk(doc, &self.side_index, i, chunk);
             let chunk = &mut self.chunks[i];
             chunk.meshes = Some(meshes.map(Arc::new));
             chunk.screen = Default::default();
@@ -406,6 +369,8 @@ impl MapView {
             self.layers.terrain && detail,
             self.layers.grid && detail,
             self.layers.hexsides,
+            self.layers.overlays,
+            self.layers.overlays,
             self.layers.overlays,
         ];
         let mut shapes = Vec::new();
@@ -496,7 +461,8 @@ impl MapView {
                 if !view.expand(4.0).contains(c) {
                     continue;
                 }
-                let pos = self.to_screen(rect, c + vec2(0.0, 0.35));
+                // Where the symbology puts place names: half a radius under the centre.
+                let pos = self.to_screen(rect, c + vec2(0.0, 0.5));
                 let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::BLACK);
                 let r = egui::Align2::CENTER_CENTER.anchor_size(pos, galley.size());
                 painter.rect_filled(
@@ -548,6 +514,20 @@ impl MapView {
                 stroke,
             );
         }
+    }
+
+    /// The cached grid-space meshes, layer by layer (bottom first) and chunk by chunk within a
+    /// layer, as [`MapView::paint`] draws them (for tests comparing with `bataille render`).
+    pub fn grid_meshes(&self) -> Vec<(usize, Arc<Mesh>)> {
+        let mut out = Vec::new();
+        for layer in 0..MESHES {
+            for chunk in &self.chunks {
+                if let Some(meshes) = &chunk.meshes {
+                    out.push((layer, meshes[layer].clone()));
+                }
+            }
+        }
+        out
     }
 
     /// Total vertices cached (for benchmarks).

@@ -1,0 +1,244 @@
+//! One symbology (issue 14): the editor's map view draws what `bataille render` draws. The view's
+//! cached meshes (every layer: terrain, patterns, grid lines, hexsides, roads, overlays) are
+//! rasterised here in software and compared with the renderer's PNG of the same map, block by
+//! block, for each terrain code of both bundled maps; a map whose legend the editor would draw
+//! differently (a control below) must fail the same comparison.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use bataille_editor::map::view::MapView;
+use bataille_editor::model::document::Document;
+use bataille_render::{Layout, RenderOptions, render_map_at};
+use bataille_schema::{Colour, Map};
+use egui::epaint::Mesh;
+
+const BLOCK: u32 = 4;
+/// A block differs when a channel of its mean colour differs by more than this.
+const BLOCK_TOLERANCE: i32 = 24;
+/// The share of a terrain's blocks that may differ (anti-aliased edges, flattened curves): the
+/// bundled maps measure 0–2.7 % (roads and rivers' edges on clear ground); Denain's forest drawn
+/// without its trees differs in 7.3 %.
+const ALLOWED: f64 = 0.035;
+
+fn options() -> RenderOptions {
+    RenderOptions {
+        hex_names: false,
+        labels: false,
+        counters: false,
+        leaders: false,
+        ..RenderOptions::default()
+    }
+}
+
+fn load(name: &str) -> Map {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("maps")
+        .join(name);
+    bataille_schema::io::load_map(&path)
+        .expect("bundled map loads")
+        .map
+}
+
+/// The editor's meshes for the whole map (every chunk), layer by layer.
+fn editor_meshes(map: &Map) -> Vec<std::sync::Arc<Mesh>> {
+    let (doc, _) = Document::from_map(map.clone(), None);
+    let mut view = MapView::default();
+    view.rebuild_dirty(&doc, None);
+    view.grid_meshes().into_iter().map(|(_, m)| m).collect()
+}
+
+/// Paints grid-space meshes on paper, premultiplied, one sample per pixel centre.
+fn rasterise(meshes: &[std::sync::Arc<Mesh>], layout: &Layout, paper: [u8; 3]) -> Vec<[f32; 3]> {
+    let (w, h) = (layout.width as usize, layout.height as usize);
+    let mut image = vec![paper.map(|c| f32::from(c) / 255.0); w * h];
+    for mesh in meshes {
+        for tri in mesh.indices.chunks(3) {
+            let v = [0, 1, 2].map(|k| &mesh.vertices[tri[k] as usize]);
+            let p = v.map(|v| layout.to_image([v.pos.x, v.pos.y]));
+            let colour = v[0].color;
+            let (a, rgb) = (
+                f32::from(colour.a()) / 255.0,
+                [colour.r(), colour.g(), colour.b()].map(|c| f32::from(c) / 255.0),
+            );
+            let area = (p[1][0] - p[0][0]) * (p[2][1] - p[0][1])
+                - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
+            if area.abs() < 1e-9 {
+                continue;
+            }
+            let min_x = p
+                .iter()
+                .map(|q| q[0])
+                .fold(f32::INFINITY, f32::min)
+                .floor()
+                .max(0.0) as usize;
+            let max_x = (p
+                .iter()
+                .map(|q| q[0])
+                .fold(f32::NEG_INFINITY, f32::max)
+                .ceil() as usize)
+                .min(w);
+            let min_y = p
+                .iter()
+                .map(|q| q[1])
+                .fold(f32::INFINITY, f32::min)
+                .floor()
+                .max(0.0) as usize;
+            let max_y = (p
+                .iter()
+                .map(|q| q[1])
+                .fold(f32::NEG_INFINITY, f32::max)
+                .ceil() as usize)
+                .min(h);
+            for y in min_y..max_y {
+                for x in min_x..max_x {
+                    let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+                    let edge = |a: [f32; 2], b: [f32; 2]| {
+                        ((b[0] - a[0]) * (py - a[1]) - (b[1] - a[1]) * (px - a[0])) * area.signum()
+                    };
+                    if edge(p[0], p[1]) >= 0.0 && edge(p[1], p[2]) >= 0.0 && edge(p[2], p[0]) >= 0.0
+                    {
+                        let dst = &mut image[y * w + x];
+                        for c in 0..3 {
+                            // Premultiplied source over.
+                            dst[c] = rgb[c] + dst[c] * (1.0 - a);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    image
+}
+
+/// For each terrain code, the share of its blocks whose colours differ.
+fn differing_blocks(render_map: &Map, editor_map: &Map) -> BTreeMap<char, (usize, usize)> {
+    let options = options();
+    let layout = Layout::new(&render_map.grid, &options).expect("layout");
+    let png = render_map_at(render_map, &layout, &options).expect("render");
+    let mine = rasterise(&editor_meshes(editor_map), &layout, options.paper);
+    let (w, h) = (layout.width, layout.height);
+    let mut out: BTreeMap<char, (usize, usize)> = BTreeMap::new();
+    for by in 0..h / BLOCK {
+        for bx in 0..w / BLOCK {
+            // The block's hex, from its centre.
+            let cx =
+                ((bx * BLOCK) as f32 + BLOCK as f32 / 2.0 - layout.offset_px[0]) / layout.radius_px;
+            let cy =
+                ((by * BLOCK) as f32 + BLOCK as f32 / 2.0 - layout.offset_px[1]) / layout.radius_px;
+            let Some(hex) = render_map.grid.hex_at([cx, cy]) else {
+                continue;
+            };
+            let code = render_map
+                .rows
+                .get(hex.row as usize)
+                .and_then(|r| r.chars().nth(hex.col as usize))
+                .unwrap_or('?');
+            let (mut a, mut b) = ([0f32; 3], [0f32; 3]);
+            for y in by * BLOCK..(by + 1) * BLOCK {
+                for x in bx * BLOCK..(bx + 1) * BLOCK {
+                    let pixel = png.pixel(x, y).expect("in the image").demultiply();
+                    let theirs = [pixel.red(), pixel.green(), pixel.blue()];
+                    let ours = mine[(y * w + x) as usize];
+                    for c in 0..3 {
+                        a[c] += f32::from(theirs[c]);
+                        b[c] += ours[c] * 255.0;
+                    }
+                }
+            }
+            let n = (BLOCK * BLOCK) as f32;
+            let differs = (0..3).any(|c| ((a[c] - b[c]) / n).abs() as i32 > BLOCK_TOLERANCE);
+            let entry = out.entry(code).or_default();
+            entry.0 += usize::from(differs);
+            entry.1 += 1;
+        }
+    }
+    out
+}
+
+fn check(name: &str) {
+    let map = load(name);
+    let blocks = differing_blocks(&map, &map);
+    let codes: Vec<char> = map
+        .terrain
+        .keys()
+        .filter_map(|k| k.chars().next())
+        .collect();
+    for code in &codes {
+        if let Some((differ, all)) = blocks.get(code) {
+            let share = *differ as f64 / *all as f64;
+            assert!(
+                share <= ALLOWED,
+                "{name}: terrain {code:?}: {differ} of {all} blocks differ from bataille render ({:.1} %)",
+                share * 100.0
+            );
+        }
+    }
+    // Every terrain used on the map was compared.
+    for row in &map.rows {
+        for c in row.chars() {
+            assert!(
+                blocks.contains_key(&c),
+                "{name}: terrain {c:?} not compared"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_editor_draws_denain_as_bataille_render_does() {
+    check("denain-1712.ron");
+}
+
+#[test]
+fn the_editor_draws_fontenoy_as_bataille_render_does() {
+    check("fontenoy-1745.ron");
+}
+
+/// The control: an editor drawing a terrain in another colour, or without its pattern, is
+/// caught by the same comparison.
+#[test]
+fn a_terrain_drawn_differently_is_caught() {
+    let map = load("denain-1712.ron");
+    // The most used terrain with a pattern, and the most used without.
+    let mut uses: BTreeMap<char, usize> = BTreeMap::new();
+    for row in &map.rows {
+        for c in row.chars() {
+            *uses.entry(c).or_default() += 1;
+        }
+    }
+    let patterned = map
+        .terrain
+        .iter()
+        .filter(|(_, t)| t.pattern.is_some())
+        .filter_map(|(k, _)| k.chars().next())
+        .max_by_key(|c| uses.get(c).copied().unwrap_or(0))
+        .expect("Denain has a patterned terrain");
+    let plain = map
+        .terrain
+        .iter()
+        .filter(|(_, t)| t.pattern.is_none())
+        .filter_map(|(k, _)| k.chars().next())
+        .max_by_key(|c| uses.get(c).copied().unwrap_or(0))
+        .expect("Denain has a plain terrain");
+    let mut no_pattern = map.clone();
+    if let Some(t) = no_pattern.terrain.get_mut(&patterned.to_string()) {
+        t.pattern = None;
+    }
+    let (differ, all) = differing_blocks(&map, &no_pattern)[&patterned];
+    assert!(
+        differ as f64 / all as f64 > ALLOWED,
+        "a missing pattern on {patterned:?} went unnoticed: {differ} of {all}"
+    );
+    let mut recoloured = map.clone();
+    if let Some(t) = recoloured.terrain.get_mut(&plain.to_string()) {
+        let [r, g, b] = t.colour.rgb().expect("a colour");
+        t.colour = Colour::from(format!("#{:02x}{:02x}{:02x}", r / 2, g, b).as_str());
+    }
+    let (differ, all) = differing_blocks(&map, &recoloured)[&plain];
+    assert!(
+        differ as f64 / all as f64 > ALLOWED,
+        "another colour for {plain:?} went unnoticed: {differ} of {all}"
+    );
+}
