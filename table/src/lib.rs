@@ -144,20 +144,57 @@ pub fn used<'a>(scenario: &'a Scenario, system: &System) -> Result<&'a Miniature
         .ok_or_else(|| PlanError::SystemNotUsed(system.id.to_string()))
 }
 
-/// Lays the scenario out for the system at a figure scale.
-pub fn plan(
-    scenario: &Scenario,
+/// The scenario laid out at a system's ground scale before any table is chosen: the scale, and
+/// every counter on the map at set-up as its bases, in table millimetres of the whole map (the
+/// first hex's centre at the origin, so a grid point `p` is at `p × mm_per_grid`). What the
+/// editor's table overlay draws over the hex map; [`plan`] draws the same layout.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// Metres of ground a millimetre of table.
+    pub metres_per_mm: f64,
+    /// Table millimetres per grid unit (a hex's circumradius).
+    pub mm_per_grid: f64,
+    pub units: Vec<PlacedUnit>,
+    /// Units that enter later (not on the table at set-up).
+    pub later: Vec<String>,
+}
+
+impl Layout {
+    /// Whether every base of `unit` lies on a table of `size` mm whose top-left corner is at
+    /// `origin` (table millimetres of the whole map): the test [`Plan::outside`] is made with.
+    pub fn on_table(unit: &PlacedUnit, origin: [f64; 2], size: [f64; 2]) -> bool {
+        let inside = |p: [f64; 2]| {
+            p[0] >= origin[0] - 0.01
+                && p[1] >= origin[1] - 0.01
+                && p[0] <= origin[0] + size[0] + 0.01
+                && p[1] <= origin[1] + size[1] + 0.01
+        };
+        unit.bases().iter().all(|b| {
+            let r = 0.5 * b.frontage_mm.hypot(b.depth_mm);
+            inside([b.centre[0] - r, b.centre[1] - r]) && inside([b.centre[0] + r, b.centre[1] + r])
+        })
+    }
+
+    /// The top-left corner of the table of `size` mm that holds the most units whole (ties:
+    /// nearest the deployed area's centre): where `bataille table --table` puts it.
+    pub fn best_window(&self, map: &Map, size: [f64; 2]) -> [f64; 2] {
+        let (lo, hi) = svg::deployed_bounds(&self.units, map, self.mm_per_grid);
+        svg::best_window(&self.units, size, lo, hi)
+    }
+}
+
+/// The system's figure scale and the table millimetres per grid unit of the map.
+fn scale_of<'s>(
     map: &Map,
-    system: &System,
-    request: &PlanRequest,
-) -> Result<Plan, PlanError> {
-    let used = used(scenario, system)?;
+    system: &'s System,
+    figures: &str,
+) -> Result<(&'s bataille_schema::system::FigureScale, f64), PlanError> {
     let scale = system
         .figure_scales
-        .get(request.figures.as_str())
+        .get(figures)
         .ok_or_else(|| PlanError::NoFigureScale {
             system: system.id.to_string(),
-            figures: request.figures.clone(),
+            figures: figures.to_owned(),
             known: system
                 .figure_scales
                 .keys()
@@ -179,6 +216,36 @@ pub fn plan(
     if map_mm[0].max(map_mm[1]) > MAX_TABLE_MM {
         return Err(PlanError::TooLarge(map_mm[0].max(map_mm[1])));
     }
+    Ok((scale, mm_per_grid))
+}
+
+/// Lays the scenario out for the system at a figure scale, with no table chosen.
+pub fn layout(
+    scenario: &Scenario,
+    map: &Map,
+    system: &System,
+    figures: &str,
+) -> Result<Layout, PlanError> {
+    let used = used(scenario, system)?;
+    let (scale, mm_per_grid) = scale_of(map, system, figures)?;
+    let laid = layout::lay_out(scenario, map, system, used, scale, mm_per_grid);
+    Ok(Layout {
+        metres_per_mm: scale.metres_per_mm,
+        mm_per_grid,
+        units: laid.units,
+        later: laid.later,
+    })
+}
+
+/// Lays the scenario out for the system at a figure scale.
+pub fn plan(
+    scenario: &Scenario,
+    map: &Map,
+    system: &System,
+    request: &PlanRequest,
+) -> Result<Plan, PlanError> {
+    let used = used(scenario, system)?;
+    let (scale, mm_per_grid) = scale_of(map, system, &request.figures)?;
     let laid = layout::lay_out(scenario, map, system, used, scale, mm_per_grid);
     svg::draw(
         scenario,

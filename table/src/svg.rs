@@ -41,27 +41,7 @@ pub(crate) fn draw(
     laid: Laid,
 ) -> Result<Plan, PlanError> {
     let Laid { mut units, later } = laid;
-    // The deployed area: every base drawn.
-    let mut lo = [f64::INFINITY; 2];
-    let mut hi = [f64::NEG_INFINITY; 2];
-    for u in &units {
-        for b in u.bases() {
-            let r = 0.5 * b.frontage_mm.hypot(b.depth_mm);
-            lo = [lo[0].min(b.centre[0] - r), lo[1].min(b.centre[1] - r)];
-            hi = [hi[0].max(b.centre[0] + r), hi[1].max(b.centre[1] + r)];
-        }
-    }
-    if !lo[0].is_finite() {
-        let (min, max) = map.grid.bounds();
-        lo = [
-            f64::from(min[0]) * mm_per_grid,
-            f64::from(min[1]) * mm_per_grid,
-        ];
-        hi = [
-            f64::from(max[0]) * mm_per_grid,
-            f64::from(max[1]) * mm_per_grid,
-        ];
-    }
+    let (lo, hi) = deployed_bounds(&units, map, mm_per_grid);
     let needed = [
         round_up(hi[0] - lo[0] + 2.0 * MARGIN_MM, 100.0),
         round_up(hi[1] - lo[1] + 2.0 * MARGIN_MM, 100.0),
@@ -85,12 +65,7 @@ pub(crate) fn draw(
     let mut outside = Vec::new();
     let mut outside_places = Vec::new();
     for u in &units {
-        let out = u.bases().iter().any(|b| {
-            let r = 0.5 * b.frontage_mm.hypot(b.depth_mm);
-            !inside([b.centre[0] - r, b.centre[1] - r])
-                || !inside([b.centre[0] + r, b.centre[1] + r])
-        });
-        if out {
+        if !crate::Layout::on_table(u, origin, size) {
             outside.push(format!("{} ({})", u.name, u.hex));
         }
     }
@@ -505,9 +480,39 @@ pub(crate) fn draw(
     })
 }
 
+/// The deployed area: every base drawn (the map's bounds when no unit is on it), in table
+/// millimetres of the whole map.
+pub(crate) fn deployed_bounds(
+    units: &[crate::PlacedUnit],
+    map: &Map,
+    mm_per_grid: f64,
+) -> ([f64; 2], [f64; 2]) {
+    let mut lo = [f64::INFINITY; 2];
+    let mut hi = [f64::NEG_INFINITY; 2];
+    for u in units {
+        for b in u.bases() {
+            let r = 0.5 * b.frontage_mm.hypot(b.depth_mm);
+            lo = [lo[0].min(b.centre[0] - r), lo[1].min(b.centre[1] - r)];
+            hi = [hi[0].max(b.centre[0] + r), hi[1].max(b.centre[1] + r)];
+        }
+    }
+    if !lo[0].is_finite() {
+        let (min, max) = map.grid.bounds();
+        lo = [
+            f64::from(min[0]) * mm_per_grid,
+            f64::from(min[1]) * mm_per_grid,
+        ];
+        hi = [
+            f64::from(max[0]) * mm_per_grid,
+            f64::from(max[1]) * mm_per_grid,
+        ];
+    }
+    (lo, hi)
+}
+
 /// The window of a table's size that holds the most units whole (ties: the one nearest the
 /// deployed area's centre), searched on a 1 cm step.
-fn best_window(
+pub(crate) fn best_window(
     units: &[crate::PlacedUnit],
     size: [f64; 2],
     lo: [f64; 2],
