@@ -51,6 +51,12 @@ pub enum Command {
     NewScenario,
     CommandPalette,
     ShortcutSheet,
+    /// File ▸ Export ▸ VASSAL module / Tiled map / Print-and-play kit.
+    ExportVassal,
+    ExportTiled,
+    ExportPrint,
+    /// View ▸ Table overlay: a miniatures table over the map at a system's ground scale.
+    ToggleTableOverlay,
     /// A document edit: one undo step (or part of the open one).
     Edit {
         label: String,
@@ -99,7 +105,19 @@ impl Command {
     /// The commands the palette lists and the key handler knows (those without a payload).
     pub fn all() -> Vec<Command> {
         use Command::*;
-        let mut all = vec![NewMap, Open, Save, SaveAs, Quit, Undo, Redo, Escape];
+        let mut all = vec![
+            NewMap,
+            Open,
+            Save,
+            SaveAs,
+            ExportVassal,
+            ExportTiled,
+            ExportPrint,
+            Quit,
+            Undo,
+            Redo,
+            Escape,
+        ];
         all.extend(crate::tools::Tool::ALL.iter().map(|&t| Command::Tool(t)));
         all.extend([
             BrushSmaller,
@@ -109,6 +127,7 @@ impl Command {
             ZoomIn,
             ZoomOut,
             ToggleHexNames,
+            ToggleTableOverlay,
             ToggleDocks,
             ToggleLeftDock,
             ToggleRightDock,
@@ -169,6 +188,10 @@ impl Command {
             NewScenario => "New scenario for this map…",
             CommandPalette => "Command palette…",
             ShortcutSheet => "Keyboard shortcuts",
+            ExportVassal => "Export VASSAL module…",
+            ExportTiled => "Export Tiled map…",
+            ExportPrint => "Export print-and-play kit…",
+            ToggleTableOverlay => "Table overlay",
             Edit { label, .. } => return label.clone(),
             Stroke(_) => "Stroke",
         };
@@ -208,6 +231,12 @@ impl Command {
             NewScenario => "Start a scenario on this map (asks title, date, rules, file)",
             CommandPalette => "Find any command by name",
             ShortcutSheet => "Every key of the editor",
+            ExportVassal => "A VASSAL module (.vmod) of the battle as it is in the editor",
+            ExportTiled => "A hexagonal Tiled map (.tmx) of the map, and the scenario's units",
+            ExportPrint => "A print-and-play PDF: map pages, counter sheets, charts",
+            ToggleTableOverlay => {
+                "Show a miniatures table (180 × 120 cm…) on the map at a system's ground scale"
+            }
             Edit { .. } | Stroke(_) => "An edit of the document",
         };
         text.to_owned()
@@ -273,6 +302,9 @@ impl Command {
                 | About
                 | CommandPalette
                 | ShortcutSheet
+                | ExportVassal
+                | ExportTiled
+                | ExportPrint
         )
     }
 

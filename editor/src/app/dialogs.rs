@@ -286,6 +286,10 @@ impl EditorApp {
                 }
                 Dialog::NewScenario(form)
             }
+            Dialog::Export(mut form) => {
+                keep = self.export_dialog(ctx, &mut form);
+                Dialog::Export(form)
+            }
             Dialog::Shortcuts => {
                 modal("shortcuts").show(ctx, |ui| {
                     keep = !crate::app::palette::shortcuts_ui(ui);

@@ -49,6 +49,18 @@ impl EditorApp {
                     ui.separator();
                     self.command_item(ui, Command::Save, true);
                     self.command_item(ui, Command::SaveAs, true);
+                    ui.menu_button("Export", |ui| {
+                        let scenario = self.doc.scenario.is_some();
+                        for (command, text, enabled) in [
+                            (Command::ExportVassal, "VASSAL module…", scenario),
+                            (Command::ExportTiled, "Tiled map…", true),
+                            (Command::ExportPrint, "Print-and-play kit…", scenario),
+                        ] {
+                            if labelled_item(ui, text, &command, enabled) {
+                                self.request(command);
+                            }
+                        }
+                    });
                     ui.separator();
                     self.command_item(ui, Command::Quit, true);
                 });
@@ -97,6 +109,14 @@ impl EditorApp {
                     let mut diag = self.settings.show_diagnostics;
                     if ui.checkbox(&mut diag, "Diagnostics").changed() {
                         self.request(Command::ToggleDiagnostics);
+                    }
+                    let mut table = self.table.shown;
+                    if ui
+                        .checkbox(&mut table, "Table overlay")
+                        .on_hover_text(Command::ToggleTableOverlay.tooltip())
+                        .changed()
+                    {
+                        self.request(Command::ToggleTableOverlay);
                     }
                     self.command_item(ui, Command::ToggleDocks, true);
                     ui.separator();

@@ -28,6 +28,8 @@ impl EditorApp {
         self.diagnostics.poll(&ctx);
         self.shortcuts(&ctx);
         self.digitise_frame(&ctx);
+        self.export_frame(&ctx);
+        self.table_frame(&ctx);
         self.menu_bar(ui);
         self.tool_bar(ui);
         self.status_bar(ui);
@@ -120,6 +122,7 @@ impl EditorApp {
         painter.rect_filled(rect, 0.0, egui::Color32::from_gray(96));
         self.paint_map_with_scan(&painter, rect);
         self.paint_scenario(&painter, rect);
+        self.paint_table_overlay(&painter, rect);
 
         let (pointer, delta, primary, secondary, middle, space, alt, zoom_delta, wheel) =
             ui.input(|i| {
@@ -181,9 +184,13 @@ impl EditorApp {
             None => (primary, secondary, middle),
         };
 
-        // Counters take the press first (drags from the tree, between hexes).
-        let counters_took = self.tools.stroke.is_none()
-            && self.scenario_map_input(ui, &response, rect, pointer, tap);
+        // The table overlay's tag, then counters take the press first (drags from the tree,
+        // between hexes).
+        let table_took =
+            self.tools.stroke.is_none() && self.table_overlay_input(ui, &response, pointer);
+        let counters_took = table_took
+            || (self.tools.stroke.is_none()
+                && self.scenario_map_input(ui, &response, rect, pointer, tap));
 
         // Strokes.
         let pressed_on_map = response.is_pointer_button_down_on() || tap.is_some();

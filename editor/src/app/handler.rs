@@ -303,6 +303,12 @@ impl EditorApp {
             Command::ScenarioSettings => self.open_scenario_settings(),
             Command::NewScenario => self.new_scenario_for_map(),
             Command::About => self.dialog = Some(Dialog::About),
+            Command::ExportVassal => {
+                self.open_export(crate::services::export::ExportKind::Vassal);
+            }
+            Command::ExportTiled => self.open_export(crate::services::export::ExportKind::Tiled),
+            Command::ExportPrint => self.open_export(crate::services::export::ExportKind::Print),
+            Command::ToggleTableOverlay => self.toggle_table_overlay(),
             Command::ClearRecent => {
                 self.settings.recent.clear();
                 self.save_settings();
@@ -344,6 +350,7 @@ impl EditorApp {
         }
         self.view.reset();
         self.oob.reset();
+        self.table.reset();
         self.oob.revision = self.doc.scenario_revision;
         self.tools.selection = None;
         if self.doc.scenario.is_some() {

@@ -7,11 +7,13 @@ pub mod command;
 mod dialogs;
 pub mod digitise;
 pub mod docks;
+mod export;
 mod frame;
 mod handler;
 mod lifecycle;
 mod palette;
 pub mod placement;
+mod table;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -103,6 +105,8 @@ pub enum Dialog {
     Shortcuts,
     /// A new scenario for the map: title, date, rules, file.
     NewScenario(Box<crate::panels::new_scenario::NewScenarioForm>),
+    /// File ▸ Export ▸ …: the options and the destination.
+    Export(Box<crate::panels::export::ExportForm>),
 }
 
 /// What the palette's filter holds.
@@ -133,6 +137,12 @@ pub struct EditorApp {
     pub digitise: crate::app::digitise::Digitise,
     /// The order of battle, counters, zones and scenario settings.
     pub oob: crate::panels::oob::OobState,
+    /// File ▸ Export's running job.
+    pub exports: export::Exports,
+    /// View ▸ Table overlay.
+    pub table: crate::map::table_overlay::TableOverlay,
+    /// The miniatures systems scenarios name, loaded.
+    pub systems: crate::services::systems::SystemCache,
     pub dialog: Option<Dialog>,
     pub toasts: Vec<Toast>,
     /// The hex under the pointer.
@@ -175,6 +185,9 @@ impl EditorApp {
             legend: LegendEditor::default(),
             digitise: Default::default(),
             oob: Default::default(),
+            exports: Default::default(),
+            table: crate::map::table_overlay::TableOverlay::new(),
+            systems: Default::default(),
             dialog: None,
             toasts: Vec::new(),
             hovered: None,

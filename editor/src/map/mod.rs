@@ -2,5 +2,6 @@
 
 pub mod counters;
 pub mod scan;
+pub mod table_overlay;
 pub mod tessellate;
 pub mod view;

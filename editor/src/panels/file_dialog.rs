@@ -30,6 +30,8 @@ pub struct FileDialog {
     pub error: Option<String>,
     /// File extensions listed (lowercase, no dot); folders are always listed.
     pub extensions: Vec<&'static str>,
+    /// Given to a saved file's name when it has none (no dot).
+    pub default_extension: &'static str,
 }
 
 /// What the user did.
@@ -61,6 +63,7 @@ impl FileDialog {
             new_folder: None,
             error: None,
             extensions: vec!["ron"],
+            default_extension: "ron",
         }
     }
 
@@ -213,7 +216,7 @@ impl FileDialog {
         }
     }
 
-    /// The chosen path; for Save, `.ron` added when it has no extension and its folder made.
+    /// The chosen path; for Save, the default extension added when it has no extension and its folder made.
     fn choose(&mut self) -> FileOutcome {
         let text = self.text.trim();
         if text.is_empty() || text.ends_with('/') {
@@ -226,7 +229,7 @@ impl FileDialog {
         }
         if self.purpose == PickPurpose::Save {
             if path.extension().is_none() {
-                path.set_extension("ron");
+                path.set_extension(self.default_extension);
             }
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
                 && !parent.is_dir()

@@ -65,6 +65,7 @@ pub fn save_document(doc: &Document, path: &Path) -> std::io::Result<Saved> {
     let mut scenario = file.scenario.clone();
     if file.path != path {
         scenario.map = reference_from(path, &map_path);
+        check_map_reference(path, &scenario.map)?;
     }
     let map = map_for_file(&doc.map, &map_path);
     let map_text = bataille_schema::map_to_string(&map).map_err(std::io::Error::other)?;
@@ -76,6 +77,37 @@ pub fn save_document(doc: &Document, path: &Path) -> std::io::Result<Saved> {
         map_path: None,
         scenario: Some((path.to_owned(), scenario.map)),
     })
+}
+
+/// Refuses a Save As whose scenario would name its map outside the scenario's root (issue 10:
+/// `map:` is relative and stays inside the scenario's repository, or the folder above the
+/// scenario's without one): such a file would be refused by `bataille validate` and by the
+/// editor itself when opened again. Nothing is written.
+pub fn check_map_reference(scenario_path: &Path, map_field: &str) -> std::io::Result<()> {
+    use bataille_schema::files::{MapPathError, default_root, resolve_map};
+    match resolve_map(scenario_path, map_field, None) {
+        Ok(_) => Ok(()),
+        Err(error) => {
+            let root = match &error {
+                MapPathError::OutsideRoot { root } => root.clone(),
+                _ => default_root(scenario_path),
+            };
+            Err(std::io::Error::other(format!(
+                "Nothing was saved: the scenario would name its map as `{map_field}`, which \
+                 leads outside {root} ({why}). A scenario's `map` must be a relative path that \
+                 stays inside the scenario's repository (or, without one, the folder above the \
+                 scenario's folder), or the scenario could not be opened again. Save the \
+                 scenario in a folder under {root}, or copy the map into the new place first.",
+                root = root.display(),
+                why = match error {
+                    MapPathError::Absolute =>
+                        "the map is on another drive, so the path is absolute",
+                    MapPathError::Empty => "the path is empty",
+                    MapPathError::OutsideRoot { .. } => "the new place is outside the map's tree",
+                },
+            )))
+        }
+    }
 }
 
 /// Removes a file; one already gone is not an error.

@@ -198,6 +198,7 @@ impl EditorApp {
             return Err("Save the map first: the scenario names the map's file.".into());
         };
         let map_field = bataille_schema::paths::reference_from(&path, &map_path);
+        crate::services::save::check_map_reference(&path, &map_field).map_err(|e| e.to_string())?;
         let mut scenario = crate::model::scenario_edit::new_scenario(form.title.trim(), &map_field);
         scenario.date = form.date.trim().to_owned();
         scenario.rules = rules;
@@ -257,6 +258,7 @@ impl EditorApp {
             DockTab::Digitise => self.digitise_dock(ui),
             DockTab::Oob => {
                 let before = self.oob.selected;
+                self.oob.systems = self.scenario_systems();
                 let out = self.oob.dock_ui(ui, &self.doc);
                 let ctx = ui.ctx().clone();
                 if self.oob.selected != before {

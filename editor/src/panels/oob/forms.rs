@@ -103,6 +103,7 @@ impl OobState {
             placement_kind,
             placement_kind_before: placement_kind,
             leader_placed,
+            ratings: Default::default(),
         })
     }
 
@@ -366,6 +367,7 @@ impl OobState {
             value,
             texts,
             placement_kind,
+            ratings,
             ..
         } = draft;
         let DraftValue::Unit(unit) = value else {
@@ -493,6 +495,7 @@ impl OobState {
             _ => {}
         }
         ui.weak(describe_placement(&unit.placement));
+        commit |= crate::panels::ratings::ratings_ui(ui, s, a, unit, &self.systems, ratings);
         commit
     }
 

@@ -170,6 +170,8 @@ struct Draft {
     placement_kind: u8,
     placement_kind_before: u8,
     leader_placed: bool,
+    /// The unit's ratings fields under the scenario's miniatures systems.
+    ratings: crate::panels::ratings::RatingTexts,
 }
 
 /// What the panel asks the app to do.
@@ -223,6 +225,8 @@ pub struct OobState {
     rows_cache: Option<(RowsKey, Vec<Row>)>,
     scroll_to_selected: bool,
     focus_form: bool,
+    /// The miniatures systems the scenario names, loaded (set by the app each frame).
+    pub systems: Vec<(Id, crate::services::systems::Loaded)>,
 }
 
 impl Default for OobState {
@@ -247,6 +251,7 @@ impl Default for OobState {
             rows_cache: None,
             scroll_to_selected: false,
             focus_form: false,
+            systems: Vec::new(),
         }
     }
 }
