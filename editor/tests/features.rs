@@ -508,6 +508,19 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
         the_unit(&h, 0).placement,
         Placement::Hex(HexName::from("0101"))
     );
+    // A tap (press and release in one frame) on the overlay's window, over the map, goes to
+    // the window only: the brush under it paints nothing.
+    command(&mut h, Command::Tool(bataille_editor::tools::Tool::Brush));
+    h.state_mut().tools.terrain = 'f';
+    let turned = h.state().table.turned;
+    h.get_by_label("Turned").click();
+    h.run();
+    assert_ne!(
+        h.state().table.turned,
+        turned,
+        "the check box took the click"
+    );
+    assert!(!h.state().is_dirty(), "nothing painted under the window");
     // Off again from the View menu's command.
     command(&mut h, Command::ToggleTableOverlay);
     assert!(!h.state().table.shown);

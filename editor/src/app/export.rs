@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::app::{Dialog, EditorApp};
 use crate::panels::export::{ExportForm, ExportOutcome};
 use crate::services::export::{ExportEnd, ExportInput, ExportKind, ExportRequest};
-use crate::services::jobs::{Job, JobEnd, progress_ui};
+use crate::services::jobs::{Job, JobEnd};
 
 /// The export running, if any, and what it writes.
 #[derive(Default)]
@@ -91,7 +91,19 @@ impl EditorApp {
                 .order(egui::Order::Foreground)
                 .show(ctx, |ui| {
                     egui::Frame::popup(ui.style()).show(ui, |ui| {
-                        cancel = progress_ui(ui, job);
+                        ui.horizontal(|ui| {
+                            let text = if job.is_cancelled() {
+                                format!("{}: cancelling…", job.label)
+                            } else {
+                                format!("{} to {}…", job.label, request.out.display())
+                            };
+                            ui.add(egui::Spinner::new());
+                            ui.label(text);
+                            cancel = ui
+                                .button("Cancel")
+                                .on_hover_text("Stop before anything is written")
+                                .clicked();
+                        });
                     });
                 });
             if cancel {

@@ -264,7 +264,7 @@ impl EditorApp {
         if self.tools.stroke.is_some() || !self.no_modal_open() {
             return None;
         }
-        ui.input(|i| {
+        let tap = ui.input(|i| {
             let mut down: Option<(egui::PointerButton, egui::Pos2)> = None;
             for event in &i.events {
                 if let egui::Event::PointerButton {
@@ -277,14 +277,18 @@ impl EditorApp {
                     match (*pressed, down) {
                         (true, _) => down = Some((*button, *pos)),
                         (false, Some((b, at))) if b == *button && rect.contains(at) => {
-                            return Some(b);
+                            return Some((b, at));
                         }
                         _ => {}
                     }
                 }
             }
             None
-        })
+        });
+        // Not a click on a window over the map (the table overlay's, the legend editor's).
+        let (button, at) = tap?;
+        let layer = ui.ctx().layer_id_at(at);
+        layer.is_none_or(|l| l == ui.layer_id()).then_some(button)
     }
 
     fn paint_feedback(
