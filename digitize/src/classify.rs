@@ -357,6 +357,7 @@ impl HexsideSamples {
                     FeatureKind {
                         water: t.water,
                         bridge: t.bridge,
+                        symbol: Some(t.symbol),
                     },
                 )
             })

@@ -18,6 +18,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use bataille_schema::geometry::sides;
+use bataille_schema::map::HexsideSymbol;
 use bataille_schema::{Grid, HexIndex, Id, Side};
 
 use crate::calibrate::{Matrix, apply, local_scale};
@@ -36,6 +37,9 @@ const HALF_ACROSS: f64 = 0.28;
 const OUTER: f64 = 0.65;
 /// The ΔE at which one cell's disagreement is capped.
 const CAP: f32 = 22.0;
+/// A hexside whose best explanation is this many times worse than the typical one's is
+/// cluttered.
+const CLUTTER: f32 = 1.3;
 
 /// The cells sampled on every hexside.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -122,6 +126,23 @@ fn sample_patch(
     }
     if missing * 4 > cells.len() {
         return None;
+    }
+    // Lines run along the side: average each cell with its neighbours along it, which halves
+    // the noise, the halftone screen and the JPEG blocks and keeps the profile across.
+    let raw = out.clone();
+    {
+        for s in 0..cells.along {
+            for k in 0..cells.across {
+                let mut sum = [0.0f32; 3];
+                let mut n = 0.0f32;
+                for t in s.saturating_sub(1)..=(s + 1).min(cells.along - 1) {
+                    let c = raw[t * cells.across + k];
+                    sum = [sum[0] + c[0], sum[1] + c[1], sum[2] + c[2]];
+                    n += 1.0;
+                }
+                out[s * cells.across + k] = [sum[0] / n, sum[1] / n, sum[2] / n];
+            }
+        }
     }
     let mut near: Vec<Lab> = Vec::new();
     let mut far: Vec<Lab> = Vec::new();
@@ -340,6 +361,9 @@ pub struct FeatureKind {
     pub water: bool,
     /// A bridge: only on water.
     pub bridge: bool,
+    /// How it is drawn: features drawn alike (two fortification lines, a line and its
+    /// road-crossing variant) continue each other's chains.
+    pub symbol: Option<HexsideSymbol>,
 }
 
 /// The scores of one hexside: per hypothesis (0 plain, then each feature), the robust
@@ -399,9 +423,10 @@ fn score_patch(
                 .collect()
         })
         .collect();
-    // Each feature's advantage over the plain line, row by row along the side, as the
-    // interquartile mean: a line must run along the side, so a road, a label or a pen
-    // mark across a few rows cannot make one.
+    // Each feature's advantage over the plain line, row by row along the side, as the mean
+    // of the lower middle of those rows (from the sixth to the median, sorted): a line must
+    // run along most of the side, so a road, a label or a pen mark across a few rows cannot
+    // make one.
     let plain_score: f32 = rows[0].iter().sum();
     let score: Vec<f32> = (0..hypotheses)
         .map(|h| {
@@ -411,7 +436,8 @@ fn score_patch(
             let mut d: Vec<f32> = rows[0].iter().zip(&rows[h]).map(|(p, f)| p - f).collect();
             d.sort_by(f32::total_cmp);
             let n = d.len();
-            let middle = &d[n / 4..n - n / 4];
+            let (lo, hi) = (n / 6, n / 2 + 1);
+            let middle = &d[lo..hi];
             let advantage = middle.iter().sum::<f32>() / middle.len().max(1) as f32;
             plain_score - advantage * n as f32
         })
@@ -509,7 +535,7 @@ pub(crate) fn suggest(
     // Score every hexside under every hypothesis.
     let indices: Vec<usize> = (0..all.len()).collect();
     let scored: Vec<Option<Scored>> =
-        crate::classify::map_with_progress(&indices, &|f| progress(split(f, 0.6, 0.8)), |&i| {
+        crate::classify::map_with_progress(&indices, &|f| progress(split(f, 0.6, 0.95)), |&i| {
             let patch = patches[i].as_ref()?;
             Some(score_patch(patch, &grid_model, &models, cells))
         })
@@ -544,14 +570,17 @@ pub(crate) fn suggest(
         (best, confidence)
     };
     let zero = vec![0.0f32; hypotheses];
-    let first: Vec<Option<(usize, f32)>> = scored
-        .iter()
-        .enumerate()
-        .map(|(i, s)| match marked.get(&i) {
-            Some(v) => Some((v.map_or(0, |f| f + 1), 1.0)),
-            None => s.as_ref().map(|s| decide(s, &zero)),
-        })
-        .collect();
+    let decide_all = |scored: &[Option<Scored>]| -> Vec<Option<(usize, f32)>> {
+        scored
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match marked.get(&i) {
+                Some(v) => Some((v.map_or(0, |f| f + 1), 1.0)),
+                None => s.as_ref().map(|s| decide(s, &zero)),
+            })
+            .collect()
+    };
+    let first = decide_all(&scored);
 
     // The map's structure: chains, bridges on water, water not inside water.
     let corner_key = |p: [f32; 2]| ((p[0] * 64.0).round() as i64, (p[1] * 64.0).round() as i64);
@@ -578,6 +607,26 @@ pub(crate) fn suggest(
             .is_some_and(|c| samples.water_terrain.contains(c))
     };
     let water_features = (0..models.len()).any(|g| kinds[g].water && models[g].is_some());
+    let alike = |f: usize, g: usize| {
+        f == g || (kinds[f].symbol.is_some() && kinds[f].symbol == kinds[g].symbol)
+    };
+    // Whether hexside `j` may carry feature `f`: the first pass chose it, or chose a feature
+    // drawn alike and `f` comes close behind (the shades of one line confused).
+    let plausible = |j: usize, f: usize| -> bool {
+        let Some((b, c)) = first[j] else {
+            return false;
+        };
+        if b == 0 || c <= 0.05 {
+            return false;
+        }
+        if b == f + 1 {
+            return true;
+        }
+        let Some(s) = scored[j].as_ref() else {
+            return false;
+        };
+        alike(b - 1, f) && s.score[f + 1] - s.score[b] <= 0.3 * s.differ[b * hypotheses + f + 1]
+    };
     let has = |j: usize, f: usize| first[j].is_some_and(|(h, c)| h == f + 1 && c > 0.05);
     let penalties = |i: usize| -> Vec<f32> {
         let (index, side) = all[i];
@@ -614,7 +663,7 @@ pub(crate) fn suggest(
             }
             let linked = ends[i]
                 .iter()
-                .filter(|k| at_corner[*k].iter().any(|&j| j != i && has(j, f)))
+                .filter(|k| at_corner[*k].iter().any(|&j| j != i && plausible(j, f)))
                 .count();
             out[h] = match linked {
                 0 => 0.6,
@@ -624,6 +673,22 @@ pub(crate) fn suggest(
         }
         out
     };
+    let decided: Vec<Option<(usize, f32)>> = (0..all.len())
+        .map(|i| match marked.get(&i) {
+            Some(v) => Some((v.map_or(0, |f| f + 1), 1.0)),
+            None => scored[i].as_ref().map(|s| decide(s, &penalties(i))),
+        })
+        .collect();
+
+    // How well the winner explains a typical hexside.
+    let mut fits: Vec<f32> = (0..all.len())
+        .filter_map(|i| Some(scored[i].as_ref()?.score[decided[i]?.0]))
+        .collect();
+    let typical = median(&mut fits).unwrap_or(0.0);
+
+    // Features drawn alike (shades of one line) are told apart along the chain: the evidence
+    // for each of them is pooled over the hexside and its neighbours at both ends that carry
+    // one of them, so one hexside's shade does not decide alone.
     let suggestions: Vec<HexsideSuggestion> = all
         .iter()
         .enumerate()
@@ -637,7 +702,7 @@ pub(crate) fn suggest(
                     marked: true,
                 };
             }
-            let Some(s) = scored[i].as_ref() else {
+            let (Some(s), Some((best, confidence))) = (scored[i].as_ref(), decided[i]) else {
                 return HexsideSuggestion {
                     index,
                     side,
@@ -646,7 +711,38 @@ pub(crate) fn suggest(
                     marked: false,
                 };
             };
-            let (best, confidence) = decide(s, &penalties(i));
+            let (best, confidence) = if best == 0 {
+                (best, confidence)
+            } else {
+                pool_alike(
+                    i,
+                    best - 1,
+                    s,
+                    &decided,
+                    &scored,
+                    &ends,
+                    &at_corner,
+                    &alike,
+                    &models,
+                )
+                .map_or((best, confidence), |(f, c)| (f + 1, confidence.min(c)))
+            };
+            // A hexside no hypothesis explains well (a label, a symbol, a pen mark over it)
+            // is doubtful when a feature is in play: it is one, one explains the scan better
+            // than the plain line before the map's structure is weighed, or it touches one.
+            let near_feature = best > 0
+                || s.score[1..].iter().any(|v| *v < s.score[0])
+                || ends[i].iter().any(|k| {
+                    at_corner[k]
+                        .iter()
+                        .any(|&j| j != i && decided[j].is_some_and(|(b, c)| b > 0 && c > 0.05))
+                });
+            let confidence = if near_feature && typical > 0.0 {
+                let clutter = (CLUTTER * typical / s.score[best].max(1e-3)).min(1.0);
+                confidence * clutter.powi(3)
+            } else {
+                confidence
+            };
             HexsideSuggestion {
                 index,
                 side,
@@ -660,4 +756,55 @@ pub(crate) fn suggest(
         return Err(ClassifyError::Cancelled);
     }
     Ok(suggestions)
+}
+
+/// Among the features drawn like `f`, the one the hexside `i` and its chain neighbours (those
+/// that carry one of them) explain best together, with the confidence of that choice (the
+/// margin over the runner-up as a share of how much the two differ). `None` when `f` has no
+/// alike feature.
+#[allow(clippy::too_many_arguments)]
+fn pool_alike(
+    i: usize,
+    f: usize,
+    s: &Scored,
+    decided: &[Option<(usize, f32)>],
+    scored: &[Option<Scored>],
+    ends: &[[(i64, i64); 2]],
+    at_corner: &HashMap<(i64, i64), Vec<usize>>,
+    alike: &dyn Fn(usize, usize) -> bool,
+    models: &[Option<InkModel>],
+) -> Option<(usize, f32)> {
+    let group: Vec<usize> = (0..models.len())
+        .filter(|&g| models[g].is_some() && alike(f, g))
+        .collect();
+    if group.len() < 2 {
+        return None;
+    }
+    let n = 1 + models.len();
+    let mut members = vec![s];
+    for k in &ends[i] {
+        for &j in &at_corner[k] {
+            if j != i
+                && decided[j].is_some_and(|(b, _)| b > 0 && group.contains(&(b - 1)))
+                && let Some(sj) = scored[j].as_ref()
+            {
+                members.push(sj);
+            }
+        }
+    }
+    // Lower is better: the summed scores of each alike feature.
+    let total = |g: usize| -> f32 { members.iter().map(|m| m.score[g + 1]).sum() };
+    let mut order: Vec<usize> = group.clone();
+    order.sort_by(|a, b| total(*a).total_cmp(&total(*b)));
+    let (best, second) = (order[0], order[1]);
+    let differ: f32 = members
+        .iter()
+        .map(|m| m.differ[(best + 1) * n + second + 1])
+        .sum();
+    let confidence = if differ <= 1e-3 {
+        0.0
+    } else {
+        ((total(second) - total(best)) / differ * 2.0).clamp(0.0, 1.0)
+    };
+    Some((best, confidence))
 }
