@@ -565,3 +565,42 @@ fn save_as_refuses_a_map_path_that_leaves_the_root() {
     // And the saved file opens again.
     bataille_schema::load_scenario(&inside).expect("it loads");
 }
+
+#[test]
+fn the_live_validator_runs_the_miniatures_checks_with_the_scenarios_systems() {
+    // A rating out of the system's range in the file: `bataille validate` says E1003, and so
+    // does the editor, live.
+    let mut s = battle();
+    s.armies[0].units[1]
+        .ratings
+        .entry(Id::from("age-of-honor"))
+        .or_default()
+        .insert(Id::from("stands"), Rating::Number(30));
+    let dir = tempfile::tempdir().expect("dir");
+    let (_path, mut h) = open_in(dir.path(), &s, AGE_OF_HONOR);
+    h.run();
+    let codes = |h: &H| -> Vec<String> {
+        h.state()
+            .diagnostics
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str().to_owned())
+            .collect()
+    };
+    assert!(codes(&h).contains(&"E1003".to_owned()), "{:?}", codes(&h));
+    // Fixed in the form: the diagnostic goes.
+    h.state_mut().select(Some(Sel::Unit(0, 1)));
+    h.run();
+    h.get_by_label("stands").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.key_press(Key::Backspace);
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(
+        the_unit(&h, 1).ratings.get("age-of-honor"),
+        None,
+        "back to the derived value"
+    );
+    assert!(!codes(&h).contains(&"E1003".to_owned()), "{:?}", codes(&h));
+}

@@ -24,6 +24,7 @@ impl EditorApp {
         self.time = ui.input(|i| i.time);
         self.handle_close_request(&ctx);
         self.poll_recovery_writer();
+        self.sync_validation_systems();
         self.validate_now();
         self.diagnostics.poll(&ctx);
         self.shortcuts(&ctx);

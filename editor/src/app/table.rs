@@ -17,6 +17,30 @@ impl EditorApp {
         }
     }
 
+    /// Gives the live validator the systems the scenario names (checked again when one is
+    /// loaded, reloaded or no longer named), so the `miniatures` checks run in the editor.
+    pub(crate) fn sync_validation_systems(&mut self) {
+        let loaded: Vec<Loaded> = self
+            .scenario_systems()
+            .into_iter()
+            .map(|(_, loaded)| loaded)
+            .collect();
+        let same = loaded.len() == self.systems.synced.len()
+            && loaded.iter().zip(&self.systems.synced).all(|(a, b)| {
+                std::sync::Arc::ptr_eq(a, b) || matches!((&**a, &**b), (Err(x), Err(y)) if x == y)
+            });
+        if same {
+            return;
+        }
+        let systems: Vec<bataille_schema::System> = loaded
+            .iter()
+            .filter_map(|l| l.as_ref().as_ref().ok().cloned())
+            .collect();
+        self.systems.synced = loaded;
+        self.diagnostics.live.systems = std::sync::Arc::new(systems);
+        self.validation_due = true;
+    }
+
     /// View ▸ Table overlay.
     pub(crate) fn toggle_table_overlay(&mut self) {
         self.table.shown = !self.table.shown;

@@ -26,6 +26,8 @@ struct Entry {
 #[derive(Default)]
 pub struct SystemCache {
     entries: HashMap<PathBuf, Entry>,
+    /// The systems last given to the live validator (the app compares by pointer).
+    pub synced: Vec<Loaded>,
 }
 
 impl std::fmt::Debug for SystemCache {

@@ -28,7 +28,19 @@ pub enum Mode {
 
 /// The rows of one run of the validator.
 pub fn check(scenario: Option<&Scenario>, map: &Map) -> Vec<Diagnostic> {
-    let options = Options::editor();
+    check_with(scenario, map, &[])
+}
+
+/// The rows of one run of the validator, with the miniatures systems the scenario names (so
+/// its `miniatures` checks — ratings missing or out of the system's range, compositions — run
+/// in the editor too, as `bataille validate` runs them).
+pub fn check_with(
+    scenario: Option<&Scenario>,
+    map: &Map,
+    systems: &[bataille_schema::System],
+) -> Vec<Diagnostic> {
+    let mut options = Options::editor();
+    options.systems = systems.to_vec();
     let found = match scenario {
         Some(s) => validate_documents(s, map, &options),
         None => validate_map(map, &options),
@@ -49,6 +61,7 @@ struct Job {
     generation: u64,
     scenario: Option<Arc<Scenario>>,
     map: Arc<Map>,
+    systems: Arc<Vec<bataille_schema::System>>,
 }
 
 struct Done {
@@ -73,6 +86,8 @@ pub struct LiveValidation {
     map_snapshot: Option<(Option<u64>, Arc<Map>)>,
     /// The scenario last sent to the worker, by revision.
     scenario_snapshot: Option<(Option<u64>, Arc<Scenario>)>,
+    /// The miniatures systems the scenario names, loaded (set by the app).
+    pub systems: Arc<Vec<bataille_schema::System>>,
 }
 
 impl Default for LiveValidation {
@@ -87,6 +102,7 @@ impl Default for LiveValidation {
             results: None,
             map_snapshot: None,
             scenario_snapshot: None,
+            systems: Arc::new(Vec::new()),
         }
     }
 }
@@ -116,7 +132,7 @@ impl LiveValidation {
         let scenario = doc.scenario.as_ref().map(|s| &s.scenario);
         if inline {
             let start = Instant::now();
-            let rows = check(scenario, &doc.map);
+            let rows = check_with(scenario, &doc.map, &self.systems);
             self.last_duration = start.elapsed();
             self.shown = self.generation;
             return Some(rows);
@@ -144,6 +160,7 @@ impl LiveValidation {
             generation: self.generation,
             scenario,
             map,
+            systems: self.systems.clone(),
         };
         let job = match &self.jobs {
             Some(tx) => match tx.send(job) {
@@ -154,7 +171,7 @@ impl LiveValidation {
         };
         if let Some(job) = self.start_worker_with(job) {
             // No worker: check here after all.
-            let rows = check(job.scenario.as_deref(), &job.map);
+            let rows = check_with(job.scenario.as_deref(), &job.map, &job.systems);
             self.shown = job.generation;
             return Some(rows);
         }
@@ -227,7 +244,7 @@ fn worker(jobs: Receiver<Job>, done: Sender<Done>) {
             job = newer;
         }
         let start = Instant::now();
-        let rows = check(job.scenario.as_deref(), &job.map);
+        let rows = check_with(job.scenario.as_deref(), &job.map, &job.systems);
         let result = Done {
             generation: job.generation,
             rows,
