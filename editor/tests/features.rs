@@ -347,6 +347,31 @@ fn a_failed_export_is_shown_not_dropped() {
     assert!(!out.exists());
 }
 
+#[test]
+fn a_cancelled_export_writes_nothing() {
+    let (dir, _path, mut h) = open(AGE_OF_HONOR);
+    let out = dir.path().join("cancelled.vmod");
+    let kind = bataille_editor::services::export::ExportKind::Vassal;
+    h.state_mut()
+        .start_export(bataille_editor::services::export::ExportRequest {
+            kind,
+            options: bataille_editor::services::export::ExportOptions::default_for(kind),
+            out: out.clone(),
+        });
+    // Cancel as the corner's button does: the job stops at its next step, before writing.
+    h.state().exports.job.as_ref().expect("running").1.cancel();
+    wait_for_export(&mut h);
+    let last = h
+        .state()
+        .exports
+        .last
+        .clone()
+        .expect("an end")
+        .expect("no error");
+    assert!(last.contains("cancelled"), "{last}");
+    assert!(!out.exists());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Issue 13: the ratings form.
 
@@ -548,6 +573,7 @@ fn save_as_refuses_a_map_path_that_leaves_the_root() {
     assert!(!outside.exists(), "nothing written");
     assert!(matches!(h.state().dialog, Some(Dialog::Error { .. })));
     h.get_by_label_contains("leads outside");
+    h.get_by_label_contains("with a place under that root");
     assert!(
         h.query_all_by_label_contains(&dir.path().join("elsewhere").display().to_string())
             .next()

@@ -92,20 +92,24 @@ pub fn check_map_reference(scenario_path: &Path, map_field: &str) -> std::io::Re
                 MapPathError::OutsideRoot { root } => root.clone(),
                 _ => default_root(scenario_path),
             };
-            Err(std::io::Error::other(format!(
-                "Nothing was saved: the scenario would name its map as `{map_field}`, which \
+            Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "Nothing was saved: the scenario would name its map as `{map_field}`, which \
                  leads outside {root} ({why}). A scenario's `map` must be a relative path that \
                  stays inside the scenario's repository (or, without one, the folder above the \
                  scenario's folder), or the scenario could not be opened again. Save the \
                  scenario in a folder under {root}, or copy the map into the new place first.",
-                root = root.display(),
-                why = match error {
-                    MapPathError::Absolute =>
-                        "the map is on another drive, so the path is absolute",
-                    MapPathError::Empty => "the path is empty",
-                    MapPathError::OutsideRoot { .. } => "the new place is outside the map's tree",
-                },
-            )))
+                    root = root.display(),
+                    why = match error {
+                        MapPathError::Absolute =>
+                            "the map is on another drive, so the path is absolute",
+                        MapPathError::Empty => "the path is empty",
+                        MapPathError::OutsideRoot { .. } =>
+                            "the new place is outside the map's tree",
+                    },
+                ),
+            ))
         }
     }
 }
