@@ -630,3 +630,47 @@ fn the_live_validator_runs_the_miniatures_checks_with_the_scenarios_systems() {
     );
     assert!(!codes(&h).contains(&"E1003".to_owned()), "{:?}", codes(&h));
 }
+
+#[test]
+fn a_commanders_ratings_are_edited_with_undo() {
+    let mut s = battle();
+    s.armies[0]
+        .commanders
+        .push(bataille_schema::scenario::Commander {
+            id: Id::from("villars"),
+            name: "Maréchal de Villars".into(),
+            radius_hexes: None,
+            commands: vec![Id::from("droite")],
+            placement: Placement::Hex(HexName::from("0505")),
+            allow: Vec::new(),
+        });
+    let dir = tempfile::tempdir().expect("dir");
+    let (_path, mut h) = open_in(dir.path(), &s, AGE_OF_HONOR);
+    h.state_mut().select(Some(Sel::Commander(0, 0)));
+    h.run();
+    h.get_by_label("Age of Honor ratings");
+    let leaders = |h: &H| {
+        h.state()
+            .doc
+            .scenario
+            .as_ref()
+            .expect("s")
+            .scenario
+            .miniatures[0]
+            .leaders
+            .get("villars")
+            .cloned()
+    };
+    assert_eq!(leaders(&h), None, "nothing set: the named table decides");
+    type_into(&mut h, "reserve_modifier", "3");
+    assert_eq!(
+        leaders(&h).and_then(|r| r.get("reserve_modifier").cloned()),
+        Some(Rating::Number(3))
+    );
+    type_into(&mut h, "charismatic", "5");
+    h.get_by_label_contains("not a whole number from 0 to 1");
+    assert_eq!(leaders(&h).map(|r| r.len()), Some(1));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(leaders(&h), None, "one undo step");
+}

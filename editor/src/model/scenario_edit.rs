@@ -1,11 +1,14 @@
 //! Scenario edits as reversible changes: an item of the order of battle (army, commander, corps,
 //! unit, zone, victory objective) inserted, replaced or removed at its index; an army's own
 //! fields; hexes added to or removed from a zone (as a list of the hexes that changed); the
-//! scenario's settings. Each records only what it changes, never the whole scenario. Also the
-//! small queries the panels share: ids in use, unique ids, where a counter stands.
+//! scenario's settings; a leader's miniatures ratings. Each records only what it changes, never
+//! the whole scenario. Also the small queries the panels share: ids in use, unique ids, where a
+//! counter stands. Longer than 600 lines (612): every kind of scenario change and the way it is
+//! applied stay in one place, so that undo has one definition to read.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
+use bataille_schema::scenario::Rating;
 use bataille_schema::scenario::{
     Army, Command, Commander, Corps, Objective, Placement, Rules, Stacking, Unit, Victory, Zone,
 };
@@ -117,6 +120,14 @@ pub enum ScenarioChange {
     Settings {
         before: Box<Settings>,
         after: Box<Settings>,
+    },
+    /// A leader's ratings under one miniatures system (`miniatures[system].leaders[leader]`;
+    /// `None`: no entry).
+    LeaderRatings {
+        system: usize,
+        leader: Id,
+        before: Option<BTreeMap<Id, Rating>>,
+        after: Option<BTreeMap<Id, Rating>>,
     },
 }
 
@@ -240,6 +251,23 @@ impl ScenarioChange {
             ScenarioChange::Settings { before, after } => {
                 if forward { after } else { before }.store(s);
             }
+            ScenarioChange::LeaderRatings {
+                system,
+                leader,
+                before,
+                after,
+            } => {
+                if let Some(used) = s.miniatures.get_mut(*system) {
+                    match if forward { after } else { before } {
+                        Some(ratings) => {
+                            used.leaders.insert(leader.clone(), ratings.clone());
+                        }
+                        None => {
+                            used.leaders.remove(leader);
+                        }
+                    }
+                }
+            }
         }
         touched
     }
@@ -250,6 +278,7 @@ impl ScenarioChange {
             ScenarioChange::ArmyHeader { before, after, .. } => before == after,
             ScenarioChange::ZoneHexes { hexes, .. } => hexes.is_empty(),
             ScenarioChange::Settings { before, after } => before == after,
+            ScenarioChange::LeaderRatings { before, after, .. } => before == after,
         }
     }
 }

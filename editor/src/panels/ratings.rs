@@ -158,27 +158,40 @@ pub fn ratings_ui(
                 ui.weak("Empty or “derived”: the scenario's conversion rules decide.");
                 for (rating, spec) in rows(system, troop.as_deref()) {
                     let derived = derived(army, unit, used, system, rating);
-                    changed |=
-                        rating_row(ui, unit, &used.system, rating, spec, system, derived, state);
+                    let current = own(unit, &used.system, rating).cloned();
+                    if let Some(value) = rating_row(
+                        ui,
+                        current,
+                        &used.system,
+                        rating,
+                        spec,
+                        system,
+                        derived,
+                        state,
+                    ) {
+                        set_own(unit, &used.system, rating, value);
+                        changed = true;
+                    }
                 }
             });
     }
     changed
 }
 
+/// One rating's row: `current` is the value set (an override), `derived` the one the rules
+/// give. Returns the new value set (`Some(None)`: back to derived) when the user changed it.
 #[allow(clippy::too_many_arguments)]
 fn rating_row(
     ui: &mut Ui,
-    unit: &mut Unit,
+    current: Option<Rating>,
     system_id: &Id,
     rating: &Id,
     spec: &RatingSpec,
     system: &System,
     derived: Option<Rating>,
     state: &mut RatingTexts,
-) -> bool {
-    let mut changed = false;
-    let current = own(unit, system_id, rating).cloned();
+) -> Option<Option<Rating>> {
+    let mut changed = None;
     let derived_text = derived
         .as_ref()
         .map_or_else(|| "none".to_owned(), ToString::to_string);
@@ -225,8 +238,7 @@ fn rating_row(
                             // put back, must not hide the message of the first.)
                             if value != current {
                                 state.error = None;
-                                set_own(unit, system_id, rating, value);
-                                changed = true;
+                                changed = Some(value);
                             }
                         }
                         Err(e) => {
@@ -242,29 +254,27 @@ fn rating_row(
             Values::OneOf(words) => {
                 let choices: Vec<(String, String)> =
                     words.iter().map(|w| (w.clone(), w.clone())).collect();
-                changed |= choice(
+                changed = changed.take().or(choice(
                     ui,
-                    unit,
                     system_id,
                     rating,
                     &choices,
                     &current,
                     &derived_text,
                     l.id,
-                );
+                ));
             }
             Values::Table(table) => {
                 let choices = table_choices(system, *table);
-                changed |= choice(
+                changed = changed.take().or(choice(
                     ui,
-                    unit,
                     system_id,
                     rating,
                     &choices,
                     &current,
                     &derived_text,
                     l.id,
-                );
+                ));
             }
         }
     });
@@ -277,19 +287,16 @@ fn rating_row(
     changed
 }
 
-/// A list of words or table ids, with "derived" first; returns whether the choice changed.
-#[allow(clippy::too_many_arguments)]
+/// A list of words or table ids, with "derived" first; returns the new choice, if changed.
 fn choice(
     ui: &mut Ui,
-    unit: &mut Unit,
     system_id: &Id,
     rating: &Id,
     choices: &[(String, String)],
     current: &Option<Rating>,
     derived_text: &str,
     label: egui::Id,
-) -> bool {
-    let mut changed = false;
+) -> Option<Option<Rating>> {
     let current_text = current.as_ref().and_then(Rating::text).map(str::to_owned);
     let shown = match &current_text {
         Some(v) => choices
@@ -320,11 +327,79 @@ fn choice(
         })
         .response
         .labelled_by(label);
-    if let Some(pick) = pick
-        && pick != current_text
-    {
-        set_own(unit, system_id, rating, pick.map(Rating::Text));
-        changed = true;
+    pick.filter(|p| *p != current_text)
+        .map(|p| p.map(Rating::Text))
+}
+
+/// A leader's ratings under each system (`miniatures[].leaders[id]`, the system's
+/// `leader_ratings`): the value set, or the one the system's named table gives a commander in
+/// chief. Returns the edit when one was made (one undo step).
+pub fn leader_ratings_ui(
+    ui: &mut Ui,
+    s: &Scenario,
+    leader: (&Id, &str, bool),
+    systems: &[(Id, Loaded)],
+    state: &mut RatingTexts,
+) -> Option<(String, Vec<crate::model::history::Change>)> {
+    let (id, name, commander) = leader;
+    let mut edit = None;
+    for (m, used) in s.miniatures.iter().enumerate() {
+        let Some(Ok(system)) = systems
+            .iter()
+            .find(|(sid, _)| *sid == used.system)
+            .map(|(_, l)| &**l)
+        else {
+            continue;
+        };
+        if system.leader_ratings.is_empty() {
+            continue;
+        }
+        ui.separator();
+        let own = used.leaders.get(id);
+        let mut bare = used.clone();
+        bare.leaders.remove(id);
+        let derived =
+            bataille_schema::system::expand_leader(id, name, commander, &bare, Some(system));
+        egui::CollapsingHeader::new(format!("{} ratings", system.name))
+            .id_salt(("leader-ratings", used.system.as_str()))
+            .default_open(true)
+            .show(ui, |ui| {
+                ui.weak("Empty or “derived”: the system's named table decides (commanders).");
+                for (rating, spec) in &system.leader_ratings {
+                    let current = own.and_then(|r| r.get(rating)).cloned();
+                    let value = rating_row(
+                        ui,
+                        current,
+                        &used.system,
+                        rating,
+                        spec,
+                        system,
+                        derived.get(rating).cloned(),
+                        state,
+                    );
+                    if let Some(value) = value {
+                        let mut after = own.cloned().unwrap_or_default();
+                        match value {
+                            Some(v) => {
+                                after.insert(rating.clone(), v);
+                            }
+                            None => {
+                                after.remove(rating);
+                            }
+                        }
+                        let change = crate::model::scenario_edit::ScenarioChange::LeaderRatings {
+                            system: m,
+                            leader: id.clone(),
+                            before: own.cloned(),
+                            after: (!after.is_empty()).then_some(after),
+                        };
+                        edit = Some((
+                            format!("{} rating of {name}", system.name),
+                            vec![crate::model::history::Change::Scenario(change)],
+                        ));
+                    }
+                }
+            });
     }
-    changed
+    edit
 }

@@ -221,7 +221,12 @@ impl OobState {
         let Sel::Commander(a, k) = draft.sel else {
             return false;
         };
-        let Draft { value, texts, .. } = draft;
+        let Draft {
+            value,
+            texts,
+            ratings,
+            ..
+        } = draft;
         let DraftValue::Commander(chief) = value else {
             return false;
         };
@@ -253,6 +258,17 @@ impl OobState {
                     commit = true;
                 }
             }
+        }
+        if let Some(c) = s.armies.get(a).and_then(|army| army.commanders.get(k))
+            && let Some(edit) = crate::panels::ratings::leader_ratings_ui(
+                ui,
+                s,
+                (&c.id, &c.name, true),
+                &self.systems,
+                ratings,
+            )
+        {
+            out.edits.push(edit);
         }
         ui.horizontal(|ui| {
             if ui.button("Take off the map").clicked() {
@@ -290,6 +306,7 @@ impl OobState {
             value,
             texts,
             leader_placed,
+            ratings,
             ..
         } = draft;
         let DraftValue::Corps(corps) = value else {
@@ -347,6 +364,17 @@ impl OobState {
             commit |= corps_fields(ui, corps, texts, focus);
             ui.separator();
             commit |= leader_fields(ui, s, corps, texts, false, (a, c), out);
+        }
+        if let Some(l) = s.armies[a].corps[c].leader.as_ref()
+            && let Some(edit) = crate::panels::ratings::leader_ratings_ui(
+                ui,
+                s,
+                (&l.id, &l.name, false),
+                &self.systems,
+                ratings,
+            )
+        {
+            out.edits.push(edit);
         }
         commit
     }
