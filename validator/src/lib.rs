@@ -187,6 +187,24 @@ fn finish(
     if out.is_empty() {
         return out;
     }
+    let lists_empty = options.allow.is_empty()
+        && map.is_none_or(|m| m.allow.is_empty())
+        && scenario.is_none_or(|s| {
+            s.allow.is_empty()
+                && s.armies.iter().all(|a| {
+                    a.commanders.iter().all(|c| c.allow.is_empty())
+                        && a.corps.iter().all(|c| {
+                            c.allow.is_empty()
+                                && c.leader.as_ref().is_none_or(|l| l.allow.is_empty())
+                        })
+                        && a.units.iter().all(|u| u.allow.is_empty())
+                })
+        });
+    if lists_empty {
+        // Nothing is allowed anywhere (the usual case): no table of lists to build.
+        diagnostic::sort(&mut out);
+        return out;
+    }
     let mut counters: HashMap<&str, Vec<&[String]>> = HashMap::new();
     if let Some(s) = scenario {
         let corps_allow: HashMap<&str, &[String]> = s
