@@ -457,8 +457,61 @@ fn a_link_planted_at_the_old_temporary_name_is_not_followed() {
     );
 }
 
-// `fmt` refusing to write text over 64 MiB is tested in `bataille_schema::files` (a file under
+// `fmt` refusing to *write* text over 64 MiB is tested in `bataille_schema::files` (a file under
 // the limit whose canonical form is over it takes a million-unit scenario, too slow here).
+
+#[test]
+fn fmt_refuses_a_file_over_64_mib_and_leaves_it_byte_identical() {
+    let repo = Repo::new();
+    // A map that would format (it is not canonical), padded with blanks past the limit: RON
+    // ignores them, so only the size can be the reason for the refusal.
+    let limit = bataille_schema::io::MAX_FILE_BYTES;
+    let mut text = uncanonical_map().into_bytes();
+    let padding = usize::try_from(limit).expect("64 MiB fits") + 1 - text.len();
+    text.extend(std::iter::repeat_n(b' ', padding));
+    let path = repo.path("huge.ron");
+    std::fs::write(&path, &text).expect("write");
+    let before = std::fs::metadata(&path).expect("meta");
+    let started = Instant::now();
+    let run = repo.run(&["fmt", "huge.ron"]);
+    expect(
+        &run,
+        1,
+        &[
+            &format!("huge.ron is {} bytes", limit + 1),
+            &format!("the largest file accepted is {limit} bytes"),
+            "fmt never writes a file that would lose content: the file is left as it is",
+        ],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "refused at once, not parsed: {:?}",
+        started.elapsed()
+    );
+    let after = std::fs::metadata(&path).expect("meta");
+    assert_eq!(
+        after.modified().expect("mtime"),
+        before.modified().expect("mtime"),
+        "not rewritten"
+    );
+    assert!(
+        std::fs::read(&path).expect("read") == text,
+        "byte-identical"
+    );
+    expect(
+        &repo.run(&["fmt", "--check", "huge.ron"]),
+        1,
+        &["huge.ron is"],
+    );
+    let left = std::fs::read_dir(&repo.root)
+        .expect("list")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        })
+        .count();
+    assert_eq!(left, 0, "no temporary file left behind");
+}
 
 // ---------------------------------------------------------------- exit codes
 
