@@ -5,7 +5,7 @@
 //! the doubtful list, and the calibration warnings (a wrong click named, a keystoned scan fitted
 //! affine).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -182,6 +182,25 @@ fn code_at(map: &Map, index: HexIndex) -> Option<char> {
     map.rows[index.row as usize].chars().nth(index.col as usize)
 }
 
+/// The hexsides marked as samples: two or three per feature, spread over its list.
+fn marked_hexsides(map: &Map) -> BTreeMap<Id, Vec<HexsideRef>> {
+    map.hexsides
+        .iter()
+        .map(|(id, refs)| {
+            let picked = if refs.len() <= 3 {
+                refs.clone()
+            } else {
+                vec![
+                    refs[refs.len() / 6].clone(),
+                    refs[refs.len() / 2].clone(),
+                    refs[5 * refs.len() / 6].clone(),
+                ]
+            };
+            (id.clone(), picked)
+        })
+        .collect()
+}
+
 /// Writes the calibration and samples files (two or three hexes per terrain code, two or three
 /// hexsides per feature) and runs the command; returns its output and the map written.
 fn digitise(made: &Made, map: &Map, points: Vec<ControlPoint>, fit: FitKind) -> (String, Map) {
@@ -217,22 +236,7 @@ fn digitise(made: &Made, map: &Map, points: Vec<ControlPoint>, fit: FitKind) -> 
             }
         }
     }
-    let hexside_samples: BTreeMap<Id, Vec<HexsideRef>> = map
-        .hexsides
-        .iter()
-        .map(|(id, refs)| {
-            let picked = if refs.len() <= 3 {
-                refs.clone()
-            } else {
-                vec![
-                    refs[refs.len() / 6].clone(),
-                    refs[refs.len() / 2].clone(),
-                    refs[5 * refs.len() / 6].clone(),
-                ]
-            };
-            (id.clone(), picked)
-        })
-        .collect();
+    let hexside_samples = marked_hexsides(map);
     let samples_file = SamplesFile {
         name: Some(map.name.clone()),
         terrain: map
@@ -310,16 +314,26 @@ fn flatbed() -> Mix {
     }
 }
 
-#[test]
-fn hexside_features_are_found_on_a_realistic_scan_and_the_doubtful_ones_listed() {
+/// Digitises `mix` and checks the hexsides the user did not mark against the targets:
+/// at most one false feature per 100 hexsides, at least `found_percent` of the true features
+/// found (the target is 95 %: met on the full maps of the benchmark, not yet on this window
+/// with these samples, see digitize/README.md) and at most `unflagged` wrong hexsides missing
+/// from the doubtful list (the target is none).
+fn hexsides_meet_the_targets(
+    mix: &Mix,
+    fit: FitKind,
+    found_percent: usize,
+    unflagged_at_most: usize,
+) {
     let map = denain_lines();
-    let made = make(&map, &flatbed());
-    let (stdout, digitised) = digitise(
-        &made,
-        &map,
-        clicks(&map, &made.truth, None),
-        FitKind::Affine,
-    );
+    let made = make(&map, mix);
+    let (stdout, digitised) = digitise(&made, &map, clicks(&map, &made.truth, None), fit);
+    let marked: BTreeSet<(HexIndex, Side)> = marked_hexsides(&map)
+        .values()
+        .flatten()
+        .filter_map(|r| map.grid.parse_hexside(r.as_str()).ok())
+        .map(|(i, s)| map.grid.canonical_hexside(i, s))
+        .collect();
     let truth = hexside_set(&map);
     let found = hexside_set(&digitised);
     let doubtful = listed(&stdout, "hexsides:");
@@ -329,43 +343,84 @@ fn hexside_features_are_found_on_a_realistic_scan_and_the_doubtful_ones_listed()
             .iter()
             .any(|d| d == &name || d.starts_with(&format!("{name}=")))
     };
-    let mut hits = 0;
+    let (mut hits, mut features) = (0, 0);
     let mut unflagged = Vec::new();
-    for (h, ids) in &truth {
+    let mut wrong = Vec::new();
+    for (h, ids) in truth.iter().filter(|(h, _)| !marked.contains(h)) {
+        features += 1;
         let got = found.get(h);
         if got.is_some_and(|g| g.iter().any(|f| ids.contains(f))) {
             hits += 1;
-        } else if !in_doubt(h) {
-            unflagged.push(format!("{} missed", map.grid.hexside_ref(h.0, h.1)));
+        } else {
+            let line = format!(
+                "{} {ids:?} missed ({got:?})",
+                map.grid.hexside_ref(h.0, h.1)
+            );
+            if !in_doubt(h) {
+                unflagged.push(line.clone());
+            }
+            wrong.push(line);
         }
     }
     let mut false_features = 0;
-    for (h, ids) in &found {
+    for (h, ids) in found.iter().filter(|(h, _)| !marked.contains(h)) {
         if truth
             .get(h)
             .is_none_or(|t| !ids.iter().any(|f| t.contains(f)))
         {
             false_features += 1;
+            let line = format!("{} {ids:?} invented", map.grid.hexside_ref(h.0, h.1));
             if !in_doubt(h) {
-                unflagged.push(format!("{} invented", map.grid.hexside_ref(h.0, h.1)));
+                unflagged.push(line.clone());
             }
+            wrong.push(line);
         }
     }
-    let hexsides = bataille_digitize::classify::interior_hexsides(&map.grid).len();
+    let hexsides = bataille_digitize::classify::interior_hexsides(&map.grid).len() - marked.len();
+    eprintln!(
+        "{}: {hits} of {features} found, {false_features} false in {hexsides} hexsides, {} wrong not listed",
+        mix.name,
+        unflagged.len()
+    );
+    assert!(features >= 30, "{features} features to find");
     assert!(
-        hits * 100 >= truth.len() * 80,
-        "{hits} of {} features found\n{stdout}",
-        truth.len()
+        hits * 100 >= features * found_percent,
+        "{}: {hits} of {features} features found; wrong: {wrong:#?}\n{stdout}",
+        mix.name
     );
     assert!(
-        false_features * 100 <= hexsides * 3,
-        "{false_features} false features in {hexsides} hexsides\n{stdout}"
+        false_features * 100 <= hexsides,
+        "{}: {false_features} false features in {hexsides} hexsides\n{stdout}",
+        mix.name
     );
-    // Not every wrong one is in the doubtful list yet (digitize/README.md): most are.
     assert!(
-        !doubtful.is_empty() && unflagged.len() * 5 <= truth.len(),
-        "not in the doubtful list: {unflagged:?}\n{stdout}"
+        unflagged.len() <= unflagged_at_most,
+        "{}: not in the doubtful list: {unflagged:?}\n{stdout}",
+        mix.name
     );
+}
+
+#[test]
+fn hexside_features_are_found_on_a_flatbed_scan_and_the_wrong_ones_listed() {
+    // Measured: 50 of 56 found, 4 false features in 464 hexsides, every wrong one listed.
+    hexsides_meet_the_targets(&flatbed(), FitKind::Affine, 85, 0);
+}
+
+#[test]
+fn hexside_features_are_found_on_a_halftoned_photographed_scan_and_the_wrong_ones_listed() {
+    let worst = Mix {
+        name: "worst",
+        keystone: 0.05,
+        rotation_deg: -2.5,
+        halftone_period: Some(4.5),
+        blur: 1.1,
+        noise: 6.0,
+        jpeg_quality: Some(40),
+        ..flatbed()
+    };
+    // Measured: 47 of 56 found, 4 false features in 464 hexsides, three missed hexsides of
+    // the camp line near Denain (2313/SE, 2411/NE, 2412/SE) not listed.
+    hexsides_meet_the_targets(&worst, FitKind::Projective, 80, 3);
 }
 
 #[test]
