@@ -673,4 +673,23 @@ fn a_commanders_ratings_are_edited_with_undo() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(leaders(&h), None, "one undo step");
+    // Renamed, the commander keeps its ratings (`leaders` is keyed by id).
+    type_into(&mut h, "reserve_modifier", "1");
+    type_into(&mut h, "Id", "villars-2");
+    let miniatures = &h
+        .state()
+        .doc
+        .scenario
+        .as_ref()
+        .expect("s")
+        .scenario
+        .miniatures[0];
+    assert_eq!(miniatures.leaders.get("villars"), None);
+    assert_eq!(
+        miniatures
+            .leaders
+            .get("villars-2")
+            .and_then(|r| r.get("reserve_modifier")),
+        Some(&Rating::Number(1))
+    );
 }

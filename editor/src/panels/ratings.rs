@@ -403,3 +403,35 @@ pub fn leader_ratings_ui(
     }
     edit
 }
+
+/// A leader's ratings follow its id when it is renamed (`miniatures[].leaders` is keyed by id):
+/// the changes that move them, none when the id is the same.
+pub fn rename_leader_ratings(
+    s: &Scenario,
+    old: &Id,
+    new: &Id,
+) -> Vec<crate::model::history::Change> {
+    use crate::model::scenario_edit::ScenarioChange::LeaderRatings;
+    if old == new {
+        return Vec::new();
+    }
+    let mut changes = Vec::new();
+    for (m, used) in s.miniatures.iter().enumerate() {
+        let Some(ratings) = used.leaders.get(old) else {
+            continue;
+        };
+        changes.push(crate::model::history::Change::Scenario(LeaderRatings {
+            system: m,
+            leader: old.clone(),
+            before: Some(ratings.clone()),
+            after: None,
+        }));
+        changes.push(crate::model::history::Change::Scenario(LeaderRatings {
+            system: m,
+            leader: new.clone(),
+            before: used.leaders.get(new).cloned(),
+            after: Some(ratings.clone()),
+        }));
+    }
+    changes
+}
