@@ -143,9 +143,10 @@ pub fn read_calibration(path: &Path) -> Result<CalibrationFile, FileError> {
     Ok(file)
 }
 
-/// An error located at the value of a pointer in the file (read again: this is rare).
+/// An error located at the value of a pointer in the file (read again, through the same bounded
+/// reader as every file: this is rare).
 fn located(path: &Path, pointer: &str, message: String) -> FileError {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let text = bataille_schema::files::read_text_limited(path, MAX_BYTES).unwrap_or_default();
     let source = bataille_schema::SourceFile::new(path, text);
     let span = bataille_schema::SpanIndex::build_for(&source.text, [pointer]).resolve(pointer);
     let location = source.location(span);
