@@ -160,6 +160,10 @@ impl SpanIndex {
 
     fn walk(text: &str, wanted: Option<&HashSet<&str>>) -> Self {
         let mut index = SpanIndex::default();
+        // Every wanted pointer that is in the text, and the variants' contents: sized once.
+        index
+            .spans
+            .reserve(wanted.map_or(0, |w| w.len() + w.len() / 2));
         index.spans.insert(String::new(), 0..text.len());
         let mut scan = Scan {
             text,
