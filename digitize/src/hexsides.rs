@@ -530,6 +530,15 @@ pub(crate) fn suggest(
             .collect();
         models.push(learn_feature(&list, cells));
     }
+    share_alike_coverage(
+        &mut models,
+        &ids,
+        samples,
+        &marked,
+        &patches,
+        &grid_model,
+        cells,
+    );
     let hypotheses = 1 + models.len();
 
     // Score every hexside under every hypothesis.
@@ -807,4 +816,92 @@ fn pool_alike(
         ((total(second) - total(best)) / differ * 2.0).clamp(0.0, 1.0)
     };
     Some((best, confidence))
+}
+
+/// Features drawn alike (the same symbol: shades of one line) differ only by their ink, so
+/// they share one coverage map, learnt from all their samples together; each keeps its own
+/// ink, refitted by least squares under that shared coverage. Three samples per shade then
+/// teach the shape with nine, and the shades are told apart by colour alone.
+#[allow(clippy::too_many_arguments)]
+fn share_alike_coverage(
+    models: &mut [Option<InkModel>],
+    ids: &[Id],
+    samples: &HexsideSamples,
+    marked: &BTreeMap<usize, Option<usize>>,
+    patches: &[Option<Patch>],
+    grid_model: &GridModel,
+    cells: Cells,
+) {
+    let symbol = |f: usize| samples.kinds.get(&ids[f]).and_then(|k| k.symbol);
+    let mut done = vec![false; ids.len()];
+    for f in 0..ids.len() {
+        if done[f] || models[f].is_none() || symbol(f).is_none() {
+            continue;
+        }
+        // Only shades taught by three hexsides or more: a variant marked twice (a line under
+        // a road) would teach the road as part of the shape.
+        let taught = |g: usize| marked.values().filter(|v| **v == Some(g)).count() >= 3;
+        let group: Vec<usize> = (f..ids.len())
+            .filter(|&g| models[g].is_some() && symbol(g) == symbol(f) && taught(g))
+            .collect();
+        for &g in &group {
+            done[g] = true;
+        }
+        if group.len() < 2 {
+            continue;
+        }
+        let of = |g: usize| -> Vec<(&Patch, Vec<Lab>)> {
+            marked
+                .iter()
+                .filter(|(_, v)| **v == Some(g))
+                .filter_map(|(i, _)| patches[*i].as_ref())
+                .map(|p| {
+                    let mut plain = Vec::new();
+                    grid_model.predict(p, cells, &mut plain);
+                    (p, plain)
+                })
+                .collect()
+        };
+        let pooled: Vec<(&Patch, Vec<Lab>)> = group.iter().flat_map(|&g| of(g)).collect();
+        let Some(shared) = learn_feature(&pooled, cells) else {
+            continue;
+        };
+        for &g in &group {
+            let Some(own) = models[g].as_ref() else {
+                continue;
+            };
+            let mut num = [0.0f32; 3];
+            let mut den = 0.0f32;
+            for (patch, plain) in of(g) {
+                // The shared coverage as learnt or mirrored: whichever fits this sample.
+                let fit = |mirrored: bool| -> f32 {
+                    (0..cells.len())
+                        .map(|c| {
+                            let j = if mirrored { cells.mirror(c) } else { c };
+                            capped(patch.cells[c], over(plain[c], own.ink, shared.alpha[j]))
+                        })
+                        .sum()
+                };
+                let mirrored = fit(true) < fit(false);
+                for (c, (seen, base)) in patch.cells.iter().zip(&plain).enumerate() {
+                    let j = if mirrored { cells.mirror(c) } else { c };
+                    let a = shared.alpha[j];
+                    if a < 0.2 {
+                        continue;
+                    }
+                    for (ch, n) in num.iter_mut().enumerate() {
+                        *n += a * (seen[ch] - (1.0 - a) * base[ch]);
+                    }
+                    den += a * a;
+                }
+            }
+            if den > 1e-3 {
+                let ink = [num[0] / den, num[1] / den, num[2] / den];
+                models[g] = Some(InkModel {
+                    ink,
+                    alpha: shared.alpha.clone(),
+                });
+            }
+        }
+    }
 }
