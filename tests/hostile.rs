@@ -457,8 +457,44 @@ fn a_link_planted_at_the_old_temporary_name_is_not_followed() {
     );
 }
 
-// `fmt` refusing to *write* text over 64 MiB is tested in `bataille_schema::files` (a file under
-// the limit whose canonical form is over it takes a million-unit scenario, too slow here).
+#[test]
+fn fmt_refuses_to_write_a_canonical_form_over_64_mib() {
+    let repo = Repo::new();
+    // 14 MiB of control characters in `notes`: each is one byte in the file and five in the
+    // canonical form (`\u{1}`), so a file under the limit would be written over it, and every
+    // reader would then refuse it.
+    let text = uncanonical_map().replacen(
+        "notes: \"",
+        &format!("notes: \"{}", "\u{1}".repeat(14 * 1024 * 1024)),
+        1,
+    );
+    assert!(text.len() as u64 <= bataille_schema::io::MAX_FILE_BYTES);
+    let path = repo.path("grows.ron");
+    std::fs::write(&path, &text).expect("write");
+    let run = repo.run(&["fmt", "grows.ron"]);
+    expect(
+        &run,
+        2,
+        &[
+            "cannot write grows.ron",
+            "the largest file the readers accept is 67108864 bytes, so it is not written",
+        ],
+    );
+    assert!(
+        std::fs::read(&path).expect("read") == text.as_bytes(),
+        "byte-identical"
+    );
+    let left = std::fs::read_dir(&repo.root)
+        .expect("list")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        })
+        .count();
+    assert_eq!(left, 0, "no temporary file left behind");
+}
+
+// `fmt` refusing to *write* text over 64 MiB is also tested in `bataille_schema::files`.
 
 #[test]
 fn fmt_refuses_a_file_over_64_mib_and_leaves_it_byte_identical() {
