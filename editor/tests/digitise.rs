@@ -549,6 +549,42 @@ fn suggest_hexsides_from_marked_samples_and_accept_in_one_step() {
         "{:?}",
         h.state().digitise.suggest.error
     );
+    // The review queue of doubtful hexsides: with the threshold above every confidence, every
+    // suggested stream (the map has none yet) is in it; "Next doubtful hexside" selects the
+    // first, shows it and zooms in on it; "Skip hexside" moves on.
+    h.state_mut().digitise.suggest.threshold = 1.01;
+    h.run();
+    let queue = {
+        let app = h.state();
+        app.digitise.suggest.doubtful_hexsides(&app.doc)
+    };
+    assert!(queue.len() >= 2, "{queue:?}");
+    let zoom = h.state().view.zoom;
+    h.get_by_label("Next doubtful hexside ▶").click();
+    h.run();
+    let reviewed = h.state().digitise.suggest.side_review;
+    assert_eq!(reviewed, Some(queue[0]));
+    assert!(
+        h.state().view.zoom >= bataille_editor::map::view::ZOOM_100 * 2.0
+            && h.state().view.zoom >= zoom,
+        "zoomed in to {}",
+        h.state().view.zoom
+    );
+    let at = h.state().screen_of(midpoint(queue[0].0, queue[0].1));
+    assert!(
+        h.state().map_rect.shrink(20.0).contains(at),
+        "{at:?} not in {:?}",
+        h.state().map_rect
+    );
+    let name = grid.hexside_ref(queue[0].0, queue[0].1).to_string();
+    h.get_by_label_contains(&format!("{name}: plain on the map, Stream suggested"));
+    h.get_by_label("Skip hexside").click();
+    h.run();
+    assert_eq!(h.state().digitise.suggest.side_review, Some(queue[1]));
+    assert!(h.state().digitise.suggest.side_skipped.contains(&queue[0]));
+    h.state_mut().digitise.suggest.threshold = 0.3;
+    h.run();
+
     let depth = h.state().history.undo_depth();
     h.get_by_label_contains("Accept hexsides above threshold")
         .click();

@@ -1,8 +1,8 @@
 //! Suggestions from the scan's colours: sample hexes marked per terrain code (and sample
 //! hexsides per feature, or plain), every hex (hexside) classified on a background thread by
 //! `bataille-digitize`, the result shown as a tinted overlay or a confidence heat view, and
-//! accepted all at once, above a confidence threshold, or one doubtful hex at a time. Accepting
-//! returns `Change`s; the app applies them as one undo step.
+//! accepted all at once, above a confidence threshold, or one doubtful hex (hexside) at a
+//! time. Accepting returns `Change`s; the app applies them as one undo step.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -58,6 +58,10 @@ pub struct Suggest {
     pub skipped: BTreeSet<HexIndex>,
     /// The hex being reviewed.
     pub review: Option<HexIndex>,
+    /// Doubtful hexsides the user skipped in the review.
+    pub side_skipped: BTreeSet<(HexIndex, Side)>,
+    /// The hexside being reviewed (canonical).
+    pub side_review: Option<(HexIndex, Side)>,
     /// The last error, shown in the panel.
     pub error: Option<String>,
 }
@@ -77,6 +81,8 @@ impl Default for Suggest {
             overlay: Overlay::Tint,
             skipped: BTreeSet::new(),
             review: None,
+            side_skipped: BTreeSet::new(),
+            side_review: None,
             error: None,
         }
     }
@@ -262,7 +268,11 @@ impl Suggest {
             self.hexside_job = None;
             done = true;
             match end {
-                JobEnd::Done(Ok(s)) => self.hexsides = Some(s),
+                JobEnd::Done(Ok(s)) => {
+                    self.hexsides = Some(s);
+                    self.side_skipped.clear();
+                    self.side_review = None;
+                }
                 JobEnd::Done(Err(ClassifyError::Cancelled)) => {}
                 JobEnd::Done(Err(e)) => self.error = Some(e.to_string()),
                 JobEnd::Failed(e) => self.error = Some(e),
@@ -352,6 +362,60 @@ impl Suggest {
         let (after, _) = self.suggestion(doc, hex)?;
         let before = doc.code(hex)?;
         (before != after).then(|| Change::Terrain(vec![CellChange { hex, before, after }]))
+    }
+
+    /// The hexside review queue: hexsides whose suggestion (a feature, or plain) differs from
+    /// the map with a confidence under the threshold, not skipped, row by row.
+    pub fn doubtful_hexsides(&self, doc: &Document) -> Vec<(HexIndex, Side)> {
+        let differs = |s: &HexsideSuggestion| {
+            let side = doc.map.grid.hexside_ref(s.index, s.side);
+            s.feature.as_ref().map_or_else(
+                || doc.map.hexsides.values().any(|l| l.contains(&side)),
+                |f| !doc.has_hexside(f, &side),
+            )
+        };
+        let list = self.hexsides.iter().flatten();
+        list.filter(|s| !s.marked && s.confidence < self.threshold && differs(s))
+            .map(|s| (s.index, s.side))
+            .filter(|h| !self.side_skipped.contains(h))
+            .collect()
+    }
+
+    /// The suggestion for a hexside (canonical): the feature (`None`: plain) and confidence.
+    pub fn side_suggestion(&self, hexside: (HexIndex, Side)) -> Option<(Option<Id>, f32)> {
+        let mut list = self.hexsides.iter().flatten();
+        let s = list.find(|s| (s.index, s.side) == hexside)?;
+        Some((s.feature.clone(), if s.marked { 1.0 } else { s.confidence }))
+    }
+
+    /// The next (or previous) doubtful hexside after the one reviewed, wrapping around.
+    pub fn step_side_review(&mut self, doc: &Document, forward: bool) -> Option<(HexIndex, Side)> {
+        let list = self.doubtful_hexsides(doc);
+        let at = self
+            .side_review
+            .and_then(|h| list.iter().position(|x| *x == h));
+        let next = match (at, forward) {
+            (Some(p), true) => list.get(p + 1).or(list.first()),
+            (Some(p), false) => p.checked_sub(1).and_then(|q| list.get(q)).or(list.last()),
+            (None, true) => list.first(),
+            (None, false) => list.last(),
+        };
+        self.side_review = next.copied();
+        self.side_review
+    }
+
+    /// The change accepting the reviewed hexside's suggested feature (a plain suggestion
+    /// changes nothing: remove a feature by hand).
+    pub fn accept_side_reviewed(&self, doc: &Document) -> Option<Change> {
+        let hexside = self.side_review?;
+        let feature = self.side_suggestion(hexside)?.0?;
+        let side = doc.map.grid.hexside_ref(hexside.0, hexside.1);
+        let new = doc.map.hexside_types.contains_key(&feature) && !doc.has_hexside(&feature, &side);
+        new.then_some(Change::Hexside {
+            feature,
+            side,
+            present: true,
+        })
     }
 
     /// Hexside features suggested with at least `threshold` confidence and not on the map.
@@ -502,6 +566,15 @@ impl Suggest {
                     colour,
                 ));
             }
+        }
+        if let Some((hex, side)) = self.side_review
+            && let Some([a, b]) = grid.side_corners(hex, side)
+        {
+            let to_screen = |p: [f32; 2]| view.to_screen(rect, pos2(p[0], p[1]));
+            shapes.push(Shape::line_segment(
+                [to_screen(a), to_screen(b)],
+                Stroke::new(5.0, Color32::from_rgb(255, 0, 200)),
+            ));
         }
         if let Some(hex) = self.review {
             shapes.push(Shape::closed_line(

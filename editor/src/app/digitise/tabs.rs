@@ -282,6 +282,78 @@ impl EditorApp {
         if let Some(changes) = accept {
             self.edit("Accept hexside suggestions", changes);
         }
+        self.hexside_review(ui, ctx);
+    }
+
+    /// The review queue of doubtful hexsides: previous/next (zooming to the hexside), accept
+    /// the suggested feature, or skip.
+    fn hexside_review(&mut self, ui: &mut Ui, ctx: &egui::Context) {
+        ui.separator();
+        let doubtful = self.digitise.suggest.doubtful_hexsides(&self.doc).len();
+        ui.strong(format!("Review the doubtful hexsides ({doubtful})"));
+        let mut go = None;
+        ui.horizontal(|ui| {
+            if ui.button("◀ Previous doubtful hexside").clicked() {
+                go = self.digitise.suggest.step_side_review(&self.doc, false);
+            }
+            if ui.button("Next doubtful hexside ▶").clicked() {
+                go = self.digitise.suggest.step_side_review(&self.doc, true);
+            }
+        });
+        if let Some(hexside) = self.digitise.suggest.side_review {
+            let grid = &self.doc.map.grid;
+            let name = grid.hexside_ref(hexside.0, hexside.1);
+            let feature_name = |f: &Option<bataille_schema::Id>| {
+                f.as_ref().map_or_else(
+                    || "plain".to_owned(),
+                    |f| {
+                        self.doc
+                            .map
+                            .hexside_types
+                            .get(f)
+                            .map_or_else(|| f.to_string(), |t| t.name.clone())
+                    },
+                )
+            };
+            if let Some((feature, confidence)) = self.digitise.suggest.side_suggestion(hexside) {
+                let on_map: Vec<String> = self
+                    .doc
+                    .map
+                    .hexsides
+                    .iter()
+                    .filter(|(_, list)| list.contains(&name))
+                    .map(|(f, _)| feature_name(&Some(f.clone())))
+                    .collect();
+                let on_map = if on_map.is_empty() {
+                    "plain".to_owned()
+                } else {
+                    on_map.join(", ")
+                };
+                ui.label(format!(
+                    "{name}: {on_map} on the map, {} suggested ({:.0} %)",
+                    feature_name(&feature),
+                    confidence * 100.0
+                ));
+            }
+            ui.horizontal(|ui| {
+                if ui.button("Accept hexside").clicked() {
+                    if let Some(change) = self.digitise.suggest.accept_side_reviewed(&self.doc) {
+                        self.edit("Accept hexside suggestion", vec![change]);
+                    }
+                    go = self.digitise.suggest.step_side_review(&self.doc, true);
+                }
+                if ui.button("Skip hexside").clicked() {
+                    self.digitise.suggest.side_skipped.insert(hexside);
+                    go = self.digitise.suggest.step_side_review(&self.doc, true);
+                }
+            });
+        }
+        if let Some((hex, _)) = go {
+            let name = self.doc.map.grid.name(hex);
+            self.go_to_hex(ctx, &name);
+            // Close enough to judge the hexside against the scan.
+            self.view.zoom = self.view.zoom.max(crate::map::view::ZOOM_100 * 2.0);
+        }
     }
 
     pub(super) fn check_tab(&mut self, ui: &mut Ui, ctx: &egui::Context) {
