@@ -128,12 +128,24 @@ fn frame(ctx: &egui::Context, app: &mut EditorApp, time: f64) {
     output.textures_delta.clear();
 }
 
+/// The CPU time this thread has used (the kernel's `sum_exec_runtime`, in nanoseconds, from
+/// `/proc/thread-self/schedstat`, updated at scheduler ticks): what frames cost whatever else
+/// the shared machine runs.
+fn thread_cpu() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(Duration::ZERO, Duration::from_nanos)
+}
+
 /// The stress scenario on the worker, the whole map in view, settled.
 struct FrameFixture {
     ctx: egui::Context,
     app: EditorApp,
     mover: Mover,
     time: f64,
+    /// The UI thread's CPU time of each frame measured since the last `take_cpu`.
+    cpu: Vec<Duration>,
 }
 
 impl FrameFixture {
@@ -152,6 +164,7 @@ impl FrameFixture {
             app,
             mover,
             time,
+            cpu: Vec::new(),
         }
     }
 
@@ -163,17 +176,28 @@ impl FrameFixture {
         let _ = self.app.diagnostics.live.wait(Duration::from_secs(60));
         self.time += 0.016;
         let start = Instant::now();
+        let cpu = thread_cpu();
         self.mover.edit(&mut self.app);
         frame(&self.ctx, &mut self.app, self.time);
         let took = start.elapsed();
+        self.cpu.push(thread_cpu().saturating_sub(cpu));
         (took, self.app.diagnostics.pending())
     }
 
     fn still(&mut self) -> Duration {
         self.time += 0.016;
         let start = Instant::now();
+        let cpu = thread_cpu();
         frame(&self.ctx, &mut self.app, self.time);
+        self.cpu.push(thread_cpu().saturating_sub(cpu));
         start.elapsed()
+    }
+
+    /// The mean CPU time of the frames since the last call (the kernel counts CPU time in
+    /// scheduler ticks, so one frame's reading is coarse, but their sum is not).
+    fn take_cpu(&mut self) -> Duration {
+        let frames = std::mem::take(&mut self.cpu);
+        frames.iter().sum::<Duration>() / frames.len().max(1) as u32
     }
 }
 
@@ -252,6 +276,7 @@ fn summary() {
     let mut inline = FrameFixture::new(Mode::Inline);
     let frames: Vec<Duration> = (0..30).map(|_| inline.edit_then_frame().0).collect();
     let frame_inline = median(frames);
+    let frame_inline_cpu = inline.take_cpu();
     drop(inline);
     let mut fixture = FrameFixture::new(Mode::Background);
     let mut pending = 0;
@@ -263,9 +288,11 @@ fn summary() {
         })
         .collect();
     let frame_pending = median(frames);
+    let frame_pending_cpu = fixture.take_cpu();
     let _ = fixture.app.diagnostics.live.wait(Duration::from_secs(60));
     let still: Vec<Duration> = (0..30).map(|_| fixture.still()).collect();
     let still = median(still);
+    let still_cpu = fixture.take_cpu();
     // Caches rebuilt after a scenario edit.
     let app = &mut fixture.app;
     let scenario = app.doc.scenario.as_ref().map(|f| f.scenario.clone());
@@ -306,20 +333,39 @@ fn summary() {
         ms(stress_bg)
     );
     println!(
-        "  frame with an edit, stress, check on the UI thread:    {:.1} ms",
-        ms(frame_inline)
+        "  frame with an edit, stress, check on the UI thread:    {:.1} ms ({:.1} ms CPU)",
+        ms(frame_inline),
+        ms(frame_inline_cpu)
     );
     println!(
-        "  frame with an edit, stress, check on the worker:       {:.1} ms ({pending}/30 frames ended with the check still running)",
-        ms(frame_pending)
+        "  frame with an edit, stress, check on the worker:       {:.1} ms ({:.1} ms CPU; {pending}/30 frames ended with the check still running)",
+        ms(frame_pending),
+        ms(frame_pending_cpu)
     );
     println!(
-        "  frame, stress, whole 200x200 map and 5000 counters:    {:.1} ms",
-        ms(still)
+        "  frame, stress, whole 200x200 map and 5000 counters:    {:.1} ms ({:.1} ms CPU)",
+        ms(still),
+        ms(still_cpu)
     );
 }
 
 fn main() {
+    // For a profiler: `BATAILLE_BENCH_PROFILE=still` (or `edit`) runs only that frame, 300 times.
+    if let Ok(which) = std::env::var("BATAILLE_BENCH_PROFILE") {
+        let mut fixture = FrameFixture::new(Mode::Background);
+        let frames: Vec<Duration> = (0..300)
+            .map(|_| match which.as_str() {
+                "edit" => fixture.edit_then_frame().0,
+                _ => fixture.still(),
+            })
+            .collect();
+        println!(
+            "{which}: median {:.2} ms, {:.2} ms CPU",
+            ms(median(frames)),
+            ms(fixture.take_cpu())
+        );
+        return;
+    }
     let quick = std::env::var_os("BATAILLE_BENCH_SUMMARY_ONLY").is_some();
     if !quick {
         let mut c = Criterion::default()

@@ -242,6 +242,10 @@ pub fn paint(
     let side = side_px(view);
     let visible = view.visible_grid_rect(rect).expand(1.5);
     let mut shapes: Vec<Shape> = Vec::new();
+    // Counters under 5 points across are plain squares: one mesh for all of them, under the
+    // rest (egui tessellates a mesh by copying it, a shape per counter costs far more).
+    let tiny = side < 5.0;
+    let mut squares = Mesh::default();
     let mut drawn = 0;
     for (hex, stack) in &cache.by_hex {
         let [x, y] = grid.centre(*hex);
@@ -252,7 +256,11 @@ pub fn paint(
         let layout = layout_stack(centre, stack, side);
         for (look, square) in stack.units.iter().zip(&layout.units) {
             let faded = highlights.dragged == Some(look.at);
-            unit_shapes(&mut shapes, look, *square, faded);
+            if tiny {
+                squares.add_colored_rect(*square, with_alpha(look.colour, faded));
+            } else {
+                unit_shapes(&mut shapes, look, *square, faded);
+            }
             let mark = |c: Color32, w: f32| {
                 Shape::rect_stroke(
                     square.expand(w / 2.0 + 1.0),
@@ -363,6 +371,9 @@ pub fn paint(
             ));
             shapes.push(Shape::galley(at, galley, INK));
         }
+    }
+    if !squares.is_empty() {
+        painter.add(Shape::mesh(squares));
     }
     painter.extend(shapes);
     drawn
@@ -535,6 +546,18 @@ fn leader_shapes(
     pos: Pos2,
     side: f32,
 ) {
+    if side < 12.0 {
+        // A dot in the corps colour (a commander's on gold) when the marker is a few points.
+        if look.commander {
+            shapes.push(Shape::circle_filled(
+                pos,
+                0.3 * side,
+                colour([0xe8, 0xc3, 0x3a, 0xff]),
+            ));
+        }
+        shapes.push(Shape::circle_filled(pos, 0.2 * side, look.colour));
+        return;
+    }
     let symbol = leader_symbol(look);
     shapes.push(Shape::mesh(placed_mesh(&symbol, pos, side, false)));
     if side >= 26.0 {

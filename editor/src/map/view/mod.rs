@@ -4,6 +4,7 @@
 //! touched and culled to the view; hex names and labels as text above a zoom threshold.
 
 pub mod mesh;
+mod overview;
 
 use mesh::*;
 use std::collections::{BTreeMap, HashSet};
@@ -113,6 +114,8 @@ pub struct MapView {
     side_index: BTreeMap<(usize, HexIndex, Side), Vec<SideFeature>>,
     /// Chunks rebuilt since the counter was last read (for tests and benchmarks).
     pub rebuilt_chunks: usize,
+    /// The terrain as one texture, for views zoomed out.
+    overview: overview::Overview,
 }
 
 impl Default for MapView {
@@ -127,6 +130,7 @@ impl Default for MapView {
             grid_key: None,
             side_index: BTreeMap::new(),
             rebuilt_chunks: 0,
+            overview: overview::Overview::default(),
         }
     }
 }
@@ -200,6 +204,7 @@ impl MapView {
     /// Drops every cached mesh (legend, grid or document change).
     pub fn invalidate_all(&mut self) {
         self.grid_key = None;
+        self.overview.clear();
     }
 
     /// Marks what a change touched for rebuilding.
@@ -249,6 +254,7 @@ impl MapView {
             if let Some(c) = self.chunks.get_mut(chunk) {
                 c.meshes = None;
                 c.screen = Default::default();
+                self.overview.invalidate(c.bounds);
             }
         }
     }
@@ -263,6 +269,7 @@ impl MapView {
             return;
         }
         let grid = &doc.map.grid;
+        self.overview.clear();
         self.chunk_cols = grid.columns.div_ceil(CHUNK);
         let chunk_rows = grid.rows.div_ceil(CHUNK);
         self.chunks.clear();
@@ -373,6 +380,12 @@ impl MapView {
             self.layers.overlays,
             self.layers.overlays,
         ];
+        // Zoomed out, the terrain is one texture rather than six vertices per hex.
+        let use_overview = wanted[FILL]
+            && self.layers.hexsides
+            && self.layers.overlays
+            && !detail
+            && overview::Overview::serves(doc, self.zoom);
         let mut shapes = Vec::new();
         for (layer, &show) in wanted.iter().enumerate() {
             if layer == OUTLINE
@@ -383,6 +396,22 @@ impl MapView {
             }
             if !show {
                 continue;
+            }
+            // The features are in the overview's image too (unless a scan lies between).
+            if use_overview && self.overview.features && layer > OUTLINE {
+                continue;
+            }
+            if layer == FILL && use_overview {
+                let texture = self.overview.texture(painter.ctx(), doc).map(|t| t.id());
+                if let Some(texture) = texture {
+                    let grid_rect = self.overview.grid_rect();
+                    let screen = Rect::from_min_max(
+                        self.to_screen(rect, grid_rect.min),
+                        self.to_screen(rect, grid_rect.max),
+                    );
+                    shapes.push(overview::image_shape(texture, screen));
+                    continue;
+                }
             }
             for chunk in &mut self.chunks {
                 if !view.intersects(chunk.bounds) {

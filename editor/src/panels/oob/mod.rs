@@ -143,6 +143,9 @@ impl Swatch {
 /// What the tree's rows depend on: the scenario's revision, the filter, the folds.
 type RowsKey = (u64, String, bool, u64);
 
+/// Units per corps id, army by army.
+pub(super) type CorpsSizes = Vec<HashMap<String, usize>>;
+
 /// A counter dragged from the tree onto the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CounterDrop(pub CounterAt);
@@ -223,6 +226,8 @@ pub struct OobState {
     open_version: u64,
     /// The tree's rows and what they were computed from.
     rows_cache: Option<(RowsKey, Vec<Row>)>,
+    /// Units per corps id, army by army, for the scenario revision it was counted at.
+    corps_sizes: (u64, std::sync::Arc<CorpsSizes>),
     scroll_to_selected: bool,
     focus_form: bool,
     /// The miniatures systems the scenario names, loaded (set by the app each frame).
@@ -249,6 +254,7 @@ impl Default for OobState {
             tree_focused: false,
             open_version: 0,
             rows_cache: None,
+            corps_sizes: (0, Default::default()),
             scroll_to_selected: false,
             focus_form: false,
             systems: Vec::new(),

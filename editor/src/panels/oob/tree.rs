@@ -87,11 +87,7 @@ impl OobState {
         rows
     }
 
-    pub(super) fn row_text(
-        s: &Scenario,
-        sizes: &HashMap<(usize, &str), usize>,
-        row: Row,
-    ) -> (String, Swatch) {
+    pub(super) fn row_text(s: &Scenario, sizes: &CorpsSizes, row: Row) -> (String, Swatch) {
         let colour_of = |a: usize, id: Option<&Id>| {
             s.armies.get(a).and_then(|army| {
                 army.corps
@@ -131,7 +127,11 @@ impl OobState {
                 let Some(corps) = s.armies.get(a).and_then(|x| x.corps.get(c)) else {
                     return missing;
                 };
-                let n = sizes.get(&(a, corps.id.as_str())).copied().unwrap_or(0);
+                let n = sizes
+                    .get(a)
+                    .and_then(|m| m.get(corps.id.as_str()))
+                    .copied()
+                    .unwrap_or(0);
                 (
                     format!("{} ({n})", corps.name),
                     Swatch::Colour(colour32(&corps.colour, Color32::GRAY)),
@@ -207,15 +207,24 @@ impl OobState {
     ) {
         let total: usize = s.armies.iter().map(|a| a.units.len()).sum();
         let _ = grid;
-        // Units per corps, counted once a frame.
-        let mut sizes: HashMap<(usize, &str), usize> = HashMap::new();
-        for (a, army) in s.armies.iter().enumerate() {
-            for unit in &army.units {
-                if let Some(c) = &unit.corps {
-                    *sizes.entry((a, c.as_str())).or_default() += 1;
-                }
-            }
+        // Units per corps, counted once per scenario revision.
+        if self.corps_sizes.0 != self.revision {
+            let sizes: CorpsSizes = s
+                .armies
+                .iter()
+                .map(|army| {
+                    let mut counts: HashMap<String, usize> = HashMap::new();
+                    for unit in &army.units {
+                        if let Some(c) = &unit.corps {
+                            *counts.entry(c.as_str().to_owned()).or_default() += 1;
+                        }
+                    }
+                    counts
+                })
+                .collect();
+            self.corps_sizes = (self.revision, std::sync::Arc::new(sizes));
         }
+        let sizes = self.corps_sizes.1.clone();
         // Keys while a row has the focus: ↑ ↓ move, ← → fold and unfold, Enter edits.
         let current = self
             .selected
