@@ -27,7 +27,7 @@ use crate::panels::diagnostics::DiagnosticsPanel;
 use crate::panels::legend::LegendEditor;
 use crate::panels::map_settings::MapSettingsDialog;
 use crate::services::files::{
-    FilePicker, FoundRecovery, ScriptedPicker, Settings, SystemPicker, find_recoveries,
+    FilePicker, FoundRecovery, ScriptedPicker, Settings, SystemPicker, find_recoveries_reporting,
 };
 use crate::tools::ToolState;
 
@@ -174,7 +174,7 @@ pub struct EditorApp {
 impl EditorApp {
     /// A new editor with a blank map, offering any recovery files found.
     pub fn new(config: EditorConfig) -> EditorApp {
-        let settings = Settings::load(config.config_dir.as_deref());
+        let (settings, broken_settings) = Settings::load_reporting(config.config_dir.as_deref());
         let doc = Document::new_map(&NewMapSettings::default());
         let mut app = EditorApp {
             doc: DocSlot::new(doc),
@@ -210,7 +210,11 @@ impl EditorApp {
         };
         app.view.layers.hex_names = app.settings.show_hex_names;
         app.tools.sync_with_legend(&app.doc);
-        let found = find_recoveries(app.config.recovery_dir.as_deref());
+        let (found, broken) = find_recoveries_reporting(app.config.recovery_dir.as_deref());
+        for text in broken_settings.into_iter().chain(broken) {
+            app.io_errors.push(text.clone());
+            app.toast(text);
+        }
         if !found.is_empty() {
             app.dialog = Some(Dialog::Recover { found });
         }

@@ -134,9 +134,30 @@ impl Settings {
 
     /// Reads the settings, or the defaults when there are none or they do not parse.
     pub fn load(dir: Option<&Path>) -> Settings {
-        dir.and_then(|dir| read_text(&Self::file(dir)).ok())
-            .and_then(|text| ron::from_str(&text).ok())
-            .unwrap_or_default()
+        Settings::load_reporting(dir).0
+    }
+
+    /// Reads the settings; a file that cannot be read or parsed gives the defaults, is kept
+    /// aside (`settings.ron.broken`) and is reported in the message returned, never dropped
+    /// silently.
+    pub fn load_reporting(dir: Option<&Path>) -> (Settings, Option<String>) {
+        let Some(dir) = dir else {
+            return (Settings::default(), None);
+        };
+        let file = Self::file(dir);
+        if !file.exists() {
+            return (Settings::default(), None);
+        }
+        let parsed = read_text(&file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| ron::from_str::<Settings>(&text).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(settings) => (settings, None),
+            Err(error) => (
+                Settings::default(),
+                Some(keep_aside(&file, "settings", &error)),
+            ),
+        }
     }
 
     /// Writes the settings (best effort: failing to remember is not worth an error dialog).
@@ -257,11 +278,18 @@ pub fn read_recovery(path: &Path) -> Result<Recovery, String> {
 
 /// The recovery files in a directory, newest first.
 pub fn find_recoveries(dir: Option<&Path>) -> Vec<FoundRecovery> {
+    find_recoveries_reporting(dir).0
+}
+
+/// The recovery files in a directory, newest first, and a message for each file that could not
+/// be read (kept aside as `<name>.broken`, never dropped silently).
+pub fn find_recoveries_reporting(dir: Option<&Path>) -> (Vec<FoundRecovery>, Vec<String>) {
+    let mut broken = Vec::new();
     let Some(dir) = dir else {
-        return Vec::new();
+        return (Vec::new(), broken);
     };
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+        return (Vec::new(), broken);
     };
     let mut found: Vec<FoundRecovery> = entries
         .filter_map(Result::ok)
@@ -270,13 +298,35 @@ pub fn find_recoveries(dir: Option<&Path>) -> Vec<FoundRecovery> {
             p.file_name()
                 .is_some_and(|n| n.to_string_lossy().ends_with(".recovery.ron"))
         })
-        .filter_map(|file| {
-            let recovery = read_recovery(&file).ok()?;
-            Some(FoundRecovery { file, recovery })
+        .filter_map(|file| match read_recovery(&file) {
+            Ok(recovery) => Some(FoundRecovery { file, recovery }),
+            Err(error) => {
+                broken.push(keep_aside(&file, "recovery", &error));
+                None
+            }
         })
         .collect();
     found.sort_by_key(|f| std::cmp::Reverse(f.recovery.written_at));
-    found
+    (found, broken)
+}
+
+/// Moves a file that could not be read to `<name>.broken` beside it (so it is neither lost
+/// nor read again) and says so.
+fn keep_aside(file: &Path, what: &str, error: &str) -> String {
+    let mut aside = file.as_os_str().to_owned();
+    aside.push(".broken");
+    let aside = PathBuf::from(aside);
+    match std::fs::rename(file, &aside) {
+        Ok(()) => format!(
+            "The {what} file {} could not be read ({error}); it was kept as {}.",
+            file.display(),
+            aside.display()
+        ),
+        Err(move_error) => format!(
+            "The {what} file {} could not be read ({error}) nor moved aside ({move_error}).",
+            file.display()
+        ),
+    }
 }
 
 /// A Unix time as `YYYY-MM-DD HH:MM UTC`.
@@ -319,5 +369,42 @@ mod tests {
         settings.add_recent(Path::new("/nonexistent/5.ron"));
         assert_eq!(settings.recent.len(), RECENT_MAX);
         assert_eq!(settings.recent[0], PathBuf::from("/nonexistent/5.ron"));
+    }
+}
+
+#[cfg(test)]
+mod broken_files {
+    use super::*;
+
+    #[test]
+    fn a_broken_settings_file_is_reported_and_kept_aside() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        std::fs::write(dir.path().join("settings.ron"), "(recent: [oops").expect("written");
+        let (settings, message) = Settings::load_reporting(Some(dir.path()));
+        assert!(settings.recent.is_empty());
+        let message = message.expect("the user is told");
+        assert!(message.contains("settings.ron.broken"), "{message}");
+        assert!(dir.path().join("settings.ron.broken").exists());
+        assert!(!dir.path().join("settings.ron").exists());
+        // Nothing to say about a missing file.
+        assert!(Settings::load_reporting(Some(dir.path())).1.is_none());
+    }
+
+    #[test]
+    fn a_broken_recovery_file_is_reported_and_kept_aside() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let file = dir.path().join("map-1.recovery.ron");
+        std::fs::write(&file, "not a recovery").expect("written");
+        let (found, broken) = find_recoveries_reporting(Some(dir.path()));
+        assert!(found.is_empty());
+        assert_eq!(broken.len(), 1, "{broken:?}");
+        assert!(
+            broken[0].contains("map-1.recovery.ron.broken"),
+            "{}",
+            broken[0]
+        );
+        assert!(!file.exists());
+        assert!(dir.path().join("map-1.recovery.ron.broken").exists());
+        assert!(find_recoveries_reporting(Some(dir.path())).1.is_empty());
     }
 }

@@ -33,6 +33,33 @@ pub fn to_grid() -> Place {
     }
 }
 
+/// Which hexes have a road overlay (a road joins its road neighbours).
+pub struct Roads<'a> {
+    doc: &'a Document,
+    types: HashSet<&'a Id>,
+}
+
+impl<'a> Roads<'a> {
+    pub fn new(doc: &'a Document) -> Roads<'a> {
+        let types = doc
+            .map
+            .overlay_types
+            .iter()
+            .filter(|(_, t)| t.symbol == OverlaySymbol::Road)
+            .map(|(id, _)| id)
+            .collect();
+        Roads { doc, types }
+    }
+
+    /// Whether the hex has a road.
+    pub fn at(&self, hex: HexIndex) -> bool {
+        self.doc
+            .overlays_at(hex)
+            .iter()
+            .any(|id| self.types.contains(id))
+    }
+}
+
 /// The drawings of one chunk's hexes, layer by layer (indexed like the view's meshes).
 pub fn chunk_drawings(
     doc: &Document,
@@ -44,17 +71,8 @@ pub fn chunk_drawings(
     let map = &doc.map;
     let layout = symbology_layout();
     let mut d: [Drawing; MESHES] = Default::default();
-    let road_types: HashSet<&Id> = map
-        .overlay_types
-        .iter()
-        .filter(|(_, t)| t.symbol == OverlaySymbol::Road)
-        .map(|(id, _)| id)
-        .collect();
-    let is_road = |hex: HexIndex| {
-        doc.overlays_at(hex)
-            .iter()
-            .any(|id| road_types.contains(id))
-    };
+    let roads = Roads::new(doc);
+    let is_road = |hex: HexIndex| roads.at(hex);
     let code_at = |hex: HexIndex| doc.code(hex);
     for row in rows.0..rows.1 {
         let text = map.rows.get(row as usize);

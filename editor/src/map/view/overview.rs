@@ -12,8 +12,8 @@ use bataille_render::symbology::{Drawing, part};
 use bataille_render::tiny_skia::{Pixmap, Transform};
 use egui::{Color32, ColorImage, Rect, TextureHandle, TextureOptions, pos2, vec2};
 
-use bataille_schema::map::{HexsideType, OverlaySymbol};
-use bataille_schema::{HexIndex, Id, Side};
+use bataille_schema::map::HexsideType;
+use bataille_schema::{HexIndex, Side};
 
 use crate::model::document::Document;
 
@@ -142,17 +142,8 @@ impl Overview {
             for (_, hex, side, t) in sides {
                 part::hexside(&mut drawing, map, &layout, hex, side, t);
             }
-            let road_types: Vec<&Id> = map
-                .overlay_types
-                .iter()
-                .filter(|(_, t)| t.symbol == OverlaySymbol::Road)
-                .map(|(id, _)| id)
-                .collect();
-            let is_road = |hex: HexIndex| {
-                doc.overlays_at(hex)
-                    .iter()
-                    .any(|id| road_types.contains(&id))
-            };
+            let roads = super::mesh::Roads::new(doc);
+            let is_road = |hex: HexIndex| roads.at(hex);
             let code_at = |hex: HexIndex| doc.code(hex);
             for casing in [true, false] {
                 for hex in &overlaid {
