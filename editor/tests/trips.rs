@@ -508,7 +508,8 @@ fn digitising_shares_the_right_dock() {
     );
 }
 
-// 12. A stack's count badge is big enough for its number at every zoom.
+// 12. A stack's count badge is big enough for its number at every zoom, and drawn at every
+// zoom: painted from tiny counters (under 5 points, one mesh) to large ones.
 #[test]
 fn the_stack_badge_holds_its_number_at_every_zoom() {
     for side in [4.0_f32, 8.0, 14.0, 30.0, 80.0] {
@@ -516,6 +517,64 @@ fn the_stack_badge_holds_its_number_at_every_zoom() {
             bataille_editor::map::counters::badge_radius(side) >= 7.0,
             "side {side}"
         );
+    }
+    use bataille_editor::map::counters::{self, CounterCache, Highlights};
+    use bataille_editor::map::view::MapView;
+    let map = blank_map(12, 10);
+    let mut s = scenario("map.ron");
+    let units: Vec<Unit> = (1..=5)
+        .map(|k| unit(&format!("u{k}"), &format!("Unit {k}"), "aile", Some("0505")))
+        .collect();
+    s.armies.push(Army {
+        id: Id::from("france"),
+        name: "France".into(),
+        friendly_edges: Vec::new(),
+        commanders: Vec::new(),
+        units,
+        corps: vec![Corps {
+            id: Id::from("aile"),
+            name: "Aile droite".into(),
+            colour: "#2040a0".into(),
+            leader: None,
+            friendly_edges: Vec::new(),
+            allow: Vec::new(),
+        }],
+    });
+    let mut cache = CounterCache::default();
+    cache.refresh(1, Some(&s), &map.grid);
+    let hex = map.grid.lookup(&"0505".into()).expect("0505");
+    assert_eq!(cache.count_at(hex).0, 5);
+    let ctx = egui::Context::default();
+    let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
+    // Points per grid unit: counters from 2 to 110 points across.
+    for zoom in [2.0_f32, 4.0, 10.0, 24.0, 60.0, 100.0] {
+        let mut view = MapView::default();
+        view.zoom = zoom;
+        let [x, y] = map.grid.centre(hex);
+        view.centre = egui::pos2(x, y);
+        let mut output = ctx.run_ui(
+            egui::RawInput {
+                screen_rect: Some(rect),
+                ..Default::default()
+            },
+            |ui| {
+                let painter = ui.painter().clone();
+                counters::paint(
+                    &painter,
+                    &view,
+                    rect,
+                    &map.grid,
+                    &cache,
+                    &Highlights::default(),
+                    Some(&s),
+                );
+            },
+        );
+        let badge = output.shapes.iter().any(|clipped| {
+            matches!(&clipped.shape, egui::Shape::Text(text) if text.galley.text() == "5")
+        });
+        output.textures_delta.clear();
+        assert!(badge, "no count badge at zoom {zoom}");
     }
 }
 
