@@ -187,6 +187,49 @@ fn a_hexside_drag_that_jumps_leaves_no_gap_and_the_edge_is_refused() {
     );
 }
 
+// 2. Tracing a corner: the pointer crosses the third hexside at the corner on its way from one
+// side to the next; that stray side is dropped, the two traced ones are drawn.
+#[test]
+fn tracing_a_corner_leaves_no_stray_side() {
+    let (_dir, mut h) = map_app(12, 10);
+    h.state_mut().tools.tool = Tool::Hexside;
+    h.state_mut().tools.hexside = Some(Id::from("river"));
+    let side_point = |h: &Harness<'_, EditorApp>, col: u32, row: u32, side: Side| {
+        let grid = &h.state().doc.map.grid;
+        let [a, b] = grid
+            .side_corners(HexIndex::new(col, row), side)
+            .expect("a side");
+        h.state()
+            .screen_of([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0])
+    };
+    let grid = h.state().doc.map.grid.clone();
+    let hex = HexIndex::new(4, 4);
+    let above = grid.neighbour(hex, Side::N).expect("a hex above");
+    // The north and north-east sides of 4,4 meet at a corner with the south-east side of the
+    // hex above.
+    let first = side_point(&h, hex.col, hex.row, Side::N);
+    let stray = side_point(&h, above.col, above.row, Side::SE);
+    let last = side_point(&h, hex.col, hex.row, Side::NE);
+    h.hover_at(first);
+    h.drag_at(first);
+    h.run();
+    for p in [stray, last] {
+        h.hover_at(p);
+        h.run();
+    }
+    h.drop_at(last);
+    h.run();
+    let has = |h: &Harness<'_, EditorApp>, at: HexIndex, side: Side| {
+        h.state()
+            .doc
+            .has_hexside(&Id::from("river"), &grid.hexside_ref(at, side))
+    };
+    assert!(has(&h, hex, Side::N), "the first traced side");
+    assert!(has(&h, hex, Side::NE), "the last traced side");
+    assert!(!has(&h, above, Side::SE), "the stray side at the corner");
+    assert_eq!(h.state().history.undo_depth(), 1);
+}
+
 // 3. The palette and the map stay where they are whatever the tool.
 #[test]
 fn the_left_dock_keeps_its_place_across_tools() {
