@@ -379,6 +379,12 @@ fn diagnostics_name_counters_by_name() {
         .map(|d| d.message.clone())
         .collect();
     assert!(!rows.is_empty(), "three units on a hex break something");
+    // The panel's row reads the unit's name where the validator wrote its id.
+    assert!(
+        h.query_by_label_contains("unit “Navarre” is of kind")
+            .is_some(),
+        "a row names the unit: {rows:?}"
+    );
     assert!(
         h.query_by_label_contains("`navarre`").is_none(),
         "no row shows a bare id where a name exists: {rows:?}"
