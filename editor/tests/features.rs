@@ -692,4 +692,18 @@ fn a_commanders_ratings_are_edited_with_undo() {
             .and_then(|r| r.get("reserve_modifier")),
         Some(&Rating::Number(1))
     );
+    // Deleted, it takes its ratings with it (no E0205 left behind), in one undo step.
+    h.get_by_label("Delete").click();
+    h.run();
+    let scenario = &h.state().doc.scenario.as_ref().expect("s").scenario;
+    assert!(scenario.armies[0].commanders.is_empty());
+    assert_eq!(scenario.miniatures[0].leaders.get("villars-2"), None);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    let scenario = &h.state().doc.scenario.as_ref().expect("s").scenario;
+    assert_eq!(scenario.armies[0].commanders.len(), 1, "undone");
+    assert!(
+        scenario.miniatures[0].leaders.contains_key("villars-2"),
+        "the ratings come back with it"
+    );
 }

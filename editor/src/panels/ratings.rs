@@ -435,3 +435,28 @@ pub fn rename_leader_ratings(
     }
     changes
 }
+
+/// A deleted commander or line leader takes its ratings with it (`miniatures[].leaders` is keyed
+/// by id; an entry left behind would be an E0205 the user never caused): the changes that
+/// remove them, in the same undo step as the deletion.
+pub fn forget_leader_ratings<'a>(
+    s: &Scenario,
+    ids: impl IntoIterator<Item = &'a Id>,
+) -> Vec<crate::model::history::Change> {
+    use crate::model::scenario_edit::ScenarioChange::LeaderRatings;
+    let ids: Vec<&Id> = ids.into_iter().collect();
+    let mut changes = Vec::new();
+    for (m, used) in s.miniatures.iter().enumerate() {
+        for id in &ids {
+            if let Some(ratings) = used.leaders.get(*id) {
+                changes.push(crate::model::history::Change::Scenario(LeaderRatings {
+                    system: m,
+                    leader: (*id).clone(),
+                    before: Some(ratings.clone()),
+                    after: None,
+                }));
+            }
+        }
+    }
+    changes
+}

@@ -196,14 +196,19 @@ impl OobState {
                 out.select = Some(Some(Sel::Commander(a, s.armies[a].commanders.len())));
             }
             if ui.button("Delete army").clicked() {
-                out.edits.push((
-                    "Delete army".to_owned(),
-                    vec![item_change(
-                        ItemPath::Army(a),
-                        Some(Item::Army(Box::new(s.armies[a].clone()))),
-                        None,
-                    )],
+                let army = &s.armies[a];
+                let leaders = army.commanders.iter().map(|k| &k.id).chain(
+                    army.corps
+                        .iter()
+                        .filter_map(|c| c.leader.as_ref().map(|l| &l.id)),
+                );
+                let mut changes = crate::panels::ratings::forget_leader_ratings(s, leaders);
+                changes.push(item_change(
+                    ItemPath::Army(a),
+                    Some(Item::Army(Box::new(army.clone()))),
+                    None,
                 ));
+                out.edits.push(("Delete army".to_owned(), changes));
                 out.select = Some(None);
             }
         });
@@ -276,14 +281,14 @@ impl OobState {
                 commit = true;
             }
             if ui.button("Delete").clicked() {
-                out.edits.push((
-                    "Delete commander".to_owned(),
-                    vec![item_change(
-                        ItemPath::Commander(a, k),
-                        Some(Item::Commander(Box::new(s.armies[a].commanders[k].clone()))),
-                        None,
-                    )],
+                let chief = &s.armies[a].commanders[k];
+                let mut changes = crate::panels::ratings::forget_leader_ratings(s, [&chief.id]);
+                changes.push(item_change(
+                    ItemPath::Commander(a, k),
+                    Some(Item::Commander(Box::new(chief.clone()))),
+                    None,
                 ));
+                out.edits.push(("Delete commander".to_owned(), changes));
                 out.select = Some(None);
             }
         });
@@ -345,9 +350,14 @@ impl OobState {
                         )
                     })
                     .collect();
+                let corps = &s.armies[a].corps[c];
+                changes.extend(crate::panels::ratings::forget_leader_ratings(
+                    s,
+                    corps.leader.as_ref().map(|l| &l.id),
+                ));
                 changes.push(item_change(
                     ItemPath::Corps(a, c),
-                    Some(Item::Corps(Box::new(s.armies[a].corps[c].clone()))),
+                    Some(Item::Corps(Box::new(corps.clone()))),
                     None,
                 ));
                 out.edits.push(("Delete corps".to_owned(), changes));
