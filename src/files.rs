@@ -70,8 +70,12 @@ fn walk(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        // A dangling link or a file gone meanwhile is left out, as before.
         let Ok(meta) = std::fs::metadata(&child) else {
+            // A link loop or a dangling link named *.ron is listed, never skipped in silence:
+            // reading it says why it cannot be read. Anything else unreadable is not ours.
+            if child.extension().is_some_and(|e| e == "ron") {
+                files.push(child);
+            }
             continue;
         };
         if meta.is_dir() {

@@ -237,6 +237,20 @@ fn a_fifo_in_a_validated_folder_is_refused_and_the_rest_checked() {
 }
 
 #[test]
+fn a_link_loop_or_a_dangling_link_in_a_validated_folder_is_reported_not_skipped() {
+    let repo = Repo::new();
+    symlink("loop-b.ron", &repo.path("scenarios/loop-a.ron"));
+    symlink("loop-a.ron", &repo.path("scenarios/loop-b.ron"));
+    let run = repo.run(&["validate", "."]);
+    expect(&run, 2, &["scenarios/loop-a.ron", "symbolic links"]);
+    let run = repo.run(&["fmt", "--check", "."]);
+    expect(&run, 2, &["scenarios/loop-a.ron", "symbolic links"]);
+    std::fs::remove_file(repo.path("scenarios/loop-b.ron")).expect("remove");
+    let run = repo.run(&["validate", "."]);
+    expect(&run, 2, &["scenarios/loop-a.ron"]);
+}
+
+#[test]
 fn a_fifo_or_a_device_named_by_map_is_a_located_e0208() {
     let repo = Repo::new();
     mkfifo(&repo.path("maps/pipe.ron"));
