@@ -7,10 +7,14 @@ use std::io::{IsTerminal, Write};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use bataille_schema::SourceFile;
 use bataille_validator::{Diagnostic, Severity, Span};
+use rayon::prelude::*;
 
 use crate::files;
 use crate::output::place;
 use crate::validate::Results;
+
+/// Diagnostics rendered at once, in parallel, before they are written.
+const RENDER_CHUNK: usize = 4096;
 
 pub fn print(results: &Results) -> std::io::Result<()> {
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -20,8 +24,16 @@ pub fn print(results: &Results) -> std::io::Result<()> {
         Renderer::plain()
     };
     let mut out = std::io::stdout().lock();
-    for d in &results.diagnostics {
-        writeln!(out, "{}\n", render(&renderer, results, d))?;
+    // Each diagnostic renders on its own, so chunks of them render on every core (rayon) and
+    // are written in order; a chunk bounds what is held in memory at once.
+    for chunk in results.diagnostics.chunks(RENDER_CHUNK) {
+        let rendered: Vec<String> = chunk
+            .par_iter()
+            .map(|d| render(&renderer, results, d))
+            .collect();
+        for text in rendered {
+            writeln!(out, "{text}\n")?;
+        }
     }
     out.flush()?;
     eprintln!("{}", summary(results));
