@@ -244,9 +244,7 @@ impl Draft {
                 {
                     changes.push(c);
                 }
-                changes.extend(crate::panels::ratings::rename_leader_ratings(
-                    s, &before.id, &after.id,
-                ));
+                changes.extend(rename_leader_ratings(s, &before.id, &after.id));
                 changes.push(item_change(
                     ItemPath::Commander(a, k),
                     Some(Item::Commander(Box::new(before.clone()))),
@@ -268,9 +266,7 @@ impl Draft {
                     {
                         changes.push(ch);
                     }
-                    changes.extend(crate::panels::ratings::rename_leader_ratings(
-                        s, &bl.id, &al.id,
-                    ));
+                    changes.extend(rename_leader_ratings(s, &bl.id, &al.id));
                 } else if let (None, Some(al)) = (&before.leader, &mut after.leader)
                     && taken.contains(al.id.as_str())
                 {

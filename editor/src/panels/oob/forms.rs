@@ -196,19 +196,7 @@ impl OobState {
                 out.select = Some(Some(Sel::Commander(a, s.armies[a].commanders.len())));
             }
             if ui.button("Delete army").clicked() {
-                let army = &s.armies[a];
-                let leaders = army.commanders.iter().map(|k| &k.id).chain(
-                    army.corps
-                        .iter()
-                        .filter_map(|c| c.leader.as_ref().map(|l| &l.id)),
-                );
-                let mut changes = crate::panels::ratings::forget_leader_ratings(s, leaders);
-                changes.push(item_change(
-                    ItemPath::Army(a),
-                    Some(Item::Army(Box::new(army.clone()))),
-                    None,
-                ));
-                out.edits.push(("Delete army".to_owned(), changes));
+                out.edits.push(delete_army(s, a));
                 out.select = Some(None);
             }
         });
@@ -281,14 +269,7 @@ impl OobState {
                 commit = true;
             }
             if ui.button("Delete").clicked() {
-                let chief = &s.armies[a].commanders[k];
-                let mut changes = crate::panels::ratings::forget_leader_ratings(s, [&chief.id]);
-                changes.push(item_change(
-                    ItemPath::Commander(a, k),
-                    Some(Item::Commander(Box::new(chief.clone()))),
-                    None,
-                ));
-                out.edits.push(("Delete commander".to_owned(), changes));
+                out.edits.push(delete_commander(s, a, k));
                 out.select = Some(None);
             }
         });
@@ -339,28 +320,7 @@ impl OobState {
                 format!("Delete corps and its {} units", units.len())
             };
             if ui.button(label).clicked() {
-                let mut changes: Vec<Change> = units
-                    .iter()
-                    .rev()
-                    .map(|&u| {
-                        item_change(
-                            ItemPath::Unit(a, u),
-                            Some(Item::Unit(Box::new(s.armies[a].units[u].clone()))),
-                            None,
-                        )
-                    })
-                    .collect();
-                let corps = &s.armies[a].corps[c];
-                changes.extend(crate::panels::ratings::forget_leader_ratings(
-                    s,
-                    corps.leader.as_ref().map(|l| &l.id),
-                ));
-                changes.push(item_change(
-                    ItemPath::Corps(a, c),
-                    Some(Item::Corps(Box::new(corps.clone()))),
-                    None,
-                ));
-                out.edits.push(("Delete corps".to_owned(), changes));
+                out.edits.push(delete_corps(s, a, c));
                 out.select = Some(None);
             }
         });

@@ -29,6 +29,7 @@ use crate::model::scenario_edit::{
 };
 use crate::tools::zone::{ZoneCache, ZoneTool, owner_name, parse_hex_list, rename_zone_references};
 
+pub use crate::model::delete::*;
 pub use crate::model::oob_ops::*;
 pub use crate::model::selection::Sel;
 use widgets::*;
