@@ -709,3 +709,92 @@ fn a_hostile_image_is_refused_with_a_message() {
     h.get_by_label("⛔ Could not import the scan");
     assert!(h.state().doc.map.background.is_none());
 }
+
+#[test]
+fn accepting_a_plain_hexside_in_the_review_removes_the_feature_in_one_step() {
+    let (dir, map_path, _, truth_matrix) = setup(None);
+    let mut map = blank_map(12, 9);
+    map.background = Some(Background {
+        image: "../scans/scan.png".into(),
+        fit: FitKind::Similarity,
+        grid_to_image: truth_matrix,
+        control_points: Vec::new(),
+    });
+    write_map(&map_path, &map);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    wait_for_jobs(&mut h);
+    h.get_by_label("Digitise").click();
+    h.run();
+    h.get_by_label("Suggest hexsides…").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Num0);
+    h.run();
+    let grid = h.state().doc.map.grid.clone();
+    let midpoint = |hex: HexIndex, side: Side| {
+        let [a, b] = grid.side_corners(hex, side).expect("a side");
+        [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
+    };
+    h.get_by_label_contains("Sample Stream: ").click();
+    h.run();
+    for (hex, side) in [
+        (HexIndex::new(6, 1), Side::NE),
+        (HexIndex::new(6, 6), Side::SE),
+    ] {
+        let at = h.state().screen_of(midpoint(hex, side));
+        click_at(&mut h, at);
+    }
+    h.get_by_label_contains("Sample plain hexsides: ").click();
+    h.run();
+    for (hex, side) in [
+        (HexIndex::new(2, 2), Side::NE),
+        (HexIndex::new(9, 5), Side::SE),
+    ] {
+        let at = h.state().screen_of(midpoint(hex, side));
+        click_at(&mut h, at);
+    }
+    h.get_by_label("Find hexside features").click();
+    h.run();
+    wait_for_jobs(&mut h);
+    // A stream drawn where the scan shows a plain hexside: the review queue doubts it.
+    let plain = h
+        .state()
+        .digitise
+        .suggest
+        .hexsides
+        .iter()
+        .flatten()
+        .find(|s| s.feature.is_none() && !s.marked)
+        .map(|s| (s.index, s.side))
+        .expect("a plain hexside suggested");
+    let side = grid.hexside_ref(plain.0, plain.1);
+    let stream = Id::from("stream");
+    h.state_mut().request(bataille_editor::Command::Edit {
+        label: "Draw stream".into(),
+        changes: vec![bataille_editor::model::history::Change::Hexside {
+            feature: stream.clone(),
+            side: side.clone(),
+            present: true,
+        }],
+    });
+    h.run();
+    assert!(h.state().doc.has_hexside(&stream, &side));
+    h.state_mut().digitise.suggest.threshold = 1.01;
+    h.state_mut().digitise.suggest.side_review = Some(plain);
+    h.run();
+    h.get_by_label_contains(&format!("{side}: Stream on the map, plain suggested"));
+    let depth = h.state().history.undo_depth();
+    h.get_by_label("Accept hexside").click();
+    h.run();
+    assert!(
+        !h.state().doc.has_hexside(&stream, &side),
+        "accepting plain removes the stream"
+    );
+    assert_eq!(h.state().history.undo_depth(), depth + 1, "one undo step");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(
+        h.state().doc.has_hexside(&stream, &side),
+        "undo brings it back"
+    );
+}

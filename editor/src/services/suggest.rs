@@ -3,6 +3,9 @@
 //! `bataille-digitize`, the result shown as a tinted overlay or a confidence heat view, and
 //! accepted all at once, above a confidence threshold, or one doubtful hex (hexside) at a
 //! time. Accepting returns `Change`s; the app applies them as one undo step.
+//!
+//! Longer than 600 lines: the terrain and hexside halves (samples, job, review queue, accept,
+//! paint) mirror each other and share the state and the painting; split them if either grows.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -404,18 +407,36 @@ impl Suggest {
         self.side_review
     }
 
-    /// The change accepting the reviewed hexside's suggested feature (a plain suggestion
-    /// changes nothing: remove a feature by hand).
-    pub fn accept_side_reviewed(&self, doc: &Document) -> Option<Change> {
-        let hexside = self.side_review?;
-        let feature = self.side_suggestion(hexside)?.0?;
-        let side = doc.map.grid.hexside_ref(hexside.0, hexside.1);
-        let new = doc.map.hexside_types.contains_key(&feature) && !doc.has_hexside(&feature, &side);
-        new.then_some(Change::Hexside {
-            feature,
-            side,
-            present: true,
-        })
+    /// The changes accepting the reviewed hexside's suggestion (one undo step): the suggested
+    /// feature added, or, when the scan suggests a plain hexside, every feature on it removed.
+    pub fn accept_side_reviewed(&self, doc: &Document) -> Vec<Change> {
+        let Some(((index, at), (suggested, _))) = self
+            .side_review
+            .and_then(|h| Some((h, self.side_suggestion(h)?)))
+        else {
+            return Vec::new();
+        };
+        let side = doc.map.grid.hexside_ref(index, at);
+        match suggested {
+            Some(feature) => (doc.map.hexside_types.contains_key(&feature)
+                && !doc.has_hexside(&feature, &side))
+            .then_some(Change::Hexside {
+                feature,
+                side,
+                present: true,
+            })
+            .into_iter()
+            .collect(),
+            None => doc
+                .hexside_features(&side)
+                .into_iter()
+                .map(|feature| Change::Hexside {
+                    feature: feature.clone(),
+                    side: side.clone(),
+                    present: false,
+                })
+                .collect(),
+        }
     }
 
     /// Hexside features suggested with at least `threshold` confidence and not on the map.

@@ -337,8 +337,9 @@ impl EditorApp {
             }
             ui.horizontal(|ui| {
                 if ui.button("Accept hexside").clicked() {
-                    if let Some(change) = self.digitise.suggest.accept_side_reviewed(&self.doc) {
-                        self.edit("Accept hexside suggestion", vec![change]);
+                    let changes = self.digitise.suggest.accept_side_reviewed(&self.doc);
+                    if !changes.is_empty() {
+                        self.edit("Accept hexside suggestion", changes);
                     }
                     go = self.digitise.suggest.step_side_review(&self.doc, true);
                 }
