@@ -8,11 +8,14 @@
 //! - [`services`]: validation (inline or on a worker), background jobs, files, recovery,
 //!   calibration and the scan's suggestions;
 //! - [`tools`]: the map tools, one per file, turning pointer input into changes;
+//! - [`context`]: the `Command` enum and `ViewContext`, the read-only view of the editor every
+//!   panel is handed each frame with the command sender;
 //! - [`panels`]: docks and dialogs that read the document and return requests;
 //! - [`app`]: `EditorApp`, the `Command` enum, the one handler that changes the document, the
 //!   frame and the file lifecycle.
 
 pub mod app;
+pub mod context;
 pub mod map;
 pub mod model;
 pub mod panels;

@@ -41,7 +41,7 @@ impl EditorApp {
                         if self.doc.map_path.is_some() {
                             if self.save() {
                                 self.guard_passed = true;
-                                self.pending.push(then.clone());
+                                self.commands.send(then.clone());
                             }
                         } else {
                             self.open_path_dialog(PickPurpose::Save, Some(then.clone()));
@@ -53,7 +53,7 @@ impl EditorApp {
                         self.remove_recovery();
                         self.history.mark_saved();
                         self.guard_passed = true;
-                        self.pending.push(then.clone());
+                        self.commands.send(then.clone());
                     }
                     Some(_) => keep = false,
                     None => {}
@@ -179,7 +179,7 @@ impl EditorApp {
                                     && let Some(then) = then.clone()
                                 {
                                     self.guard_passed = true;
-                                    self.pending.push(then);
+                                    self.commands.send(then);
                                 }
                             }
                         }

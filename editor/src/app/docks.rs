@@ -1,5 +1,6 @@
-//! The panels around the map: the menu bar, the tool bar, the left dock (tool options, terrain
-//! palette, layers), the inspector of the selection and the status bar.
+//! The panels around the map still written on the app: the menu bar and the left dock (tool
+//! options, terrain palette, layers). The tool bar, status bar and inspector are panels
+//! (`panels::tool_bar`, `panels::status_bar`, `panels::inspector`).
 
 use egui::{Color32, RichText, Ui};
 
@@ -143,10 +144,7 @@ impl EditorApp {
             Some(s) => {
                 ui.label(format!("{} ({})", s.scenario.title, s.path.display()));
                 self.command_item(ui, Command::ScenarioSettings, true);
-                if ui.button("Order of battle").clicked() {
-                    self.oob.tab = crate::panels::oob::DockTab::Oob;
-                    self.settings.show_right_dock = true;
-                }
+                self.command_item(ui, Command::ShowOrderOfBattle, true);
                 self.command_item(ui, Command::RotateClockwise, true);
                 self.command_item(ui, Command::RotateAnticlockwise, true);
                 self.command_item(ui, Command::RemoveFromMap, true);
@@ -156,116 +154,6 @@ impl EditorApp {
                 self.command_item(ui, Command::NewScenario, true);
             }
         }
-    }
-
-    pub(crate) fn tool_bar(&mut self, ui: &mut Ui) {
-        egui::Panel::top("tool-bar").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                for tool in Tool::ALL {
-                    let text = format!("{} {}", tool.icon(), tool.name());
-                    if ui
-                        .selectable_label(self.tools.tool == tool, text)
-                        .on_hover_text(tool.tooltip())
-                        .clicked()
-                    {
-                        self.request(Command::Tool(tool));
-                    }
-                }
-                ui.separator();
-                if ui
-                    .add_enabled(self.history.can_undo(), egui::Button::new("⟲ Undo"))
-                    .on_hover_text("Undo (Ctrl+Z)")
-                    .clicked()
-                {
-                    self.request(Command::Undo);
-                }
-                if ui
-                    .add_enabled(self.history.can_redo(), egui::Button::new("⟳ Redo"))
-                    .on_hover_text("Redo (Ctrl+Shift+Z or Ctrl+Y)")
-                    .clicked()
-                {
-                    self.request(Command::Redo);
-                }
-                if ui
-                    .button("💾 Save")
-                    .on_hover_text("Save (Ctrl+S)")
-                    .clicked()
-                {
-                    self.request(Command::Save);
-                }
-            });
-        });
-    }
-
-    pub(crate) fn status_bar(&mut self, ui: &mut Ui) {
-        egui::Panel::bottom("status").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                match self.hovered {
-                    Some(hex) => {
-                        let grid = &self.doc.map.grid;
-                        let name = grid.name(hex);
-                        let terrain = match self.doc.terrain_at(hex) {
-                            Some((_, Some(t))) => t.name.clone(),
-                            Some((code, None)) => format!("unknown terrain `{code}`"),
-                            None => "?".to_owned(),
-                        };
-                        let overlays: Vec<String> = self
-                            .doc
-                            .overlays_at(hex)
-                            .iter()
-                            .map(|id| {
-                                self.doc
-                                    .map
-                                    .overlay_types
-                                    .get(id)
-                                    .map_or_else(|| id.to_string(), |o| o.name.clone())
-                            })
-                            .collect();
-                        let mut text = format!("hex {name} · {terrain}");
-                        if !overlays.is_empty() {
-                            text.push_str(&format!(" ({})", overlays.join(", ")));
-                        }
-                        if let Some(label) = self.doc.map.labels.get(&name) {
-                            text.push_str(&format!(" · “{label}”"));
-                        }
-                        let (units, leaders) = self.oob.counters.count_at(hex);
-                        if units + leaders > 0 {
-                            let plural = |n: usize, what: &str| {
-                                format!("{n} {what}{}", if n == 1 { "" } else { "s" })
-                            };
-                            text.push_str(&format!(
-                                " · {}, {}",
-                                plural(units, "unit"),
-                                plural(leaders, "leader")
-                            ));
-                        }
-                        ui.label(text);
-                    }
-                    None => {
-                        ui.weak("hex —");
-                    }
-                }
-                ui.separator();
-                ui.label(format!("zoom {:.0}%", self.view.zoom_percent()));
-                ui.separator();
-                let (errors, warnings) = self.diagnostics.counts();
-                ui.label(format!("⛔{errors} ⚠{warnings}"));
-                ui.separator();
-                self.digitise_status(ui);
-                if self.is_dirty() {
-                    let orange = Color32::from_rgb(230, 150, 40);
-                    let (rect, _) =
-                        ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-                    ui.painter().circle_filled(rect.center(), 4.5, orange);
-                    ui.label(RichText::new("unsaved").color(orange));
-                } else if self.doc.map_path.is_none() {
-                    // A new map is not on disk yet, even with nothing done to it.
-                    ui.weak("not saved yet");
-                } else {
-                    ui.label("saved");
-                }
-            });
-        });
     }
 
     /// The left dock: the terrain palette first (it never moves), then the tool's options,
@@ -376,118 +264,5 @@ impl EditorApp {
         if before.hex_names != layers.hex_names {
             self.settings.show_hex_names = layers.hex_names;
         }
-    }
-
-    /// The inspector: the selected counter (from the map or the tree) and its hex, or the
-    /// selected hex with the counters on it; it follows the selection.
-    pub(crate) fn inspector(&mut self, ui: &mut Ui) {
-        ui.heading("Inspector");
-        if let Some(at) = self.selected_counter()
-            && let Some(s) = self.doc.scenario.as_ref().map(|f| &f.scenario)
-        {
-            ui.strong(counter_title(s, at));
-            if let Some(p) = crate::model::scenario_edit::placement_of(s, at) {
-                ui.label(format!(
-                    "Placement: {}",
-                    crate::model::scenario_edit::describe_placement(p)
-                ));
-            }
-            if ui.button("Edit in the order of battle").clicked() {
-                self.oob.tab = crate::panels::oob::DockTab::Oob;
-                self.oob.scroll_to_selection();
-            }
-            ui.separator();
-        }
-        let hex = self
-            .selected_counter()
-            .and_then(|at| self.counter_hex(at))
-            .or(self.tools.selection);
-        let Some(hex) = hex else {
-            ui.weak("Select a hex or a counter (S, then click) to see it here.");
-            ui.separator();
-            let map = &self.doc.map;
-            ui.label(format!("Map: {}", map.name));
-            ui.label(format!(
-                "{} × {} hexes, {:?} top",
-                map.grid.columns, map.grid.rows, map.grid.orientation
-            ));
-            if let Some(s) = &self.doc.scenario {
-                ui.label(format!("Scenario: {}", s.scenario.title));
-            }
-            return;
-        };
-        let grid = &self.doc.map.grid;
-        let name = grid.name(hex);
-        ui.label(format!("Hex {name}"));
-        if let Some((code, t)) = self.doc.terrain_at(hex) {
-            ui.label(format!(
-                "Terrain: {} (`{code}`)",
-                t.map_or("unknown", |t| t.name.as_str())
-            ));
-        }
-        for id in self.doc.overlays_at(hex) {
-            ui.label(format!("Overlay: {id}"));
-        }
-        for (side, _) in grid.neighbours(hex) {
-            let side_ref = grid.hexside_ref(hex, side);
-            for feature in self.doc.hexside_features(&side_ref) {
-                ui.label(format!("{side}: {feature}"));
-            }
-        }
-        if let Some(label) = self.doc.map.labels.get(&name) {
-            ui.label(format!("Label: {label}"));
-        }
-        let here: Vec<_> = match self.doc.scenario.as_ref().map(|f| &f.scenario) {
-            Some(s) => crate::map::counters::stack_order(&self.oob.counters, hex)
-                .into_iter()
-                .map(|at| (at, counter_title(s, at)))
-                .collect(),
-            None => Vec::new(),
-        };
-        {
-            if !here.is_empty() {
-                ui.label(format!("Counters here: {}", here.len()));
-                for (at, text) in here {
-                    if ui
-                        .selectable_label(self.selected_counter() == Some(at), text)
-                        .clicked()
-                    {
-                        self.select(Some(crate::panels::oob::Sel::of_counter(at)));
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A counter's name and id as the inspector shows it.
-fn counter_title(
-    s: &bataille_schema::Scenario,
-    at: crate::model::scenario_edit::CounterAt,
-) -> String {
-    use crate::model::scenario_edit::CounterAt;
-    match at {
-        CounterAt::Unit(a, u) => s
-            .armies
-            .get(a)
-            .and_then(|army| army.units.get(u))
-            .map_or_else(String::new, |u| {
-                format!("{} ({}) — {}", u.name, u.id, u.kind)
-            }),
-        CounterAt::Leader(a, c) => s
-            .armies
-            .get(a)
-            .and_then(|army| army.corps.get(c))
-            .and_then(|corps| corps.leader.as_ref())
-            .map_or_else(String::new, |l| {
-                format!("{} ({}) — line leader", l.name, l.id)
-            }),
-        CounterAt::Commander(a, k) => s
-            .armies
-            .get(a)
-            .and_then(|army| army.commanders.get(k))
-            .map_or_else(String::new, |c| {
-                format!("{} ({}) — commander in chief", c.name, c.id)
-            }),
     }
 }

@@ -32,8 +32,9 @@ impl EditorApp {
         self.export_frame(&ctx);
         self.table_frame(&ctx);
         self.menu_bar(ui);
-        self.tool_bar(ui);
-        self.status_bar(ui);
+        self.with_context(|cx, panels| panels.tool_bar.ui(cx, ui));
+        let digitise = self.digitise_status();
+        self.with_context(|cx, panels| panels.status_bar.ui(cx, ui, digitise));
         if self.settings.show_diagnostics {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
@@ -71,7 +72,7 @@ impl EditorApp {
         self.scenario_windows(&ctx);
         self.dialogs(&ctx);
         self.toasts_ui(&ctx);
-        for command in std::mem::take(&mut self.pending) {
+        for command in self.commands.take() {
             self.execute(command);
         }
         if self.is_dirty() {
@@ -109,7 +110,7 @@ impl EditorApp {
         let dialog_open = self.dialog.is_some()
             || self.oob.settings_dialog.is_some()
             || self.digitise.import_dialog.is_some();
-        for command in crate::app::command::pressed(ctx, typing, dialog_open) {
+        for command in crate::context::command::pressed(ctx, typing, dialog_open) {
             self.request(command);
         }
     }

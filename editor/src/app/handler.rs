@@ -28,10 +28,11 @@ use std::time::Instant;
 
 use egui::ViewportCommand;
 
-use crate::app::command::Command;
 use crate::app::{Dialog, EditorApp};
+use crate::context::Command;
 use crate::model::document::{Document, NewMapSettings, Touched};
 use crate::model::history::{Change, History};
+use crate::model::selection::Anchor;
 use crate::panels::map_settings::MapSettingsDialog;
 use crate::services::files::PickPurpose;
 use crate::tools::{MAX_BRUSH_RADIUS, Tool, ToolOutput};
@@ -86,11 +87,38 @@ impl EditorApp {
 
     /// Applies a change, recording it for undo (in the open group if any).
     fn apply_change(&mut self, label: &str, change: Change) {
-        if !matches!(change, Change::Scenario(_) | Change::AttachScenario { .. }) {
+        let scenario = matches!(change, Change::Scenario(_) | Change::AttachScenario { .. });
+        if !scenario {
             self.doc.map_revision += 1;
         }
+        let anchor = if scenario {
+            self.selection_anchor()
+        } else {
+            None
+        };
         let touched = self.history.apply(self.doc.write(), label, change);
         self.after_change(&touched);
+        self.carry_selection(anchor, &touched);
+    }
+
+    /// The selection by id, before a change.
+    fn selection_anchor(&self) -> Option<Anchor> {
+        Anchor::new(self.oob.selected, &self.doc.scenario.as_ref()?.scenario)
+    }
+
+    /// After a change: the selection names the same item as before (by id), or nothing if it is
+    /// gone, never the neighbour that took its index.
+    fn carry_selection(&mut self, anchor: Option<Anchor>, touched: &Touched) {
+        if !(touched.scenario || touched.all) {
+            return;
+        }
+        if let Some(anchor) = anchor {
+            self.oob.selected = self
+                .doc
+                .scenario
+                .as_ref()
+                .and_then(|f| anchor.resolve(&f.scenario));
+        }
     }
 
     /// Applies several changes as one undo step.
@@ -153,8 +181,10 @@ impl EditorApp {
 
     fn undo(&mut self) {
         self.doc.map_revision += 1;
+        let anchor = self.selection_anchor();
         if let Some(touched) = self.history.undo(self.doc.write()) {
             self.after_change(&touched);
+            self.carry_selection(anchor, &touched);
             if touched.all {
                 self.view.invalidate_all();
             }
@@ -164,8 +194,10 @@ impl EditorApp {
 
     fn redo(&mut self) {
         self.doc.map_revision += 1;
+        let anchor = self.selection_anchor();
         if let Some(touched) = self.history.redo(self.doc.write()) {
             self.after_change(&touched);
+            self.carry_selection(anchor, &touched);
             self.after_commit();
         }
     }
@@ -297,6 +329,15 @@ impl EditorApp {
             }
             Command::Edit { label, changes } => self.apply_edit(&label, changes),
             Command::Stroke(out) => self.apply_tool_output(out),
+            Command::Select(sel) => {
+                self.select(sel);
+                ctx.request_repaint();
+            }
+            Command::ShowOrderOfBattle => {
+                self.oob.tab = crate::panels::oob::DockTab::Oob;
+                self.settings.show_right_dock = true;
+                self.oob.scroll_to_selection();
+            }
             Command::RotateClockwise => self.rotate_selected(true),
             Command::RotateAnticlockwise => self.rotate_selected(false),
             Command::RemoveFromMap => self.remove_selected_from_map(),

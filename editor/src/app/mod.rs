@@ -3,7 +3,7 @@
 //! `handler` runs them (the only code that changes the document); `frame` draws the window;
 //! `lifecycle` opens, saves and recovers files; `dialogs` shows the modal dialogs.
 
-pub mod command;
+pub use crate::context::command;
 mod dialogs;
 pub mod digitise;
 pub mod docks;
@@ -124,6 +124,14 @@ pub struct Toast {
     pub until: f64,
 }
 
+/// The panels moved out of the app: each its own state and a `ui(&mut self, ctx, ui)`.
+#[derive(Default)]
+pub struct Panels {
+    pub tool_bar: crate::panels::tool_bar::ToolBar,
+    pub status_bar: crate::panels::status_bar::StatusBar,
+    pub inspector: crate::panels::inspector::Inspector,
+}
+
 /// The editor.
 pub struct EditorApp {
     /// The document: read it freely; only `execute` changes it.
@@ -144,13 +152,15 @@ pub struct EditorApp {
     /// The miniatures systems scenarios name, loaded.
     pub systems: crate::services::systems::SystemCache,
     pub dialog: Option<Dialog>,
+    pub panels: Panels,
     pub toasts: Vec<Toast>,
     /// The hex under the pointer.
     pub hovered: Option<HexIndex>,
     /// Where the map was drawn in the last frame.
     pub map_rect: egui::Rect,
     pub(crate) config: EditorConfig,
-    pending: Vec<Command>,
+    /// Commands queued by menus, panels and tools, drained by the handler each frame.
+    commands: crate::context::CommandSender,
     /// Set once the user agreed to lose unsaved changes (or saved them) for the next action.
     guard_passed: bool,
     /// The window may close now.
@@ -189,10 +199,11 @@ impl EditorApp {
             table: crate::map::table_overlay::TableOverlay::new(),
             systems: Default::default(),
             dialog: None,
+            panels: Panels::default(),
             toasts: Vec::new(),
             hovered: None,
             map_rect: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0)),
-            pending: Vec::new(),
+            commands: Default::default(),
             guard_passed: false,
             allow_close: false,
             title: String::new(),
@@ -272,8 +283,43 @@ impl EditorApp {
         self.history.is_dirty()
     }
 
+    /// Runs `f` with this frame's read-only context and the panels' own state: the borrows
+    /// split at the root (as rerun's `app_state.rs` does), so no panel gets the app.
+    pub(crate) fn with_context<R>(
+        &mut self,
+        f: impl FnOnce(&crate::context::ViewContext<'_>, &mut Panels) -> R,
+    ) -> R {
+        let EditorApp {
+            doc,
+            history,
+            view,
+            tools,
+            diagnostics,
+            oob,
+            hovered,
+            commands,
+            panels,
+            ..
+        } = self;
+        let ctx = crate::context::ViewContext {
+            doc,
+            history,
+            diagnostics: &diagnostics.diagnostics,
+            selection: crate::context::Selection {
+                item: oob.selected,
+                hex: tools.selection,
+            },
+            view,
+            hovered: *hovered,
+            tools,
+            counters: &oob.counters,
+            commands,
+        };
+        f(&ctx, panels)
+    }
+
     /// Queues an action, run at the end of the frame.
     pub fn request(&mut self, action: Command) {
-        self.pending.push(action);
+        self.commands.send(action);
     }
 }

@@ -5,7 +5,7 @@
 use egui::{Key, Ui};
 
 use crate::app::PaletteState;
-use crate::app::command::{Command, POINTER_GESTURES};
+use crate::context::command::{Command, POINTER_GESTURES};
 
 /// The commands whose label or tooltip holds every word of the query.
 pub fn matches(query: &str) -> Vec<Command> {

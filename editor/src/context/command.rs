@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 use crate::model::history::Change;
+use crate::model::selection::Sel;
 use crate::tools::{Tool, ToolOutput};
 
 /// Something the user asked for, from a menu, a button, a shortcut, the palette or a tool.
@@ -64,6 +65,10 @@ pub enum Command {
     },
     /// What a map tool returned for this frame's pointer input (a stroke's part).
     Stroke(ToolOutput),
+    /// Select an item of the order of battle (and the hex its counter stands on), or nothing.
+    Select(Option<Sel>),
+    /// Show the order of battle in the right dock, scrolled to the selection.
+    ShowOrderOfBattle,
 }
 
 /// What the pointer does, for the shortcut sheet (not commands: they act where the pointer is).
@@ -194,6 +199,8 @@ impl Command {
             ToggleTableOverlay => "Table overlay",
             Edit { label, .. } => return label.clone(),
             Stroke(_) => "Stroke",
+            Select(_) => "Select",
+            ShowOrderOfBattle => "Order of battle",
         };
         text.to_owned()
     }
@@ -238,6 +245,8 @@ impl Command {
                 "Show a miniatures table (180 × 120 cm…) on the map at a system's ground scale"
             }
             Edit { .. } | Stroke(_) => "An edit of the document",
+            Select(_) => "Select an item of the order of battle",
+            ShowOrderOfBattle => "Show the order of battle in the right dock",
         };
         text.to_owned()
     }

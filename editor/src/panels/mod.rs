@@ -1,15 +1,19 @@
-//! Docks and dialogs: each a struct with its own state that reads the document and returns what
-//! the user asked for.
+//! Docks and dialogs: each a struct with its own state and a `ui` that reads the frame's
+//! [`crate::context::ViewContext`] and sends `Command`s (the older ones still return what the
+//! user asked for). None imports the app; none holds `&mut Document`.
 
 pub mod command_view;
 pub mod diagnostics;
 pub mod export;
 pub mod file_dialog;
+pub mod inspector;
 pub mod legend;
 pub mod map_settings;
 pub mod new_scenario;
 pub mod oob;
 pub mod ratings;
 pub mod scenario_settings;
+pub mod status_bar;
+pub mod tool_bar;
 pub mod unit_kinds;
 pub mod widgets;

@@ -38,23 +38,13 @@ impl EditorApp {
         }
     }
 
-    /// The status bar's count of hexes to check (when digitising).
-    pub(crate) fn digitise_status(&mut self, ui: &mut Ui) {
-        if let Some(job) = &self.digitise.import_job {
-            ui.label(format!("loading the scan… {:.0} %", job.progress() * 100.0));
-            ui.separator();
+    /// What the status bar says about digitising: a scan loading, the hexes to check.
+    pub(crate) fn digitise_status(&self) -> crate::panels::status_bar::DigitiseStatus {
+        let digitising = self.doc.map.background.is_some() || !self.doc.map.checked.is_empty();
+        crate::panels::status_bar::DigitiseStatus {
+            loading: self.digitise.import_job.as_ref().map(|job| job.progress()),
+            to_check: digitising.then(|| (self.doc.map.grid.hex_count(), self.hexes_to_check())),
         }
-        if self.doc.map.background.is_none() && self.doc.map.checked.is_empty() {
-            return;
-        }
-        let total = self.doc.map.grid.hex_count();
-        let left = self.hexes_to_check();
-        ui.label(format!(
-            "✔ {}/{total} checked · {left} to check",
-            total - left
-        ))
-        .on_hover_text("C marks the hex under the pointer as checked against the scan");
-        ui.separator();
     }
 
     /// The digitise panel (right side), when open.

@@ -254,7 +254,7 @@ impl EditorApp {
             self.oob.tab = DockTab::Inspector;
         }
         match self.oob.tab {
-            DockTab::Inspector => self.inspector(ui),
+            DockTab::Inspector => self.with_context(|cx, panels| panels.inspector.ui(cx, ui)),
             DockTab::Digitise => self.digitise_dock(ui),
             DockTab::Oob => {
                 let before = self.oob.selected;

@@ -1,0 +1,100 @@
+//! What every panel, tool and map layer is handed each frame: [`ViewContext`], a read-only view
+//! of the editor (the document, the undo history, the validator's diagnostics, the selection,
+//! the map view) and the [`CommandSender`] through which it asks for anything (as rerun's
+//! `ViewerContext` and `CommandSender`). The app builds it once per frame, splitting its
+//! borrows at the root; nothing here knows the app, and nothing here can change the document:
+//! only the app's one handler, draining the commands, does.
+
+pub mod command;
+
+use std::cell::RefCell;
+
+use bataille_schema::HexIndex;
+use bataille_validator::Diagnostic;
+
+use crate::map::counters::CounterCache;
+use crate::map::view::MapView;
+use crate::model::document::Document;
+use crate::model::history::History;
+use crate::model::scenario_edit::CounterAt;
+use crate::model::selection::Sel;
+use crate::tools::ToolState;
+
+pub use command::Command;
+
+/// The queue of commands panels, tools and layers send; the app drains it once per frame into
+/// its one handler. Sending needs only `&self`, so a panel holding the shared context can ask.
+#[derive(Debug, Default)]
+pub struct CommandSender {
+    queue: RefCell<Vec<Command>>,
+}
+
+impl CommandSender {
+    /// Queues a command, run at the end of the frame.
+    pub fn send(&self, command: Command) {
+        self.queue.borrow_mut().push(command);
+    }
+
+    /// Takes every queued command, oldest first.
+    pub fn take(&self) -> Vec<Command> {
+        std::mem::take(&mut *self.queue.borrow_mut())
+    }
+}
+
+/// What is selected: an item of the order of battle (a counter, a corps, a zone…) and a hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Selection {
+    pub item: Option<Sel>,
+    pub hex: Option<HexIndex>,
+}
+
+impl Selection {
+    /// The counter selected, if the item is one.
+    pub fn counter(&self) -> Option<CounterAt> {
+        self.item.and_then(Sel::counter)
+    }
+}
+
+/// The editor as a panel sees it this frame: everything read-only, plus the command sender.
+pub struct ViewContext<'a> {
+    /// The document (map, scenario): read it; change it by sending a `Command::Edit`.
+    pub doc: &'a Document,
+    pub history: &'a History,
+    /// The validator's own diagnostics of the document, as last checked.
+    pub diagnostics: &'a [Diagnostic],
+    pub selection: Selection,
+    /// The map view: pan, zoom, layers shown.
+    pub view: &'a MapView,
+    /// The hex under the pointer (last frame).
+    pub hovered: Option<HexIndex>,
+    /// The tools' state: the current tool, its terrain, brush, feature.
+    pub tools: &'a ToolState,
+    /// The scenario's counters by hex (rebuilt when the scenario changes).
+    pub counters: &'a CounterCache,
+    pub commands: &'a CommandSender,
+}
+
+impl ViewContext<'_> {
+    /// Queues a command for the app's handler (run at the end of the frame).
+    pub fn send(&self, command: Command) {
+        self.commands.send(command);
+    }
+
+    /// The hex a counter stands on at set-up.
+    pub fn counter_hex(&self, at: CounterAt) -> Option<HexIndex> {
+        let s = &self.doc.scenario.as_ref()?.scenario;
+        crate::model::scenario_edit::placement_of(s, at)?
+            .hex()
+            .and_then(|h| self.doc.map.grid.lookup(h))
+    }
+
+    /// Errors and warnings among the diagnostics.
+    pub fn diagnostic_counts(&self) -> (usize, usize) {
+        let errors = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == bataille_validator::Severity::Error)
+            .count();
+        (errors, self.diagnostics.len() - errors)
+    }
+}
