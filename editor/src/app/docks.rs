@@ -1,13 +1,10 @@
-//! The panels around the map still written on the app: the menu bar and the left dock (tool
-//! options, terrain palette, layers). The tool bar, status bar and inspector are panels
-//! (`panels::tool_bar`, `panels::status_bar`, `panels::inspector`).
+//! The menu bar, still written on the app. The tool bar, status bar, left dock and inspector
+//! are panels (`panels::tool_bar`, `status_bar`, `tool_dock`, `inspector`).
 
-use egui::{Color32, RichText, Ui};
+use egui::Ui;
 
 use crate::app::{Command, EditorApp};
-use crate::map::view::colour32;
-use crate::panels::legend::{LegendTab, labelled_text};
-use crate::tools::{MAX_BRUSH_RADIUS, Tool};
+use crate::tools::Tool;
 
 /// A menu item for a command: its label, first shortcut and tooltip from the `Command` table.
 fn item(ui: &mut Ui, command: &Command, enabled: bool) -> bool {
@@ -153,116 +150,6 @@ impl EditorApp {
                 ui.weak("No scenario open: open a scenario file, or start one for this map.");
                 self.command_item(ui, Command::NewScenario, true);
             }
-        }
-    }
-
-    /// The left dock: the terrain palette first (it never moves), then the tool's options,
-    /// then the layers. The dock has one width whatever the tool, so the map never shifts.
-    pub(crate) fn left_dock(&mut self, ui: &mut Ui) {
-        ui.strong("Terrain");
-        let mut picked = None;
-        for (code, t) in &self.doc.map.terrain {
-            let Some(c) = code.chars().next() else {
-                continue;
-            };
-            ui.horizontal(|ui| {
-                let (rect, _) =
-                    ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
-                ui.painter()
-                    .rect_filled(rect, 3.0, colour32(&t.colour, Color32::MAGENTA));
-                let selected = self.tools.terrain == c;
-                if ui
-                    .selectable_label(selected, format!("{code}  {}", t.name))
-                    .clicked()
-                {
-                    picked = Some(c);
-                }
-            });
-        }
-        if let Some(c) = picked {
-            self.tools.terrain = c;
-            if !matches!(self.tools.tool, Tool::Brush | Tool::Fill) {
-                self.tools.tool = Tool::Brush;
-            }
-        }
-        if ui.button("Edit legend…").clicked() {
-            self.request(Command::Legend);
-        }
-        ui.separator();
-        ui.heading(self.tools.tool.name());
-        match self.tools.tool {
-            Tool::Brush => {
-                ui.horizontal(|ui| {
-                    let l = ui.label("Brush radius");
-                    ui.add(egui::Slider::new(
-                        &mut self.tools.brush_radius,
-                        0..=MAX_BRUSH_RADIUS,
-                    ))
-                    .labelled_by(l.id)
-                    .on_hover_text("[ and ] change it");
-                });
-            }
-            Tool::Hexside => {
-                ui.label("Feature drawn:");
-                if self.doc.map.hexside_types.is_empty() {
-                    ui.weak("The legend has no hexside features.");
-                    if ui.button("Add hexside features…").clicked() {
-                        self.legend.open_on(&self.doc, LegendTab::Hexsides);
-                    }
-                }
-                for (id, t) in &self.doc.map.hexside_types {
-                    let selected = self.tools.hexside.as_ref() == Some(id);
-                    let text = RichText::new(format!("〰 {}", t.name))
-                        .color(colour32(&t.colour, Color32::BLUE));
-                    if ui.selectable_label(selected, text).clicked() {
-                        self.tools.hexside = Some(id.clone());
-                    }
-                }
-                ui.weak("Drag along edges to add; right-drag removes.");
-            }
-            Tool::Overlay => {
-                ui.label("Overlay placed:");
-                if self.doc.map.overlay_types.is_empty() {
-                    ui.weak("The legend has no overlays.");
-                    if ui.button("Add overlays…").clicked() {
-                        self.legend.open_on(&self.doc, LegendTab::Overlays);
-                    }
-                }
-                for (id, t) in &self.doc.map.overlay_types {
-                    let selected = self.tools.overlay.as_ref() == Some(id);
-                    if ui
-                        .selectable_label(selected, format!("{:?}: {}", t.symbol, t.name))
-                        .clicked()
-                    {
-                        self.tools.overlay = Some(id.clone());
-                    }
-                }
-                ui.weak("Click to add; right-click removes.");
-            }
-            Tool::Label => {
-                labelled_text(ui, "Label text", &mut self.tools.label_text);
-                ui.weak("Click a hex to give it this label; right-click removes a label.");
-            }
-            Tool::Select => {
-                ui.weak("Click a hex to inspect it.");
-            }
-            Tool::Zone => self.zone_tool_options(ui),
-            Tool::Units => self.units_tool_options(ui),
-            Tool::Fill | Tool::Eyedropper => {}
-        }
-        ui.separator();
-        ui.separator();
-        ui.strong("Layers");
-        let layers = &mut self.view.layers;
-        let before = *layers;
-        ui.checkbox(&mut layers.terrain, "Terrain");
-        ui.checkbox(&mut layers.overlays, "Overlays");
-        ui.checkbox(&mut layers.hexsides, "Hexsides");
-        ui.checkbox(&mut layers.labels, "Labels");
-        ui.checkbox(&mut layers.hex_names, "Hex names");
-        ui.checkbox(&mut layers.grid, "Grid");
-        if before.hex_names != layers.hex_names {
-            self.settings.show_hex_names = layers.hex_names;
         }
     }
 }

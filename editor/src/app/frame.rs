@@ -54,7 +54,13 @@ impl EditorApp {
                 .resizable(false)
                 .exact_size(LEFT_DOCK_WIDTH)
                 .show(ui, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| self.left_dock(ui));
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        let mut zone_tool = std::mem::take(&mut self.oob.zone_tool);
+                        self.with_context(|cx, panels| {
+                            panels.tool_dock.ui(cx, ui, &mut zone_tool);
+                        });
+                        self.oob.zone_tool = zone_tool;
+                    });
                 });
         }
         if self.settings.show_right_dock {

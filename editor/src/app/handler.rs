@@ -333,6 +333,32 @@ impl EditorApp {
                 self.select(sel);
                 ctx.request_repaint();
             }
+            Command::PickTerrain(code) => {
+                self.tools.terrain = code;
+                if !matches!(self.tools.tool, Tool::Brush | Tool::Fill) {
+                    self.tools.tool = Tool::Brush;
+                }
+            }
+            Command::SetBrushRadius(radius) => {
+                self.tools.brush_radius = radius.min(MAX_BRUSH_RADIUS);
+            }
+            Command::SetHexsideFeature(id) => self.tools.hexside = Some(id),
+            Command::SetOverlayType(id) => self.tools.overlay = Some(id),
+            Command::SetLabelText(text) => self.tools.label_text = text,
+            Command::SetLayers(layers) => {
+                if layers.hex_names != self.view.layers.hex_names {
+                    self.settings.show_hex_names = layers.hex_names;
+                }
+                self.view.layers = layers;
+            }
+            Command::LegendHexsides => {
+                self.legend
+                    .open_on(&self.doc, crate::panels::legend::LegendTab::Hexsides);
+            }
+            Command::LegendOverlays => {
+                self.legend
+                    .open_on(&self.doc, crate::panels::legend::LegendTab::Overlays);
+            }
             Command::ShowOrderOfBattle => {
                 self.oob.tab = crate::panels::oob::DockTab::Oob;
                 self.settings.show_right_dock = true;

@@ -130,6 +130,7 @@ pub struct Panels {
     pub tool_bar: crate::panels::tool_bar::ToolBar,
     pub status_bar: crate::panels::status_bar::StatusBar,
     pub inspector: crate::panels::inspector::Inspector,
+    pub tool_dock: crate::panels::tool_dock::ToolDock,
 }
 
 /// The editor.

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
+use bataille_schema::Id;
+
+use crate::map::view::Layers;
 use crate::model::history::Change;
 use crate::model::selection::Sel;
 use crate::tools::{Tool, ToolOutput};
@@ -69,6 +72,20 @@ pub enum Command {
     Select(Option<Sel>),
     /// Show the order of battle in the right dock, scrolled to the selection.
     ShowOrderOfBattle,
+    /// The terrain painted (a palette row): the brush or fill tool takes it.
+    PickTerrain(char),
+    SetBrushRadius(u32),
+    /// The hexside feature the hexside tool draws.
+    SetHexsideFeature(Id),
+    /// The overlay the overlay tool places.
+    SetOverlayType(Id),
+    /// The text the label tool sets.
+    SetLabelText(String),
+    /// The map layers shown.
+    SetLayers(Layers),
+    /// The legend editor, on its hexside (overlay) page.
+    LegendHexsides,
+    LegendOverlays,
 }
 
 /// What the pointer does, for the shortcut sheet (not commands: they act where the pointer is).
@@ -201,6 +218,14 @@ impl Command {
             Stroke(_) => "Stroke",
             Select(_) => "Select",
             ShowOrderOfBattle => "Order of battle",
+            PickTerrain(code) => return format!("Terrain {code}"),
+            SetBrushRadius(r) => return format!("Brush radius {r}"),
+            SetHexsideFeature(id) => return format!("Hexside feature {id}"),
+            SetOverlayType(id) => return format!("Overlay {id}"),
+            SetLabelText(_) => "Label text",
+            SetLayers(_) => "Layers",
+            LegendHexsides => "Add hexside features…",
+            LegendOverlays => "Add overlays…",
         };
         text.to_owned()
     }
@@ -247,6 +272,13 @@ impl Command {
             Edit { .. } | Stroke(_) => "An edit of the document",
             Select(_) => "Select an item of the order of battle",
             ShowOrderOfBattle => "Show the order of battle in the right dock",
+            PickTerrain(_) => "Paint this terrain (brush or fill)",
+            SetBrushRadius(_) => "Brush radius, 0 to 5 hexes",
+            SetHexsideFeature(_) => "The feature the hexside tool draws",
+            SetOverlayType(_) => "The overlay the overlay tool places",
+            SetLabelText(_) => "The text the label tool sets",
+            SetLayers(_) => "Which layers of the map are shown",
+            LegendHexsides | LegendOverlays => "Open the legend editor on this page",
         };
         text.to_owned()
     }

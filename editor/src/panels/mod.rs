@@ -15,5 +15,6 @@ pub mod ratings;
 pub mod scenario_settings;
 pub mod status_bar;
 pub mod tool_bar;
+pub mod tool_dock;
 pub mod unit_kinds;
 pub mod widgets;

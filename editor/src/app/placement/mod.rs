@@ -5,8 +5,6 @@
 
 mod on_map;
 
-use on_map::at_key;
-
 use bataille_schema::{HexIndex, Scenario};
 use egui::{Color32, Pos2, Rect, Stroke};
 
@@ -14,9 +12,7 @@ use crate::app::{Command, EditorApp};
 use crate::map::counters::{self, Highlights, hit, stack_order};
 use crate::model::document::ScenarioFile;
 use crate::model::history::Change;
-use crate::model::scenario_edit::{
-    CounterAt, find_counter, needs_placing, placement_dropped_on, placement_of,
-};
+use crate::model::scenario_edit::{CounterAt, find_counter, placement_dropped_on, placement_of};
 use crate::panels::diagnostics::{Diagnostic, Severity};
 use crate::panels::oob::{
     CounterDrop, DockTab, MapDrag, OobOutput, Sel, remove_from_map, rotate, set_placement,
@@ -267,92 +263,6 @@ impl EditorApp {
                 }
                 self.apply_oob_output(&ctx, out);
             }
-        }
-    }
-
-    /// The zone tool's options in the left dock.
-    pub(crate) fn zone_tool_options(&mut self, ui: &mut egui::Ui) {
-        let unit = match self.oob.selected {
-            Some(Sel::Unit(a, u)) => Some((a, u)),
-            _ => None,
-        };
-        let owner = match (self.oob.selected, &self.doc.scenario) {
-            (Some(Sel::Corps(a, c) | Sel::Leader(a, c)), Some(f)) => f
-                .scenario
-                .armies
-                .get(a)
-                .and_then(|army| army.corps.get(c))
-                .map(|c| bataille_schema::scenario::Owner::Corps(c.id.clone())),
-            (Some(sel), Some(f)) => sel
-                .army_index()
-                .and_then(|a| f.scenario.armies.get(a))
-                .map(|a| bataille_schema::scenario::Owner::Army(a.id.clone())),
-            _ => None,
-        };
-        if let Some((label, changes)) = self.oob.zone_tool.options_ui(ui, &self.doc, unit, owner) {
-            self.edit(&label, changes);
-        }
-    }
-
-    /// The unit tool's options: the counters not placed yet, to drag onto the map.
-    pub(crate) fn units_tool_options(&mut self, ui: &mut egui::Ui) {
-        let Some(file) = &self.doc.scenario else {
-            ui.weak("Open a scenario to place its counters.");
-            return;
-        };
-        let s = &file.scenario;
-        ui.weak("Drag a counter onto a hex, or select one and click a hex. Drag counters between hexes; right-click takes one off the map.");
-        ui.strong("Not placed yet");
-        let mut select = None;
-        let mut any = false;
-        egui::ScrollArea::vertical()
-            .id_salt("unplaced")
-            .max_height(360.0)
-            .show(ui, |ui| {
-                for (a, army) in s.armies.iter().enumerate() {
-                    let mut rows: Vec<(CounterAt, String)> = Vec::new();
-                    for (k, chief) in army.commanders.iter().enumerate() {
-                        if needs_placing(&chief.placement) {
-                            rows.push((CounterAt::Commander(a, k), format!("★ {}", chief.name)));
-                        }
-                    }
-                    for (c, corps) in army.corps.iter().enumerate() {
-                        if let Some(l) = &corps.leader
-                            && needs_placing(&l.placement)
-                        {
-                            rows.push((CounterAt::Leader(a, c), format!("◎ {}", l.name)));
-                        }
-                    }
-                    for (u, unit) in army.units.iter().enumerate() {
-                        if needs_placing(&unit.placement) {
-                            rows.push((CounterAt::Unit(a, u), unit.name.clone()));
-                        }
-                    }
-                    if rows.is_empty() {
-                        continue;
-                    }
-                    any = true;
-                    ui.label(egui::RichText::new(&army.name).strong());
-                    for (at, text) in rows {
-                        let selected = self.oob.selected == Some(Sel::of_counter(at));
-                        let resp = ui
-                            .push_id(("unplaced", at_key(at)), |ui| {
-                                ui.add(egui::Button::selectable(selected, text).truncate())
-                            })
-                            .inner
-                            .interact(egui::Sense::click_and_drag());
-                        resp.dnd_set_drag_payload(CounterDrop(at));
-                        if resp.clicked() || resp.drag_started() {
-                            select = Some(Sel::of_counter(at));
-                        }
-                    }
-                }
-            });
-        if !any {
-            ui.weak("Every counter is placed.");
-        }
-        if select.is_some() {
-            self.select(select);
         }
     }
 }

@@ -393,11 +393,3 @@ fn ghost_look(s: &Scenario, at: CounterAt) -> Ghost {
         }
     }
 }
-
-pub(super) fn at_key(at: CounterAt) -> (u8, usize, usize) {
-    match at {
-        CounterAt::Unit(a, u) => (0, a, u),
-        CounterAt::Leader(a, c) => (1, a, c),
-        CounterAt::Commander(a, k) => (2, a, k),
-    }
-}
