@@ -31,7 +31,11 @@ impl EditorApp {
         self.digitise_frame(&ctx);
         self.export_frame(&ctx);
         self.table_frame(&ctx);
-        self.menu_bar(ui);
+        let menus = crate::panels::menu_bar::MenuState {
+            table_shown: self.table.shown,
+            digitise_open: self.digitise.open,
+        };
+        self.with_context(|cx, panels| panels.menu_bar.ui(cx, ui, menus));
         self.with_context(|cx, panels| panels.tool_bar.ui(cx, ui));
         let digitise = self.digitise_status();
         self.with_context(|cx, panels| panels.status_bar.ui(cx, ui, digitise));

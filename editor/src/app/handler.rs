@@ -359,6 +359,9 @@ impl EditorApp {
                 self.legend
                     .open_on(&self.doc, crate::panels::legend::LegendTab::Overlays);
             }
+            Command::ImportScan => self.open_import_dialog(),
+            Command::DigitisePanel(open) => self.digitise.open = open,
+            Command::DigitiseOn(tab) => self.digitise.open_on(tab),
             Command::ShowOrderOfBattle => {
                 self.oob.tab = crate::panels::oob::DockTab::Oob;
                 self.settings.show_right_dock = true;

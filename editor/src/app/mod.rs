@@ -6,7 +6,6 @@
 pub use crate::context::command;
 mod dialogs;
 pub mod digitise;
-pub mod docks;
 mod export;
 mod frame;
 mod handler;
@@ -131,6 +130,7 @@ pub struct Panels {
     pub status_bar: crate::panels::status_bar::StatusBar,
     pub inspector: crate::panels::inspector::Inspector,
     pub tool_dock: crate::panels::tool_dock::ToolDock,
+    pub menu_bar: crate::panels::menu_bar::MenuBar,
 }
 
 /// The editor.
@@ -298,6 +298,7 @@ impl EditorApp {
             diagnostics,
             oob,
             hovered,
+            settings,
             commands,
             panels,
             ..
@@ -314,6 +315,7 @@ impl EditorApp {
             hovered: *hovered,
             tools,
             counters: &oob.counters,
+            settings,
             commands,
         };
         f(&ctx, panels)

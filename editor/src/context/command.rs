@@ -86,6 +86,42 @@ pub enum Command {
     /// The legend editor, on its hexside (overlay) page.
     LegendHexsides,
     LegendOverlays,
+    /// Digitise ▸ Import scan…: the dialog asking for the scan's file.
+    ImportScan,
+    /// Show (or hide) the digitise panel.
+    DigitisePanel(bool),
+    /// The digitise panel, opened on a tab.
+    DigitiseOn(DigitiseTab),
+}
+
+/// The tabs of the digitise panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DigitiseTab {
+    Scan,
+    Calibrate,
+    Terrain,
+    Hexsides,
+    Check,
+}
+
+impl DigitiseTab {
+    pub const ALL: [DigitiseTab; 5] = [
+        DigitiseTab::Scan,
+        DigitiseTab::Calibrate,
+        DigitiseTab::Terrain,
+        DigitiseTab::Hexsides,
+        DigitiseTab::Check,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DigitiseTab::Scan => "Scan",
+            DigitiseTab::Calibrate => "Calibrate",
+            DigitiseTab::Terrain => "Terrain",
+            DigitiseTab::Hexsides => "Hexsides",
+            DigitiseTab::Check => "Check",
+        }
+    }
 }
 
 /// What the pointer does, for the shortcut sheet (not commands: they act where the pointer is).
@@ -226,6 +262,9 @@ impl Command {
             SetLayers(_) => "Layers",
             LegendHexsides => "Add hexside features…",
             LegendOverlays => "Add overlays…",
+            ImportScan => "Import scan…",
+            DigitisePanel(_) => "Digitise panel",
+            DigitiseOn(tab) => return format!("Digitise: {}", tab.name()),
         };
         text.to_owned()
     }
@@ -279,6 +318,8 @@ impl Command {
             SetLabelText(_) => "The text the label tool sets",
             SetLayers(_) => "Which layers of the map are shown",
             LegendHexsides | LegendOverlays => "Open the legend editor on this page",
+            ImportScan => "Load a scanned map to digitise under the grid",
+            DigitisePanel(_) | DigitiseOn(_) => "Calibrate, suggest terrain and hexsides, check",
         };
         text.to_owned()
     }

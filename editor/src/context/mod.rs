@@ -18,6 +18,7 @@ use crate::model::document::Document;
 use crate::model::history::History;
 use crate::model::scenario_edit::CounterAt;
 use crate::model::selection::Sel;
+use crate::services::files::Settings;
 use crate::tools::ToolState;
 
 pub use command::Command;
@@ -71,6 +72,8 @@ pub struct ViewContext<'a> {
     pub tools: &'a ToolState,
     /// The scenario's counters by hex (rebuilt when the scenario changes).
     pub counters: &'a CounterCache,
+    /// The editor's settings (docks shown, recent files).
+    pub settings: &'a Settings,
     pub commands: &'a CommandSender,
 }
 

@@ -9,6 +9,7 @@ pub mod file_dialog;
 pub mod inspector;
 pub mod legend;
 pub mod map_settings;
+pub mod menu_bar;
 pub mod new_scenario;
 pub mod oob;
 pub mod ratings;

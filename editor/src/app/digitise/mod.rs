@@ -29,35 +29,8 @@ use crate::tools::HEXSIDE_REACH;
 
 pub use crate::model::digitise_change::DigitiseChange;
 
-/// The tabs of the digitise panel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    Scan,
-    Calibrate,
-    Terrain,
-    Hexsides,
-    Check,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 5] = [
-        Tab::Scan,
-        Tab::Calibrate,
-        Tab::Terrain,
-        Tab::Hexsides,
-        Tab::Check,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Tab::Scan => "Scan",
-            Tab::Calibrate => "Calibrate",
-            Tab::Terrain => "Terrain",
-            Tab::Hexsides => "Hexsides",
-            Tab::Check => "Check",
-        }
-    }
-}
+/// The tabs of the digitise panel (named in the command table: the menu opens them).
+pub use crate::context::command::DigitiseTab as Tab;
 
 /// What a primary click on the map does while digitising.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,42 +1,11 @@
-//! The Digitise menu, the status line and the panel with its Scan and Calibrate tabs.
+//! The digitise status line and the panel with its Scan and Calibrate tabs (the Digitise menu
+//! is in `panels::menu_bar`).
 
 use super::*;
 
 impl EditorApp {
     // -----------------------------------------------------------------------------------------
     // Menu, panel, status.
-
-    /// The Digitise menu.
-    pub(crate) fn digitise_menu(&mut self, ui: &mut Ui) {
-        if ui.button("Import scan…").clicked() {
-            self.open_import_dialog();
-        }
-        let mut open = self.digitise.open;
-        if ui.checkbox(&mut open, "Digitise panel").changed() {
-            self.digitise.open = open;
-        }
-        ui.separator();
-        for (tab, text) in [
-            (Tab::Calibrate, "Calibrate the grid…"),
-            (Tab::Terrain, "Suggest terrain…"),
-            (Tab::Hexsides, "Suggest hexsides…"),
-            (Tab::Check, "Check the work…"),
-        ] {
-            if ui.button(text).clicked() {
-                self.digitise.open_on(tab);
-            }
-        }
-        ui.separator();
-        if ui
-            .add_enabled(
-                self.doc.map.background.is_some(),
-                egui::Button::new("Remove the scan"),
-            )
-            .clicked()
-        {
-            self.set_background("Remove scan", None);
-        }
-    }
 
     /// What the status bar says about digitising: a scan loading, the hexes to check.
     pub(crate) fn digitise_status(&self) -> crate::panels::status_bar::DigitiseStatus {
