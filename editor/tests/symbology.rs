@@ -242,3 +242,37 @@ fn a_terrain_drawn_differently_is_caught() {
         "another colour for {plain:?} went unnoticed: {differ} of {all}"
     );
 }
+
+/// Denain 10.3: the editor's counters are the symbology's, fire modifier included — each
+/// battery of Denain prints `+2 · 3` on the map as on `bataille render`'s picture and the kit.
+#[test]
+fn the_editor_prints_a_batterys_fire_modifier() {
+    use bataille_editor::map::counters::{CounterCache, unit_symbol};
+    use bataille_schema::scenario::Symbol;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("scenarios")
+        .join("denain-1712.ron");
+    let loaded = bataille_schema::io::load_scenario(&path).expect("Denain loads");
+    let mut cache = CounterCache::default();
+    cache.refresh(1, Some(&loaded.scenario), &loaded.map.map.grid);
+    let batteries: Vec<_> = cache
+        .by_hex
+        .values()
+        .flat_map(|stack| &stack.units)
+        .filter(|look| look.symbol == Symbol::Artillery)
+        .collect();
+    assert_eq!(
+        batteries.len(),
+        3,
+        "Denain's three batteries are on the map"
+    );
+    for look in batteries {
+        let texts: Vec<String> = unit_symbol(look)
+            .texts
+            .iter()
+            .map(|t| t.text.clone())
+            .collect();
+        assert_eq!(texts, ["+2 · 3"]);
+    }
+}

@@ -39,6 +39,50 @@ pub enum CounterFace {
     Reduced,
 }
 
+/// What a unit's counter prints under its symbol: combat points, morale and movement points,
+/// and a battery's fire modifier (Denain 10.3: "modificateur de tir", printed where infantry
+/// prints its combat points and morale).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CounterValues {
+    pub cp: Option<u8>,
+    pub morale: Option<u8>,
+    pub mp: Option<u8>,
+    pub fire_modifier: Option<i8>,
+}
+
+impl CounterValues {
+    /// The values of a unit (its front side).
+    pub fn of(unit: &Unit) -> CounterValues {
+        CounterValues {
+            cp: unit.cp,
+            morale: unit.morale,
+            mp: unit.mp,
+            fire_modifier: unit.fire_modifier,
+        }
+    }
+
+    /// The printed line: `CP-morale-MP` (`3-2-4`, a dash for a value the unit lacks); with a
+    /// fire modifier, the modifier first (`+2 · 3` for a battery, which has no CP or morale;
+    /// `+1 · 3-2-4` otherwise). `None` when there is nothing to print. The reduced side shows
+    /// one combat point less (Denain 2).
+    pub fn text(&self, face: CounterFace) -> Option<String> {
+        let cp = match face {
+            CounterFace::Front => self.cp,
+            CounterFace::Reduced => self.cp.map(|cp| cp.saturating_sub(1)),
+        };
+        let show = |v: Option<u8>| v.map_or_else(|| "–".to_owned(), |v| v.to_string());
+        let full = || format!("{}-{}-{}", show(cp), show(self.morale), show(self.mp));
+        match self.fire_modifier {
+            Some(fire) if cp.is_none() && self.morale.is_none() => {
+                Some(format!("{fire:+} · {}", show(self.mp)))
+            }
+            Some(fire) => Some(format!("{fire:+} · {}", full())),
+            None if cp.is_none() && self.morale.is_none() && self.mp.is_none() => None,
+            None => Some(full()),
+        }
+    }
+}
+
 /// A counter that is not a unit: leaders and the game's markers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MarkerKind {
@@ -185,7 +229,7 @@ pub(crate) fn draw_counter(
 ) {
     draw_counter_values(
         d,
-        [unit.cp, unit.morale, unit.mp],
+        CounterValues::of(unit),
         symbol,
         colour,
         facing,
@@ -195,11 +239,11 @@ pub(crate) fn draw_counter(
     );
 }
 
-/// [`draw_counter`] from the unit's values (CP, morale, MP, the front side's).
+/// [`draw_counter`] from the unit's values (the front side's).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn draw_counter_values(
     d: &mut Drawing,
-    [unit_cp, unit_morale, unit_mp]: [Option<u8>; 3],
+    values: CounterValues,
     symbol: Symbol,
     colour: [u8; 3],
     facing: Option<f32>,
@@ -276,28 +320,27 @@ pub(crate) fn draw_counter_values(
         }
         Symbol::Other => {}
     }
-    let cp = match face {
-        CounterFace::Front => unit_cp,
-        CounterFace::Reduced => unit_cp.map(|cp| cp.saturating_sub(1)),
-    };
-    let values = [cp, unit_morale, unit_mp];
-    if values.iter().any(Option::is_some) {
-        let text: Vec<String> = values
-            .iter()
-            .map(|v| v.map_or_else(|| "–".to_owned(), |v| v.to_string()))
-            .collect();
+    if let Some(text) = values.text(face) {
         let ink = if luminance(colour) > 0.3 {
             INK
         } else {
             [0xff, 0xff, 0xff, 0xff]
         };
+        // At most 0.3 of the side, smaller when a long line (a battery's `+2 · 3`) would
+        // reach past the counter's edges.
+        let width_per_px = crate::text::text_width(&text, Face::Bold, 1.0);
+        let size_px = if width_per_px > 0.0 {
+            (0.3 * s).min(0.9 * s / width_per_px)
+        } else {
+            0.3 * s
+        };
         let style = TextStyle {
             face: Face::Bold,
-            size_px: 0.3 * s,
+            size_px,
             colour: ink,
             halo: None,
         };
-        d.text(&text.join("-"), &style, [0.0, 0.3 * s], Anchor::CENTRE, t);
+        d.text(&text, &style, [0.0, 0.3 * s], Anchor::CENTRE, t);
     }
 }
 

@@ -22,7 +22,7 @@ use bataille_schema::scenario::{Symbol, Unit};
 use bataille_schema::{Map, Scenario};
 use tiny_skia::{FillRule, LineCap, LineJoin, Path, PathSegment, Pixmap, Stroke, Transform};
 
-pub use crate::counters::{CounterFace, Leader, MarkerKind};
+pub use crate::counters::{CounterFace, CounterValues, Leader, MarkerKind};
 use crate::text::{Anchor, TextStyle, paint, text_path};
 use crate::{Layout, RenderOptions};
 
@@ -405,9 +405,9 @@ pub fn counter(
 }
 
 /// A unit's counter as [`counter`] draws it, from its values (CP, morale, MP: `None` is drawn
-/// as a dash) rather than the unit.
+/// as a dash; a battery's fire modifier) rather than the unit.
 pub fn counter_of_values(
-    values: [Option<u8>; 3],
+    values: CounterValues,
     symbol: Symbol,
     colour: [u8; 3],
     facing: Option<f32>,

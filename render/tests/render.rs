@@ -286,3 +286,99 @@ fn pointy_grids_render_too() {
     let mid = layout.to_image([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]);
     assert_eq!(rgb(&pixmap, mid), [0x2a, 0x5f, 0xa8]);
 }
+
+/// The texts a drawing prints.
+fn texts(drawing: &bataille_render::symbology::Drawing) -> Vec<(String, f32)> {
+    drawing
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            bataille_render::symbology::Item::Text { text, style, .. } => {
+                Some((text.clone(), style.size_px))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Denain 10.3: a battery's counter prints its fire modifier ("+2") where infantry prints its
+/// combat points and morale: on the PNG (the scenario's drawing), on the kit's and VASSAL's
+/// counters (`symbology::counter`) and in the editor (`counter_of_values`).
+#[test]
+fn artillery_counters_print_their_fire_modifier() {
+    use bataille_render::symbology::{self, CounterFace, CounterValues};
+    use bataille_render::text::{Face, text_width};
+    use bataille_schema::scenario::Symbol;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let loaded =
+        bataille_schema::io::load_scenario(&root.join("scenarios/denain-1712.ron")).unwrap();
+    let scenario = &loaded.scenario;
+    let map = &loaded.map.map;
+    let batteries: Vec<_> = scenario
+        .armies
+        .iter()
+        .flat_map(|a| &a.units)
+        .filter(|u| u.kind.as_str() == "artillery")
+        .collect();
+    assert_eq!(batteries.len(), 3);
+    let side = 40.0;
+    for unit in &batteries {
+        assert_eq!((unit.cp, unit.morale, unit.mp), (None, None, Some(3)));
+        assert_eq!(unit.fire_modifier, Some(2));
+        for face in [CounterFace::Front, CounterFace::Reduced] {
+            let printed = texts(&symbology::counter(
+                unit,
+                Symbol::Artillery,
+                [0x20, 0x40, 0xa0],
+                Some(0.0),
+                side,
+                face,
+            ));
+            assert_eq!(printed.len(), 1, "{printed:?}");
+            let (text, size) = &printed[0];
+            assert_eq!(text, "+2 · 3");
+            // Inside the counter's edges.
+            assert!(text_width(text, Face::Bold, *size) <= 0.9 * side + 1e-3);
+        }
+        let of_values = texts(&symbology::counter_of_values(
+            CounterValues::of(unit),
+            Symbol::Artillery,
+            [0x20, 0x40, 0xa0],
+            None,
+            side,
+            CounterFace::Front,
+        ));
+        assert_eq!(of_values[0].0, "+2 · 3");
+    }
+    // The picture of the scenario: one "+2 · 3" per battery on the map.
+    let options = RenderOptions::default();
+    let layout = Layout::new(&map.grid, &options).unwrap();
+    let drawing = symbology::scenario_drawing(scenario, map, &layout, &options);
+    let printed = texts(&drawing);
+    assert_eq!(
+        printed.iter().filter(|(t, _)| t == "+2 · 3").count(),
+        batteries.len()
+    );
+    // Infantry keeps CP-morale-MP, at the size it always had.
+    let infantry = scenario.armies[0]
+        .units
+        .iter()
+        .find(|u| u.kind.as_str() == "infantry" && u.fire_modifier.is_none())
+        .unwrap();
+    let printed = texts(&symbology::counter(
+        infantry,
+        Symbol::Infantry,
+        [0x20, 0x40, 0xa0],
+        None,
+        side,
+        CounterFace::Front,
+    ));
+    let expected = format!(
+        "{}-{}-{}",
+        infantry.cp.unwrap(),
+        infantry.morale.unwrap(),
+        infantry.mp.unwrap()
+    );
+    assert_eq!(printed[0].0, expected);
+    assert_eq!(printed[0].1, 0.3 * side);
+}

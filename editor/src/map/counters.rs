@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use bataille_render::symbology::{self, CounterFace, Drawing, Leader};
+use bataille_render::symbology::{self, CounterFace, CounterValues, Drawing, Leader};
 use bataille_schema::scenario::Symbol;
 use bataille_schema::{Grid, HexIndex, Scenario};
 use egui::epaint::Mesh;
@@ -379,18 +379,21 @@ pub fn paint(
     drawn
 }
 
-/// `CP-morale-MP` (`3-2-4`), a dash for a value the unit lacks; a battery without CP and
-/// morale shows its fire modifier and MP (`+2 · 3`).
+/// The values line the symbology prints on a counter (`3-2-4`; a battery's `+2 · 3`, Denain
+/// 10.3), for lists beside the map.
 pub fn values_text(values: [Option<u8>; 3], fire: Option<i8>) -> String {
-    if let ([None, None, mp], Some(fire)) = (values, fire) {
-        let mp = mp.map_or_else(|| "–".to_owned(), |v| v.to_string());
-        return format!("{fire:+} · {mp}");
+    counter_values(values, fire)
+        .text(CounterFace::Front)
+        .unwrap_or_else(|| "–-–-–".to_owned())
+}
+
+fn counter_values([cp, morale, mp]: [Option<u8>; 3], fire_modifier: Option<i8>) -> CounterValues {
+    CounterValues {
+        cp,
+        morale,
+        mp,
+        fire_modifier,
     }
-    values
-        .iter()
-        .map(|v| v.map_or_else(|| "–".to_owned(), |v| v.to_string()))
-        .collect::<Vec<_>>()
-        .join("-")
 }
 
 fn text_shape(painter: &egui::Painter, at: Pos2, text: &str, size: f32, colour: Color32) -> Shape {
@@ -422,7 +425,7 @@ enum LookKey {
     Unit(
         [u8; 4],
         std::mem::Discriminant<Symbol>,
-        [Option<u8>; 3],
+        CounterValues,
         Option<u32>,
     ),
     Leader([u8; 4], bool, String),
@@ -460,12 +463,12 @@ pub fn unit_symbol(look: &UnitLook) -> Arc<Symbol2d> {
     let key = LookKey::Unit(
         look.colour.to_array(),
         std::mem::discriminant(&look.symbol),
-        look.values,
+        counter_values(look.values, look.fire),
         look.facing_degrees.map(f32::to_bits),
     );
     cached(key, || {
         symbology::counter_of_values(
-            look.values,
+            counter_values(look.values, look.fire),
             look.symbol,
             rgb(look.colour),
             look.facing_degrees,
