@@ -30,7 +30,17 @@ impl EditorApp {
         self.shortcuts(&ctx);
         self.digitise_frame(&ctx);
         self.export_frame(&ctx);
-        self.table_frame(&ctx);
+        if self.table.shown {
+            let systems = self.scenario_systems();
+            let mut table = std::mem::take(&mut self.table);
+            let map_rect = self.map_rect;
+            self.with_context(|cx, panels| {
+                panels
+                    .table_window
+                    .show(cx, &ctx, &mut table, &systems, map_rect);
+            });
+            self.table = table;
+        }
         let menus = crate::panels::menu_bar::MenuState {
             table_shown: self.table.shown,
             digitise_open: self.digitise.open,
@@ -378,5 +388,48 @@ impl EditorApp {
         if let Some(next) = self.toasts.iter().map(|t| t.until).reduce(f64::min) {
             ctx.request_repaint_after(Duration::from_secs_f64((next - now).max(0.05)));
         }
+    }
+
+    /// Draws the overlay over the map.
+    pub(crate) fn paint_table_overlay(&self, painter: &egui::Painter, rect: egui::Rect) {
+        if !self.table.shown {
+            return;
+        }
+        let to_screen = |p: egui::Pos2| self.view.to_screen(rect, p);
+        self.table.paint(painter, &to_screen, rect);
+    }
+
+    /// The table's tag takes the pointer before the tools and counters; returns whether it did.
+    pub(crate) fn table_overlay_input(
+        &mut self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        pointer: Option<egui::Pos2>,
+    ) -> bool {
+        let rect = response.rect;
+        if !self.table.shown || !self.no_modal_open() {
+            return false;
+        }
+        let (pressed, down) = ui.input(|i| (i.pointer.primary_pressed(), i.pointer.primary_down()));
+        let view = &self.view;
+        let to_screen = |p: egui::Pos2| view.to_screen(rect, p);
+        let to_grid = |p: egui::Pos2| view.to_grid(rect, p);
+        let pointer = pointer.filter(|p| rect.contains(*p) || self.table.dragging());
+        let hovered = response.contains_pointer();
+        let state = crate::map::table_overlay::PointerState {
+            pos: pointer,
+            pressed,
+            down,
+            hovered,
+        };
+        self.table.input(&to_screen, &to_grid, rect, state)
+    }
+
+    /// The tag's rectangle on screen (tests drag it).
+    pub fn table_overlay_handle(&self) -> Option<egui::Rect> {
+        let rect = self.map_rect;
+        let to_screen = |p: egui::Pos2| self.view.to_screen(rect, p);
+        self.table
+            .handle(&to_screen, rect, &egui::FontId::proportional(13.0))
     }
 }

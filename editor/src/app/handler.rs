@@ -26,6 +26,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use bataille_schema::Id;
 use egui::ViewportCommand;
 
 use crate::app::{Dialog, EditorApp};
@@ -35,6 +36,7 @@ use crate::model::history::{Change, History};
 use crate::model::selection::Anchor;
 use crate::panels::map_settings::MapSettingsDialog;
 use crate::services::files::PickPurpose;
+use crate::services::systems::Loaded;
 use crate::tools::{MAX_BRUSH_RADIUS, Tool, ToolOutput};
 
 /// The document as the app holds it: read by everybody (`Deref`), written only by the handler.
@@ -494,6 +496,53 @@ impl EditorApp {
             self.view.centre = egui::pos2(x, y);
             self.tools.selection = Some(index);
             ctx.request_repaint();
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Miniatures systems and the table overlay.
+
+    /// The systems the open scenario names, loaded (empty without a scenario).
+    pub fn scenario_systems(&mut self) -> Vec<(Id, Loaded)> {
+        match &self.doc.scenario {
+            Some(file) => self.systems.systems_of(&file.path, &file.scenario),
+            None => Vec::new(),
+        }
+    }
+
+    /// Gives the live validator the systems the scenario names (checked again when one is
+    /// loaded, reloaded or no longer named), so the `miniatures` checks run in the editor.
+    pub(crate) fn sync_validation_systems(&mut self) {
+        let loaded: Vec<Loaded> = self
+            .scenario_systems()
+            .into_iter()
+            .map(|(_, loaded)| loaded)
+            .collect();
+        let same = loaded.len() == self.systems.synced.len()
+            && loaded.iter().zip(&self.systems.synced).all(|(a, b)| {
+                std::sync::Arc::ptr_eq(a, b) || matches!((&**a, &**b), (Err(x), Err(y)) if x == y)
+            });
+        if same {
+            return;
+        }
+        let systems: Vec<bataille_schema::System> = loaded
+            .iter()
+            .filter_map(|l| l.as_ref().as_ref().ok().cloned())
+            .collect();
+        self.systems.synced = loaded;
+        self.diagnostics.live.systems = std::sync::Arc::new(systems);
+        self.validation_due = true;
+    }
+
+    /// View ▸ Table overlay.
+    pub(crate) fn toggle_table_overlay(&mut self) {
+        self.table.shown = !self.table.shown;
+        if self.table.shown && self.doc.scenario.is_none() {
+            self.toast(
+                "The table overlay lays a scenario's units out: open a scenario with \
+                 `miniatures` systems."
+                    .into(),
+            );
         }
     }
 }

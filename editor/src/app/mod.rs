@@ -12,7 +12,6 @@ mod handler;
 mod lifecycle;
 mod palette;
 pub mod placement;
-mod table;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -131,6 +130,7 @@ pub struct Panels {
     pub inspector: crate::panels::inspector::Inspector,
     pub tool_dock: crate::panels::tool_dock::ToolDock,
     pub menu_bar: crate::panels::menu_bar::MenuBar,
+    pub table_window: crate::panels::table_window::TableWindow,
 }
 
 /// The editor.
@@ -304,6 +304,7 @@ impl EditorApp {
             ..
         } = self;
         let ctx = crate::context::ViewContext {
+            revision: doc.revision(),
             doc,
             history,
             diagnostics: &diagnostics.diagnostics,

@@ -60,6 +60,8 @@ impl Selection {
 pub struct ViewContext<'a> {
     /// The document (map, scenario): read it; change it by sending a `Command::Edit`.
     pub doc: &'a Document,
+    /// The document's revision: changes whenever the document does (caches compare it).
+    pub revision: u64,
     pub history: &'a History,
     /// The validator's own diagnostics of the document, as last checked.
     pub diagnostics: &'a [Diagnostic],

@@ -15,6 +15,7 @@ pub mod oob;
 pub mod ratings;
 pub mod scenario_settings;
 pub mod status_bar;
+pub mod table_window;
 pub mod tool_bar;
 pub mod tool_dock;
 pub mod unit_kinds;
