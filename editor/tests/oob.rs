@@ -358,6 +358,42 @@ fn zone_painting_and_undo() {
     assert_eq!(hexes(&h).len(), 5);
 }
 
+/// The unit form reads its numbers within the schema's bounds: 40 CP is refused, the reason
+/// beside the field, the value kept; Escape puts a field back and keeps the selection.
+#[test]
+fn the_unit_form_refuses_a_number_beyond_the_schema_and_escape_puts_a_field_back() {
+    let (_dir, _path, mut h) = open(&small_oob());
+    h.state_mut().select(Some(Sel::Unit(0, 0)));
+    h.run();
+    let unit = |h: &H| scenario(h).armies[0].units[0].clone();
+    let before = unit(&h);
+    type_into(&mut h, "CP", "40");
+    h.get_by_label_contains("CP: `40` is not a whole number from 0 to 12");
+    assert_eq!(unit(&h), before);
+    assert!(!h.state().is_dirty());
+    assert_eq!(
+        h.get_by_label("CP").value().as_deref(),
+        before.cp.map(|c| c.to_string()).as_deref()
+    );
+    type_into(&mut h, "CP", "12");
+    assert_eq!(unit(&h).cp, Some(12));
+    assert!(h.query_by_label_contains("is not a whole number").is_none());
+    // Escape: the name typed goes back, nothing is stored, the unit stays selected.
+    h.get_by_label("Name").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Name").type_text("Nobody");
+    h.run();
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(unit(&h).name, before.name);
+    assert_eq!(
+        h.get_by_label("Name").value().as_deref(),
+        Some(before.name.as_str())
+    );
+    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+}
+
 #[test]
 fn settings_change_turns() {
     let (_dir, _path, mut h) = open(&small_oob());
@@ -386,7 +422,7 @@ fn settings_change_turns() {
     h.run();
     h.get_by_label("Apply").click();
     h.run();
-    h.get_by_label_contains("Turns: a whole number");
+    h.get_by_label_contains("Turns: `many` is not a whole number from 1 to 200");
     assert_eq!(scenario(&h).turns, 10);
     h.get_by_label("Cancel").click();
     h.run();

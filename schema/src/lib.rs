@@ -17,6 +17,7 @@
 //! assert_eq!(grid.name(hex).as_str(), "1518");
 //! ```
 
+pub mod bounds;
 pub mod canonical;
 pub mod common;
 pub mod files;

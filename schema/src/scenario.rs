@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::bounds;
 use crate::common::{Colour, HexName, Id, MapEdge, Side, is_false};
 
 /// A scenario: one file in `scenarios/`.
@@ -24,10 +25,10 @@ pub struct Scenario {
     #[schemars(pattern(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
     pub date: String,
     /// Number of game turns.
-    #[schemars(range(min = 1, max = 200))]
+    #[schemars(range(min = bounds::TURNS.min, max = bounds::TURNS.max))]
     pub turns: u32,
     /// Minutes of real time per turn.
-    #[schemars(range(min = 1, max = 1440))]
+    #[schemars(range(min = bounds::TURN_MINUTES.min, max = bounds::TURN_MINUTES.max))]
     pub turn_minutes: u32,
     /// The time of the first turn, `HH:MM`.
     #[schemars(pattern(r"^[0-2][0-9]:[0-5][0-9]$"))]
@@ -274,10 +275,10 @@ pub struct StackTerm {
 #[serde(deny_unknown_fields)]
 pub struct Command {
     /// Default command radius of a commander in chief, in hexes (8.2: Fontenoy 10, Denain 5).
-    #[schemars(range(min = 0, max = 50))]
+    #[schemars(range(min = bounds::RADIUS_HEXES.min, max = bounds::RADIUS_HEXES.max))]
     pub commander_radius_hexes: u32,
     /// Default command radius of a line leader over its units, in hexes (9.1).
-    #[schemars(range(min = 0, max = 50))]
+    #[schemars(range(min = bounds::RADIUS_HEXES.min, max = bounds::RADIUS_HEXES.max))]
     pub leader_radius_hexes: u32,
     /// The path may not pass enemy front or flank hexes not occupied by a friendly unit (8.2).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -324,7 +325,7 @@ pub struct Commander {
     pub name: String,
     /// Command radius in hexes; absent: the rules' default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(max = 50))]
+    #[schemars(range(max = bounds::RADIUS_HEXES.max))]
     pub radius_hexes: Option<u32>,
     /// The corps it may command (8.1).
     pub commands: Vec<Id>,
@@ -363,11 +364,11 @@ pub struct LineLeader {
     #[schemars(length(min = 1, max = 120))]
     pub name: String,
     /// Activation value, used when out of command (8.3).
-    #[schemars(range(min = 0, max = 10))]
+    #[schemars(range(min = bounds::ACTIVATION.min, max = bounds::ACTIVATION.max))]
     pub activation: u8,
     /// Command radius over its units in hexes; absent: the rules' default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(max = 50))]
+    #[schemars(range(max = bounds::RADIUS_HEXES.max))]
     pub radius_hexes: Option<u32>,
     /// Always in command (8.3: Tingry).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -394,19 +395,19 @@ pub struct Unit {
     pub corps: Option<Id>,
     /// Combat points (0.1: one per battalion, or per 3-4 squadrons).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(max = 12))]
+    #[schemars(range(max = bounds::UNIT_CP.max))]
     pub cp: Option<u8>,
     /// Movement points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(max = 20))]
+    #[schemars(range(max = bounds::UNIT_MP.max))]
     pub mp: Option<u8>,
     /// Morale.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(max = 10))]
+    #[schemars(range(max = bounds::UNIT_MORALE.max))]
     pub morale: Option<u8>,
     /// Artillery fire modifier (Denain 10.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = -5, max = 5))]
+    #[schemars(range(min = bounds::FIRE_MODIFIER.min, max = bounds::FIRE_MODIFIER.max))]
     pub fire_modifier: Option<i8>,
     /// Always in command (9.2: Grassin's arquebusiers).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -452,7 +453,7 @@ pub enum Placement {
     },
     /// Enters on this turn by one of these hexes (13.2).
     Reinforcement {
-        #[schemars(range(min = 1))]
+        #[schemars(range(min = bounds::REINFORCEMENT_TURN.min))]
         turn: u32,
         #[schemars(length(min = 1))]
         entry: Vec<HexName>,

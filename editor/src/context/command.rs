@@ -409,9 +409,19 @@ pub fn pressed(ctx: &egui::Context, typing: bool, dialog_open: bool) -> Vec<Comm
         .collect();
     let weight = |m: Modifiers| u8::from(m.shift) + u8::from(m.alt) + u8::from(m.command);
     table.sort_by_key(|(s, _)| std::cmp::Reverse(weight(s.modifiers)));
+    // egui takes the focus from a text field as the frame with Escape begins: whether one had
+    // it is the last frame's `typing`.
+    let typing_id = egui::Id::unique("bataille-typing-last-frame");
+    let was_typing = ctx.data(|d| d.get_temp::<bool>(typing_id)).unwrap_or(false);
+    ctx.data_mut(|d| d.insert_temp(typing_id, typing));
+    let escape_is_a_fields = (typing || was_typing) && !dialog_open;
     let mut out = Vec::new();
     for (shortcut, command) in table {
         if typing && !Command::works_while_typing(&shortcut) {
+            continue;
+        }
+        // Escape in a dock's text field is the field's: it puts the value back (`panels::field`).
+        if escape_is_a_fields && command == Command::Escape {
             continue;
         }
         if dialog_open && !command.works_over_dialogs() {

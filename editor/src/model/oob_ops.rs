@@ -89,6 +89,19 @@ pub fn add_army(s: &Scenario) -> (String, Vec<Change>) {
     )
 }
 
+/// A new corps' line leader: not placed, activation 3, the rules' radius.
+pub fn new_line_leader(id: Id) -> LineLeader {
+    LineLeader {
+        id,
+        name: "Line leader".to_owned(),
+        activation: 3,
+        radius_hexes: None,
+        always_in_command: false,
+        placement: Placement::Unplaced,
+        allow: Vec::new(),
+    }
+}
+
 pub fn add_corps(s: &Scenario, a: usize) -> (String, Vec<Change>) {
     let taken = ids_in_use(s);
     let Some(army) = s.armies.get(a) else {
@@ -102,15 +115,10 @@ pub fn add_corps(s: &Scenario, a: usize) -> (String, Vec<Change>) {
     let mut leader_id_taken = taken.clone();
     leader_id_taken.insert(id.0.clone());
     let corps = Corps {
-        leader: Some(LineLeader {
-            id: unique_id(&leader_id_taken, &format!("{id}-leader")),
-            name: "Line leader".to_owned(),
-            activation: 3,
-            radius_hexes: None,
-            always_in_command: false,
-            placement: Placement::Unplaced,
-            allow: Vec::new(),
-        }),
+        leader: Some(new_line_leader(unique_id(
+            &leader_id_taken,
+            &format!("{id}-leader"),
+        ))),
         id,
         name: format!("Corps {}", army.corps.len() + 1),
         colour: Colour::from(colour),

@@ -458,6 +458,12 @@ impl LegendEditor {
         if (self.selected.is_none() || renamed) && exists {
             return Err(format!("`{key}` is already in the legend; choose another"));
         }
+        if !matches!(self.tab, LegendTab::Terrain) && !is_id(&key) {
+            return Err(
+                "an id is lower-case letters, digits, `-`, `_` or `.`, starting with a letter or digit"
+                    .into(),
+            );
+        }
         let mut changes = Vec::new();
         match self.tab {
             LegendTab::Terrain => {
@@ -493,12 +499,6 @@ impl LegendEditor {
                 }
             }
             LegendTab::Overlays => {
-                if !is_id(&key) {
-                    return Err(
-                        "an id is lower-case letters, digits, `-`, `_` or `.`, starting with a letter or digit"
-                            .into(),
-                    );
-                }
                 let id = Id::from(key.as_str());
                 changes.push(Change::OverlayType {
                     id: id.clone(),
@@ -520,12 +520,6 @@ impl LegendEditor {
                 }
             }
             LegendTab::Hexsides => {
-                if !is_id(&key) {
-                    return Err(
-                        "an id is lower-case letters, digits, `-`, `_` or `.`, starting with a letter or digit"
-                            .into(),
-                    );
-                }
                 let id = Id::from(key.as_str());
                 changes.push(Change::HexsideType {
                     id: id.clone(),

@@ -5,6 +5,7 @@
 pub mod command_view;
 pub mod diagnostics;
 pub mod export;
+pub mod field;
 pub mod file_dialog;
 pub mod inspector;
 pub mod legend;

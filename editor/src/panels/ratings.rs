@@ -8,23 +8,20 @@
 
 use std::collections::BTreeMap;
 
+use bataille_schema::bounds::Bounds;
 use bataille_schema::scenario::{Army, MiniaturesUse, Rating, Unit};
 use bataille_schema::system::{RatingSpec, System, TableName, Values, expand_unit};
 use bataille_schema::{Id, Scenario};
 use egui::Ui;
 
+use crate::panels::field::{Field, LABEL_WIDTH, optional_number};
 use crate::services::systems::Loaded;
 
-/// Typed text of the number fields, by (system, rating), and the last value refused.
+/// The number fields, by (system, rating), each with its last value refused.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RatingTexts {
-    pub texts: BTreeMap<(Id, Id), String>,
-    /// The last value refused, shown under its field.
-    pub error: Option<((Id, Id), String)>,
+    pub fields: BTreeMap<(Id, Id), Field>,
 }
-
-/// The label column's width.
-const LABEL_WIDTH: f32 = 108.0;
 
 /// The ids (and names) of one of the system's tables.
 pub fn table_choices(system: &System, table: TableName) -> Vec<(String, String)> {
@@ -39,6 +36,16 @@ pub fn table_choices(system: &System, table: TableName) -> Vec<(String, String)>
         TableName::ArtilleryClasses => named(&system.artillery_classes, |t| &t.name),
         TableName::CavalryTypes => named(&system.cavalry_types, |t| &t.name),
         TableName::NationalTables => named(&system.national_tables, |t| &t.name),
+    }
+}
+
+/// The words a rating may take, or the ids (and names) of the system's table it names; none
+/// for a range.
+fn word_choices(values: &Values, system: &System) -> Vec<(String, String)> {
+    match values {
+        Values::OneOf(words) => words.iter().map(|w| (w.clone(), w.clone())).collect(),
+        Values::Table(table) => table_choices(system, *table),
+        Values::Range { .. } => Vec::new(),
     }
 }
 
@@ -205,56 +212,35 @@ fn rating_row(
         match &spec.values {
             Values::Range { min, max } => {
                 let key = (system_id.clone(), rating.clone());
-                let text = state.texts.entry(key.clone()).or_insert_with(|| {
-                    current
-                        .as_ref()
-                        .map(ToString::to_string)
-                        .unwrap_or_default()
-                });
-                let r = ui
-                    .add(
-                        egui::TextEdit::singleline(text)
-                            .hint_text(format!("derived {derived_text} ({min}–{max})"))
-                            .desired_width(ui.available_width().max(60.0)),
+                let field = state.fields.entry(key.clone()).or_insert_with(|| {
+                    Field::new(
+                        current
+                            .as_ref()
+                            .map(ToString::to_string)
+                            .unwrap_or_default(),
                     )
-                    .labelled_by(l.id)
-                    .on_hover_text(format!("{} — {min} to {max}", spec.description));
-                if r.lost_focus() {
-                    let typed = text.trim().to_owned();
-                    let value = if typed.is_empty() {
-                        Ok(None)
-                    } else {
-                        match typed.parse::<i32>() {
-                            Ok(n) if (*min..=*max).contains(&n) => Ok(Some(Rating::Number(n))),
-                            _ => Err(format!(
-                                "{rating}: `{typed}` is not a whole number from {min} to {max} \
-                                 (the system's range); the value is kept"
-                            )),
-                        }
+                });
+                let hint = format!("derived {derived_text} ({min}–{max})");
+                let hover = format!("{} — {min} to {max}", spec.description);
+                if field.edit(ui, &hint, (l.id, &hover), false) {
+                    let range = Bounds {
+                        min: *min,
+                        max: *max,
                     };
-                    match value {
-                        Ok(value) => {
-                            // (Focus is reported lost in two frames: the second, with the text
-                            // put back, must not hide the message of the first.)
-                            if value != current {
-                                state.error = None;
-                                changed = Some(value);
-                            }
-                        }
-                        Err(e) => {
-                            *text = current
-                                .as_ref()
-                                .map(ToString::to_string)
-                                .unwrap_or_default();
-                            state.error = Some((key, e));
+                    let read = |t: &str| optional_number(t, range, rating.as_str());
+                    if let Some(value) = field.read(read) {
+                        field.settle();
+                        let value = value.map(Rating::Number);
+                        // (Focus is reported lost in two frames: the second reads nothing.)
+                        if value != current {
+                            changed = Some(value);
                         }
                     }
                 }
             }
-            Values::OneOf(words) => {
-                let choices: Vec<(String, String)> =
-                    words.iter().map(|w| (w.clone(), w.clone())).collect();
-                changed = changed.take().or(choice(
+            values @ (Values::OneOf(_) | Values::Table(_)) => {
+                let choices = word_choices(values, system);
+                changed = choice(
                     ui,
                     system_id,
                     rating,
@@ -262,27 +248,12 @@ fn rating_row(
                     &current,
                     &derived_text,
                     l.id,
-                ));
-            }
-            Values::Table(table) => {
-                let choices = table_choices(system, *table);
-                changed = changed.take().or(choice(
-                    ui,
-                    system_id,
-                    rating,
-                    &choices,
-                    &current,
-                    &derived_text,
-                    l.id,
-                ));
+                );
             }
         }
     });
-    if let Some((key, error)) = &state.error
-        && key.0 == *system_id
-        && key.1 == *rating
-    {
-        ui.colored_label(egui::Color32::from_rgb(230, 80, 70), error);
+    if let Some(field) = state.fields.get(&(system_id.clone(), rating.clone())) {
+        field.error_ui(ui);
     }
     changed
 }

@@ -3,12 +3,18 @@
 //! victory objectives and points. Edits a copy; Apply returns one `Settings` change (one undo
 //! step), refused with a message while a field does not read.
 
+use bataille_schema::bounds::{self, Bounds};
 use bataille_schema::scenario::{Composition, Objective, ReinforcementEntry, Scenario, StackTerm};
 use bataille_schema::{Grid, HexName, Id};
 use egui::Ui;
 
 use crate::model::history::Change;
 use crate::model::scenario_edit::{ScenarioChange, Settings};
+use crate::panels::field::{number, optional_number};
+
+/// Victory points and stacking limits: the schema bounds them by their type only; the form
+/// asks for at most this.
+const POINTS: Bounds<u32> = Bounds { min: 0, max: 1000 };
 
 /// The dialog's state.
 #[derive(Debug, Clone)]
@@ -95,19 +101,7 @@ impl SettingsDialog {
     /// Reads the typed fields into the draft; the first field that does not read is the error.
     fn read(&mut self, grid: &Grid) -> Result<Settings, String> {
         let mut s = self.draft.clone();
-        let number = |text: &str, what: &str, min: u32, max: u32| -> Result<u32, String> {
-            match text.trim().parse::<u32>() {
-                Ok(v) if (min..=max).contains(&v) => Ok(v),
-                _ => Err(format!("{what}: a whole number from {min} to {max}")),
-            }
-        };
-        let optional = |text: &str, what: &str| -> Result<Option<u32>, String> {
-            if text.trim().is_empty() {
-                Ok(None)
-            } else {
-                number(text, what, 0, 1000).map(Some)
-            }
-        };
+        let optional = |text: &str, what: &str| optional_number(text, POINTS, what);
         if s.title.trim().is_empty() {
             return Err("Title: it may not be empty".into());
         }
@@ -135,15 +129,16 @@ impl SettingsDialog {
         if !time_ok {
             return Err("Start time: write it HH:MM".into());
         }
-        s.turns = number(&self.turns, "Turns", 1, 200)?;
-        s.turn_minutes = number(&self.turn_minutes, "Turn minutes", 1, 1440)?;
+        s.turns = number(&self.turns, bounds::TURNS, "Turns")?;
+        s.turn_minutes = number(&self.turn_minutes, bounds::TURN_MINUTES, "Turn minutes")?;
+        let radius = |text: &str, what: &str| number(text, bounds::RADIUS_HEXES, what);
         s.rules.command.commander_radius_hexes =
-            number(&self.commander_radius, "Commander radius", 0, 50)?;
-        s.rules.command.leader_radius_hexes = number(&self.leader_radius, "Leader radius", 0, 50)?;
+            radius(&self.commander_radius, "Commander radius")?;
+        s.rules.command.leader_radius_hexes = radius(&self.leader_radius, "Leader radius")?;
         s.victory.points_per_enemy_cp_eliminated =
-            number(&self.per_cp, "Points per CP eliminated", 0, 1000)?;
+            number(&self.per_cp, POINTS, "Points per CP eliminated")?;
         s.victory.points_per_enemy_unit_routed =
-            number(&self.per_routed, "Points per unit routed", 0, 1000)?;
+            number(&self.per_routed, POINTS, "Points per unit routed")?;
         for (c, comp) in s.rules.stacking.compositions.iter_mut().enumerate() {
             if comp.name.trim().is_empty() {
                 return Err(format!("Stack {}: give it a name", c + 1));
@@ -171,7 +166,7 @@ impl SettingsDialog {
                 .parse(hex.trim())
                 .map_err(|e| format!("Objective {}: {e}", o + 1))?;
             objective.hex = grid.name(index);
-            objective.points = number(&points, "Objective points", 0, 1000)?;
+            objective.points = number(&points, POINTS, "Objective points")?;
             if objective.name.trim().is_empty() {
                 return Err(format!("Objective {}: give it a name", o + 1));
             }

@@ -524,20 +524,14 @@ impl ZoneCache {
             if view.zoom >= 12.0 {
                 let text: Vec<String> = turns.iter().map(|t| format!("T{t}")).collect();
                 let at = c + egui::vec2(0.0, view.zoom * 0.62);
-                let galley = painter.layout_no_wrap(
-                    format!("⮊ {}", text.join(",")),
-                    font.clone(),
-                    Color32::WHITE,
+                let text = format!("⮊ {}", text.join(","));
+                badge(
+                    &mut shapes,
+                    painter,
+                    (text, &font),
+                    at,
+                    (blue, Color32::WHITE),
                 );
-                let r = egui::Align2::CENTER_CENTER
-                    .anchor_size(at, galley.size())
-                    .expand(2.0);
-                shapes.push(Shape::rect_filled(r, 3.0, blue));
-                shapes.push(Shape::galley(
-                    r.min + egui::vec2(2.0, 2.0),
-                    galley,
-                    Color32::WHITE,
-                ));
             }
         }
         let gold = Color32::from_rgb(200, 150, 20);
@@ -557,17 +551,14 @@ impl ZoneCache {
             shapes.push(Shape::closed_line(outline, Stroke::new(3.0, gold)));
             if view.zoom >= 12.0 {
                 let at = view.to_screen(rect, pos2(x, y - 0.55));
-                let galley =
-                    painter.layout_no_wrap(format!("★{points}"), font.clone(), Color32::BLACK);
-                let r = egui::Align2::CENTER_CENTER
-                    .anchor_size(at, galley.size())
-                    .expand(2.0);
-                shapes.push(Shape::rect_filled(r, 3.0, gold));
-                shapes.push(Shape::galley(
-                    r.min + egui::vec2(2.0, 2.0),
-                    galley,
-                    Color32::BLACK,
-                ));
+                let text = format!("★{points}");
+                badge(
+                    &mut shapes,
+                    painter,
+                    (text, &font),
+                    at,
+                    (gold, Color32::BLACK),
+                );
             }
         }
         painter.extend(shapes);
@@ -627,4 +618,20 @@ pub fn zone_sizes(s: &Scenario) -> HashMap<&str, usize> {
         .iter()
         .map(|z| (z.id.as_str(), z.hexes.len()))
         .collect()
+}
+
+/// A label on a filled rounded box centred at `at`: `(fill, text colour)`.
+fn badge(
+    shapes: &mut Vec<Shape>,
+    painter: &egui::Painter,
+    (text, font): (String, &egui::FontId),
+    at: Pos2,
+    (fill, ink): (Color32, Color32),
+) {
+    let galley = painter.layout_no_wrap(text, font.clone(), ink);
+    let r = egui::Align2::CENTER_CENTER
+        .anchor_size(at, galley.size())
+        .expand(2.0);
+    shapes.push(Shape::rect_filled(r, 3.0, fill));
+    shapes.push(Shape::galley(r.min + egui::vec2(2.0, 2.0), galley, ink));
 }

@@ -3,63 +3,84 @@
 
 use super::*;
 
-/// Reads a field typed in: its value when the text reads, `None` when it was not typed in —
-/// or when it does not read, and then its text goes back to `shown` (the value as it is). The
-/// one place the forms parse and revert.
-fn read_field<T>(
-    before: &BTreeMap<&'static str, String>,
-    texts: &mut BTreeMap<&'static str, String>,
-    key: &'static str,
-    parse: impl FnOnce(&str) -> Result<T, ()>,
-    shown: String,
-) -> Option<T> {
-    let now = texts.get(key)?;
-    if before.get(key) == Some(now) {
-        return None;
+/// A hex name of the map, or nothing for an empty text.
+fn hex_of(grid: &Grid, text: &str, what: &str) -> Result<Option<HexName>, String> {
+    if text.is_empty() {
+        return Ok(None);
     }
-    let typed = now.trim().to_owned();
-    match parse(&typed) {
-        Ok(value) => Some(value),
-        Err(()) => {
-            texts.insert(key, shown);
+    grid.parse(text)
+        .map(|h| Some(grid.name(h)))
+        .map_err(|e| format!("{what}: `{text}` is not a hex of this map ({e})"))
+}
+
+/// Reads a placement's hex typed in `field` (or, with `anyway`, its text as it is): `None`
+/// when not typed; a text that is no hex of the map goes back to `now`, the counter's hex.
+fn read_hex(
+    field: &mut Field,
+    grid: &Grid,
+    what: &str,
+    anyway: bool,
+    now: Option<&HexName>,
+) -> Option<Option<HexName>> {
+    let typed = field
+        .edited()
+        .or_else(|| anyway.then(|| field.text.trim().to_owned()))?;
+    match hex_of(grid, &typed, what) {
+        Ok(hex) => {
+            field.error = None;
+            Some(hex)
+        }
+        Err(e) => {
+            field.shown = opt_text(now);
+            field.refuse(e);
             None
         }
     }
 }
 
+/// A name: anything but empty (the schema asks for one character at least).
+fn name_of(text: &str, what: &str) -> Result<String, String> {
+    if text.is_empty() {
+        Err(format!("{what}: it may not be empty"))
+    } else {
+        Ok(text.to_owned())
+    }
+}
+
+/// An id as typed: made unique and renamed where referenced when the draft is stored.
+fn id_of(text: &str) -> Result<Id, String> {
+    Ok(Id(text.to_owned()))
+}
+
 impl Draft {
-    /// Reads the text fields into the value; a field that does not parse is reset.
+    /// Reads the text fields into the value; a field that does not read goes back to the value
+    /// and says why (`Field::read`).
     pub(super) fn read_texts(&mut self, grid: &Grid) {
-        let before = &self.texts_before;
         let texts = &mut self.texts;
         // Only the fields typed in change the value: a value the file holds in a form the
-        // fields would not write (a clamped number, a free leader's hex) stays as it is.
-        let edited = |texts: &BTreeMap<&str, String>, k: &str| -> Option<String> {
-            let now = texts.get(k)?;
-            (before.get(k) != Some(now)).then(|| now.trim().to_owned())
-        };
-        let hex_of = |t: &str| -> Result<Option<HexName>, ()> {
-            if t.is_empty() {
-                return Ok(None);
-            }
-            grid.parse(t).map(|h| Some(grid.name(h))).map_err(|_| ())
-        };
+        // fields would not write (a free leader's hex) stays as it is.
         let kind_changed = self.placement_kind != self.placement_kind_before;
         match &mut self.value {
-            DraftValue::Army(_) => {}
-            DraftValue::Commander(c) => {
-                if let Some(id) = edited(texts, "id") {
-                    c.id = Id(id);
+            DraftValue::Army(header) => {
+                if let Some(id) = field(texts, "id").read(id_of) {
+                    header.id = id;
                 }
-                if let Some(name) = edited(texts, "name").filter(|n| !n.is_empty()) {
+                if let Some(name) = field(texts, "name").read(|t| name_of(t, "Name")) {
+                    header.name = name;
+                }
+            }
+            DraftValue::Commander(c) => {
+                if let Some(id) = field(texts, "id").read(id_of) {
+                    c.id = id;
+                }
+                if let Some(name) = field(texts, "name").read(|t| name_of(t, "Name")) {
                     c.name = name;
                 }
-                let shown = opt_text(c.radius_hexes);
-                if let Some(r) = read_field(before, texts, "radius", parse_opt::<u32>, shown) {
-                    c.radius_hexes = r.map(|r| r.min(50));
+                let radius = |t: &str| optional_number(t, bounds::RADIUS_HEXES, "Radius");
+                if let Some(r) = field(texts, "radius").read(radius) {
+                    c.radius_hexes = r;
                 }
-                let shown = opt_text(c.placement.hex());
-                if let Some(hex) = read_field(before, texts, "hex", hex_of, shown) {
+                if let Some(hex) = field(texts, "hex").read(|t| hex_of(grid, t, "Hex")) {
                     c.placement = match hex {
                         Some(h) => placement_dropped_on(&c.placement, h),
                         None => placement_removed(&c.placement),
@@ -67,37 +88,39 @@ impl Draft {
                 }
             }
             DraftValue::Corps(corps) => {
-                if let Some(id) = edited(texts, "id") {
-                    corps.id = Id(id);
+                if let Some(id) = field(texts, "id").read(id_of) {
+                    corps.id = id;
                 }
-                if let Some(name) = edited(texts, "name").filter(|n| !n.is_empty()) {
+                if let Some(name) = field(texts, "name").read(|t| name_of(t, "Name")) {
                     corps.name = name;
                 }
-                let colour_of = |t: &str| Colour::from(t).rgb().ok_or(());
-                let shown = corps.colour.to_string();
-                if let Some(rgb) = read_field(before, texts, "colour", colour_of, shown) {
+                let colour_of = |t: &str| {
+                    Colour::from(t)
+                        .rgb()
+                        .ok_or_else(|| format!("Colour: `{t}` is not a #rrggbb colour"))
+                };
+                if let Some(rgb) = field(texts, "colour").read(colour_of) {
                     corps.colour = Colour::from_rgb(rgb);
                 }
                 if let Some(l) = &mut corps.leader {
-                    if let Some(id) = edited(texts, "leader-id") {
-                        l.id = Id(id);
+                    if let Some(id) = field(texts, "leader-id").read(id_of) {
+                        l.id = id;
                     }
-                    if let Some(name) = edited(texts, "leader-name").filter(|n| !n.is_empty()) {
+                    let name = |t: &str| name_of(t, "Leader name");
+                    if let Some(name) = field(texts, "leader-name").read(name) {
                         l.name = name;
                     }
-                    let number = |t: &str| t.parse::<u8>().map_err(|_| ());
-                    let shown = l.activation.to_string();
-                    if let Some(v) = read_field(before, texts, "activation", number, shown) {
-                        l.activation = v.min(10);
+                    let activation = |t: &str| number(t, bounds::ACTIVATION, "Activation");
+                    if let Some(v) = field(texts, "activation").read(activation) {
+                        l.activation = v;
                     }
-                    let shown = opt_text(l.radius_hexes);
-                    if let Some(r) =
-                        read_field(before, texts, "leader-radius", parse_opt::<u32>, shown)
-                    {
-                        l.radius_hexes = r.map(|r| r.min(50));
+                    let radius =
+                        |t: &str| optional_number(t, bounds::RADIUS_HEXES, "Leader radius");
+                    if let Some(r) = field(texts, "leader-radius").read(radius) {
+                        l.radius_hexes = r;
                     }
-                    let shown = opt_text(l.placement.hex());
-                    if let Some(hex) = read_field(before, texts, "leader-hex", hex_of, shown) {
+                    let hex = |t: &str| hex_of(grid, t, "Leader hex");
+                    if let Some(hex) = field(texts, "leader-hex").read(hex) {
                         l.placement = match hex {
                             Some(h) => placement_dropped_on(&l.placement, h),
                             None => placement_removed(&l.placement),
@@ -106,71 +129,58 @@ impl Draft {
                 }
             }
             DraftValue::Unit(unit) => {
-                if let Some(id) = edited(texts, "id") {
-                    unit.id = Id(id);
+                if let Some(id) = field(texts, "id").read(id_of) {
+                    unit.id = id;
                 }
-                if let Some(name) = edited(texts, "name").filter(|n| !n.is_empty()) {
+                if let Some(name) = field(texts, "name").read(|t| name_of(t, "Name")) {
                     unit.name = name;
                 }
-                for (key, slot, max) in [
-                    ("cp", &mut unit.cp, 12u8),
-                    ("mp", &mut unit.mp, 20),
-                    ("morale", &mut unit.morale, 10),
+                for (key, slot, range, what) in [
+                    ("cp", &mut unit.cp, bounds::UNIT_CP, "CP"),
+                    ("mp", &mut unit.mp, bounds::UNIT_MP, "MP"),
+                    ("morale", &mut unit.morale, bounds::UNIT_MORALE, "Morale"),
                 ] {
-                    let shown = opt_text(*slot);
-                    if let Some(v) = read_field(before, texts, key, parse_opt::<u8>, shown) {
-                        *slot = v.map(|v| v.min(max));
+                    if let Some(v) = field(texts, key).read(|t| optional_number(t, range, what)) {
+                        *slot = v;
                     }
                 }
-                let shown = opt_text(unit.fire_modifier);
-                if let Some(v) = read_field(before, texts, "fire", parse_opt::<i8>, shown) {
-                    unit.fire_modifier = v.map(|v| v.clamp(-5, 5));
+                let fire = |t: &str| optional_number(t, bounds::FIRE_MODIFIER, "Fire modifier");
+                if let Some(v) = field(texts, "fire").read(fire) {
+                    unit.fire_modifier = v;
                 }
                 match self.placement_kind {
                     0 if kind_changed => unit.placement = Placement::Unplaced,
                     1 => {
-                        let typed = edited(texts, "hex")
-                            .or_else(|| kind_changed.then(|| texts.get("hex").cloned()).flatten());
-                        if let Some(t) = typed {
-                            match hex_of(t.trim()) {
-                                Ok(Some(h)) => unit.placement = Placement::Hex(h),
-                                Ok(None) => {}
-                                Err(()) => {
-                                    texts.insert("hex", opt_text(unit.placement.hex()));
-                                }
-                            }
+                        let hex = field(texts, "hex");
+                        let now = unit.placement.hex();
+                        if let Some(Some(h)) = read_hex(hex, grid, "Hex", kind_changed, now) {
+                            unit.placement = Placement::Hex(h);
                         }
                     }
                     2 => {
-                        if let Some(t) = edited(texts, "at")
-                            && let Placement::Free { zone, .. } = &unit.placement
-                        {
+                        if let Placement::Free { zone, .. } = &unit.placement {
                             let zone = zone.clone();
-                            match hex_of(&t) {
-                                Ok(at) => unit.placement = Placement::Free { zone, at },
-                                Err(()) => {
-                                    texts.insert("at", opt_text(unit.placement.hex()));
-                                }
+                            let at = field(texts, "at");
+                            let now = unit.placement.hex();
+                            if let Some(at) = read_hex(at, grid, "At hex", false, now) {
+                                unit.placement = Placement::Free { zone, at };
                             }
                         }
                     }
                     3 => {
-                        let typed = edited(texts, "entry").is_some()
-                            || edited(texts, "turn").is_some()
+                        let typed = field(texts, "entry").edited().is_some()
+                            || field(texts, "turn").edited().is_some()
                             || kind_changed;
-                        let entry_text = texts.get("entry").cloned().unwrap_or_default();
-                        let entry = parse_hex_list(grid, &entry_text);
-                        let turn = texts
-                            .get("turn")
-                            .and_then(|t| t.trim().parse::<u32>().ok())
-                            .filter(|t| *t >= 1);
+                        let entry = parse_hex_list(grid, &field(texts, "entry").text);
+                        let turn_text = field(texts, "turn").text.clone();
+                        let turn = number(&turn_text, bounds::REINFORCEMENT_TURN, "Turn").ok();
                         match (typed, turn, entry.is_empty()) {
                             (true, Some(turn), false) => {
                                 unit.placement = Placement::Reinforcement { turn, entry };
                             }
                             (true, None, false) => {
                                 unit.placement = Placement::Reinforcement { turn: 1, entry };
-                                texts.insert("turn", "1".to_owned());
+                                field(texts, "turn").text = "1".to_owned();
                             }
                             _ => {}
                         }
@@ -179,16 +189,18 @@ impl Draft {
                 }
             }
             DraftValue::Zone(zone) => {
-                if let Some(id) = edited(texts, "id") {
-                    zone.id = Id(id);
+                if let Some(id) = field(texts, "id").read(id_of) {
+                    zone.id = id;
                 }
-                if let Some(name) = edited(texts, "name").filter(|n| !n.is_empty()) {
+                if let Some(name) = field(texts, "name").read(|t| name_of(t, "Name")) {
                     zone.name = name;
                 }
             }
         }
         // What was read is the new starting point.
-        self.texts_before = self.texts.clone();
+        for field in self.texts.values_mut() {
+            field.settle();
+        }
         self.placement_kind_before = self.placement_kind;
     }
 
@@ -380,26 +392,29 @@ impl Draft {
 pub(super) fn corps_fields(
     ui: &mut Ui,
     corps: &mut Corps,
-    texts: &mut BTreeMap<&'static str, String>,
+    texts: &mut BTreeMap<&'static str, Field>,
     focus: bool,
 ) -> bool {
     let mut commit = false;
     ui.heading("Corps");
-    commit |= text_row(ui, "Id", texts.entry("id").or_default(), false);
-    commit |= text_row(ui, "Name", texts.entry("name").or_default(), focus);
+    commit |= field(texts, "id").ui(ui, "Id", "", false);
+    commit |= field(texts, "name").ui(ui, "Name", "", focus);
+    let colour = field(texts, "colour");
     ui.horizontal(|ui| {
         let l = ui.add_sized([LABEL_WIDTH, 18.0], egui::Label::new("Colour"));
-        let text = texts.entry("colour").or_default();
-        let r = ui
-            .add(egui::TextEdit::singleline(text).desired_width(80.0))
-            .labelled_by(l.id);
-        commit |= r.lost_focus();
-        let mut rgb = Colour::from(text.as_str()).rgb().unwrap_or([128, 128, 128]);
+        ui.scope(|ui| {
+            ui.set_max_width(80.0);
+            commit |= colour.edit(ui, "", (l.id, ""), false);
+        });
+        let mut rgb = Colour::from(colour.text.as_str())
+            .rgb()
+            .unwrap_or([128, 128, 128]);
         if ui.color_edit_button_srgb(&mut rgb).changed() {
-            *text = Colour::from_rgb(rgb).to_string();
+            colour.text = Colour::from_rgb(rgb).to_string();
             commit = true;
         }
     });
+    colour.error_ui(ui);
     commit |= edge_checks(ui, &mut corps.friendly_edges, "Corps ");
     commit
 }
@@ -408,7 +423,7 @@ pub(super) fn leader_fields(
     ui: &mut Ui,
     s: &Scenario,
     corps: &mut Corps,
-    texts: &mut BTreeMap<&'static str, String>,
+    texts: &mut BTreeMap<&'static str, Field>,
     focus: bool,
     (a, c): (usize, usize),
     out: &mut OobOutput,
@@ -421,67 +436,34 @@ pub(super) fn leader_fields(
             ui.weak("This corps has no line leader (rule 9 needs one).");
             if ui.button("Add line leader").clicked() {
                 let taken = ids_in_use(s);
-                let leader = LineLeader {
-                    id: unique_id(&taken, &format!("{corps_id}-leader")),
-                    name: "Line leader".to_owned(),
-                    activation: 3,
-                    radius_hexes: None,
-                    always_in_command: false,
-                    placement: Placement::Unplaced,
-                    allow: Vec::new(),
-                };
-                texts.insert("leader-id", leader.id.to_string());
-                texts.insert("leader-name", leader.name.clone());
-                texts.insert("activation", "3".to_owned());
-                texts.insert("leader-radius", String::new());
-                texts.insert("leader-hex", String::new());
+                let leader = new_line_leader(unique_id(&taken, &format!("{corps_id}-leader")));
+                texts.insert("leader-id", Field::new(leader.id.to_string()));
+                texts.insert("leader-name", Field::new(leader.name.clone()));
+                texts.insert("activation", Field::new(leader.activation.to_string()));
+                texts.insert("leader-radius", Field::default());
+                texts.insert("leader-hex", Field::default());
                 corps.leader = Some(leader);
                 commit = true;
                 out.select = Some(Some(Sel::Leader(a, c)));
             }
         }
         Some(leader) => {
-            commit |= text_row(
-                ui,
-                "Leader id",
-                texts.entry("leader-id").or_default(),
-                false,
-            );
-            commit |= text_row(
-                ui,
-                "Leader name",
-                texts.entry("leader-name").or_default(),
-                focus,
-            );
-            commit |= text_row(
-                ui,
-                "Activation",
-                texts.entry("activation").or_default(),
-                false,
-            );
+            commit |= field(texts, "leader-id").ui(ui, "Leader id", "", false);
+            commit |= field(texts, "leader-name").ui(ui, "Leader name", "", focus);
+            commit |= field(texts, "activation").ui(ui, "Activation", "", false);
             let default = s.rules.command.leader_radius_hexes;
-            commit |= text_row_hint(
-                ui,
-                "Leader radius",
-                &format!("default {default} hexes"),
-                texts.entry("leader-radius").or_default(),
-                false,
-            );
+            let hint = format!("default {default} hexes");
+            commit |= field(texts, "leader-radius").ui(ui, "Leader radius", &hint, false);
             commit |= check_row(
                 ui,
                 "Leader always in command",
                 &mut leader.always_in_command,
             );
-            commit |= text_row(
-                ui,
-                "Leader hex",
-                texts.entry("leader-hex").or_default(),
-                false,
-            );
+            commit |= field(texts, "leader-hex").ui(ui, "Leader hex", "", false);
             let mut remove = false;
             ui.horizontal(|ui| {
                 if ui.button("Take leader off the map").clicked() {
-                    texts.insert("leader-hex", String::new());
+                    field(texts, "leader-hex").text.clear();
                     commit = true;
                 }
                 if ui.button("Remove line leader").clicked() {

@@ -3,6 +3,7 @@
 
 use super::draft::*;
 use super::*;
+use crate::panels::ratings::leader_ratings_ui;
 
 impl OobState {
     // -----------------------------------------------------------------------------------------
@@ -14,7 +15,12 @@ impl OobState {
         let mut placement_kind = 0;
         let mut leader_placed = false;
         let value = match sel {
-            Sel::Army(a) => DraftValue::Army(ArmyHeader::of(s.armies.get(a)?)),
+            Sel::Army(a) => {
+                let army = s.armies.get(a)?;
+                texts.insert("id", army.id.to_string());
+                texts.insert("name", army.name.clone());
+                DraftValue::Army(ArmyHeader::of(army))
+            }
             Sel::Commander(a, k) => {
                 let c = s.armies.get(a)?.commanders.get(k)?;
                 texts.insert("id", c.id.to_string());
@@ -98,8 +104,10 @@ impl OobState {
             sel,
             original: value.clone(),
             value,
-            texts_before: texts.clone(),
-            texts,
+            texts: texts
+                .into_iter()
+                .map(|(key, text)| (key, Field::new(text)))
+                .collect(),
             placement_kind,
             placement_kind_before: placement_kind,
             leader_placed,
@@ -176,15 +184,14 @@ impl OobState {
         let Sel::Army(a) = draft.sel else {
             return false;
         };
-        let DraftValue::Army(header) = &mut draft.value else {
+        let Draft { value, texts, .. } = draft;
+        let DraftValue::Army(header) = value else {
             return false;
         };
         ui.heading("Army");
         let mut commit = false;
-        let mut id = header.id.to_string();
-        commit |= text_row(ui, "Id", &mut id, false);
-        header.id = Id(id);
-        commit |= text_row(ui, "Name", &mut header.name, false);
+        commit |= field(texts, "id").ui(ui, "Id", "", false);
+        commit |= field(texts, "name").ui(ui, "Name", "", false);
         commit |= edge_checks(ui, &mut header.friendly_edges, "");
         ui.horizontal_wrapped(|ui| {
             if ui.button("Add corps").clicked() {
@@ -225,19 +232,12 @@ impl OobState {
         };
         ui.heading("Commander in chief");
         let mut commit = false;
-        for (key, label) in [("id", "Id"), ("name", "Name")] {
-            let text = texts.entry(key).or_default();
-            commit |= text_row(ui, label, text, focus && key == "name");
-        }
+        commit |= field(texts, "id").ui(ui, "Id", "", false);
+        commit |= field(texts, "name").ui(ui, "Name", "", focus);
         let default = s.rules.command.commander_radius_hexes;
-        commit |= text_row_hint(
-            ui,
-            "Radius",
-            &format!("default {default} hexes"),
-            texts.entry("radius").or_default(),
-            false,
-        );
-        commit |= text_row(ui, "Hex", texts.entry("hex").or_default(), false);
+        let hint = format!("default {default} hexes");
+        commit |= field(texts, "radius").ui(ui, "Radius", &hint, false);
+        commit |= field(texts, "hex").ui(ui, "Hex", "", false);
         ui.label("Commands:");
         if let Some(army) = s.armies.get(a) {
             for corps in &army.corps {
@@ -252,20 +252,13 @@ impl OobState {
                 }
             }
         }
-        if let Some(c) = s.armies.get(a).and_then(|army| army.commanders.get(k))
-            && let Some(edit) = crate::panels::ratings::leader_ratings_ui(
-                ui,
-                s,
-                (&c.id, &c.name, true),
-                &self.systems,
-                ratings,
-            )
-        {
-            out.edits.push(edit);
-        }
+        let chief = s.armies.get(a).and_then(|army| army.commanders.get(k));
+        let chief = chief.map(|c| (&c.id, c.name.as_str(), true));
+        out.edits
+            .extend(chief.and_then(|c| leader_ratings_ui(ui, s, c, &self.systems, ratings)));
         ui.horizontal(|ui| {
             if ui.button("Take off the map").clicked() {
-                texts.insert("hex", String::new());
+                field(texts, "hex").text.clear();
                 commit = true;
             }
             if ui.button("Delete").clicked() {
@@ -335,17 +328,10 @@ impl OobState {
             ui.separator();
             commit |= leader_fields(ui, s, corps, texts, false, (a, c), out);
         }
-        if let Some(l) = s.armies[a].corps[c].leader.as_ref()
-            && let Some(edit) = crate::panels::ratings::leader_ratings_ui(
-                ui,
-                s,
-                (&l.id, &l.name, false),
-                &self.systems,
-                ratings,
-            )
-        {
-            out.edits.push(edit);
-        }
+        let leader = s.armies[a].corps[c].leader.as_ref();
+        let leader = leader.map(|l| (&l.id, l.name.as_str(), false));
+        out.edits
+            .extend(leader.and_then(|l| leader_ratings_ui(ui, s, l, &self.systems, ratings)));
         commit
     }
 
@@ -392,8 +378,8 @@ impl OobState {
         });
         ui.separator();
         let mut commit = false;
-        commit |= text_row(ui, "Id", texts.entry("id").or_default(), false);
-        commit |= text_row(ui, "Name", texts.entry("name").or_default(), focus);
+        commit |= field(texts, "id").ui(ui, "Id", "", false);
+        commit |= field(texts, "name").ui(ui, "Name", "", focus);
         let kinds: Vec<(Id, String)> = s
             .rules
             .unit_kinds
@@ -420,7 +406,7 @@ impl OobState {
             ("mp", "MP"),
             ("fire", "Fire modifier"),
         ] {
-            commit |= text_row(ui, label, texts.entry(key).or_default(), false);
+            commit |= field(texts, key).ui(ui, label, "", false);
         }
         commit |= check_row(ui, "Always in command", &mut unit.always_in_command);
         let mut facings: Vec<(Option<Side>, String)> = vec![(None, "(none)".to_owned())];
@@ -454,7 +440,7 @@ impl OobState {
         }
         match *placement_kind {
             1 => {
-                commit |= text_row(ui, "Hex", texts.entry("hex").or_default(), false);
+                commit |= field(texts, "hex").ui(ui, "Hex", "", false);
             }
             2 => {
                 let zones: Vec<(Id, String)> = s
@@ -482,12 +468,12 @@ impl OobState {
                         _ => None,
                     };
                     unit.placement = Placement::Free { zone, at };
-                    commit |= text_row(ui, "At hex", texts.entry("at").or_default(), false);
+                    commit |= field(texts, "at").ui(ui, "At hex", "", false);
                 }
             }
             3 => {
-                commit |= text_row(ui, "Turn", texts.entry("turn").or_default(), false);
-                commit |= text_row(ui, "Entry hexes", texts.entry("entry").or_default(), false);
+                commit |= field(texts, "turn").ui(ui, "Turn", "", false);
+                commit |= field(texts, "entry").ui(ui, "Entry hexes", "", false);
                 ui.weak("Entry hexes: names separated by commas, or click them with the zone tool (Z, Entry hexes).");
             }
             _ => {}
@@ -514,8 +500,8 @@ impl OobState {
         };
         ui.heading("Deployment zone");
         let mut commit = false;
-        commit |= text_row(ui, "Id", texts.entry("id").or_default(), false);
-        commit |= text_row(ui, "Name", texts.entry("name").or_default(), focus);
+        commit |= field(texts, "id").ui(ui, "Id", "", false);
+        commit |= field(texts, "name").ui(ui, "Name", "", focus);
         let mut owners: Vec<(Owner, String)> = Vec::new();
         for army in &s.armies {
             owners.push((Owner::Army(army.id.clone()), format!("⚑ {}", army.name)));

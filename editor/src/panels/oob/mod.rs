@@ -13,10 +13,8 @@ mod widgets;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use bataille_schema::geometry::sides;
-use bataille_schema::scenario::{
-    Commander, Corps, LineLeader, Owner, Placement, Scenario, Symbol, Unit, Zone,
-};
-use bataille_schema::{Colour, Grid, HexName, Id, MapEdge, Side};
+use bataille_schema::scenario::{Commander, Corps, Owner, Placement, Scenario, Symbol, Unit, Zone};
+use bataille_schema::{Colour, Grid, HexName, Id, MapEdge, Side, bounds};
 use egui::{Color32, RichText, Ui};
 
 use crate::map::counters::CounterCache;
@@ -27,6 +25,7 @@ use crate::model::scenario_edit::{
     ArmyHeader, CounterAt, Item, ItemPath, ScenarioChange, describe_placement, ids_in_use,
     needs_placing, placement_dropped_on, placement_removed, unique_id,
 };
+use crate::panels::field::{Field, LABEL_WIDTH, number, optional_number};
 use crate::tools::zone::{ZoneCache, ZoneTool, owner_name, parse_hex_list, rename_zone_references};
 
 pub use crate::model::delete::*;
@@ -166,10 +165,8 @@ struct Draft {
     sel: Sel,
     original: DraftValue,
     value: DraftValue,
-    /// Text of the fields typed as text (numbers, hexes).
-    texts: BTreeMap<&'static str, String>,
-    /// The texts as they were when the draft was made (or last read).
-    texts_before: BTreeMap<&'static str, String>,
+    /// The fields typed as text (ids, names, numbers, hexes), by key.
+    texts: BTreeMap<&'static str, Field>,
     /// The placement kind chosen (0 not placed, 1 hex, 2 free, 3 reinforcement).
     placement_kind: u8,
     placement_kind_before: u8,

@@ -2,38 +2,12 @@
 
 use super::*;
 
-/// The width of the forms' label column.
-pub(super) const LABEL_WIDTH: f32 = 108.0;
-
-/// A labelled single-line text field; returns whether it was committed (Enter or focus lost).
-pub(super) fn text_row(ui: &mut Ui, label: &str, text: &mut String, focus: bool) -> bool {
-    text_row_hint(ui, label, "", text, focus)
-}
-
-/// A labelled single-line text field with a hint shown while it is empty.
-pub(super) fn text_row_hint(
-    ui: &mut Ui,
-    label: &str,
-    hint: &str,
-    text: &mut String,
-    focus: bool,
-) -> bool {
-    let mut committed = false;
-    ui.horizontal(|ui| {
-        let l = ui.add_sized([LABEL_WIDTH, 18.0], egui::Label::new(label).truncate());
-        let r = ui
-            .add(
-                egui::TextEdit::singleline(text)
-                    .hint_text(hint)
-                    .desired_width(ui.available_width().max(60.0)),
-            )
-            .labelled_by(l.id);
-        if focus {
-            r.request_focus();
-        }
-        committed = r.lost_focus();
-    });
-    committed
+/// The field of `key` in a draft's texts (an empty one when the draft has none).
+pub(super) fn field<'t>(
+    texts: &'t mut BTreeMap<&'static str, Field>,
+    key: &'static str,
+) -> &'t mut Field {
+    texts.entry(key).or_default()
 }
 
 /// A labelled check box; returns whether it changed.
@@ -98,14 +72,4 @@ pub(super) fn edge_checks(ui: &mut Ui, edges: &mut Vec<MapEdge>, prefix: &str) -
 
 pub(super) fn opt_text<T: ToString>(v: Option<T>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
-}
-
-/// Parses an optional number; `Err` when the text is not one (the field is then reset).
-pub(super) fn parse_opt<T: std::str::FromStr>(text: &str) -> Result<Option<T>, ()> {
-    let t = text.trim();
-    if t.is_empty() {
-        Ok(None)
-    } else {
-        t.parse().map(Some).map_err(|_| ())
-    }
 }
