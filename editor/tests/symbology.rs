@@ -276,3 +276,129 @@ fn the_editor_prints_a_batterys_fire_modifier() {
         assert_eq!(texts, ["+2 · 3"]);
     }
 }
+
+/// The texts of a frame's shapes: (text, family, size, width, centre x).
+fn frame_texts(
+    shapes: &[egui::epaint::ClippedShape],
+) -> Vec<(String, egui::FontFamily, f32, f32, f32)> {
+    fn walk(shape: &egui::Shape, out: &mut Vec<(String, egui::FontFamily, f32, f32, f32)>) {
+        match shape {
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, out)),
+            egui::Shape::Text(text) => {
+                let job = &text.galley.job;
+                for section in &job.sections {
+                    out.push((
+                        job.text[section.byte_range.start.0..section.byte_range.end.0].to_owned(),
+                        section.format.font_id.family.clone(),
+                        section.format.font_id.size,
+                        text.galley.size().x,
+                        text.pos.x + text.galley.size().x / 2.0,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for clipped in shapes {
+        walk(&clipped.shape, &mut out);
+    }
+    out
+}
+
+/// One font for the map (issue 14's one symbology): the editor writes hex names, place names
+/// and counter values in DejaVu Sans — the font files `bataille render` draws its glyphs from —
+/// at the symbology's sizes (a galley as wide as render's text), centred where render puts them.
+#[test]
+fn the_editor_writes_the_map_in_the_symbologys_font() {
+    use bataille_editor::map::text::family;
+    use bataille_editor::{EditorApp, EditorConfig};
+    use bataille_render::text::{Face, font_data, text_width};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut app = EditorApp::with_file(
+        EditorConfig::isolated(dir.path()),
+        &root.join("scenarios").join("denain-1712.ron"),
+    );
+    let ctx = egui::Context::default();
+    let input = |time: f64| egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1600.0, 1000.0),
+        )),
+        time: Some(time),
+        ..Default::default()
+    };
+    let frame = |app: &mut EditorApp, time: f64| {
+        let mut output = ctx.run_ui(input(time), |ui| app.ui_root(ui));
+        output.textures_delta.clear();
+        output.shapes
+    };
+    frame(&mut app, 0.0);
+    // At 48 points a hex radius, around Denain's French centre (its battery at 1610, the
+    // label of Denain), names, place names and counter values are all drawn.
+    let grid = app.doc.map.grid.clone();
+    let hex = grid.parse("1610").expect("hex 1610");
+    let [x, y] = grid.centre(hex);
+    app.view.zoom = 48.0;
+    let mut shapes = Vec::new();
+    for k in 1..4 {
+        app.view.centre = egui::pos2(x, y);
+        shapes = frame(&mut app, 0.1 * f64::from(k));
+    }
+    let texts = frame_texts(&shapes);
+    let names: std::collections::BTreeSet<String> =
+        grid.indices().map(|h| grid.name(h).to_string()).collect();
+    let labels: std::collections::BTreeSet<&String> = app.doc.map.labels.values().collect();
+    let (mut seen_names, mut seen_labels, mut seen_values) = (0, 0, 0);
+    for (text, font, size, width, centre_x) in &texts {
+        let face = if names.contains(text) {
+            seen_names += 1;
+            // Centred on its hex, as render's Anchor::CENTRE puts it.
+            let hex = grid.parse(text).expect("a hex name");
+            let [hx, hy] = grid.centre(hex);
+            let expected = app.view.to_screen(app.map_rect, egui::pos2(hx, hy)).x;
+            assert!(
+                (centre_x - expected).abs() < 1.0,
+                "{text}: {centre_x} vs {expected}"
+            );
+            Face::Regular
+        } else if labels.contains(text) {
+            seen_labels += 1;
+            Face::Bold
+        } else if text == "+2 · 3"
+            || (text.split('-').count() == 3
+                && text.split('-').all(|v| v == "–" || v.parse::<u8>().is_ok()))
+        {
+            seen_values += 1;
+            Face::Bold
+        } else {
+            continue;
+        };
+        assert_eq!(
+            *font,
+            family(face),
+            "{text:?} is not in the symbology's font"
+        );
+        let theirs = text_width(text, face, *size);
+        assert!(
+            (width - theirs).abs() <= 0.04 * theirs + 1.0,
+            "{text:?} at {size}: {width} wide in the editor, {theirs} in bataille render"
+        );
+    }
+    assert!(seen_names > 20, "hex names drawn: {seen_names}");
+    assert!(
+        seen_labels >= 1,
+        "place names drawn: {seen_labels} of {texts:?}"
+    );
+    assert!(seen_values >= 1, "counter values drawn: {seen_values}");
+    // The families are DejaVu Sans's own files, the ones render draws from.
+    ctx.fonts(|fonts| {
+        let definitions = fonts.definitions();
+        for face in [Face::Regular, Face::Bold] {
+            let first = &definitions.families[&family(face)][0];
+            let bytes: &[u8] = definitions.font_data[first].font.as_ref().as_ref();
+            assert!(bytes == font_data(face), "{first} is not DejaVu Sans");
+        }
+    });
+}

@@ -83,31 +83,35 @@ pub(crate) fn draw_map(d: &mut Drawing, map: &Map, layout: &Layout, options: &Re
     if options.overlays {
         draw_overlays(d, map, layout, &codes);
     }
-    let r = layout.radius_px;
     if options.hex_names {
-        let size = (0.27 * r).max(6.0);
-        let style = TextStyle {
-            face: Face::Regular,
-            size_px: size,
-            colour: [0x3a, 0x36, 0x2e, 0xe0],
-            halo: None,
-        };
-        let dy = match grid.orientation {
-            bataille_schema::map::Orientation::Flat => -0.64 * r,
-            bataille_schema::map::Orientation::Pointy => -0.58 * r,
-        };
         for index in grid.indices() {
-            let c = centre_px(grid, layout, index);
-            let name = grid.name(index);
-            d.text(
-                name.as_str(),
-                &style,
-                [c[0], c[1] + dy],
-                Anchor::CENTRE,
-                Transform::identity(),
-            );
+            draw_hex_name(d, map, layout, index);
         }
     }
+}
+
+/// A hex's name (`0101`) at the top of the hex.
+pub(crate) fn draw_hex_name(d: &mut Drawing, map: &Map, layout: &Layout, index: HexIndex) {
+    let grid = &map.grid;
+    let r = layout.radius_px;
+    let style = TextStyle {
+        face: Face::Regular,
+        size_px: (0.27 * r).max(6.0),
+        colour: [0x3a, 0x36, 0x2e, 0xe0],
+        halo: None,
+    };
+    let dy = match grid.orientation {
+        bataille_schema::map::Orientation::Flat => -0.64 * r,
+        bataille_schema::map::Orientation::Pointy => -0.58 * r,
+    };
+    let c = centre_px(grid, layout, index);
+    d.text(
+        grid.name(index).as_str(),
+        &style,
+        [c[0], c[1] + dy],
+        Anchor::CENTRE,
+        Transform::identity(),
+    );
 }
 
 /// One hex's terrain colour, grown by half a pixel so neighbours leave no anti-aliased seam.
@@ -164,27 +168,37 @@ pub(crate) fn draw_labels(d: &mut Drawing, map: &Map, layout: &Layout, options: 
     if !options.labels {
         return;
     }
+    for (hex, text) in &map.labels {
+        if let Some(index) = map.grid.lookup(hex) {
+            draw_label(d, map, layout, index, text, options.paper);
+        }
+    }
+}
+
+/// A place name half a radius under the hex's centre, with a halo of the paper's colour.
+pub(crate) fn draw_label(
+    d: &mut Drawing,
+    map: &Map,
+    layout: &Layout,
+    index: HexIndex,
+    text: &str,
+    [pr, pg, pb]: [u8; 3],
+) {
     let r = layout.radius_px;
-    let [pr, pg, pb] = options.paper;
     let style = TextStyle {
         face: Face::Bold,
         size_px: (0.34 * r).max(7.0),
         colour: [0x1d, 0x1b, 0x18, 0xff],
         halo: Some(([pr, pg, pb, 0xd0], (0.1 * r).max(2.0))),
     };
-    for (hex, text) in &map.labels {
-        let Some(index) = map.grid.lookup(hex) else {
-            continue;
-        };
-        let c = centre_px(&map.grid, layout, index);
-        d.text(
-            text,
-            &style,
-            [c[0], c[1] + 0.5 * r],
-            Anchor::CENTRE,
-            Transform::identity(),
-        );
-    }
+    let c = centre_px(&map.grid, layout, index);
+    d.text(
+        text,
+        &style,
+        [c[0], c[1] + 0.5 * r],
+        Anchor::CENTRE,
+        Transform::identity(),
+    );
 }
 
 /// One hex of a terrain at the origin (circumradius `r`): its colour and pattern.

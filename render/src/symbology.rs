@@ -495,6 +495,23 @@ pub mod part {
         crate::map::draw_hexside(d, &map.grid, layout, index, side, feature);
     }
 
+    /// The hex's name at the top of the hex, as `bataille render` prints it.
+    pub fn hex_name(d: &mut Drawing, map: &Map, layout: &Layout, index: HexIndex) {
+        crate::map::draw_hex_name(d, map, layout, index);
+    }
+
+    /// A place name (`map.labels`) on its hex, with a halo of the `paper` colour.
+    pub fn label(
+        d: &mut Drawing,
+        map: &Map,
+        layout: &Layout,
+        index: HexIndex,
+        text: &str,
+        paper: [u8; 3],
+    ) {
+        crate::map::draw_label(d, map, layout, index, text, paper);
+    }
+
     /// Where a hexside feature goes in the drawing order (smaller first).
     pub fn hexside_order(symbol: HexsideSymbol) -> u8 {
         crate::map::hexside_priority(symbol)

@@ -21,10 +21,23 @@ struct Fonts {
 fn fonts() -> &'static Fonts {
     static FONTS: OnceLock<Fonts> = OnceLock::new();
     FONTS.get_or_init(|| Fonts {
-        regular: FontRef::try_from_slice(dejavu::sans::regular()).ok(),
-        bold: FontRef::try_from_slice(dejavu::sans::bold()).ok(),
+        regular: FontRef::try_from_slice(font_data(Face::Regular)).ok(),
+        bold: FontRef::try_from_slice(font_data(Face::Bold)).ok(),
     })
 }
+
+/// The font file of a face (DejaVu Sans, bundled): for a viewer that lays text out itself,
+/// so that it draws the same letters (the editor installs it in egui).
+pub fn font_data(face: Face) -> &'static [u8] {
+    match face {
+        Face::Regular => dejavu::sans::regular(),
+        Face::Bold => dejavu::sans::bold(),
+    }
+}
+
+/// The height of DejaVu Sans's capitals, as a share of the font size (the em): where
+/// [`Anchor`]'s `y` measures from.
+pub const CAP_HEIGHT: f32 = 0.729;
 
 fn font(face: Face) -> Option<&'static FontRef<'static>> {
     let fonts = fonts();
@@ -88,8 +101,7 @@ pub fn text_path(
     let font = font(face)?;
     let units = font.units_per_em().unwrap_or(2048.0);
     let scale = size_px / units;
-    // Cap height of DejaVu Sans is 0.729 em.
-    let cap_height = 0.729 * size_px;
+    let cap_height = CAP_HEIGHT * size_px;
     let width = text_width(text, face, size_px);
     let origin_x = pos[0] - anchor.x * width;
     let baseline = pos[1] + (1.0 - anchor.y) * cap_height;

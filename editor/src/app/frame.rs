@@ -19,6 +19,10 @@ impl EditorApp {
     /// Shows the whole editor in `ui` (the root of the window, or a test harness).
     pub fn ui_root(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        if !crate::map::text::installed(&ctx) {
+            // The map's text in the symbology's font, from the first frame on.
+            crate::map::text::install(&ctx);
+        }
         self.egui_ctx = ctx.clone();
         self.oob.revision = self.doc.scenario_revision();
         self.time = ui.input(|i| i.time);

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use bataille_render::symbology::{self, CounterFace, CounterValues, Drawing, Leader};
+use bataille_render::text::{Anchor, Face, TextStyle};
 use bataille_schema::scenario::Symbol;
 use bataille_schema::{Grid, HexIndex, Scenario};
 use egui::epaint::Mesh;
@@ -359,7 +360,11 @@ pub fn paint(
         {
             let galley = painter.layout_no_wrap(
                 unit.name.clone(),
-                egui::FontId::proportional((0.2 * side).min(16.0)),
+                crate::map::text::font_id(
+                    Face::Regular,
+                    (0.2 * side).min(16.0),
+                    crate::map::text::installed(painter.ctx()),
+                ),
                 INK,
             );
             let at = square.center_top() - vec2(galley.size().x / 2.0, galley.size().y + 2.0);
@@ -396,14 +401,31 @@ fn counter_values([cp, morale, mp]: [Option<u8>; 3], fire_modifier: Option<i8>) 
     }
 }
 
+/// Text centred at `at` in the symbology's bold face (a stack's count).
 fn text_shape(painter: &egui::Painter, at: Pos2, text: &str, size: f32, colour: Color32) -> Shape {
-    let galley = painter.layout_no_wrap(
-        text.to_owned(),
-        egui::FontId::proportional(size.clamp(6.0, 40.0)),
-        colour,
+    let style = TextStyle {
+        face: Face::Bold,
+        size_px: size,
+        colour: colour.to_array(),
+        halo: None,
+    };
+    let mut shapes = Vec::new();
+    crate::map::text::text_shapes(
+        &mut shapes,
+        painter,
+        text,
+        &style,
+        at,
+        Anchor::CENTRE,
+        size.clamp(6.0, 40.0),
+        crate::map::text::installed(painter.ctx()),
     );
-    let pos = at - galley.size() / 2.0;
-    Shape::galley(pos, galley, colour)
+    // One galley (no halo): the text shape itself.
+    if shapes.len() == 1 {
+        shapes.pop().unwrap_or(Shape::Noop)
+    } else {
+        Shape::Vec(shapes)
+    }
 }
 
 fn with_alpha(c: Color32, faded: bool) -> Color32 {
@@ -514,15 +536,18 @@ fn text_shapes(
     side: f32,
 ) {
     let k = side / REFERENCE_SIDE;
+    let installed = crate::map::text::installed(painter.ctx());
     for text in &symbol.texts {
-        let at = centre + text.pos.to_vec2() * k;
-        shapes.push(text_shape(
+        crate::map::text::text_shapes(
+            shapes,
             painter,
-            at,
             &text.text,
-            text.size * k * 1.15,
-            colour(text.style.colour),
-        ));
+            &text.style,
+            centre + text.pos.to_vec2() * k,
+            text.anchor,
+            text.size * k,
+            installed,
+        );
     }
 }
 

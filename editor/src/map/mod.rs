@@ -4,4 +4,5 @@ pub mod counters;
 pub mod scan;
 pub mod table_overlay;
 pub mod tessellate;
+pub mod text;
 pub mod view;

@@ -502,7 +502,12 @@ impl ZoneCache {
             }
         }
         let size = (view.zoom * 0.35).clamp(8.0, 18.0);
-        let font = egui::FontId::proportional(size);
+        // Map text in the symbology's font.
+        let font = crate::map::text::font_id(
+            bataille_render::text::Face::Bold,
+            size,
+            crate::map::text::installed(painter.ctx()),
+        );
         let blue = Color32::from_rgb(30, 90, 200);
         for (hex, turns) in &self.entries {
             let [x, y] = grid.centre(*hex);

@@ -30,6 +30,9 @@ pub const DETAIL_ZOOM: f32 = 7.0;
 pub const NAMES_ZOOM: f32 = 26.0;
 /// Labels are drawn from this zoom up.
 pub const LABELS_ZOOM: f32 = 3.0;
+/// Place names are never drawn smaller than this (points), so that a zoomed-out map still
+/// names its places.
+pub const LABEL_MIN_POINTS: f32 = 9.0;
 
 /// Which layers are shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -447,15 +450,30 @@ impl MapView {
         self.paint_text(painter, rect, doc, view);
     }
 
+    /// Hex names and place names as `bataille render` prints them (the symbology's text items,
+    /// in its font: [`crate::map::text`]); place names keep at least [`LABEL_MIN_POINTS`] when
+    /// zoomed out.
     fn paint_text(&self, painter: &egui::Painter, rect: Rect, doc: &Document, view: Rect) {
         let grid = &doc.map.grid;
+        let layout = symbology_layout();
+        let installed = crate::map::text::installed(painter.ctx());
+        let mut shapes = Vec::new();
+        let mut draw = |d: &bataille_render::symbology::Drawing, min_size: f32| {
+            let mut scratch = Mesh::default();
+            for text in crate::map::tessellate::append(&mut scratch, d, to_grid()) {
+                crate::map::text::text_shapes(
+                    &mut shapes,
+                    painter,
+                    &text.text,
+                    &text.style,
+                    self.to_screen(rect, text.pos),
+                    text.anchor,
+                    (text.size * self.zoom).max(min_size),
+                    installed,
+                );
+            }
+        };
         if self.layers.hex_names && self.zoom >= NAMES_ZOOM {
-            let font = egui::FontId::proportional((self.zoom * 0.26).min(16.0));
-            let colour = Color32::from_black_alpha(150);
-            let dy = match grid.orientation {
-                bataille_schema::map::Orientation::Flat => -0.68,
-                bataille_schema::map::Orientation::Pointy => -0.62,
-            };
             for chunk in &self.chunks {
                 if !view.intersects(chunk.bounds) {
                     continue;
@@ -463,45 +481,33 @@ impl MapView {
                 for row in chunk.rows.0..chunk.rows.1 {
                     for col in chunk.cols.0..chunk.cols.1 {
                         let hex = HexIndex::new(col, row);
-                        let c = p(grid.centre(hex));
-                        if !view.expand(1.0).contains(c) {
+                        if !view.expand(1.0).contains(p(grid.centre(hex))) {
                             continue;
                         }
-                        let pos = self.to_screen(rect, c + vec2(0.0, dy));
-                        painter.text(
-                            pos,
-                            egui::Align2::CENTER_TOP,
-                            grid.name(hex).as_str(),
-                            font.clone(),
-                            colour,
-                        );
+                        let mut d = bataille_render::symbology::Drawing::new();
+                        bataille_render::symbology::part::hex_name(&mut d, &doc.map, &layout, hex);
+                        draw(&d, 0.0);
                     }
                 }
             }
         }
         if self.layers.labels && self.zoom >= LABELS_ZOOM {
-            let size = (self.zoom * 0.42).clamp(9.0, 26.0);
-            let font = egui::FontId::proportional(size);
+            let paper = bataille_render::RenderOptions::default().paper;
             for (hex, text) in &doc.map.labels {
                 let Some(index) = grid.lookup(hex) else {
                     continue;
                 };
-                let c = p(grid.centre(index));
-                if !view.expand(4.0).contains(c) {
+                if !view.expand(4.0).contains(p(grid.centre(index))) {
                     continue;
                 }
-                // Where the symbology puts place names: half a radius under the centre.
-                let pos = self.to_screen(rect, c + vec2(0.0, 0.5));
-                let galley = painter.layout_no_wrap(text.clone(), font.clone(), Color32::BLACK);
-                let r = egui::Align2::CENTER_CENTER.anchor_size(pos, galley.size());
-                painter.rect_filled(
-                    r.expand(1.5),
-                    2.0,
-                    Color32::from_rgba_unmultiplied(255, 252, 235, 200),
+                let mut d = bataille_render::symbology::Drawing::new();
+                bataille_render::symbology::part::label(
+                    &mut d, &doc.map, &layout, index, text, paper,
                 );
-                painter.galley(r.min, galley, Color32::BLACK);
+                draw(&d, LABEL_MIN_POINTS);
             }
         }
+        painter.extend(shapes);
     }
 
     /// The hex's outline on screen.
