@@ -495,8 +495,9 @@ fn checked_marks_toggle_count_and_survive_save() {
     assert_eq!(checked, ["0303", "0406"]);
 }
 
-#[test]
-fn suggest_hexsides_from_marked_samples_and_accept_in_one_step() {
+/// The scan under a blank 12 × 9 map, two stream and two plain hexsides marked as samples,
+/// and the hexsides classified: the harness, and the map's grid.
+fn hexsides_classified() -> (tempfile::TempDir, H, bataille_schema::Grid) {
     let (dir, map_path, _, truth_matrix) = setup(None);
     let background = Background {
         image: "../scans/scan.png".into(),
@@ -519,16 +520,12 @@ fn suggest_hexsides_from_marked_samples_and_accept_in_one_step() {
     h.get_by_label_contains("Sample Stream: ").click();
     h.run();
     let grid = h.state().doc.map.grid.clone();
-    let midpoint = |hex: HexIndex, side: Side| {
-        let [a, b] = grid.side_corners(hex, side).expect("a side");
-        [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
-    };
     // Two stream hexsides and two plain ones.
     for (hex, side) in [
         (HexIndex::new(6, 1), Side::NE),
         (HexIndex::new(6, 6), Side::SE),
     ] {
-        let at = h.state().screen_of(midpoint(hex, side));
+        let at = h.state().screen_of(side_midpoint(&grid, hex, side));
         click_at(&mut h, at);
     }
     h.get_by_label_contains("Sample plain hexsides: ").click();
@@ -537,7 +534,7 @@ fn suggest_hexsides_from_marked_samples_and_accept_in_one_step() {
         (HexIndex::new(2, 2), Side::NE),
         (HexIndex::new(9, 5), Side::SE),
     ] {
-        let at = h.state().screen_of(midpoint(hex, side));
+        let at = h.state().screen_of(side_midpoint(&grid, hex, side));
         click_at(&mut h, at);
     }
     assert_eq!(h.state().digitise.suggest.side_samples.len(), 4);
@@ -549,6 +546,19 @@ fn suggest_hexsides_from_marked_samples_and_accept_in_one_step() {
         "{:?}",
         h.state().digitise.suggest.error
     );
+    (dir, h, grid)
+}
+
+/// The middle of a hexside, in grid units.
+fn side_midpoint(grid: &bataille_schema::Grid, hex: HexIndex, side: Side) -> [f32; 2] {
+    let [a, b] = grid.side_corners(hex, side).expect("a side");
+    [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
+}
+
+#[test]
+fn suggest_hexsides_from_marked_samples_and_accept_in_one_step() {
+    let (_dir, mut h, grid) = hexsides_classified();
+    let midpoint = |hex: HexIndex, side: Side| side_midpoint(&grid, hex, side);
     // The review queue of doubtful hexsides: with the threshold above every confidence, every
     // suggested stream (the map has none yet) is in it; "Next doubtful hexside" selects the
     // first, shows it and zooms in on it; "Skip hexside" moves on.
@@ -712,50 +722,7 @@ fn a_hostile_image_is_refused_with_a_message() {
 
 #[test]
 fn accepting_a_plain_hexside_in_the_review_removes_the_feature_in_one_step() {
-    let (dir, map_path, _, truth_matrix) = setup(None);
-    let mut map = blank_map(12, 9);
-    map.background = Some(Background {
-        image: "../scans/scan.png".into(),
-        fit: FitKind::Similarity,
-        grid_to_image: truth_matrix,
-        control_points: Vec::new(),
-    });
-    write_map(&map_path, &map);
-    let mut h = harness(app_with_file(dir.path(), &map_path));
-    h.run();
-    wait_for_jobs(&mut h);
-    h.get_by_label("Digitise").click();
-    h.run();
-    h.get_by_label("Suggest hexsides…").click();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::Num0);
-    h.run();
-    let grid = h.state().doc.map.grid.clone();
-    let midpoint = |hex: HexIndex, side: Side| {
-        let [a, b] = grid.side_corners(hex, side).expect("a side");
-        [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
-    };
-    h.get_by_label_contains("Sample Stream: ").click();
-    h.run();
-    for (hex, side) in [
-        (HexIndex::new(6, 1), Side::NE),
-        (HexIndex::new(6, 6), Side::SE),
-    ] {
-        let at = h.state().screen_of(midpoint(hex, side));
-        click_at(&mut h, at);
-    }
-    h.get_by_label_contains("Sample plain hexsides: ").click();
-    h.run();
-    for (hex, side) in [
-        (HexIndex::new(2, 2), Side::NE),
-        (HexIndex::new(9, 5), Side::SE),
-    ] {
-        let at = h.state().screen_of(midpoint(hex, side));
-        click_at(&mut h, at);
-    }
-    h.get_by_label("Find hexside features").click();
-    h.run();
-    wait_for_jobs(&mut h);
+    let (_dir, mut h, grid) = hexsides_classified();
     // A stream drawn where the scan shows a plain hexside: the review queue doubts it.
     let plain = h
         .state()

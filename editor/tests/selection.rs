@@ -7,8 +7,7 @@ mod common;
 use bataille_editor::model::oob_ops::delete_unit;
 use bataille_editor::panels::oob::{DockTab, Sel};
 use bataille_editor::{Command, EditorApp};
-use bataille_schema::scenario::{Army, Corps, Placement, Unit};
-use bataille_schema::{Id, Scenario};
+use bataille_schema::Scenario;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -17,58 +16,13 @@ use common::*;
 
 type H = Harness<'static, EditorApp>;
 
-fn unit(id: &str, name: &str, at: Option<&str>) -> Unit {
-    Unit {
-        id: Id::from(id),
-        name: name.into(),
-        kind: Id::from("infantry"),
-        corps: Some(Id::from("aile")),
-        cp: Some(1),
-        mp: Some(4),
-        morale: Some(2),
-        fire_modifier: None,
-        always_in_command: false,
-        facing: None,
-        placement: at.map_or(Placement::Unplaced, |h| Placement::Hex(h.into())),
-        ratings: Default::default(),
-        allow: Vec::new(),
-    }
-}
-
 /// A 12 × 10 map and a scenario with Navarre, Far away and Reserve, in that order.
 fn open() -> (tempfile::TempDir, H) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    write_map(&dir.path().join("map.ron"), &blank_map(12, 10));
-    let mut s = scenario("map.ron");
-    s.armies.push(Army {
-        id: Id::from("france"),
-        name: "France".into(),
-        friendly_edges: Vec::new(),
-        commanders: Vec::new(),
-        units: vec![
-            unit("navarre", "Navarre", Some("0505")),
-            unit("far", "Far away", Some("1109")),
-            unit("reserve", "Reserve", None),
-        ],
-        corps: vec![Corps {
-            id: Id::from("aile"),
-            name: "Aile droite".into(),
-            colour: "#2040a0".into(),
-            leader: None,
-            friendly_edges: Vec::new(),
-            allow: Vec::new(),
-        }],
-    });
-    let path = dir.path().join("scenario.ron");
-    std::fs::write(
-        &path,
-        bataille_schema::scenario_to_string(&s).expect("text"),
-    )
-    .expect("write");
-    let mut h = harness(app_with_file(dir.path(), &path));
-    h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
-    (dir, h)
+    scenario_app(vec![
+        unit("navarre", "Navarre", "aile", Some("0505")),
+        unit("far", "Far away", "aile", Some("1109")),
+        unit("reserve", "Reserve", "aile", None),
+    ])
 }
 
 fn scenario_of(h: &H) -> &Scenario {

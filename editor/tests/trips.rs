@@ -10,7 +10,7 @@ mod common;
 use bataille_editor::panels::oob::Sel;
 use bataille_editor::tools::Tool;
 use bataille_editor::{Command, Dialog, EditorApp, EditorConfig};
-use bataille_schema::scenario::{Army, Corps, Placement, Unit};
+use bataille_schema::scenario::{Army, Corps, Unit};
 use bataille_schema::{HexIndex, Id, Side};
 use egui::{Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
@@ -42,57 +42,6 @@ fn map_app(columns: u32, rows: u32) -> (tempfile::TempDir, Harness<'static, Edit
     let (dir, path) = temp_with_map(&blank_map(columns, rows), "map.ron");
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
-    (dir, h)
-}
-
-fn unit(id: &str, name: &str, corps: &str, at: Option<&str>) -> Unit {
-    Unit {
-        id: Id::from(id),
-        name: name.into(),
-        kind: Id::from("infantry"),
-        corps: Some(Id::from(corps)),
-        cp: Some(1),
-        mp: Some(4),
-        morale: Some(2),
-        fire_modifier: None,
-        always_in_command: false,
-        facing: None,
-        placement: at.map_or(Placement::Unplaced, |h| Placement::Hex(h.into())),
-        ratings: Default::default(),
-        allow: Vec::new(),
-    }
-}
-
-/// A map and a scenario with one army, one corps and `units` (placed where given).
-fn scenario_app(units: Vec<Unit>) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let map_path = dir.path().join("map.ron");
-    write_map(&map_path, &blank_map(12, 10));
-    let mut s = scenario("map.ron");
-    s.armies.push(Army {
-        id: Id::from("france"),
-        name: "France".into(),
-        friendly_edges: Vec::new(),
-        commanders: Vec::new(),
-        units,
-        corps: vec![Corps {
-            id: Id::from("aile"),
-            name: "Aile droite".into(),
-            colour: "#2040a0".into(),
-            leader: None,
-            friendly_edges: Vec::new(),
-            allow: Vec::new(),
-        }],
-    });
-    let path = dir.path().join("scenario.ron");
-    std::fs::write(
-        &path,
-        bataille_schema::scenario_to_string(&s).expect("text"),
-    )
-    .expect("write");
-    let mut h = harness(app_with_file(dir.path(), &path));
-    h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
     (dir, h)
 }
 

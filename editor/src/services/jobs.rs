@@ -113,6 +113,15 @@ impl<T: Send + 'static> Job<T> {
     }
 }
 
+/// The running job's progress bar, if there is one; its Cancel button cancels it.
+pub fn progress_row<T: Send + 'static>(ui: &mut egui::Ui, job: Option<&Job<T>>) {
+    if let Some(job) = job
+        && progress_ui(ui, job)
+    {
+        job.cancel();
+    }
+}
+
 /// A progress bar with a Cancel button; returns whether Cancel was clicked.
 pub fn progress_ui<T: Send + 'static>(ui: &mut egui::Ui, job: &Job<T>) -> bool {
     let mut cancel = false;

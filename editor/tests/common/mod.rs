@@ -10,7 +10,7 @@ use bataille_schema::map::{
     Effects, Grid, HexNaming, HexsideSymbol, HexsideType, MoveCost, Orientation, OverlaySymbol,
     OverlayType, Pattern, Shifted, TerrainType,
 };
-use bataille_schema::scenario::{Command, Rules, Stacking, Victory};
+use bataille_schema::scenario::{Army, Command, Corps, Placement, Rules, Stacking, Unit, Victory};
 use bataille_schema::{Colour, HexIndex, Id, Map, Scenario};
 use egui_kittest::Harness;
 
@@ -256,4 +256,55 @@ pub fn harness(mut app: EditorApp) -> Harness<'static, EditorApp> {
 /// An editor with its files in `dir`, opening `file`.
 pub fn app_with_file(dir: &Path, file: &Path) -> EditorApp {
     EditorApp::with_file(EditorConfig::isolated(dir), file)
+}
+
+pub fn unit(id: &str, name: &str, corps: &str, at: Option<&str>) -> Unit {
+    Unit {
+        id: Id::from(id),
+        name: name.into(),
+        kind: Id::from("infantry"),
+        corps: Some(Id::from(corps)),
+        cp: Some(1),
+        mp: Some(4),
+        morale: Some(2),
+        fire_modifier: None,
+        always_in_command: false,
+        facing: None,
+        placement: at.map_or(Placement::Unplaced, |h| Placement::Hex(h.into())),
+        ratings: Default::default(),
+        allow: Vec::new(),
+    }
+}
+
+/// A map and a scenario with one army, one corps and `units` (placed where given).
+pub fn scenario_app(units: Vec<Unit>) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map_path = dir.path().join("map.ron");
+    write_map(&map_path, &blank_map(12, 10));
+    let mut s = scenario("map.ron");
+    s.armies.push(Army {
+        id: Id::from("france"),
+        name: "France".into(),
+        friendly_edges: Vec::new(),
+        commanders: Vec::new(),
+        units,
+        corps: vec![Corps {
+            id: Id::from("aile"),
+            name: "Aile droite".into(),
+            colour: "#2040a0".into(),
+            leader: None,
+            friendly_edges: Vec::new(),
+            allow: Vec::new(),
+        }],
+    });
+    let path = dir.path().join("scenario.ron");
+    std::fs::write(
+        &path,
+        bataille_schema::scenario_to_string(&s).expect("text"),
+    )
+    .expect("write");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    (dir, h)
 }

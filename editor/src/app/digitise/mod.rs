@@ -23,7 +23,7 @@ use crate::map::scan::{
 use crate::model::document::nearest_side;
 use crate::model::history::Change;
 use crate::services::calibration::{Calibration, ClickTarget, kind_name};
-use crate::services::jobs::{Job, JobEnd, progress_ui};
+use crate::services::jobs::{Job, JobEnd};
 use crate::services::suggest::{Overlay, Suggest};
 use crate::tools::HEXSIDE_REACH;
 

@@ -46,11 +46,7 @@ impl EditorApp {
             }
         });
         ui.separator();
-        if let Some(job) = &self.digitise.import_job
-            && progress_ui(ui, job)
-        {
-            job.cancel();
-        }
+        crate::services::jobs::progress_row(ui, self.digitise.import_job.as_ref());
         egui::ScrollArea::vertical()
             .id_salt("digitise-dock")
             .auto_shrink([false, false])

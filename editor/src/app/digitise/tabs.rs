@@ -2,7 +2,37 @@
 
 use super::*;
 
+use std::sync::Arc;
+
+use bataille_digitize::calibrate::Matrix;
+use bataille_digitize::scan::Scan;
+use bataille_schema::Grid;
+
+use crate::services::jobs::progress_row;
+
 impl EditorApp {
+    /// A button starting a classification of the calibrated scan (off while one runs): the
+    /// terrain tab's and the hexsides tab's, with their job's start function.
+    fn classify_button(
+        &mut self,
+        ui: &mut Ui,
+        ctx: &egui::Context,
+        label: &str,
+        running: bool,
+        start: fn(&mut Suggest, &egui::Context, Arc<Scan>, &Grid, Matrix),
+    ) {
+        let ready = self.digitise.scan.is_some() && self.doc.map.background.is_some();
+        if ui
+            .add_enabled(ready && !running, egui::Button::new(label))
+            .clicked()
+            && let (Some(scan), Some(bg)) = (&self.digitise.scan, &self.doc.map.background)
+        {
+            let (scan, matrix) = (scan.scan.clone(), bg.grid_to_image);
+            let grid = self.doc.map.grid.clone();
+            start(&mut self.digitise.suggest, ctx, scan, &grid, matrix);
+        }
+    }
+
     pub(super) fn terrain_tab(&mut self, ui: &mut Ui, ctx: &egui::Context) {
         let mut marking = self.digitise.mode == Mode::SampleTerrain;
         if ui
@@ -34,30 +64,13 @@ impl EditorApp {
             self.digitise.mode = Mode::SampleTerrain;
         }
         ui.horizontal(|ui| {
-            let ready = self.digitise.scan.is_some() && self.doc.map.background.is_some();
-            if ui
-                .add_enabled(
-                    ready && self.digitise.suggest.terrain_job.is_none(),
-                    egui::Button::new("Classify hexes"),
-                )
-                .clicked()
-                && let (Some(scan), Some(bg)) = (&self.digitise.scan, &self.doc.map.background)
-            {
-                let (scan, matrix) = (scan.scan.clone(), bg.grid_to_image);
-                let grid = self.doc.map.grid.clone();
-                self.digitise
-                    .suggest
-                    .start_terrain(ctx, scan, &grid, matrix);
-            }
+            let running = self.digitise.suggest.terrain_job.is_some();
+            self.classify_button(ui, ctx, "Classify hexes", running, Suggest::start_terrain);
             if !counts.is_empty() && ui.button("Clear samples").clicked() {
                 self.digitise.suggest.samples.clear();
             }
         });
-        if let Some(job) = &self.digitise.suggest.terrain_job
-            && progress_ui(ui, job)
-        {
-            job.cancel();
-        }
+        progress_row(ui, self.digitise.suggest.terrain_job.as_ref());
         if let Some(e) = &self.digitise.suggest.error {
             ui.colored_label(Color32::from_rgb(200, 80, 40), e);
         }
@@ -216,26 +229,15 @@ impl EditorApp {
             self.digitise.suggest.side_feature = feature;
             self.digitise.mode = Mode::SampleHexside;
         }
-        let ready = self.digitise.scan.is_some() && self.doc.map.background.is_some();
-        if ui
-            .add_enabled(
-                ready && self.digitise.suggest.hexside_job.is_none(),
-                egui::Button::new("Find hexside features"),
-            )
-            .clicked()
-            && let (Some(scan), Some(bg)) = (&self.digitise.scan, &self.doc.map.background)
-        {
-            let (scan, matrix) = (scan.scan.clone(), bg.grid_to_image);
-            let grid = self.doc.map.grid.clone();
-            self.digitise
-                .suggest
-                .start_hexsides(ctx, scan, &grid, matrix);
-        }
-        if let Some(job) = &self.digitise.suggest.hexside_job
-            && progress_ui(ui, job)
-        {
-            job.cancel();
-        }
+        let running = self.digitise.suggest.hexside_job.is_some();
+        self.classify_button(
+            ui,
+            ctx,
+            "Find hexside features",
+            running,
+            Suggest::start_hexsides,
+        );
+        progress_row(ui, self.digitise.suggest.hexside_job.as_ref());
         if let Some(e) = &self.digitise.suggest.error {
             ui.colored_label(Color32::from_rgb(200, 80, 40), e);
         }
