@@ -515,22 +515,86 @@ fn scenario_edits_survive_a_crash_and_save_as_repoints_the_map() {
     assert!(!h.state().is_dirty());
 }
 
-#[test]
-fn denain_edits_change_only_what_was_typed() {
-    // A copy of Denain beside a copy of its map, as in the repository.
+/// A copy of Denain beside copies of its map and miniatures systems, as in the repository,
+/// opened.
+fn open_denain() -> (tempfile::TempDir, PathBuf, H) {
     let dir = tempfile::tempdir().expect("dir");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for (from, to) in [
-        ("scenarios/denain-1712.ron", "scenarios/denain-1712.ron"),
-        ("maps/denain-1712.ron", "maps/denain-1712.ron"),
+    for file in [
+        "scenarios/denain-1712.ron",
+        "maps/denain-1712.ron",
+        "systems/age-of-honor.ron",
+        "systems/louis-xiv.ron",
     ] {
-        let target = dir.path().join(to);
+        let target = dir.path().join(file);
         std::fs::create_dir_all(target.parent().expect("parent")).expect("dirs");
-        std::fs::copy(root.join(from), &target).expect("copy");
+        std::fs::copy(root.join(file), &target).expect("copy");
     }
     let path = dir.path().join("scenarios/denain-1712.ron");
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
+    (dir, path, h)
+}
+
+/// Denain's miniatures conversions name units by id (Fechenbach 1/ in both systems): renamed in
+/// the unit form, the unit is renamed there; the file saved validates with no unknown unit;
+/// deleted, the unit leaves the lists; undo brings both back.
+#[test]
+fn a_unit_renamed_or_deleted_keeps_the_miniatures_conversions_true() {
+    let (_dir, path, mut h) = open_denain();
+    let named = |h: &H, id: &str| -> usize {
+        scenario(h)
+            .miniatures
+            .iter()
+            .flat_map(|m| &m.convert)
+            .filter(|rule| rule.units.iter().any(|u| u.as_str() == id))
+            .count()
+    };
+    assert_eq!(named(&h, "al-fechenbach-1"), 2);
+    let (a, u) = bataille_editor::model::scenario_edit::find_unit(scenario(&h), "al-fechenbach-1")
+        .expect("Fechenbach 1/");
+    h.state_mut().select(Some(Sel::Unit(a, u)));
+    h.run();
+    type_into(&mut h, "Id", "al-fechenbach-i");
+    assert_eq!(
+        scenario(&h).armies[a].units[u].id.as_str(),
+        "al-fechenbach-i"
+    );
+    assert_eq!(
+        (named(&h, "al-fechenbach-1"), named(&h, "al-fechenbach-i")),
+        (0, 2)
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert!(!h.state().is_dirty());
+    let report = bataille_validator::validate_file(&path, &bataille_validator::Options::default());
+    let errors: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == bataille_validator::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // Deleted, it leaves the lists; undo brings it and them back.
+    click(&mut h, "Delete");
+    assert_eq!(named(&h, "al-fechenbach-i"), 0);
+    assert!(
+        scenario(&h)
+            .miniatures
+            .iter()
+            .flat_map(|m| &m.convert)
+            .all(|rule| rule.units.iter().all(|id| {
+                bataille_editor::model::scenario_edit::find_unit(scenario(&h), id.as_str())
+                    .is_some()
+            }))
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(named(&h, "al-fechenbach-i"), 2);
+}
+
+#[test]
+fn denain_edits_change_only_what_was_typed() {
+    let (_dir, _path, mut h) = open_denain();
     let original = scenario(&h).clone();
     let errors = h
         .state()

@@ -4,7 +4,7 @@
 
 mod common;
 
-use bataille_editor::model::oob_ops::delete_unit;
+use bataille_editor::model::delete::delete_unit;
 use bataille_editor::panels::oob::{DockTab, Sel};
 use bataille_editor::{Command, EditorApp};
 use bataille_schema::Scenario;

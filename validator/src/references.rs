@@ -408,6 +408,63 @@ pub(crate) fn references(ctx: &mut Ctx<'_>) {
     }
 
     victory(ctx);
+    conversions(ctx);
+}
+
+/// The miniatures conversion rules (`miniatures[].convert[]`) name units, corps and armies: a
+/// name that is none of them makes the rule reach fewer counters than written, in silence.
+fn conversions(ctx: &mut Ctx<'_>) {
+    let s = ctx.scenario;
+    let units: HashMap<&str, ()> = s
+        .armies
+        .iter()
+        .flat_map(|a| a.units.iter().map(|u| (u.id.as_str(), ())))
+        .collect();
+    for (m, used) in s.miniatures.iter().enumerate() {
+        for (r, rule) in used.convert.iter().enumerate() {
+            let base = format!("/miniatures/{m}/convert/{r}");
+            let rule_name = format!("conversion rule {} of `{}`", r + 1, used.system);
+            for (i, id) in rule.units.iter().enumerate() {
+                if !units.contains_key(id.as_str()) {
+                    ctx.push(
+                        Diagnostic::new(
+                            Code::E0207,
+                            SCENARIO,
+                            format!("{base}/units/{i}"),
+                            format!("{rule_name} names unit `{id}`, which does not exist"),
+                        )
+                        .help("name a unit of one of the armies, or take it off the list"),
+                    );
+                }
+            }
+            for (i, id) in rule.corps.iter().enumerate() {
+                if !ctx.corps.contains_key(id.as_str()) {
+                    ctx.push(
+                        Diagnostic::new(
+                            Code::E0202,
+                            SCENARIO,
+                            format!("{base}/corps/{i}"),
+                            format!("{rule_name} names corps `{id}`, which does not exist"),
+                        )
+                        .help("name a corps of one of the armies, or take it off the list"),
+                    );
+                }
+            }
+            for (i, id) in rule.armies.iter().enumerate() {
+                if !ctx.armies.contains_key(id.as_str()) {
+                    ctx.push(
+                        Diagnostic::new(
+                            Code::E0206,
+                            SCENARIO,
+                            format!("{base}/armies/{i}"),
+                            format!("{rule_name} names army `{id}`, which does not exist"),
+                        )
+                        .help("name an army of the scenario, or take it off the list"),
+                    );
+                }
+            }
+        }
+    }
 }
 
 fn victory(ctx: &mut Ctx<'_>) {

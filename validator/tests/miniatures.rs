@@ -120,3 +120,42 @@ fn a_third_system_is_a_file_not_code() {
     let d = validate_documents(&scenario, &loaded.map.map, &options);
     assert_eq!(group_10(&d), [Code::E1006], "{d:#?}");
 }
+
+/// The conversion rules' lists name units, corps and armies that must exist (E0207, E0202,
+/// E0206): a unit renamed without them would leave its rule reaching nothing, in silence.
+#[test]
+fn conversion_rules_naming_nothing_are_reported() {
+    let loaded = load_scenario(&root().join("scenarios/denain-1712.ron")).unwrap();
+    let map = loaded.map.map;
+    let mut scenario = loaded.scenario;
+    let unknown = |d: &[bataille_validator::Diagnostic]| -> Vec<(Code, String)> {
+        d.iter()
+            .filter(|d| d.pointer.starts_with("/miniatures/"))
+            .map(|d| (d.code, d.pointer.clone()))
+            .collect()
+    };
+    assert_eq!(
+        unknown(&validate_documents(&scenario, &map, &options())),
+        []
+    );
+    for unit in scenario.armies.iter_mut().flat_map(|a| &mut a.units) {
+        if unit.id.as_str() == "al-fechenbach-1" {
+            unit.id = Id::from("al-fechenbach-i");
+        }
+    }
+    let rule = &mut scenario.miniatures[1].convert[0];
+    rule.corps.push(Id::from("no-such-corps"));
+    rule.armies.push(Id::from("no-such-army"));
+    let found = unknown(&validate_documents(&scenario, &map, &options()));
+    assert!(
+        found.contains(&(Code::E0207, "/miniatures/0/convert/2/units/0".to_owned())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&(Code::E0207, "/miniatures/1/convert/8/units/0".to_owned())),
+        "{found:?}"
+    );
+    assert!(found.contains(&(Code::E0202, "/miniatures/1/convert/0/corps/0".to_owned())));
+    assert!(found.contains(&(Code::E0206, "/miniatures/1/convert/0/armies/0".to_owned())));
+    assert_eq!(found.len(), 4, "{found:?}");
+}

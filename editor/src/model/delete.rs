@@ -1,6 +1,7 @@
-//! Deleting from the order of battle, and the bookkeeping that follows a leader's id: its
-//! miniatures ratings (`miniatures[].leaders`, keyed by id) go with a deleted leader and follow
-//! a renamed one, in the same undo step.
+//! Deleting from the order of battle, and the bookkeeping that follows ids into the miniatures
+//! entries, in the same undo step: a leader's ratings (`miniatures[].leaders`, keyed by id) go
+//! with a deleted leader and follow a renamed one; the conversion rules' lists of units, corps
+//! and armies (`miniatures[].convert[]`) follow a renamed id and drop a deleted one.
 
 use bataille_schema::Id;
 use bataille_schema::scenario::Scenario;
@@ -20,6 +21,12 @@ pub fn delete_army(s: &Scenario, a: usize) -> (String, Vec<Change>) {
             .filter_map(|c| c.leader.as_ref().map(|l| &l.id)),
     );
     let mut changes = forget_leader_ratings(s, leaders);
+    let gone: Vec<(&Id, Option<&Id>)> = std::iter::once(&army.id)
+        .chain(army.corps.iter().map(|c| &c.id))
+        .chain(army.units.iter().map(|u| &u.id))
+        .map(|id| (id, None))
+        .collect();
+    changes.extend(follow_in_conversions(s, &gone));
     changes.push(item_change(
         ItemPath::Army(a),
         Some(Item::Army(Box::new(army.clone()))),
@@ -69,12 +76,74 @@ pub fn delete_corps(s: &Scenario, a: usize, c: usize) -> (String, Vec<Change>) {
         s,
         corps.leader.as_ref().map(|l| &l.id),
     ));
+    let gone: Vec<(&Id, Option<&Id>)> = std::iter::once(&corps.id)
+        .chain(
+            army.units
+                .iter()
+                .filter(|u| u.corps.as_ref() == Some(&corps.id))
+                .map(|u| &u.id),
+        )
+        .map(|id| (id, None))
+        .collect();
+    changes.extend(follow_in_conversions(s, &gone));
     changes.push(item_change(
         ItemPath::Corps(a, c),
         Some(Item::Corps(Box::new(corps.clone()))),
         None,
     ));
     ("Delete corps".to_owned(), changes)
+}
+
+/// Deletes a unit, and drops it from the conversion rules that name it.
+pub fn delete_unit(s: &Scenario, a: usize, u: usize) -> (String, Vec<Change>) {
+    let Some(unit) = s.armies.get(a).and_then(|army| army.units.get(u)) else {
+        return ("Delete unit".to_owned(), Vec::new());
+    };
+    let mut changes = follow_in_conversions(s, &[(&unit.id, None)]);
+    changes.push(item_change(
+        ItemPath::Unit(a, u),
+        Some(Item::Unit(Box::new(unit.clone()))),
+        None,
+    ));
+    ("Delete unit".to_owned(), changes)
+}
+
+/// The conversion rules (`miniatures[].convert[]`) name units, corps and armies by id: each id
+/// of `ids` follows its rename (`Some(new)`) or, deleted (`None`), leaves the lists; a rule
+/// whose list that empties goes too (an empty list means "any": the rule would reach every
+/// counter). One change per system whose rules changed; none when no rule names the ids.
+pub fn follow_in_conversions(s: &Scenario, ids: &[(&Id, Option<&Id>)]) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for (m, used) in s.miniatures.iter().enumerate() {
+        let mut after = Vec::with_capacity(used.convert.len());
+        for rule in &used.convert {
+            let mut rule = rule.clone();
+            let mut emptied = false;
+            for list in [&mut rule.units, &mut rule.corps, &mut rule.armies] {
+                let named = !list.is_empty();
+                list.retain_mut(|id| match ids.iter().find(|(old, _)| *old == id) {
+                    Some((_, Some(new))) => {
+                        *id = (*new).clone();
+                        true
+                    }
+                    Some((_, None)) => false,
+                    None => true,
+                });
+                emptied |= named && list.is_empty();
+            }
+            if !emptied {
+                after.push(rule);
+            }
+        }
+        if after != used.convert {
+            changes.push(Change::Scenario(ScenarioChange::Conversions {
+                system: m,
+                before: used.convert.clone(),
+                after,
+            }));
+        }
+    }
+    changes
 }
 
 /// A leader's ratings follow its id when it is renamed (`miniatures[].leaders` is keyed by id):
@@ -131,6 +200,7 @@ pub fn forget_leader_ratings<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bataille_schema::scenario::Conversion;
 
     /// The leaders whose miniatures ratings a deletion removes.
     fn ratings_forgotten(changes: &[Change]) -> Vec<String> {
@@ -206,5 +276,89 @@ mod tests {
             })
             .count();
         assert_eq!(removed, units);
+    }
+
+    /// Denain as shipped.
+    fn denain() -> Scenario {
+        let (_, text) = crate::model::templates::BUNDLED_SCENARIOS[0];
+        bataille_schema::io::parse_scenario(&bataille_schema::SourceFile::new(
+            "denain-1712.ron",
+            text.to_owned(),
+        ))
+        .expect("Denain parses")
+    }
+
+    /// The conversion rules after `changes`, system by system (as they were where unchanged).
+    fn rules_after(s: &Scenario, changes: &[Change]) -> Vec<Vec<Conversion>> {
+        let mut rules: Vec<Vec<Conversion>> =
+            s.miniatures.iter().map(|m| m.convert.clone()).collect();
+        for change in changes {
+            if let Change::Scenario(ScenarioChange::Conversions { system, after, .. }) = change {
+                rules[*system] = after.clone();
+            }
+        }
+        rules
+    }
+
+    fn naming<'r>(rules: &'r [Conversion], id: &str) -> Vec<&'r Conversion> {
+        rules
+            .iter()
+            .filter(|r| r.units.iter().any(|u| u.as_str() == id))
+            .collect()
+    }
+
+    #[test]
+    fn conversion_rules_follow_a_renamed_unit_and_drop_a_deleted_one() {
+        let s = denain();
+        // Both systems name Fechenbach 1/ (Age of Honor's fire by rank, Louis XIV's nation).
+        let old = Id::from("al-fechenbach-1");
+        let new = Id::from("al-fechenbach-i");
+        let changes = follow_in_conversions(&s, &[(&old, Some(&new))]);
+        assert_eq!(changes.len(), 2, "one change per system");
+        for (before, after) in s.miniatures.iter().zip(rules_after(&s, &changes)) {
+            assert_eq!(naming(&after, "al-fechenbach-1").len(), 0);
+            assert_eq!(
+                naming(&after, "al-fechenbach-i").len(),
+                naming(&before.convert, "al-fechenbach-1").len()
+            );
+            assert_eq!(after.len(), before.convert.len(), "no rule lost");
+        }
+        assert!(follow_in_conversions(&s, &[(&Id::from("fr-navarre"), None)]).is_empty());
+
+        // Deleted, it leaves the lists; the rules for its neighbours stay.
+        let (a, u) = crate::model::scenario_edit::find_unit(&s, "al-fechenbach-1").expect("unit");
+        let (_, changes) = delete_unit(&s, a, u);
+        let rules = rules_after(&s, &changes);
+        for (before, after) in s.miniatures.iter().zip(&rules) {
+            assert!(naming(after, "al-fechenbach-1").is_empty());
+            assert_eq!(after.len(), before.convert.len());
+        }
+        assert!(!naming(&rules[0], "al-fechenbach-2").is_empty());
+        // A rule for that unit alone goes with it: left empty, it would convert every counter.
+        let (a, u) =
+            crate::model::scenario_edit::find_unit(&s, "al-derfflinger-dragons").expect("unit");
+        let (_, changes) = delete_unit(&s, a, u);
+        let rules = rules_after(&s, &changes);
+        assert_eq!(rules[1].len(), s.miniatures[1].convert.len() - 1);
+        assert!(
+            rules.iter().flatten().all(|r| !r.units.is_empty()
+                || s.miniatures.iter().flat_map(|m| &m.convert).any(|b| b == r))
+        );
+        // A deleted corps takes its units out of the lists too.
+        let (_, changes) = delete_corps(
+            &s,
+            a,
+            s.armies[a]
+                .corps
+                .iter()
+                .position(|c| s.armies[a].units[u].corps.as_ref() == Some(&c.id))
+                .expect("its corps"),
+        );
+        let rules = rules_after(&s, &changes);
+        assert!(rules.iter().flatten().all(|r| {
+            !r.units
+                .iter()
+                .any(|id| ["al-fechenbach-1", "al-derfflinger-dragons"].contains(&id.as_str()))
+        }));
     }
 }

@@ -266,23 +266,6 @@ pub fn duplicate_unit(s: &Scenario, a: usize, u: usize) -> Option<((String, Vec<
     Some((("Duplicate unit".to_owned(), changes), Sel::Unit(a, u + 1)))
 }
 
-/// Deletes a unit.
-pub fn delete_unit(s: &Scenario, a: usize, u: usize) -> (String, Vec<Change>) {
-    let changes = s
-        .armies
-        .get(a)
-        .and_then(|army| army.units.get(u))
-        .map(|unit| {
-            vec![item_change(
-                ItemPath::Unit(a, u),
-                Some(Item::Unit(Box::new(unit.clone()))),
-                None,
-            )]
-        })
-        .unwrap_or_default();
-    ("Delete unit".to_owned(), changes)
-}
-
 /// The change that gives a counter a new placement.
 pub fn set_placement(s: &Scenario, at: CounterAt, placement: Placement) -> Option<Change> {
     Some(match at {

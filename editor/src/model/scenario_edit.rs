@@ -8,10 +8,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use bataille_schema::scenario::Rating;
 use bataille_schema::scenario::{
     Army, Command, Commander, Corps, Objective, Placement, Rules, Stacking, Unit, Victory, Zone,
 };
+use bataille_schema::scenario::{Conversion, Rating};
 use bataille_schema::{HexName, Id, MapEdge, Scenario};
 
 use crate::model::document::{Document, Touched};
@@ -128,6 +128,13 @@ pub enum ScenarioChange {
         leader: Id,
         before: Option<BTreeMap<Id, Rating>>,
         after: Option<BTreeMap<Id, Rating>>,
+    },
+    /// One miniatures system's conversion rules (`miniatures[system].convert`), whole: they name
+    /// units, corps and armies by id, and follow a rename or a deletion.
+    Conversions {
+        system: usize,
+        before: Vec<Conversion>,
+        after: Vec<Conversion>,
     },
 }
 
@@ -268,6 +275,15 @@ impl ScenarioChange {
                     }
                 }
             }
+            ScenarioChange::Conversions {
+                system,
+                before,
+                after,
+            } => {
+                if let Some(used) = s.miniatures.get_mut(*system) {
+                    used.convert = if forward { after } else { before }.clone();
+                }
+            }
         }
         touched
     }
@@ -279,6 +295,7 @@ impl ScenarioChange {
             ScenarioChange::ZoneHexes { hexes, .. } => hexes.is_empty(),
             ScenarioChange::Settings { before, after } => before == after,
             ScenarioChange::LeaderRatings { before, after, .. } => before == after,
+            ScenarioChange::Conversions { before, after, .. } => before == after,
         }
     }
 }

@@ -240,6 +240,7 @@ impl Draft {
                     if let Some(c) = rename_in_victory(s, before.id.as_str(), &after.id) {
                         changes.push(c);
                     }
+                    changes.extend(follow_in_conversions(s, &[(&before.id, Some(&after.id))]));
                 }
                 changes.push(Change::Scenario(ScenarioChange::ArmyHeader {
                     army: a,
@@ -285,6 +286,7 @@ impl Draft {
                     al.id = unique_id(&taken, al.id.as_str());
                 }
                 if after.id != before.id {
+                    changes.extend(follow_in_conversions(s, &[(&before.id, Some(&after.id))]));
                     let army = &s.armies[a];
                     for (u, unit) in army.units.iter().enumerate() {
                         if unit.corps.as_ref() == Some(&before.id) {
@@ -337,10 +339,9 @@ impl Draft {
                 label = "Edit unit";
                 let mut after = after.clone();
                 after.id = fix_id(&before.id, &after.id);
-                if after.id != before.id
-                    && let Some(c) = rename_in_victory(s, before.id.as_str(), &after.id)
-                {
-                    changes.push(c);
+                if after.id != before.id {
+                    changes.extend(rename_in_victory(s, before.id.as_str(), &after.id));
+                    changes.extend(follow_in_conversions(s, &[(&before.id, Some(&after.id))]));
                 }
                 // A corps of another army moves the unit to that army.
                 let home = after.corps.as_ref().and_then(|id| {
