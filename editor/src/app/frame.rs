@@ -57,14 +57,7 @@ impl EditorApp {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
                 .show(ui, |ui| {
-                    let scenario = self
-                        .doc
-                        .scenario
-                        .as_ref()
-                        .map(|f| (&f.scenario, self.doc.scenario_revision()));
-                    if let Some(d) = self.diagnostics.ui(ui, scenario) {
-                        self.go_to_diagnostic(&ctx, &d);
-                    }
+                    self.with_context(|cx, panels| panels.diagnostics.ui(cx, ui));
                 });
         }
         if self.settings.show_left_dock {

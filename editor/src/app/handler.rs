@@ -305,7 +305,10 @@ impl EditorApp {
                 self.save_settings();
             }
             Command::NextDiagnostic | Command::PreviousDiagnostic => {
-                if let Some(d) = self.diagnostics.step(command == Command::NextDiagnostic) {
+                let forward = command == Command::NextDiagnostic;
+                let rows = &self.diagnostics.diagnostics;
+                let revision = self.diagnostics.revision;
+                if let Some(d) = self.panels.diagnostics.step(rows, revision, forward) {
                     self.go_to_diagnostic(ctx, &d);
                 }
             }
@@ -362,6 +365,7 @@ impl EditorApp {
                     .open_on(&self.doc, crate::panels::legend::LegendTab::Overlays);
             }
             Command::ImportScan => self.open_import_dialog(),
+            Command::GoToDiagnostic(d) => self.go_to_diagnostic(ctx, &d),
             Command::DigitisePanel(open) => self.digitise.open = open,
             Command::DigitiseOn(tab) => self.digitise.open_on(tab),
             Command::ShowOrderOfBattle => {

@@ -131,6 +131,7 @@ pub struct Panels {
     pub tool_dock: crate::panels::tool_dock::ToolDock,
     pub menu_bar: crate::panels::menu_bar::MenuBar,
     pub table_window: crate::panels::table_window::TableWindow,
+    pub diagnostics: crate::panels::diagnostics::DiagnosticsList,
 }
 
 /// The editor.
@@ -308,6 +309,9 @@ impl EditorApp {
             doc,
             history,
             diagnostics: &diagnostics.diagnostics,
+            diagnostics_revision: diagnostics.revision,
+            checking: diagnostics.pending(),
+            scenario_revision: doc.scenario_revision(),
             selection: crate::context::Selection {
                 item: oob.selected,
                 hex: tools.selection,

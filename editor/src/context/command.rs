@@ -92,6 +92,8 @@ pub enum Command {
     DigitisePanel(bool),
     /// The digitise panel, opened on a tab.
     DigitiseOn(DigitiseTab),
+    /// Go to what a diagnostic is about: select its unit, leader, corps or zone, centre its hex.
+    GoToDiagnostic(Box<bataille_validator::Diagnostic>),
 }
 
 /// The tabs of the digitise panel.
@@ -265,6 +267,7 @@ impl Command {
             ImportScan => "Import scan…",
             DigitisePanel(_) => "Digitise panel",
             DigitiseOn(tab) => return format!("Digitise: {}", tab.name()),
+            GoToDiagnostic(d) => return format!("Go to {}", d.code),
         };
         text.to_owned()
     }
@@ -320,6 +323,7 @@ impl Command {
             LegendHexsides | LegendOverlays => "Open the legend editor on this page",
             ImportScan => "Load a scanned map to digitise under the grid",
             DigitisePanel(_) | DigitiseOn(_) => "Calibrate, suggest terrain and hexsides, check",
+            GoToDiagnostic(_) => "Select what the diagnostic is about and centre its hex",
         };
         text.to_owned()
     }

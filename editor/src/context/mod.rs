@@ -65,6 +65,12 @@ pub struct ViewContext<'a> {
     pub history: &'a History,
     /// The validator's own diagnostics of the document, as last checked.
     pub diagnostics: &'a [Diagnostic],
+    /// Bumped whenever the diagnostics change.
+    pub diagnostics_revision: u64,
+    /// A check is running: the diagnostics are older than the document.
+    pub checking: bool,
+    /// Changes whenever the scenario does (caches of names compare it).
+    pub scenario_revision: u64,
     pub selection: Selection,
     /// The map view: pan, zoom, layers shown.
     pub view: &'a MapView,

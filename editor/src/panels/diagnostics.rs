@@ -1,13 +1,15 @@
-//! The diagnostics panel: the editor holds no rule logic; after each edit it asks
+//! The diagnostics: the editor holds no rule logic; after each edit it asks
 //! `bataille-validator` (through [`crate::services::validation`], on a worker thread when checks
-//! are slow) and lists the validator's own `Diagnostic`s, each row going to its hex and
-//! selecting its unit.
+//! are slow) and keeps the validator's own `Diagnostic`s ([`DiagnosticsPanel`], which the
+//! context lends every panel); [`DiagnosticsList`] is the panel listing them, each row going to
+//! its hex and selecting its unit (`Command::GoToDiagnostic`).
 
 pub use bataille_validator::{Code, Diagnostic, Severity};
 
+use crate::context::{Command, ViewContext};
 use crate::model::document::Document;
 
-/// The panel's state.
+/// The diagnostics of the document and the validator that makes them.
 #[derive(Default)]
 pub struct DiagnosticsPanel {
     /// The validator library, inline or on its worker thread.
@@ -15,10 +17,6 @@ pub struct DiagnosticsPanel {
     pub diagnostics: Vec<Diagnostic>,
     /// Bumped whenever the rows change.
     pub revision: u64,
-    /// Index of the diagnostic last gone to (F8).
-    cursor: Option<usize>,
-    /// Names by id, and the scenario revision they were read from.
-    names: Option<(u64, std::collections::HashMap<String, String>)>,
 }
 
 impl DiagnosticsPanel {
@@ -55,7 +53,6 @@ impl DiagnosticsPanel {
     fn set_rows(&mut self, rows: Vec<Diagnostic>) {
         self.diagnostics = rows;
         self.revision += 1;
-        self.cursor = None;
     }
 
     pub fn counts(&self) -> (usize, usize) {
@@ -66,11 +63,30 @@ impl DiagnosticsPanel {
             .count();
         (errors, self.diagnostics.len() - errors)
     }
+}
 
+/// The diagnostics list (bottom dock): its own state is the row gone to and the names cache.
+#[derive(Default)]
+pub struct DiagnosticsList {
+    /// Index of the diagnostic last gone to (F8).
+    cursor: Option<usize>,
+    /// The diagnostics' revision the cursor belongs to.
+    rows_revision: u64,
+    /// Names by id, and the scenario revision they were read from.
+    names: Option<(u64, std::collections::HashMap<String, String>)>,
+}
+
+impl DiagnosticsList {
     /// The next (or previous) diagnostic with a hex or a subject, for F8 / Shift+F8.
-    pub fn step(&mut self, forward: bool) -> Option<Diagnostic> {
-        let with_hex: Vec<usize> = (0..self.diagnostics.len())
-            .filter(|&i| self.diagnostics[i].hex.is_some() || self.diagnostics[i].subject.is_some())
+    pub fn step(
+        &mut self,
+        rows: &[Diagnostic],
+        revision: u64,
+        forward: bool,
+    ) -> Option<Diagnostic> {
+        self.follow(revision);
+        let with_hex: Vec<usize> = (0..rows.len())
+            .filter(|&i| rows[i].hex.is_some() || rows[i].subject.is_some())
             .collect();
         if with_hex.is_empty() {
             return None;
@@ -85,16 +101,26 @@ impl DiagnosticsPanel {
             (Some(p), false) => (p + with_hex.len() - 1) % with_hex.len(),
         };
         self.cursor = Some(with_hex[next]);
-        self.diagnostics.get(with_hex[next]).cloned()
+        rows.get(with_hex[next]).cloned()
     }
 
-    /// Shows the list (counters, corps, zones by name when the scenario gives one, with the
-    /// scenario's revision for the cache); returns the clicked row.
-    pub fn ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        scenario: Option<(&bataille_schema::Scenario, u64)>,
-    ) -> Option<Diagnostic> {
+    /// Forgets the row gone to when the rows changed.
+    fn follow(&mut self, revision: u64) {
+        if self.rows_revision != revision {
+            self.rows_revision = revision;
+            self.cursor = None;
+        }
+    }
+
+    /// Shows the list (counters, corps, zones by name when the scenario gives one); a clicked
+    /// row sends `Command::GoToDiagnostic`.
+    pub fn ui(&mut self, ctx: &ViewContext<'_>, ui: &mut egui::Ui) {
+        self.follow(ctx.diagnostics_revision);
+        let scenario = ctx
+            .doc
+            .scenario
+            .as_ref()
+            .map(|f| (&f.scenario, ctx.scenario_revision));
         match scenario {
             Some((s, revision)) if self.names.as_ref().is_none_or(|(r, _)| *r != revision) => {
                 self.names = Some((revision, crate::model::oob_ops::names_by_id(s)));
@@ -102,12 +128,12 @@ impl DiagnosticsPanel {
             None => self.names = None,
             _ => {}
         }
-        let (errors, warnings) = self.counts();
-        let mut go_to = None;
+        let (errors, warnings) = ctx.diagnostic_counts();
+        let rows = ctx.diagnostics;
         ui.horizontal(|ui| {
             ui.strong("Diagnostics");
             ui.label(format!("⛔ {errors}  ⚠ {warnings}"));
-            if self.pending() {
+            if ctx.checking {
                 ui.spinner();
                 ui.weak("checking…");
             }
@@ -117,9 +143,9 @@ impl DiagnosticsPanel {
         egui::ScrollArea::vertical()
             .max_height(110.0)
             .auto_shrink([false, true])
-            .show_rows(ui, row_height, self.diagnostics.len(), |ui, range| {
+            .show_rows(ui, row_height, rows.len(), |ui, range| {
                 for i in range {
-                    let Some(d) = self.diagnostics.get(i) else {
+                    let Some(d) = rows.get(i) else {
                         continue;
                     };
                     let icon = match d.severity {
@@ -146,10 +172,9 @@ impl DiagnosticsPanel {
                     }
                     if row.clicked() {
                         self.cursor = Some(i);
-                        go_to = Some(d.clone());
+                        ctx.send(Command::GoToDiagnostic(Box::new(d.clone())));
                     }
                 }
             });
-        go_to
     }
 }
