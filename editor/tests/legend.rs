@@ -46,3 +46,103 @@ fn deleting_terrain_in_use_asks_for_a_replacement() {
     assert!(doc.map.terrain.contains_key("f"));
     assert_eq!(doc.map.rows[2], "cffffccccc");
 }
+
+/// Runs frames until the map's scan is loaded (decoded off the UI thread).
+fn wait_for_scan(h: &mut egui_kittest::Harness<'static, bataille_editor::EditorApp>) {
+    let start = std::time::Instant::now();
+    loop {
+        h.step();
+        let d = &h.state().digitise;
+        if d.scan.is_some() && d.import_job.is_none() {
+            break;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "the scan did not load"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    for _ in 0..5 {
+        h.step();
+    }
+}
+
+/// Issue 11, trip 9: with a scan under the map, a legend colour is picked from it. "Pick from
+/// scan" arms the eyedropper (Escape disarms it and leaves the legend open); the next click on
+/// the map takes the scan's colour there — the median of a small patch, so the halftone's black
+/// and white dots do not decide — shows it, and applies it as one undo step.
+#[test]
+fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
+    use bataille_editor::map::scan::{image_reference, new_background, screen_point};
+    use bataille_editor::panels::legend::LegendTab;
+    let field = [0x5a, 0x8c, 0x3c];
+    let (width, height) = (300u32, 240u32);
+    let scans = tempfile::tempdir().expect("temp dir");
+    let scan_path = scans.path().join("scan.png");
+    // A green field printed as a halftone: one pixel in three a black or a white dot.
+    image::RgbImage::from_fn(width, height, |x, y| match (x + 2 * y) % 3 {
+        0 if x % 2 == 0 => image::Rgb([0, 0, 0]),
+        0 => image::Rgb([255, 255, 255]),
+        _ => image::Rgb(field),
+    })
+    .save(&scan_path)
+    .expect("the scan is written");
+    let mut map = blank_map(10, 8);
+    map.background = Some(new_background(
+        &map.grid,
+        image_reference(&scan_path),
+        width,
+        height,
+    ));
+    let (dir, path) = temp_with_map(&map, "picked.ron");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    wait_for_scan(&mut h);
+    h.get_by_label("Edit legend…").click();
+    h.run();
+    let before = h.state().doc.map.terrain["c"].colour.clone();
+
+    // Escape leaves pick mode, not the legend.
+    h.get_by_label("Pick from scan").click();
+    h.run();
+    assert_eq!(h.state().legend.picking, Some(LegendTab::Terrain));
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(h.state().legend.picking, None);
+    assert!(h.state().legend.open);
+    assert_eq!(h.state().doc.map.terrain["c"].colour, before);
+
+    // Armed again, a click on the scan (right of the legend window) takes its colour.
+    h.get_by_label("Pick from scan").click();
+    h.run();
+    let at = {
+        let app = h.state();
+        let bg = app.doc.map.background.as_ref().expect("the scan's fit");
+        screen_point(
+            &app.view,
+            app.map_rect,
+            &bg.grid_to_image,
+            // The middle of a black dot: (270 + 2 × 201) % 3 == 0, 270 even.
+            [270.5, 201.5],
+        )
+    };
+    h.hover_at(at);
+    h.run();
+    h.drag_at(at);
+    h.run();
+    h.drop_at(at);
+    h.run();
+    assert_eq!(
+        h.state().doc.map.terrain["c"].colour.rgb(),
+        Some(field),
+        "clicked at {at:?}"
+    );
+    assert_eq!(h.state().legend.picking, None);
+    assert_eq!(h.state().history.undo_depth(), 1);
+    h.get_by_label("Picked #5a8c3c from the scan");
+    // Nothing else was painted by the click.
+    assert_eq!(h.state().doc.terrain_uses('c'), 10 * 8);
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().doc.map.terrain["c"].colour, before);
+}

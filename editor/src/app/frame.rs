@@ -83,7 +83,8 @@ impl EditorApp {
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.map_ui(ui));
-        if let Some(edit) = self.legend.show(&ctx, &self.doc) {
+        let scan_loaded = self.digitise.scan.is_some() && self.doc.map.background.is_some();
+        if let Some(edit) = self.legend.show(&ctx, &self.doc, scan_loaded) {
             self.edit(&edit.label, edit.changes);
         }
         self.scenario_windows(&ctx);
@@ -203,12 +204,16 @@ impl EditorApp {
             None => (primary, secondary, middle),
         };
 
-        // The table overlay's tag, then counters take the press first (drags from the tree,
-        // between hexes).
-        let table_took =
-            self.tools.stroke.is_none() && self.table_overlay_input(ui, &response, pointer);
+        // The legend's eyedropper takes the click first; then the table overlay's tag, then
+        // counters take the press (drags from the tree, between hexes).
+        let picking = self.tools.stroke.is_none()
+            && self.legend_pick_input(&response, rect, pointer, space || middle);
+        let table_took = !picking
+            && self.tools.stroke.is_none()
+            && self.table_overlay_input(ui, &response, pointer);
         let counters_took = table_took
-            || (self.tools.stroke.is_none()
+            || (!picking
+                && self.tools.stroke.is_none()
                 && self.scenario_map_input(ui, &response, rect, pointer, tap));
 
         // Strokes.
@@ -223,7 +228,7 @@ impl EditorApp {
         if self.tools.stroke.is_none() && down_on {
             let kind = if middle || (space && primary) {
                 Some(StrokeKind::Pan)
-            } else if digitising {
+            } else if digitising || picking {
                 None
             } else if secondary {
                 Some(StrokeKind::Remove)
@@ -275,6 +280,50 @@ impl EditorApp {
             };
             ui.ctx().set_cursor_icon(icon);
         }
+    }
+
+    /// The legend's eyedropper (issue 11, trip 9): while it is on, a click on the map takes the
+    /// scan's colour under the pointer (the median of a small patch, so halftone dots and JPEG
+    /// noise do not decide) for the legend's colour, applied as one edit. Returns whether it is
+    /// on (then the map's tools leave the click alone).
+    fn legend_pick_input(
+        &mut self,
+        response: &egui::Response,
+        rect: egui::Rect,
+        pointer: Option<egui::Pos2>,
+        panning: bool,
+    ) -> bool {
+        if self.legend.picking.is_none() {
+            return false;
+        }
+        if panning || !response.clicked() {
+            return true;
+        }
+        let (Some(pos), Some(scan), Some(bg)) = (
+            pointer,
+            self.digitise.scan.as_ref(),
+            self.doc.map.background.as_ref(),
+        ) else {
+            return true;
+        };
+        let px = crate::map::scan::image_point(&self.view, rect, &bg.grid_to_image, pos);
+        match crate::map::scan::patch_colour(&scan.scan, px) {
+            Some(rgb) => {
+                if let Some(edit) = self.legend.take_colour(&self.doc, rgb) {
+                    self.request(Command::Edit {
+                        label: edit.label,
+                        changes: edit.changes,
+                    });
+                }
+            }
+            None => {
+                self.legend.error = Some(format!(
+                    "no scan at that point (pixel {:.0}, {:.0}): click on the scan",
+                    px[0], px[1]
+                ));
+            }
+        }
+        true
     }
 
     /// The button of a click pressed and released within this frame over the map (none while a

@@ -471,6 +471,9 @@ impl EditorApp {
         if self.dialog.is_some() {
             // The top dialog goes; a guard's pending command is dropped (Cancel).
             self.dialog = None;
+        } else if self.legend.picking.is_some() {
+            // The eyedropper first: the legend stays open.
+            self.legend.picking = None;
         } else if self.legend.open {
             self.legend.open = false;
         } else if self.digitise.import_dialog.is_some() {

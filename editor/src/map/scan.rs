@@ -291,6 +291,35 @@ pub fn image_point(view: &MapView, rect: Rect, grid_to_image: &Matrix, pos: Pos2
     apply(grid_to_image, [f64::from(g.x), f64::from(g.y)])
 }
 
+/// Half the side of the patch [`patch_colour`] reads: 7 × 7 pixels.
+pub const PICK_RADIUS_PX: i64 = 3;
+
+/// The scan's colour around a point, robust to halftone dots, JPEG noise and a stray line: the
+/// per-channel median of the pixels within [`PICK_RADIUS_PX`] of it that lie on the scan
+/// (`None` when none does).
+pub fn patch_colour(scan: &bataille_digitize::scan::Scan, px: [f64; 2]) -> Option<[u8; 3]> {
+    let (cx, cy) = (px[0].floor(), px[1].floor());
+    let mut channels: [Vec<u8>; 3] = Default::default();
+    for dy in -PICK_RADIUS_PX..=PICK_RADIUS_PX {
+        for dx in -PICK_RADIUS_PX..=PICK_RADIUS_PX {
+            if let Some(rgb) = scan.pixel_at(cx + dx as f64 + 0.5, cy + dy as f64 + 0.5) {
+                for (c, v) in channels.iter_mut().zip(rgb) {
+                    c.push(v);
+                }
+            }
+        }
+    }
+    let mut out = [0u8; 3];
+    for (slot, values) in out.iter_mut().zip(&mut channels) {
+        if values.is_empty() {
+            return None;
+        }
+        let mid = values.len() / 2;
+        *slot = *values.select_nth_unstable(mid).1;
+    }
+    Some(out)
+}
+
 /// The screen point of a scan pixel.
 pub fn screen_point(view: &MapView, rect: Rect, grid_to_image: &Matrix, px: [f64; 2]) -> Pos2 {
     let g = invert(grid_to_image).map_or([0.0, 0.0], |m| apply(&m, px));
@@ -311,6 +340,23 @@ mod tests {
             resolve_image("/s/x.png", Some(Path::new("/a/m.ron"))),
             PathBuf::from("/s/x.png")
         );
+    }
+
+    #[test]
+    fn a_picked_colour_is_the_patchs_median_not_its_noise() {
+        // Every third pixel a halftone dot (black or white): the paper's colour wins.
+        let paper = [0xc8, 0xb4, 0x78];
+        let scan = Scan {
+            image: image::RgbImage::from_fn(40, 30, |x, y| match (x + 2 * y) % 3 {
+                0 if x % 2 == 0 => image::Rgb([0, 0, 0]),
+                0 => image::Rgb([255, 255, 255]),
+                _ => image::Rgb(paper),
+            }),
+        };
+        assert_eq!(patch_colour(&scan, [20.5, 15.5]), Some(paper));
+        // A corner reads the part of the patch on the scan; off the scan, nothing.
+        assert_eq!(patch_colour(&scan, [0.2, 0.2]), Some(paper));
+        assert_eq!(patch_colour(&scan, [-10.0, 5.0]), None);
     }
 
     #[test]

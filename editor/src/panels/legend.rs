@@ -44,6 +44,11 @@ pub struct LegendEditor {
     hexside: HexsideType,
     delete: Option<DeletePrompt>,
     pub error: Option<String>,
+    /// Pick mode (the eyedropper): the next click on the map takes the scan's colour there for
+    /// this tab's colour. Escape leaves it.
+    pub picking: Option<LegendTab>,
+    /// The last colour taken from the scan, shown beside the colour.
+    picked: Option<String>,
 }
 
 fn blank_terrain() -> TerrainType {
@@ -92,6 +97,8 @@ impl Default for LegendEditor {
             hexside: blank_hexside(),
             delete: None,
             error: None,
+            picking: None,
+            picked: None,
         }
     }
 }
@@ -130,6 +137,8 @@ impl LegendEditor {
 
     fn select(&mut self, doc: &Document, key: Option<String>) {
         self.error = None;
+        self.picking = None;
+        self.picked = None;
         self.draft_key = key.clone().unwrap_or_default();
         match self.tab {
             LegendTab::Terrain => {
@@ -162,8 +171,14 @@ impl LegendEditor {
         self.select(doc, first);
     }
 
-    /// Shows the window; returns an edit to apply.
-    pub fn show(&mut self, ctx: &egui::Context, doc: &Document) -> Option<LegendEdit> {
+    /// Shows the window; returns an edit to apply. `scan_loaded`: a scan is under the map, so
+    /// colours can be picked from it.
+    pub fn show(
+        &mut self,
+        ctx: &egui::Context,
+        doc: &Document,
+        scan_loaded: bool,
+    ) -> Option<LegendEdit> {
         if !self.open {
             return None;
         }
@@ -174,13 +189,16 @@ impl LegendEditor {
             .default_width(420.0)
             .vscroll(true)
             .show(ctx, |ui| {
-                edit = self.ui(ui, doc);
+                edit = self.ui(ui, doc, scan_loaded);
             });
         self.open = open;
+        if !self.open || !scan_loaded {
+            self.picking = None;
+        }
         edit
     }
 
-    fn ui(&mut self, ui: &mut Ui, doc: &Document) -> Option<LegendEdit> {
+    fn ui(&mut self, ui: &mut Ui, doc: &Document, scan_loaded: bool) -> Option<LegendEdit> {
         let mut edit = None;
         ui.horizontal(|ui| {
             for (tab, name) in [
@@ -225,6 +243,13 @@ impl LegendEditor {
                 let t = &mut self.terrain;
                 labelled_text(ui, "Name", &mut t.name);
                 colour_button(ui, "Colour", &mut t.colour);
+                pick_ui(
+                    ui,
+                    scan_loaded,
+                    self.tab,
+                    &mut self.picking,
+                    self.picked.as_deref(),
+                );
                 egui::ComboBox::from_label("Pattern")
                     .selected_text(t.pattern.map_or("none".to_owned(), |p| format!("{p:?}")))
                     .show_ui(ui, |ui| {
@@ -257,6 +282,13 @@ impl LegendEditor {
                 if let Some(c) = &mut o.colour {
                     colour_button(ui, "Colour", c);
                 }
+                pick_ui(
+                    ui,
+                    scan_loaded,
+                    self.tab,
+                    &mut self.picking,
+                    self.picked.as_deref(),
+                );
                 ui.checkbox(&mut o.bridge, "Bridge (must stand where water is)");
                 ui.label("Effects:");
                 effects_ui(ui, "overlay", &mut o.effects);
@@ -272,6 +304,13 @@ impl LegendEditor {
                         }
                     });
                 colour_button(ui, "Colour", &mut h.colour);
+                pick_ui(
+                    ui,
+                    scan_loaded,
+                    self.tab,
+                    &mut self.picking,
+                    self.picked.as_deref(),
+                );
                 ui.horizontal_wrapped(|ui| {
                     ui.checkbox(&mut h.water, "Water");
                     ui.checkbox(&mut h.bridge, "Bridge");
@@ -320,6 +359,30 @@ impl LegendEditor {
             self.error = None;
         }
         edit
+    }
+
+    /// The colour picked from the scan goes to the colour of the tab that asked for it; an
+    /// existing entry is edited at once (one undo step), a new one keeps it in its draft.
+    pub fn take_colour(&mut self, doc: &Document, rgb: [u8; 3]) -> Option<LegendEdit> {
+        let tab = self.picking.take()?;
+        if tab != self.tab {
+            return None;
+        }
+        let colour = Colour::from_rgb(rgb);
+        self.picked = Some(format!("Picked {} from the scan", colour.as_str()));
+        match tab {
+            LegendTab::Terrain => self.terrain.colour = colour,
+            LegendTab::Overlays => self.overlay.colour = Some(colour),
+            LegendTab::Hexsides => self.hexside.colour = colour,
+        }
+        self.selected.as_ref()?;
+        match self.apply(doc) {
+            Ok(edit) => Some(edit),
+            Err(message) => {
+                self.error = Some(message);
+                None
+            }
+        }
     }
 
     fn uses(&self, doc: &Document, key: &str) -> usize {
@@ -549,6 +612,37 @@ impl LegendEditor {
         self.selected = Some(key);
         Ok(LegendEdit { label, changes })
     }
+}
+
+/// The eyedropper beside a colour (when a scan is loaded), and what it last took.
+fn pick_ui(
+    ui: &mut Ui,
+    scan_loaded: bool,
+    tab: LegendTab,
+    picking: &mut Option<LegendTab>,
+    picked: Option<&str>,
+) {
+    if !scan_loaded {
+        return;
+    }
+    ui.horizontal(|ui| {
+        let on = *picking == Some(tab);
+        if ui
+            .selectable_label(on, "Pick from scan")
+            .on_hover_text(
+                "Eyedropper: the next click on the map takes the scan's colour there \
+                 (the median of a small patch); Esc cancels",
+            )
+            .clicked()
+        {
+            *picking = if on { None } else { Some(tab) };
+        }
+        if on {
+            ui.weak("Click the scan on the map… (Esc cancels)");
+        } else if let Some(picked) = picked {
+            ui.weak(picked);
+        }
+    });
 }
 
 /// Every hex of one code recoded to another.
