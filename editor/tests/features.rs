@@ -552,6 +552,50 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
     let _ = Pos2::ZERO;
 }
 
+/// The overlay's choices (system, figures, table, turned) come back in the next run on the same
+/// config dir; a settings file that does not read is still reported and kept aside.
+#[test]
+fn the_table_overlays_choices_are_remembered_between_runs() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (path, mut h) = open_in(dir.path(), &battle(), AGE_OF_HONOR);
+    command(&mut h, Command::ToggleTableOverlay);
+    type_into(&mut h, "Table", "6x4ft");
+    h.get_by_label("Turned").click();
+    h.run();
+    click(&mut h, "Figures");
+    click(&mut h, "25mm");
+    let chosen = h.state().table.settings();
+    assert_eq!(
+        (
+            chosen.table.as_str(),
+            chosen.figures.as_str(),
+            chosen.turned
+        ),
+        ("6x4ft", "25mm", true)
+    );
+    assert_eq!(chosen.system.as_deref(), Some("age-of-honor"));
+    // The window closes (eframe's last call), and the editor runs again.
+    eframe::App::on_exit(h.state_mut(), None);
+    drop(h);
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    assert_eq!(h.state().table.settings(), chosen);
+    command(&mut h, Command::ToggleTableOverlay);
+    assert_eq!(h.state().table.figures, "25mm", "kept: the system has it");
+    let size = h.state().table.size_mm().expect("6x4ft reads");
+    assert!(size[0] < size[1], "turned: {size:?}");
+    drop(h);
+    // A settings file that does not read: reported, kept aside, the defaults used.
+    let settings = dir.path().join("config/settings.ron");
+    std::fs::write(&settings, "(table: (turned: maybe").expect("written");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    h.get_by_label_contains("settings.ron.broken");
+    assert!(dir.path().join("config/settings.ron.broken").exists());
+    assert!(!h.state().table.turned);
+    assert_eq!(h.state().table.table_text, "180x120cm");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Issue 10: Save As keeps `map:` inside the scenario's root.
 

@@ -150,6 +150,7 @@ impl EditorApp {
 
     pub(crate) fn save_settings(&mut self) {
         self.settings.show_hex_names = self.view.layers.hex_names;
+        self.settings.table = self.table.settings();
         let saved = self.settings.save(self.config.config_dir.as_deref());
         self.report_io("save the editor's settings", saved);
     }

@@ -198,7 +198,7 @@ impl EditorApp {
             digitise: Default::default(),
             oob: Default::default(),
             exports: Default::default(),
-            table: crate::map::table_overlay::TableOverlay::new(),
+            table: crate::map::table_overlay::TableOverlay::from_settings(&settings.table),
             systems: Default::default(),
             dialog: None,
             panels: Panels::default(),

@@ -11,6 +11,7 @@ use bataille_schema::system::System;
 use bataille_schema::{Id, Map, Scenario};
 use bataille_table::{Layout, TableSize};
 use egui::{Color32, Pos2, Rect, Shape, Stroke, pos2, vec2};
+use serde::{Deserialize, Serialize};
 
 /// What the layout was computed from.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +19,21 @@ struct LayoutKey {
     revision: u64,
     system: Id,
     figures: String,
+}
+
+/// The table overlay's choices, remembered between runs (its place on the map is the
+/// document's, and is not).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TableSettings {
+    /// The miniatures system chosen (`age-of-honor`), used when the scenario names it.
+    pub system: Option<String>,
+    /// The figure scale (`15mm`), used when the system has it.
+    pub figures: String,
+    /// The table as typed (`180x120cm`, `6x4ft`); empty: the default.
+    pub table: String,
+    /// Width and height swapped.
+    pub turned: bool,
 }
 
 /// The overlay's state.
@@ -57,10 +73,7 @@ pub const DEFAULT_TABLE: &str = "180x120cm";
 
 impl TableOverlay {
     pub fn new() -> TableOverlay {
-        TableOverlay {
-            table_text: DEFAULT_TABLE.to_owned(),
-            ..TableOverlay::default()
-        }
+        TableOverlay::from_settings(&TableSettings::default())
     }
 
     /// The table's size in millimetres (width along the map's x), or why the text does not read.
@@ -104,12 +117,38 @@ impl TableOverlay {
         self.layout = Some((key, layout));
     }
 
-    /// Forgets the layout and the table's place (another document).
+    /// The overlay with the choices remembered from another run.
+    pub fn from_settings(settings: &TableSettings) -> TableOverlay {
+        let table_text = if settings.table.trim().is_empty() {
+            DEFAULT_TABLE.to_owned()
+        } else {
+            settings.table.clone()
+        };
+        TableOverlay {
+            system: settings.system.as_deref().map(Id::from),
+            figures: settings.figures.clone(),
+            table_text,
+            turned: settings.turned,
+            ..TableOverlay::default()
+        }
+    }
+
+    /// The choices to remember for the next run.
+    pub fn settings(&self) -> TableSettings {
+        TableSettings {
+            system: self.system.as_ref().map(|id| id.to_string()),
+            figures: self.figures.clone(),
+            table: self.table_text.clone(),
+            turned: self.turned,
+        }
+    }
+
+    /// Forgets the layout and the table's place (another document); the choices stay (the
+    /// system falls back to one the new scenario names when it does not name this one).
     pub fn reset(&mut self) {
         self.layout = None;
         self.origin_mm = None;
         self.drag = None;
-        self.system = None;
     }
 
     /// Places the table where it holds the most units.

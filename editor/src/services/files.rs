@@ -110,6 +110,8 @@ pub struct Settings {
     pub show_right_dock: bool,
     pub show_diagnostics: bool,
     pub show_hex_names: bool,
+    /// View ▸ Table overlay's choices.
+    pub table: crate::map::table_overlay::TableSettings,
 }
 
 impl Default for Settings {
@@ -120,6 +122,7 @@ impl Default for Settings {
             show_right_dock: true,
             show_diagnostics: true,
             show_hex_names: true,
+            table: Default::default(),
         }
     }
 }
