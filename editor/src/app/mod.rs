@@ -6,7 +6,6 @@
 pub use crate::context::command;
 mod dialogs;
 pub mod digitise;
-mod export;
 mod frame;
 mod handler;
 mod lifecycle;
@@ -148,7 +147,7 @@ pub struct EditorApp {
     /// The order of battle, counters, zones and scenario settings.
     pub oob: crate::panels::oob::OobState,
     /// File ▸ Export's running job.
-    pub exports: export::Exports,
+    pub exports: lifecycle::Exports,
     /// View ▸ Table overlay.
     pub table: crate::map::table_overlay::TableOverlay,
     /// The miniatures systems scenarios name, loaded.

@@ -224,3 +224,25 @@ impl ExportForm {
         outcome
     }
 }
+
+/// The running export's corner (bottom right, over the map): a spinner, `text` and Cancel;
+/// returns whether Cancel was clicked.
+pub fn progress_corner(ctx: &egui::Context, text: &str) -> bool {
+    let mut cancel = false;
+    egui::Area::new(egui::Id::unique("export-progress"))
+        .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-16.0, -96.0))
+        .order(egui::Order::Foreground)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.add(egui::Spinner::new());
+                    ui.label(text);
+                    cancel = ui
+                        .button("Cancel")
+                        .on_hover_text("Stop before anything is written")
+                        .clicked();
+                });
+            });
+        });
+    cancel
+}
