@@ -10,18 +10,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bataille_digitize::calibrate::apply;
-use bataille_editor::EditorApp;
 use bataille_editor::map::scan::screen_point;
 use bataille_render::{Layout, RenderOptions, render_map};
 use bataille_schema::map::{Background, FitKind};
 use bataille_schema::{HexIndex, HexsideRef, Id, Map, Side};
 use egui::{Key, Modifiers, Pos2};
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use common::*;
-
-type H = Harness<'static, EditorApp>;
 
 const CODES: [char; 4] = ['c', 'f', 'm', 'w'];
 
@@ -127,14 +123,6 @@ fn click_at(h: &mut H, pos: Pos2) {
     h.run();
 }
 
-fn type_into(h: &mut H, label: &str, text: &str) {
-    h.get_by_label(label).focus();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label(label).type_text(text);
-    h.run();
-}
-
 fn import(h: &mut H, file: &Path) {
     // The Digitise menu (the right dock has a Digitise page too once digitising).
     h.get_all_by_label("Digitise")
@@ -144,7 +132,7 @@ fn import(h: &mut H, file: &Path) {
     h.run();
     h.get_by_label("Import scan…").click();
     h.run();
-    type_into(h, "Scan file", &file.display().to_string());
+    type_text_into(h, "Scan file", &file.display().to_string());
     h.get_by_label("Import").click();
     settle(h);
     wait_for_jobs(h);
@@ -222,7 +210,7 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
         let at = screen_of_scan_hex(&h, &truth, *hex, *error);
         click_at(&mut h, at);
         assert_eq!(h.state().digitise.calibration.points.len(), i + 1);
-        type_into(&mut h, &format!("Hex of point {}", i + 1), name);
+        type_text_into(&mut h, &format!("Hex of point {}", i + 1), name);
     }
     {
         let app = h.state();
@@ -243,7 +231,7 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
     let (hex, name, error) = points[3];
     let at = screen_of_scan_hex(&h, &truth, hex, error);
     click_at(&mut h, at);
-    type_into(&mut h, "Hex of point 4", name);
+    type_text_into(&mut h, "Hex of point 4", name);
     let worst = (0..4)
         .filter_map(|i| h.state().digitise.calibration.residual(i))
         .fold(0.0, f64::max);
@@ -342,7 +330,7 @@ fn maps_without_numbers_first_centre_and_the_hex_below_or_the_hex_size() {
         assert!(error < 3.0, "two clicks place the grid within {error} px");
     }
     // Or the first centre and the hex width: 40 px between neighbouring centres.
-    type_into(&mut h, "Hex width (px)", "40");
+    type_text_into(&mut h, "Hex width (px)", "40");
     h.get_by_label("Place grid").click();
     h.run();
     let app = h.state();
@@ -644,7 +632,7 @@ fn a_long_import_shows_progress_and_can_be_cancelled() {
     h.run();
     h.get_by_label("Import scan…").click();
     h.run();
-    type_into(&mut h, "Scan file", &big.display().to_string());
+    type_text_into(&mut h, "Scan file", &big.display().to_string());
     h.get_by_label("Import").click();
     h.run_steps(2);
     assert!(h.state().digitise.import_job.is_some(), "still decoding");

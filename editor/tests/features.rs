@@ -11,18 +11,15 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bataille_editor::panels::oob::Sel;
-use bataille_editor::{Command, Dialog, EditorApp};
+use bataille_editor::{Command, Dialog};
 use bataille_schema::scenario::{
     Army, Conversion, Corps, MiniaturesUse, Placement, Rating, Scenario, Unit,
 };
 use bataille_schema::{HexIndex, HexName, Id};
 use egui::{Key, Modifiers, Pos2};
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use common::*;
-
-type H = Harness<'static, EditorApp>;
 
 const AGE_OF_HONOR: &str = include_str!("../../systems/age-of-honor.ron");
 
@@ -122,38 +119,6 @@ fn the_unit(h: &H, u: usize) -> &Unit {
         .scenario
         .armies[0]
         .units[u]
-}
-
-/// Scrolls a labelled widget into view and clicks it.
-fn click(h: &mut H, label: &str) {
-    for _ in 0..2 {
-        h.get_by_label(label).scroll_to_me();
-        h.run();
-    }
-    h.get_by_label(label).click();
-    h.run();
-}
-
-/// Types into a labelled field, replacing its text, and commits with Enter.
-fn type_into(h: &mut H, label: &str, text: &str) {
-    for _ in 0..2 {
-        h.get_by_label(label).scroll_to_me();
-        h.run();
-    }
-    h.get_by_label(label).focus();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label(label).type_text(text);
-    h.key_press(Key::Enter);
-    h.run();
-}
-
-/// Runs a command as the menus do (queued, run at the end of the frame), and the frames after.
-fn command(h: &mut H, command: Command) {
-    h.state_mut().request(command);
-    h.run();
-    h.step();
-    h.run();
 }
 
 /// Runs frames until the export job has ended.

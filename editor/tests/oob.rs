@@ -14,12 +14,9 @@ use bataille_editor::tools::Tool;
 use bataille_schema::scenario::{Army, Commander, Corps, LineLeader, Placement, Unit};
 use bataille_schema::{HexIndex, HexName, Id, Scenario, Side};
 use egui::{Key, Modifiers, Pos2};
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use common::*;
-
-type H = Harness<'static, EditorApp>;
 
 fn lerp(a: Pos2, b: Pos2, t: f32) -> Pos2 {
     a + (b - a) * t
@@ -72,15 +69,6 @@ fn hex_at(h: &H, col: u32, row: u32) -> Pos2 {
     h.state().screen_of_hex(HexIndex::new(col, row))
 }
 
-fn scenario(h: &H) -> &Scenario {
-    &h.state()
-        .doc
-        .scenario
-        .as_ref()
-        .expect("a scenario")
-        .scenario
-}
-
 fn codes(h: &H) -> Vec<String> {
     h.state()
         .diagnostics
@@ -88,27 +76,6 @@ fn codes(h: &H) -> Vec<String> {
         .iter()
         .map(|d| d.code.as_str().to_owned())
         .collect()
-}
-
-/// Scrolls a labelled button into view and clicks it (twice scrolled: a dialog opened in the
-/// last frame is still sizing itself).
-fn click(h: &mut H, label: &str) {
-    for _ in 0..2 {
-        h.get_by_label(label).scroll_to_me();
-        h.run();
-    }
-    h.get_by_label(label).click();
-    h.run();
-}
-
-/// Types into a labelled field, replacing its text, and commits with Enter.
-fn type_into(h: &mut H, label: &str, text: &str) {
-    h.get_by_label(label).focus();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label(label).type_text(text);
-    h.key_press(Key::Enter);
-    h.run();
 }
 
 #[test]
@@ -119,19 +86,19 @@ fn build_place_overstack_fix_save_reload() {
     // An army, a corps, two units, through the panel.
     h.get_by_label("Add army").click();
     h.run();
-    assert_eq!(scenario(&h).armies.len(), 1);
+    assert_eq!(scenario_of(&h).armies.len(), 1);
     assert_eq!(h.state().oob.selected, Some(Sel::Army(0)));
     type_into(&mut h, "Name", "Armée française");
-    assert_eq!(scenario(&h).armies[0].name, "Armée française");
+    assert_eq!(scenario_of(&h).armies[0].name, "Armée française");
     click(&mut h, "Add corps");
-    assert_eq!(scenario(&h).armies[0].corps.len(), 1);
-    assert!(scenario(&h).armies[0].corps[0].leader.is_some());
+    assert_eq!(scenario_of(&h).armies[0].corps.len(), 1);
+    assert!(scenario_of(&h).armies[0].corps[0].leader.is_some());
     click(&mut h, "Add unit");
     assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
     type_into(&mut h, "Name", "Navarre 1/");
     type_into(&mut h, "CP", "3");
     {
-        let unit = &scenario(&h).armies[0].units[0];
+        let unit = &scenario_of(&h).armies[0].units[0];
         assert_eq!(unit.name, "Navarre 1/");
         assert_eq!(unit.cp, Some(3));
         assert_eq!(unit.corps.as_ref().map(Id::as_str), Some("army-corps"));
@@ -140,11 +107,11 @@ fn build_place_overstack_fix_save_reload() {
     h.run();
     click(&mut h, "Add unit");
     type_into(&mut h, "Name", "Navarre 2/");
-    assert_eq!(scenario(&h).armies[0].units.len(), 2);
+    assert_eq!(scenario_of(&h).armies[0].units.len(), 2);
     // Ids stay unique: giving the second unit the first one's id suffixes it.
-    let first = scenario(&h).armies[0].units[0].id.clone();
+    let first = scenario_of(&h).armies[0].units[0].id.clone();
     type_into(&mut h, "Id", first.as_str());
-    let second = scenario(&h).armies[0].units[1].id.clone();
+    let second = scenario_of(&h).armies[0].units[1].id.clone();
     assert_ne!(second, first);
     assert!(second.as_str().starts_with("unit-"), "{second}");
 
@@ -153,14 +120,14 @@ fn build_place_overstack_fix_save_reload() {
     let row = h.get_by_label_contains("Navarre 1/").rect().center();
     drag(&mut h, row, target);
     assert_eq!(
-        scenario(&h).armies[0].units[0].placement,
+        scenario_of(&h).armies[0].units[0].placement,
         Placement::Hex(HexName::from("0404"))
     );
     assert!(!codes(&h).contains(&"E0301".to_owned()), "{:?}", codes(&h));
     let row = h.get_by_label_contains("Navarre 2/").rect().center();
     drag(&mut h, row, target);
     assert_eq!(
-        scenario(&h).armies[0].units[1].placement,
+        scenario_of(&h).armies[0].units[1].placement,
         Placement::Hex(HexName::from("0404"))
     );
     // The validator's diagnostic appears in the panel and on the status bar.
@@ -178,7 +145,7 @@ fn build_place_overstack_fix_save_reload() {
     h.key_press(Key::Delete);
     h.run();
     assert_eq!(
-        scenario(&h).armies[0].units[1].placement,
+        scenario_of(&h).armies[0].units[1].placement,
         Placement::Unplaced
     );
     assert!(!codes(&h).contains(&"E0301".to_owned()), "{:?}", codes(&h));
@@ -190,14 +157,14 @@ fn build_place_overstack_fix_save_reload() {
     let (from, to) = (hex_at(&h, 3, 3), hex_at(&h, 4, 6));
     drag(&mut h, from, to);
     assert_eq!(
-        scenario(&h).armies[0].units[0].placement,
+        scenario_of(&h).armies[0].units[0].placement,
         Placement::Hex(HexName::from("0507"))
     );
     let depth = h.state().history.undo_depth();
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(
-        scenario(&h).armies[0].units[0].placement,
+        scenario_of(&h).armies[0].units[0].placement,
         Placement::Hex(HexName::from("0404")),
         "a drag is one undo step"
     );
@@ -208,7 +175,7 @@ fn build_place_overstack_fix_save_reload() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
     assert!(!h.state().is_dirty());
-    let mut expected = scenario(&h).clone();
+    let mut expected = scenario_of(&h).clone();
     expected.canonicalize();
     let loaded = bataille_schema::load_scenario(&path).expect("reload");
     assert_eq!(loaded.scenario, expected);
@@ -280,7 +247,7 @@ fn small_oob() -> Scenario {
 #[test]
 fn rotate_facing_with_keys_and_wheel() {
     let (_dir, _path, mut h) = open(&small_oob());
-    let facing = |h: &H| scenario(h).armies[0].units[0].facing;
+    let facing = |h: &H| scenario_of(h).armies[0].units[0].facing;
     // Click the counter on the map to select it.
     let at = hex_at(&h, 4, 4);
     h.hover_at(at);
@@ -327,7 +294,7 @@ fn zone_painting_and_undo() {
     assert_eq!(h.state().tools.tool, Tool::Zone);
     h.get_by_label_contains("New zone for French").click();
     h.run();
-    assert_eq!(scenario(&h).zones.len(), 1);
+    assert_eq!(scenario_of(&h).zones.len(), 1);
     let depth = h.state().history.undo_depth();
     // Drag down column 2 from row 1 to row 5: five hexes, one undo step.
     let points: Vec<Pos2> = (0..=10)
@@ -335,7 +302,7 @@ fn zone_painting_and_undo() {
         .collect();
     drag(&mut h, points[0], points[10]);
     let hexes = |h: &H| -> Vec<String> {
-        scenario(h).zones[0]
+        scenario_of(h).zones[0]
             .hexes
             .iter()
             .map(|x| x.to_string())
@@ -365,7 +332,7 @@ fn the_unit_form_refuses_a_number_beyond_the_schema_and_escape_puts_a_field_back
     let (_dir, _path, mut h) = open(&small_oob());
     h.state_mut().select(Some(Sel::Unit(0, 0)));
     h.run();
-    let unit = |h: &H| scenario(h).armies[0].units[0].clone();
+    let unit = |h: &H| scenario_of(h).armies[0].units[0].clone();
     let before = unit(&h);
     type_into(&mut h, "CP", "40");
     h.get_by_label_contains("CP: `40` is not a whole number from 0 to 12");
@@ -407,11 +374,11 @@ fn settings_change_turns() {
     h.run();
     h.get_by_label("Apply").click();
     h.run();
-    assert_eq!(scenario(&h).turns, 12);
+    assert_eq!(scenario_of(&h).turns, 12);
     assert!(h.query_by_label("Scenario settings").is_none());
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert_eq!(scenario(&h).turns, 10);
+    assert_eq!(scenario_of(&h).turns, 10);
     // A turn count that does not read is refused with a message.
     h.get_by_label("⚙ Settings…").click();
     h.run();
@@ -423,7 +390,7 @@ fn settings_change_turns() {
     h.get_by_label("Apply").click();
     h.run();
     h.get_by_label_contains("Turns: `many` is not a whole number from 1 to 200");
-    assert_eq!(scenario(&h).turns, 10);
+    assert_eq!(scenario_of(&h).turns, 10);
     h.get_by_label("Cancel").click();
     h.run();
 }
@@ -483,7 +450,7 @@ fn keyboard_moves_in_the_tree_and_filter_lists_units_not_placed() {
     let to = hex_at(&h, 8, 2);
     drag(&mut h, from, to);
     assert_eq!(
-        scenario(&h).armies[0].units[2].placement,
+        scenario_of(&h).armies[0].units[2].placement,
         Placement::Hex(HexName::from("0903"))
     );
 }
@@ -492,8 +459,8 @@ fn keyboard_moves_in_the_tree_and_filter_lists_units_not_placed() {
 fn scenario_edits_survive_a_crash_and_save_as_repoints_the_map() {
     let (dir, _path, mut h) = open(&small_oob());
     click(&mut h, "Add army");
-    assert_eq!(scenario(&h).armies.len(), 2);
-    let expected = scenario(&h).clone();
+    assert_eq!(scenario_of(&h).armies.len(), 2);
+    let expected = scenario_of(&h).clone();
     assert!(h.state_mut().write_recovery());
     // The crash: dropped without saving.
     drop(h);
@@ -503,7 +470,7 @@ fn scenario_edits_survive_a_crash_and_save_as_repoints_the_map() {
     h.run();
     h.get_by_label("Recover").click();
     h.run();
-    assert_eq!(scenario(&h), &expected);
+    assert_eq!(scenario_of(&h), &expected);
     assert!(h.state().is_dirty());
     // Save As into a sub-folder: the scenario's map path climbs back to the map.
     std::fs::create_dir_all(dir.path().join("sub")).expect("sub");
@@ -515,27 +482,6 @@ fn scenario_edits_survive_a_crash_and_save_as_repoints_the_map() {
     assert!(!h.state().is_dirty());
 }
 
-/// A copy of Denain beside copies of its map and miniatures systems, as in the repository,
-/// opened.
-fn open_denain() -> (tempfile::TempDir, PathBuf, H) {
-    let dir = tempfile::tempdir().expect("dir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for file in [
-        "scenarios/denain-1712.ron",
-        "maps/denain-1712.ron",
-        "systems/age-of-honor.ron",
-        "systems/louis-xiv.ron",
-    ] {
-        let target = dir.path().join(file);
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("dirs");
-        std::fs::copy(root.join(file), &target).expect("copy");
-    }
-    let path = dir.path().join("scenarios/denain-1712.ron");
-    let mut h = harness(app_with_file(dir.path(), &path));
-    h.run();
-    (dir, path, h)
-}
-
 /// Denain's miniatures conversions name units by id (Fechenbach 1/ in both systems): renamed in
 /// the unit form, the unit is renamed there; the file saved validates with no unknown unit;
 /// deleted, the unit leaves the lists; undo brings both back.
@@ -543,7 +489,7 @@ fn open_denain() -> (tempfile::TempDir, PathBuf, H) {
 fn a_unit_renamed_or_deleted_keeps_the_miniatures_conversions_true() {
     let (_dir, path, mut h) = open_denain();
     let named = |h: &H, id: &str| -> usize {
-        scenario(h)
+        scenario_of(h)
             .miniatures
             .iter()
             .flat_map(|m| &m.convert)
@@ -551,13 +497,14 @@ fn a_unit_renamed_or_deleted_keeps_the_miniatures_conversions_true() {
             .count()
     };
     assert_eq!(named(&h, "al-fechenbach-1"), 2);
-    let (a, u) = bataille_editor::model::scenario_edit::find_unit(scenario(&h), "al-fechenbach-1")
-        .expect("Fechenbach 1/");
+    let (a, u) =
+        bataille_editor::model::scenario_edit::find_unit(scenario_of(&h), "al-fechenbach-1")
+            .expect("Fechenbach 1/");
     h.state_mut().select(Some(Sel::Unit(a, u)));
     h.run();
     type_into(&mut h, "Id", "al-fechenbach-i");
     assert_eq!(
-        scenario(&h).armies[a].units[u].id.as_str(),
+        scenario_of(&h).armies[a].units[u].id.as_str(),
         "al-fechenbach-i"
     );
     assert_eq!(
@@ -578,12 +525,12 @@ fn a_unit_renamed_or_deleted_keeps_the_miniatures_conversions_true() {
     click(&mut h, "Delete");
     assert_eq!(named(&h, "al-fechenbach-i"), 0);
     assert!(
-        scenario(&h)
+        scenario_of(&h)
             .miniatures
             .iter()
             .flat_map(|m| &m.convert)
             .all(|rule| rule.units.iter().all(|id| {
-                bataille_editor::model::scenario_edit::find_unit(scenario(&h), id.as_str())
+                bataille_editor::model::scenario_edit::find_unit(scenario_of(&h), id.as_str())
                     .is_some()
             }))
     );
@@ -595,7 +542,7 @@ fn a_unit_renamed_or_deleted_keeps_the_miniatures_conversions_true() {
 #[test]
 fn denain_edits_change_only_what_was_typed() {
     let (_dir, _path, mut h) = open_denain();
-    let original = scenario(&h).clone();
+    let original = scenario_of(&h).clone();
     let errors = h
         .state()
         .diagnostics
@@ -621,7 +568,7 @@ fn denain_edits_change_only_what_was_typed() {
         })
         .expect("the corps");
     expected.armies[a].corps[c].name = "Aile droite (Broglie)".into();
-    assert_eq!(scenario(&h), &expected);
+    assert_eq!(scenario_of(&h), &expected);
     // Choosing another row right after typing keeps what was typed.
     h.get_by_label("Name").focus();
     h.run();
@@ -630,7 +577,7 @@ fn denain_edits_change_only_what_was_typed() {
     h.run();
     h.get_by_label_contains("Maison du roi (").click();
     h.run();
-    assert_eq!(scenario(&h), &original);
+    assert_eq!(scenario_of(&h), &original);
 }
 
 #[test]
@@ -664,11 +611,14 @@ fn a_map_gets_a_new_scenario_with_stacking_rules() {
     assert!(h.state().is_dirty());
     click(&mut h, "Add army");
     // A third way to stack, through the settings dialog.
-    let stacks = scenario(&h).rules.stacking.compositions.len();
+    let stacks = scenario_of(&h).rules.stacking.compositions.len();
     click(&mut h, "⚙ Settings…");
     click(&mut h, "Add stack");
     click(&mut h, "Apply");
-    assert_eq!(scenario(&h).rules.stacking.compositions.len(), stacks + 1);
+    assert_eq!(
+        scenario_of(&h).rules.stacking.compositions.len(),
+        stacks + 1
+    );
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
     assert!(!h.state().is_dirty());

@@ -4,17 +4,13 @@
 
 mod common;
 
+use bataille_editor::Command;
 use bataille_editor::model::delete::delete_unit;
 use bataille_editor::panels::oob::{DockTab, Sel};
-use bataille_editor::{Command, EditorApp};
-use bataille_schema::Scenario;
 use egui::{Key, Modifiers};
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use common::*;
-
-type H = Harness<'static, EditorApp>;
 
 /// A 12 × 10 map and a scenario with Navarre, Far away and Reserve, in that order.
 fn open() -> (tempfile::TempDir, H) {
@@ -23,15 +19,6 @@ fn open() -> (tempfile::TempDir, H) {
         unit("far", "Far away", "aile", Some("1109")),
         unit("reserve", "Reserve", "aile", None),
     ])
-}
-
-fn scenario_of(h: &H) -> &Scenario {
-    &h.state()
-        .doc
-        .scenario
-        .as_ref()
-        .expect("a scenario")
-        .scenario
 }
 
 /// The text of the form's Name field.

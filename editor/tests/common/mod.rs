@@ -12,7 +12,12 @@ use bataille_schema::map::{
 };
 use bataille_schema::scenario::{Army, Command, Corps, Placement, Rules, Stacking, Unit, Victory};
 use bataille_schema::{Colour, HexIndex, Id, Map, Scenario};
+use egui::{Key, Modifiers};
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+/// The editor under test.
+pub type H = Harness<'static, EditorApp>;
 
 fn terrain(name: &str, colour: &str, pattern: Option<Pattern>) -> TerrainType {
     TerrainType {
@@ -307,4 +312,76 @@ pub fn scenario_app(units: Vec<Unit>) -> (tempfile::TempDir, Harness<'static, Ed
     h.run();
     assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
     (dir, h)
+}
+
+/// The open scenario.
+pub fn scenario_of(h: &H) -> &Scenario {
+    &h.state()
+        .doc
+        .scenario
+        .as_ref()
+        .expect("a scenario")
+        .scenario
+}
+
+/// Runs a command as the menus do (queued, run at the end of the frame), and the frames after.
+pub fn command(h: &mut H, command: bataille_editor::Command) {
+    h.state_mut().request(command);
+    h.run();
+    h.step();
+    h.run();
+}
+
+/// Scrolls a labelled widget into view (twice: a dialog opened in the last frame is still
+/// sizing itself).
+fn scroll_to(h: &mut H, label: &str) {
+    for _ in 0..2 {
+        h.get_by_label(label).scroll_to_me();
+        h.run();
+    }
+}
+
+/// Scrolls a labelled button into view and clicks it.
+pub fn click(h: &mut H, label: &str) {
+    scroll_to(h, label);
+    h.get_by_label(label).click();
+    h.run();
+}
+
+/// Replaces the text of a labelled field (scrolled into view), without committing it.
+pub fn type_text_into(h: &mut H, label: &str, text: &str) {
+    scroll_to(h, label);
+    h.get_by_label(label).focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label(label).type_text(text);
+    h.run();
+}
+
+/// Replaces the text of a labelled field and commits it with Enter.
+pub fn type_into(h: &mut H, label: &str, text: &str) {
+    type_text_into(h, label, text);
+    h.key_press(Key::Enter);
+    h.run();
+}
+
+/// A copy of Denain beside copies of its map and miniatures systems, as in the repository,
+/// opened.
+pub fn open_denain() -> (tempfile::TempDir, PathBuf, H) {
+    let dir = tempfile::tempdir().expect("dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for file in [
+        "scenarios/denain-1712.ron",
+        "maps/denain-1712.ron",
+        "systems/age-of-honor.ron",
+        "systems/louis-xiv.ron",
+    ] {
+        let target = dir.path().join(file);
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("dirs");
+        std::fs::copy(root.join(file), &target).expect("copy");
+    }
+    let path = dir.path().join("scenarios/denain-1712.ron");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    (dir, path, h)
 }
