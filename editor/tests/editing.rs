@@ -113,18 +113,7 @@ fn paint_fill_river_undo_redo_save_reload() {
         e.sort();
         e
     };
-    let river = |h: &egui_kittest::Harness<'_, bataille_editor::EditorApp>| {
-        let mut r = h
-            .state()
-            .doc
-            .map
-            .hexsides
-            .get(&Id::from("river"))
-            .cloned()
-            .unwrap_or_default();
-        r.sort();
-        r
-    };
+    let river = |h: &H| hexsides_of(h, "river");
     assert_eq!(river(&h), expected);
     assert_eq!(h.state().history.undo_depth(), 3, "one drag is one step");
 

@@ -260,13 +260,7 @@ fn save_as_through_the_typed_path_dialog() {
     h.run();
     h.get_by_label("Save the map as");
     let target = dir.path().join("copy.ron");
-    let field = h.get_by_label("File path");
-    field.focus();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label("File path")
-        .type_text(&target.display().to_string());
-    h.run();
+    type_text_into(&mut h, "File path", &target.display().to_string());
     h.get_by_label("Save").click();
     h.run();
     assert!(target.exists());

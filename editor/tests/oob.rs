@@ -597,13 +597,7 @@ fn a_map_gets_a_new_scenario_with_stacking_rules() {
     type_into(&mut h, "Date", "1712-07-24");
     click(&mut h, "Create scenario");
     {
-        let s = &h
-            .state()
-            .doc
-            .scenario
-            .as_ref()
-            .expect("a scenario")
-            .scenario;
+        let s = scenario_of(&h);
         assert_eq!(s.title, "Skirmish at the field");
         assert_eq!(s.date, "1712-07-24");
         assert!(!s.rules.unit_kinds.is_empty(), "Denain's unit kinds");

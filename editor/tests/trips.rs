@@ -10,7 +10,7 @@ mod common;
 use bataille_editor::panels::oob::Sel;
 use bataille_editor::tools::Tool;
 use bataille_editor::{Command, Dialog, EditorApp, EditorConfig};
-use bataille_schema::scenario::{Army, Corps, Unit};
+use bataille_schema::scenario::Unit;
 use bataille_schema::{HexIndex, Id, Side};
 use egui::{Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
@@ -84,20 +84,28 @@ fn a_tap_on_a_counter_selects_it() {
     assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
 }
 
+/// A 12 × 10 map with the hexside tool drawing rivers.
+fn river_app() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let (dir, mut h) = map_app(12, 10);
+    h.state_mut().tools.tool = Tool::Hexside;
+    h.state_mut().tools.hexside = Some(Id::from("river"));
+    (dir, h)
+}
+
+/// Where on the screen the middle of a hex's side is.
+fn side_point(h: &Harness<'_, EditorApp>, col: u32, row: u32, side: Side) -> Pos2 {
+    let grid = &h.state().doc.map.grid;
+    let [a, b] = grid
+        .side_corners(HexIndex::new(col, row), side)
+        .expect("a side");
+    h.state()
+        .screen_of([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0])
+}
+
 // 2. A hexside drag snaps to a continuous chain and refuses the map's edge.
 #[test]
 fn a_hexside_drag_that_jumps_leaves_no_gap_and_the_edge_is_refused() {
-    let (_dir, mut h) = map_app(12, 10);
-    h.state_mut().tools.tool = Tool::Hexside;
-    h.state_mut().tools.hexside = Some(Id::from("river"));
-    let side_point = |h: &Harness<'_, EditorApp>, col: u32, row: u32, side: Side| {
-        let grid = &h.state().doc.map.grid;
-        let [a, b] = grid
-            .side_corners(HexIndex::new(col, row), side)
-            .expect("a side");
-        h.state()
-            .screen_of([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0])
-    };
+    let (_dir, mut h) = river_app();
     // From the south side of 4,2 straight to the south side of 4,5 in one move.
     let a = side_point(&h, 4, 2, Side::S);
     let b = side_point(&h, 4, 5, Side::S);
@@ -108,14 +116,7 @@ fn a_hexside_drag_that_jumps_leaves_no_gap_and_the_edge_is_refused() {
     h.run();
     h.drop_at(b);
     h.run();
-    let river = h
-        .state()
-        .doc
-        .map
-        .hexsides
-        .get(&Id::from("river"))
-        .cloned()
-        .unwrap_or_default();
+    let river = hexsides_of(&h, "river");
     assert!(river.len() >= 4, "a chain, not two lone sides: {river:?}");
     assert_eq!(h.state().history.undo_depth(), 1);
 
@@ -140,17 +141,7 @@ fn a_hexside_drag_that_jumps_leaves_no_gap_and_the_edge_is_refused() {
 // side to the next; that stray side is dropped, the two traced ones are drawn.
 #[test]
 fn tracing_a_corner_leaves_no_stray_side() {
-    let (_dir, mut h) = map_app(12, 10);
-    h.state_mut().tools.tool = Tool::Hexside;
-    h.state_mut().tools.hexside = Some(Id::from("river"));
-    let side_point = |h: &Harness<'_, EditorApp>, col: u32, row: u32, side: Side| {
-        let grid = &h.state().doc.map.grid;
-        let [a, b] = grid
-            .side_corners(HexIndex::new(col, row), side)
-            .expect("a side");
-        h.state()
-            .screen_of([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0])
-    };
+    let (_dir, mut h) = river_app();
     let grid = h.state().doc.map.grid.clone();
     let hex = HexIndex::new(4, 4);
     let above = grid.neighbour(hex, Side::N).expect("a hex above");
@@ -219,13 +210,7 @@ fn save_as_into_a_new_folder_from_the_file_dialog() {
     );
     h.get_by_label("🗋 map.ron");
     let target = dir.path().join("campaign/maps/copy.ron");
-    let field = h.get_by_label("File path");
-    field.focus();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label("File path")
-        .type_text(&target.display().to_string());
-    h.run();
+    type_text_into(&mut h, "File path", &target.display().to_string());
     h.get_by_label_contains("does not exist yet");
     h.get_by_label("Create folder and save").click();
     h.run();
@@ -372,13 +357,7 @@ fn duplicating_numbers_the_battalions() {
     h.run();
     h.get_by_label("Duplicate").click();
     h.run();
-    let s = &h
-        .state()
-        .doc
-        .scenario
-        .as_ref()
-        .expect("a scenario")
-        .scenario;
+    let s = scenario_of(&h);
     let names: Vec<&str> = s.armies[0].units.iter().map(|u| u.name.as_str()).collect();
     assert_eq!(names, ["Fechenbach 1/", "Fechenbach 2/", "Fechenbach 3/"]);
     let ids: Vec<&str> = s.armies[0].units.iter().map(|u| u.id.as_str()).collect();
@@ -523,21 +502,7 @@ fn the_stack_badge_holds_its_number_at_every_zoom() {
     let units: Vec<Unit> = (1..=5)
         .map(|k| unit(&format!("u{k}"), &format!("Unit {k}"), "aile", Some("0505")))
         .collect();
-    s.armies.push(Army {
-        id: Id::from("france"),
-        name: "France".into(),
-        friendly_edges: Vec::new(),
-        commanders: Vec::new(),
-        units,
-        corps: vec![Corps {
-            id: Id::from("aile"),
-            name: "Aile droite".into(),
-            colour: "#2040a0".into(),
-            leader: None,
-            friendly_edges: Vec::new(),
-            allow: Vec::new(),
-        }],
-    });
+    s.armies.push(france(units));
     let mut cache = CounterCache::default();
     cache.refresh(1, Some(&s), &map.grid);
     let hex = map.grid.lookup(&"0505".into()).expect("0505");

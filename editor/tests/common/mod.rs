@@ -281,13 +281,9 @@ pub fn unit(id: &str, name: &str, corps: &str, at: Option<&str>) -> Unit {
     }
 }
 
-/// A map and a scenario with one army, one corps and `units` (placed where given).
-pub fn scenario_app(units: Vec<Unit>) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let map_path = dir.path().join("map.ron");
-    write_map(&map_path, &blank_map(12, 10));
-    let mut s = scenario("map.ron");
-    s.armies.push(Army {
+/// The army `france` with one corps, `aile` (no line leader), and `units`.
+pub fn france(units: Vec<Unit>) -> Army {
+    Army {
         id: Id::from("france"),
         name: "France".into(),
         friendly_edges: Vec::new(),
@@ -301,7 +297,16 @@ pub fn scenario_app(units: Vec<Unit>) -> (tempfile::TempDir, Harness<'static, Ed
             friendly_edges: Vec::new(),
             allow: Vec::new(),
         }],
-    });
+    }
+}
+
+/// A map and a scenario with one army, one corps and `units` (placed where given).
+pub fn scenario_app(units: Vec<Unit>) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map_path = dir.path().join("map.ron");
+    write_map(&map_path, &blank_map(12, 10));
+    let mut s = scenario("map.ron");
+    s.armies.push(france(units));
     let path = dir.path().join("scenario.ron");
     std::fs::write(
         &path,
@@ -384,4 +389,18 @@ pub fn open_denain() -> (tempfile::TempDir, PathBuf, H) {
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
     (dir, path, h)
+}
+
+/// The map's hexsides of a type, sorted.
+pub fn hexsides_of(h: &H, id: &str) -> Vec<bataille_schema::HexsideRef> {
+    let mut sides = h
+        .state()
+        .doc
+        .map
+        .hexsides
+        .get(&Id::from(id))
+        .cloned()
+        .unwrap_or_default();
+    sides.sort();
+    sides
 }
