@@ -398,14 +398,8 @@ fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
         }
     }
     assert_eq!(h.state().digitise.suggest.samples.len(), 12);
-    h.get_by_label("Classify hexes").click();
-    h.run();
-    wait_for_jobs(&mut h);
-    assert!(
-        h.state().digitise.suggest.terrain.is_some(),
-        "{:?}",
-        h.state().digitise.suggest.error
-    );
+    run_suggestion(&mut h, "Classify hexes");
+    assert!(h.state().digitise.suggest.terrain.is_some());
     h.get_by_label_contains("hexes classified");
     h.get_by_label("Confidence").click();
     h.run();
@@ -509,38 +503,45 @@ fn hexsides_classified() -> (tempfile::TempDir, H, bataille_schema::Grid) {
     h.run();
     let grid = h.state().doc.map.grid.clone();
     // Two stream hexsides and two plain ones.
-    for (hex, side) in [
-        (HexIndex::new(6, 1), Side::NE),
-        (HexIndex::new(6, 6), Side::SE),
-    ] {
-        let at = h.state().screen_of(side_midpoint(&grid, hex, side));
-        click_at(&mut h, at);
-    }
+    click_sides(
+        &mut h,
+        &grid,
+        &[
+            (HexIndex::new(6, 1), Side::NE),
+            (HexIndex::new(6, 6), Side::SE),
+        ],
+    );
     h.get_by_label_contains("Sample plain hexsides: ").click();
     h.run();
-    for (hex, side) in [
-        (HexIndex::new(2, 2), Side::NE),
-        (HexIndex::new(9, 5), Side::SE),
-    ] {
-        let at = h.state().screen_of(side_midpoint(&grid, hex, side));
-        click_at(&mut h, at);
-    }
-    assert_eq!(h.state().digitise.suggest.side_samples.len(), 4);
-    h.get_by_label("Find hexside features").click();
-    h.run();
-    wait_for_jobs(&mut h);
-    assert!(
-        h.state().digitise.suggest.hexsides.is_some(),
-        "{:?}",
-        h.state().digitise.suggest.error
+    click_sides(
+        &mut h,
+        &grid,
+        &[
+            (HexIndex::new(2, 2), Side::NE),
+            (HexIndex::new(9, 5), Side::SE),
+        ],
     );
+    assert_eq!(h.state().digitise.suggest.side_samples.len(), 4);
+    run_suggestion(&mut h, "Find hexside features");
+    assert!(h.state().digitise.suggest.hexsides.is_some());
     (dir, h, grid)
 }
 
-/// The middle of a hexside, in grid units.
-fn side_midpoint(grid: &bataille_schema::Grid, hex: HexIndex, side: Side) -> [f32; 2] {
-    let [a, b] = grid.side_corners(hex, side).expect("a side");
-    [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
+/// Clicks the middle of each of these hexsides.
+fn click_sides(h: &mut H, grid: &bataille_schema::Grid, sides: &[(HexIndex, Side)]) {
+    for (hex, side) in sides {
+        let at = h.state().screen_of(side_midpoint(grid, *hex, *side));
+        click_at(h, at);
+    }
+}
+
+/// Clicks a button that starts a suggestion job and waits for the job to end, which must not
+/// have failed.
+fn run_suggestion(h: &mut H, button: &str) {
+    h.get_by_label(button).click();
+    h.run();
+    wait_for_jobs(h);
+    assert_eq!(h.state().digitise.suggest.error, None);
 }
 
 #[test]

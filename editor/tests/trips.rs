@@ -95,11 +95,8 @@ fn river_app() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
 /// Where on the screen the middle of a hex's side is.
 fn side_point(h: &Harness<'_, EditorApp>, col: u32, row: u32, side: Side) -> Pos2 {
     let grid = &h.state().doc.map.grid;
-    let [a, b] = grid
-        .side_corners(HexIndex::new(col, row), side)
-        .expect("a side");
     h.state()
-        .screen_of([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0])
+        .screen_of(side_midpoint(grid, HexIndex::new(col, row), side))
 }
 
 // 2. A hexside drag snaps to a continuous chain and refuses the map's edge.

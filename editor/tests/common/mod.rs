@@ -404,3 +404,9 @@ pub fn hexsides_of(h: &H, id: &str) -> Vec<bataille_schema::HexsideRef> {
     sides.sort();
     sides
 }
+
+/// The middle of a hexside, in grid units.
+pub fn side_midpoint(grid: &Grid, hex: HexIndex, side: bataille_schema::Side) -> [f32; 2] {
+    let [a, b] = grid.side_corners(hex, side).expect("a side");
+    [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
+}
