@@ -23,21 +23,12 @@ use common::*;
 
 const AGE_OF_HONOR: &str = include_str!("../../systems/age-of-honor.ron");
 
+/// An infantry unit of the corps `droite`, 2 CP, morale 3, on `hex`.
 fn unit(id: &str, name: &str, hex: &str) -> Unit {
     Unit {
-        id: Id::from(id),
-        name: name.into(),
-        kind: Id::from("infantry"),
-        corps: Some(Id::from("droite")),
         cp: Some(2),
-        mp: Some(4),
         morale: Some(3),
-        fire_modifier: None,
-        always_in_command: false,
-        facing: None,
-        placement: Placement::Hex(HexName::from(hex)),
-        ratings: Default::default(),
-        allow: Vec::new(),
+        ..common::unit(id, name, "droite", Some(hex))
     }
 }
 

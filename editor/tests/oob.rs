@@ -193,19 +193,10 @@ fn build_place_overstack_fix_save_reload() {
 fn small_oob() -> Scenario {
     let mut s = new_scenario("Small", "map.ron");
     let unit = |id: &str, name: &str, kind: &str, hex: Option<&str>| Unit {
-        id: Id::from(id),
-        name: name.into(),
         kind: Id::from(kind),
-        corps: Some(Id::from("droite")),
         cp: Some(2),
-        mp: Some(4),
         morale: Some(3),
-        fire_modifier: None,
-        always_in_command: false,
-        facing: None,
-        placement: hex.map_or(Placement::Unplaced, |h| Placement::Hex(HexName::from(h))),
-        ratings: Default::default(),
-        allow: Vec::new(),
+        ..common::unit(id, name, "droite", hex)
     };
     s.armies.push(Army {
         id: Id::from("fr"),
