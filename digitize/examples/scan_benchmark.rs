@@ -6,8 +6,9 @@
 //! and hexside feature, and scored against the true map.
 //!
 //! `cargo run --release -p bataille-digitize --example scan_benchmark [-- --save DIR] [--map NAME]
-//! [--mix NAME] [--seed N] [--verbose]` (`--seed` makes other scans of the same mixes: other
-//! noise, stains, pen marks and click errors; the README's table is seed 0)
+//! [--mix NAME] [--seed N] [--verbose] [--no-mask]` (`--seed` makes other scans of the same
+//! mixes: other noise, stains, pen marks and click errors; `--save` writes the scans and a crop
+//! around each wrong hexside; `--no-mask` scores the terrain without masking the line inks)
 //!
 //! Scores (marked samples are left out of them): terrain, the share of hexes right; hexsides,
 //! the share of true features found and the false features per 100 hexsides (a feature put
@@ -21,7 +22,8 @@ use std::time::Instant;
 use anyhow::Context as _;
 use bataille_digitize::calibrate::{apply, fit};
 use bataille_digitize::classify::{
-    ClassifyOptions, HexsideSamples, interior_hexsides, suggest_hexsides, suggest_terrain,
+    ClassifyOptions, HexsideSamples, interior_hexsides, mask_line_inks, suggest_hexsides_with_inks,
+    suggest_terrain,
 };
 use bataille_digitize::scan::Scan;
 use bataille_digitize::synth::{Mix, Rng, make_scan};
@@ -104,6 +106,7 @@ struct Score {
     hexes: usize,
     terrain_right: usize,
     terrain_unflagged: usize,
+    terrain_doubtful: usize,
     hexsides: usize,
     true_features: usize,
     found: usize,
@@ -124,6 +127,7 @@ fn run_case(
     seed: u64,
     save: Option<&Path>,
     verbose: bool,
+    mask: bool,
 ) -> anyhow::Result<Score> {
     let grid = &map.grid;
     let options = RenderOptions {
@@ -226,15 +230,25 @@ fn run_case(
     let classify = ClassifyOptions::default();
     let start = Instant::now();
     let terrain = suggest_terrain(&scan, grid, &matrix, &terrain_samples, &classify)?;
-    let terrain_ms = start.elapsed().as_secs_f64() * 1e3;
+    let mut terrain_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
-    let hexsides = suggest_hexsides(&scan, grid, &matrix, &terrain, &hexside_samples, &classify)?;
+    let (hexsides, inks) =
+        suggest_hexsides_with_inks(&scan, grid, &matrix, &terrain, &hexside_samples, &classify)?;
     let hexside_ms = start.elapsed().as_secs_f64() * 1e3;
+    let terrain = if mask {
+        let start = Instant::now();
+        let masked = mask_line_inks(&scan, grid, &matrix, &terrain, &inks, &classify);
+        terrain_ms += start.elapsed().as_secs_f64() * 1e3;
+        masked
+    } else {
+        terrain
+    };
 
     let mut score = Score {
         hexes: 0,
         terrain_right: 0,
         terrain_unflagged: 0,
+        terrain_doubtful: 0,
         hexsides: 0,
         true_features: 0,
         found: 0,
@@ -248,6 +262,9 @@ fn run_case(
     };
     for s in terrain.hexes.iter().filter(|s| !s.marked) {
         score.hexes += 1;
+        if s.confidence < DOUBTFUL {
+            score.terrain_doubtful += 1;
+        }
         let want = code_at(map, s.index).map(String::from);
         if s.code == want {
             score.terrain_right += 1;
@@ -305,6 +322,9 @@ fn run_case(
                 s.feature.as_ref().map_or("plain", |f| f.as_str())
             );
             *score.confusions.entry(key).or_default() += 1;
+            if let Some(dir) = save {
+                save_crop(dir, map_name, case.mix.name, &scan, grid, &matrix, *h)?;
+            }
             if verbose {
                 println!(
                     "  hexside {} is {:?}, suggested {:?} ({:.2})",
@@ -330,12 +350,49 @@ fn run_case(
     Ok(score)
 }
 
+/// Saves the scan around a wrong hexside (a hex across, three times enlarged, the side's
+/// ends marked by a red dot), to look at what the classifier saw.
+fn save_crop(
+    dir: &Path,
+    map_name: &str,
+    mix: &str,
+    scan: &Scan,
+    grid: &bataille_schema::Grid,
+    matrix: &bataille_digitize::calibrate::Matrix,
+    (index, side): (HexIndex, Side),
+) -> anyhow::Result<()> {
+    let Some([a, b]) = grid.side_corners(index, side) else {
+        return Ok(());
+    };
+    let [a, b] = [a, b].map(|p| apply(matrix, [f64::from(p[0]), f64::from(p[1])]));
+    let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+    let half = ((a[0] - b[0]).hypot(a[1] - b[1]) * 1.2).ceil() as i64;
+    const ZOOM: i64 = 3;
+    let size = (2 * half * ZOOM) as u32;
+    let mut out = image::RgbImage::new(size, size);
+    for (x, y, p) in out.enumerate_pixels_mut() {
+        let sx = mid[0] - half as f64 + (f64::from(x) + 0.5) / ZOOM as f64;
+        let sy = mid[1] - half as f64 + (f64::from(y) + 0.5) / ZOOM as f64;
+        let near = |q: [f64; 2]| (q[0] - sx).hypot(q[1] - sy) < 1.0;
+        *p = image::Rgb(if near(a) || near(b) {
+            [255, 0, 0]
+        } else {
+            scan.pixel_at(sx, sy).unwrap_or([0, 0, 0])
+        });
+    }
+    let name = grid.hexside_ref(index, side).to_string().replace('/', "-");
+    std::fs::create_dir_all(dir)?;
+    out.save(dir.join(format!("{map_name}-{mix}-{name}.png")))?;
+    Ok(())
+}
+
 fn main() -> anyhow::Result<()> {
     let mut save: Option<PathBuf> = None;
     let mut only_map: Option<String> = None;
     let mut only_mix: Option<String> = None;
     let mut verbose = false;
     let mut seed: u64 = 0;
+    let mut mask = true;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -343,6 +400,7 @@ fn main() -> anyhow::Result<()> {
             "--map" => only_map = args.next(),
             "--mix" => only_mix = args.next(),
             "--verbose" => verbose = true,
+            "--no-mask" => mask = false,
             "--seed" => {
                 seed = args
                     .next()
@@ -359,9 +417,9 @@ fn main() -> anyhow::Result<()> {
         .collect();
     maps.sort();
     println!(
-        "| map | mix | px/hex | clicks, fit RMS | terrain right | unflagged wrong hexes | true hexside features found | false per 100 hexsides | unflagged wrong hexsides | doubtful hexsides | terrain ms | hexsides ms |"
+        "| map | mix | px/hex | clicks, fit RMS | terrain right | doubtful hexes | unflagged wrong hexes | true hexside features found | false per 100 hexsides | unflagged wrong hexsides | doubtful hexsides | terrain ms | hexsides ms |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for path in maps {
         let name = path
             .file_stem()
@@ -387,9 +445,10 @@ fn main() -> anyhow::Result<()> {
                 1000 + 100 * seed + k as u64,
                 save.as_deref(),
                 verbose,
+                mask,
             )?;
             println!(
-                "| {name} | {} | {} | {}, {:.2} px | {:.2} % ({}/{}) | {} | {:.1} % ({}/{}) | {:.2} ({}) | {} | {} | {:.0} | {:.0} |",
+                "| {name} | {} | {} | {}, {:.2} px | {:.2} % ({}/{}) | {} | {} | {:.1} % ({}/{}) | {:.2} ({}) | {} | {} | {:.0} | {:.0} |",
                 case.mix.name,
                 case.px_per_hex,
                 case.clicks,
@@ -397,6 +456,7 @@ fn main() -> anyhow::Result<()> {
                 100.0 * s.terrain_right as f64 / s.hexes.max(1) as f64,
                 s.terrain_right,
                 s.hexes,
+                s.terrain_doubtful,
                 s.terrain_unflagged,
                 100.0 * s.found as f64 / s.true_features.max(1) as f64,
                 s.found,

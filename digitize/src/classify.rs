@@ -133,14 +133,16 @@ pub fn hex_colour(
     hex_statistic(scan, grid, grid_to_image, index, options).map(|(lab, _)| lab)
 }
 
-/// [`hex_colour`] and the share of the disc's pixels near it (low: a hex crowded by symbols).
-pub fn hex_statistic(
+/// The CIELAB colours of a hex's pixels within `sample_radius` of its mapped centre (one per
+/// pixel, or a lattice of at most `max_samples_per_hex`), `None` when the disc is mostly off
+/// the scan.
+fn disc_pixels(
     scan: &Scan,
     grid: &Grid,
     grid_to_image: &Matrix,
     index: HexIndex,
     options: &ClassifyOptions,
-) -> Option<(Lab, f32)> {
+) -> Option<Vec<Lab>> {
     let [cx, cy] = grid.centre(index);
     let centre = [f64::from(cx), f64::from(cy)];
     let radius = f64::from(options.sample_radius);
@@ -176,7 +178,18 @@ pub fn hex_statistic(
     if values.len() < outside || values.is_empty() {
         return None;
     }
-    dominant(&mut values)
+    Some(values)
+}
+
+/// [`hex_colour`] and the share of the disc's pixels near it (low: a hex crowded by symbols).
+pub fn hex_statistic(
+    scan: &Scan,
+    grid: &Grid,
+    grid_to_image: &Matrix,
+    index: HexIndex,
+    options: &ClassifyOptions,
+) -> Option<(Lab, f32)> {
+    dominant(&mut disc_pixels(scan, grid, grid_to_image, index, options)?)
 }
 
 /// How close (ΔE) a pixel must be to the dominant colour to count as part of it.
@@ -309,24 +322,103 @@ pub fn suggest_terrain_with_progress(
                     marked: true,
                 };
             }
-            let found = colour.and_then(|c| nearest(c, &classes));
-            // A hex crowded by symbols (its own colour covers little of the disc) or whose
-            // colour is far from every sample is less sure than the two nearest codes say.
-            let support = statistic.map_or(0.0, |(_, s)| s);
-            let crowding = (support / CLEAR_SUPPORT).clamp(0.0, 1.0);
-            let strangeness = found
-                .map(|(_, _, d)| (1.5 - d / (2.0 * MODE_RADIUS)).clamp(0.0, 1.0))
-                .unwrap_or(0.0);
-            HexSuggestion {
-                index: *index,
-                code: found.map(|(code, _, _)| code.clone()),
-                confidence: found.map_or(0.0, |(_, c, _)| c * crowding * strangeness),
-                colour: *colour,
-                marked: false,
-            }
+            judge(*index, *statistic, &classes)
         })
         .collect();
     Ok(TerrainSuggestions { hexes })
+}
+
+/// The suggestion for an unmarked hex from its statistic (dominant colour, share of the disc
+/// near it) and the classes' sample colours.
+fn judge(
+    index: HexIndex,
+    statistic: Option<(Lab, f32)>,
+    classes: &[(String, Vec<Lab>)],
+) -> HexSuggestion {
+    let colour = statistic.map(|(lab, _)| lab);
+    let found = colour.and_then(|c| nearest(c, classes));
+    // A hex crowded by symbols (its own colour covers little of the disc) or whose colour is
+    // far from every sample is less sure than the two nearest codes say.
+    let support = statistic.map_or(0.0, |(_, s)| s);
+    let crowding = (support / CLEAR_SUPPORT).clamp(0.0, 1.0);
+    let strangeness = found
+        .map(|(_, _, d)| (1.5 - d / (2.0 * MODE_RADIUS)).clamp(0.0, 1.0))
+        .unwrap_or(0.0);
+    HexSuggestion {
+        index,
+        code: found.map(|(code, _, _)| code.clone()),
+        confidence: found.map_or(0.0, |(_, c, _)| c * crowding * strangeness),
+        colour,
+        marked: false,
+    }
+}
+
+/// How close (ΔE) a pixel must be to a line's ink to be masked.
+const INK_RADIUS: f32 = 12.0;
+/// The least share of a disc left after masking for the rest to be judged alone.
+const LEFT_AT_LEAST: f32 = 0.3;
+
+/// Terrain again for the hexes in doubt (crowded by lines and symbols, or coloured by them far
+/// from every sample), from what is left once the pixels of the printed lines' inks are masked:
+/// the inks learnt by [`suggest_hexsides_with_inks`] (the grid line's and each feature's),
+/// those far (over 2 × 12 ΔE) from every terrain sample only, so a stream's ink does not mask a
+/// river hex. The dominant colour and its share are then taken over the pixels left, so a hex
+/// covered by a fortification ring, a road and a line is judged from its own colour and not
+/// flagged for the ink over it; a hex still crowded stays doubtful. Marked and confident
+/// hexes, and hexes with under 30 % of the disc left, are kept as they were.
+pub fn mask_line_inks(
+    scan: &Scan,
+    grid: &Grid,
+    grid_to_image: &Matrix,
+    terrain: &TerrainSuggestions,
+    inks: &[Lab],
+    options: &ClassifyOptions,
+) -> TerrainSuggestions {
+    let mut classes: Vec<(String, Vec<Lab>)> = Vec::new();
+    for s in terrain.hexes.iter().filter(|s| s.marked) {
+        let (Some(code), Some(colour)) = (&s.code, s.colour) else {
+            continue;
+        };
+        match classes.iter_mut().find(|(c, _)| c == code) {
+            Some((_, list)) => list.push(colour),
+            None => classes.push((code.clone(), vec![colour])),
+        }
+    }
+    let inks: Vec<Lab> = inks
+        .iter()
+        .copied()
+        .filter(|k| {
+            classes
+                .iter()
+                .flat_map(|(_, l)| l)
+                .all(|c| delta_e(*k, *c) > 2.0 * INK_RADIUS)
+        })
+        .collect();
+    if classes.is_empty() || inks.is_empty() {
+        return terrain.clone();
+    }
+    let hexes = terrain
+        .hexes
+        .par_iter()
+        .map(|s| {
+            if s.marked || s.confidence >= DOUBTFUL_BELOW {
+                return s.clone();
+            }
+            let Some(mut pixels) = disc_pixels(scan, grid, grid_to_image, s.index, options) else {
+                return s.clone();
+            };
+            let all = pixels.len();
+            pixels.retain(|p| inks.iter().all(|k| delta_e(*p, *k) > INK_RADIUS));
+            if (pixels.len() as f32) < LEFT_AT_LEAST * all as f32 {
+                return s.clone();
+            }
+            let Some((lab, support)) = dominant(&mut pixels) else {
+                return s.clone();
+            };
+            judge(s.index, Some((lab, support)), &classes)
+        })
+        .collect();
+    TerrainSuggestions { hexes }
 }
 
 /// Marked hexsides: feature id → hexsides, and hexsides with no feature; and what the legend
@@ -439,5 +531,27 @@ pub fn suggest_hexsides_with_progress(
         samples,
         options,
         progress,
+    )
+    .map(|(suggestions, _)| suggestions)
+}
+
+/// [`suggest_hexsides`] and the inks it learnt (the grid line's, then each feature's), for
+/// [`mask_line_inks`].
+pub fn suggest_hexsides_with_inks(
+    scan: &Scan,
+    grid: &Grid,
+    grid_to_image: &Matrix,
+    terrain: &TerrainSuggestions,
+    samples: &HexsideSamples,
+    options: &ClassifyOptions,
+) -> Result<(Vec<HexsideSuggestion>, Vec<Lab>), ClassifyError> {
+    crate::hexsides::suggest(
+        scan,
+        grid,
+        grid_to_image,
+        terrain,
+        samples,
+        options,
+        &no_progress,
     )
 }

@@ -10,7 +10,9 @@ use bataille_schema::map::{Background, FitKind};
 use bataille_schema::{FORMAT_VERSION, HexIndex, HexsideRef, Id, Map, Side};
 
 use crate::calibrate::{calibrate, check};
-use crate::classify::{ClassifyOptions, HexsideSamples, suggest_hexsides, suggest_terrain};
+use crate::classify::{
+    ClassifyOptions, HexsideSamples, mask_line_inks, suggest_hexsides_with_inks, suggest_terrain,
+};
 use crate::files::{read_calibration, read_samples};
 use crate::scan::{ScanLimits, load_scan, no_progress};
 
@@ -102,7 +104,70 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         terrain_samples.insert(code.clone(), list);
     }
     let options = ClassifyOptions::default();
-    let terrain = suggest_terrain(&scan, &grid, &fit.grid_to_image, &terrain_samples, &options)?;
+    let mut terrain =
+        suggest_terrain(&scan, &grid, &fit.grid_to_image, &terrain_samples, &options)?;
+    let mut hexsides: BTreeMap<Id, Vec<HexsideRef>> = BTreeMap::new();
+    let mut hexside_report = None;
+    if !samples.hexside_samples.is_empty() {
+        let mut hexside_samples = HexsideSamples::default();
+        for (id, refs) in &samples.hexside_samples {
+            let list = refs
+                .iter()
+                .map(&parse_side)
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            hexside_samples.features.insert(id.clone(), list);
+        }
+        hexside_samples.plain = samples
+            .plain_hexsides
+            .iter()
+            .map(&parse_side)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let hexside_samples = hexside_samples.with_legend(&samples.hexside_types, &samples.terrain);
+        let (suggestions, inks) = suggest_hexsides_with_inks(
+            &scan,
+            &grid,
+            &fit.grid_to_image,
+            &terrain,
+            &hexside_samples,
+            &options,
+        )?;
+        // The hexes crowded by the printed lines, judged again from what is left once the
+        // lines' inks are masked.
+        terrain = mask_line_inks(&scan, &grid, &fit.grid_to_image, &terrain, &inks, &options);
+        for s in &suggestions {
+            if let Some(id) = &s.feature {
+                hexsides
+                    .entry(id.clone())
+                    .or_default()
+                    .push(grid.hexside_ref(s.index, s.side));
+            }
+        }
+        let count: usize = hexsides.values().map(Vec::len).sum();
+        let doubtful: Vec<String> = suggestions
+            .iter()
+            .filter(|s| !s.marked && s.confidence < args.doubtful_below)
+            .map(|s| {
+                let name = grid.hexside_ref(s.index, s.side);
+                match &s.feature {
+                    Some(id) => format!("{name}={id}"),
+                    None => name.to_string(),
+                }
+            })
+            .collect();
+        hexside_report = Some(format!(
+            "hexsides: {} checked, {count} with a feature, {} with confidence below {}{}{}",
+            suggestions.len(),
+            doubtful.len(),
+            args.doubtful_below,
+            if doubtful.is_empty() { "" } else { ": " },
+            doubtful
+                .iter()
+                .take(60)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+    }
     let fallback = samples
         .samples
         .keys()
@@ -129,63 +194,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let mut hexsides: BTreeMap<Id, Vec<HexsideRef>> = BTreeMap::new();
-    if !samples.hexside_samples.is_empty() {
-        let mut hexside_samples = HexsideSamples::default();
-        for (id, refs) in &samples.hexside_samples {
-            let list = refs
-                .iter()
-                .map(&parse_side)
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            hexside_samples.features.insert(id.clone(), list);
-        }
-        hexside_samples.plain = samples
-            .plain_hexsides
-            .iter()
-            .map(&parse_side)
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let hexside_samples = hexside_samples.with_legend(&samples.hexside_types, &samples.terrain);
-        let suggestions = suggest_hexsides(
-            &scan,
-            &grid,
-            &fit.grid_to_image,
-            &terrain,
-            &hexside_samples,
-            &options,
-        )?;
-        for s in &suggestions {
-            if let Some(id) = &s.feature {
-                hexsides
-                    .entry(id.clone())
-                    .or_default()
-                    .push(grid.hexside_ref(s.index, s.side));
-            }
-        }
-        let count: usize = hexsides.values().map(Vec::len).sum();
-        let doubtful: Vec<String> = suggestions
-            .iter()
-            .filter(|s| !s.marked && s.confidence < args.doubtful_below)
-            .map(|s| {
-                let name = grid.hexside_ref(s.index, s.side);
-                match &s.feature {
-                    Some(id) => format!("{name}={id}"),
-                    None => name.to_string(),
-                }
-            })
-            .collect();
-        println!(
-            "hexsides: {} checked, {count} with a feature, {} with confidence below {}{}{}",
-            suggestions.len(),
-            doubtful.len(),
-            args.doubtful_below,
-            if doubtful.is_empty() { "" } else { ": " },
-            doubtful
-                .iter()
-                .take(60)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
+    if let Some(report) = hexside_report {
+        println!("{report}");
     }
     let name = samples.name.clone().unwrap_or_else(|| {
         args.scan

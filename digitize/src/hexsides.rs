@@ -40,6 +40,9 @@ const CAP: f32 = 22.0;
 /// A hexside whose best explanation is this many times worse than the typical one's is
 /// cluttered.
 const CLUTTER: f32 = 1.3;
+/// The confidence at most of a plain hexside in a gap of a chain, and of a water feature
+/// beside a water hex (under [`crate::classify::DOUBTFUL_BELOW`]: for review).
+const GAP_CONFIDENCE: f32 = 0.2;
 
 /// The cells sampled on every hexside.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -466,7 +469,7 @@ pub(crate) fn suggest(
     samples: &HexsideSamples,
     _options: &ClassifyOptions,
     progress: Progress,
-) -> Result<Vec<HexsideSuggestion>, ClassifyError> {
+) -> Result<(Vec<HexsideSuggestion>, Vec<Lab>), ClassifyError> {
     let forward: Vec<Side> = sides(grid.orientation)[..3].to_vec();
     let canonical = |(index, side): (HexIndex, Side)| grid.canonical_hexside(index, side);
     let all = interior_hexsides(grid);
@@ -752,6 +755,29 @@ pub(crate) fn suggest(
             } else {
                 confidence
             };
+            // A plain hexside in a gap of a chain (features drawn alike at both its ends) is
+            // where the scan and the map's structure disagree: it is for review.
+            let continues = |f: usize, g: usize| {
+                alike(f, g)
+                    || (kinds[f].bridge && kinds[g].water)
+                    || (kinds[f].water && kinds[g].bridge)
+            };
+            let confidence = if best == 0 && chain_gap(i, &ends, &at_corner, &decided, &continues) {
+                confidence.min(GAP_CONFIDENCE)
+            } else {
+                confidence
+            };
+            // A water feature beside a water hex has that hex's own ink: a bank a little off
+            // the fitted grid looks just like it, so it is for review.
+            let (index_w, neighbour_w) = (
+                water_hex(index),
+                grid.neighbour(index, side).is_some_and(water_hex),
+            );
+            let confidence = if best > 0 && kinds[best - 1].water && (index_w || neighbour_w) {
+                confidence.min(GAP_CONFIDENCE)
+            } else {
+                confidence
+            };
             HexsideSuggestion {
                 index,
                 side,
@@ -764,7 +790,32 @@ pub(crate) fn suggest(
     if !progress(1.0) {
         return Err(ClassifyError::Cancelled);
     }
-    Ok(suggestions)
+    let inks = std::iter::once(grid_model.ink)
+        .chain(models.iter().flatten().map(|m| m.ink))
+        .collect();
+    Ok((suggestions, inks))
+}
+
+/// Whether hexside `i` lies in a gap of a chain: each of its two ends touches a hexside
+/// decided as a feature (even narrowly: a label over the line weakens it), and the features at the two ends continue each
+/// other (drawn alike, or a bridge and the water it crosses).
+fn chain_gap(
+    i: usize,
+    ends: &[[(i64, i64); 2]],
+    at_corner: &HashMap<(i64, i64), Vec<usize>>,
+    decided: &[Option<(usize, f32)>],
+    alike: &dyn Fn(usize, usize) -> bool,
+) -> bool {
+    let carried = |k: &(i64, i64)| -> Vec<usize> {
+        at_corner[k]
+            .iter()
+            .filter(|&&j| j != i)
+            .filter_map(|&j| decided[j].filter(|(b, _)| *b > 0))
+            .map(|(b, _)| b - 1)
+            .collect()
+    };
+    let [a, b] = [carried(&ends[i][0]), carried(&ends[i][1])];
+    a.iter().any(|&f| b.iter().any(|&g| alike(f, g)))
 }
 
 /// Among the features drawn like `f`, the one the hexside `i` and its chain neighbours (those

@@ -26,8 +26,8 @@ pub mod synth;
 pub use calibrate::{CalibrationError, Fit, calibrate, calibrate_without, fit};
 pub use classify::{
     ClassifyError, ClassifyOptions, HexSuggestion, HexsideSamples, HexsideSuggestion,
-    TerrainSuggestions, suggest_hexsides, suggest_hexsides_with_progress, suggest_terrain,
-    suggest_terrain_with_progress,
+    TerrainSuggestions, mask_line_inks, suggest_hexsides, suggest_hexsides_with_inks,
+    suggest_hexsides_with_progress, suggest_terrain, suggest_terrain_with_progress,
 };
 pub use scan::{
     ImportOptions, ImportedScan, Overview, Progress, Scan, ScanError, ScanLimits, Tile,
