@@ -402,7 +402,7 @@ fn hexsides_meet_the_targets(
 
 #[test]
 fn hexside_features_are_found_on_a_flatbed_scan_and_the_wrong_ones_listed() {
-    // Measured: 53 of 56 found, 2 false features in 464 hexsides, every wrong one listed.
+    // Measured: 54 of 56 found, 2 false features in 464 hexsides, every wrong one listed.
     hexsides_meet_the_targets(&flatbed(), FitKind::Affine, 90, 0);
 }
 
@@ -418,9 +418,9 @@ fn hexside_features_are_found_on_a_halftoned_photographed_scan_and_the_wrong_one
         jpeg_quality: Some(40),
         ..flatbed()
     };
-    // Measured: 50 of 56 found, 1 false feature in 464 hexsides, two missed hexsides of the
-    // camp line near Denain (2411/SE, 2412/SE) not listed.
-    hexsides_meet_the_targets(&worst, FitKind::Projective, 85, 2);
+    // Measured: 50 of 56 found, 2 false features in 464 hexsides, one missed hexside of the
+    // camp line near Denain not listed (two before the gaps of chains were put in doubt).
+    hexsides_meet_the_targets(&worst, FitKind::Projective, 85, 1);
 }
 
 #[test]

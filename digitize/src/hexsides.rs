@@ -680,7 +680,7 @@ pub(crate) fn suggest(
             out[h] = match linked {
                 0 => 0.6,
                 1 => 0.0,
-                _ => -0.15,
+                _ => -0.5,
             };
         }
         out
