@@ -145,4 +145,27 @@ fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(h.state().doc.map.terrain["c"].colour, before);
+
+    // A tap (press and release in one frame: a touchpad, a remote desktop) picks like a click.
+    h.get_by_label("Pick from scan").click();
+    h.run();
+    h.hover_at(at);
+    h.run();
+    let events = &mut h.input_mut().events;
+    for pressed in [true, false] {
+        events.push(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run();
+    h.run();
+    assert_eq!(
+        h.state().doc.map.terrain["c"].colour.rgb(),
+        Some(field),
+        "a tap picks the colour"
+    );
+    assert_eq!(h.state().legend.picking, None);
 }
