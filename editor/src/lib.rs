@@ -10,12 +10,15 @@
 //! - [`tools`]: the map tools, one per file, turning pointer input into changes;
 //! - [`context`]: the `Command` enum and `ViewContext`, the read-only view of the editor every
 //!   panel is handed each frame with the command sender;
+//! - [`layers`]: map layers handed the context (the scenario on the map, the scan), which
+//!   paint over the map view and turn pointer input into commands;
 //! - [`panels`]: docks and dialogs that read the document and return requests;
 //! - [`app`]: `EditorApp`, the `Command` enum, the one handler that changes the document, the
 //!   frame and the file lifecycle.
 
 pub mod app;
 pub mod context;
+pub mod layers;
 pub mod map;
 pub mod model;
 pub mod panels;

@@ -1,5 +1,5 @@
 //! The editor's module graph is acyclic: each layer (`model`, `map`, `services`, `tools`,
-//! `context`, `panels`, `app`) uses only the layers before it, and inside every layer but `app`
+//! `context`, `layers`, `panels`, `app`) uses only the layers before it, and inside every layer but `app`
 //! the files form no cycle. Read from the source: every `crate::a::b` path in each file (in `use`
 //! lines and inline), so a new import that closes a cycle fails here.
 //!
@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const LAYERS: [&str; 7] = [
-    "model", "map", "services", "tools", "context", "panels", "app",
+const LAYERS: [&str; 8] = [
+    "model", "map", "services", "tools", "context", "layers", "panels", "app",
 ];
 
 /// The app's own files: the struct, the frame, the one handler, the file lifecycle.
