@@ -297,7 +297,7 @@ fn summary() {
     let app = &mut fixture.app;
     let scenario = app.doc.scenario.as_ref().map(|f| f.scenario.clone());
     let grid = app.doc.map.grid.clone();
-    let mut revision = app.oob.revision + 100;
+    let mut revision = app.doc.scenario_revision() + 100;
     let counters: Vec<Duration> = (0..20)
         .map(|_| {
             revision += 1;
@@ -310,7 +310,10 @@ fn summary() {
         .map(|_| {
             revision += 1;
             let start = Instant::now();
-            app.oob.zones.refresh(revision, scenario.as_ref(), &grid);
+            app.panels
+                .scenario_layer
+                .zones
+                .refresh(revision, scenario.as_ref(), &grid);
             start.elapsed()
         })
         .collect();

@@ -12,7 +12,7 @@
 //!   panel is handed each frame with the command sender;
 //! - [`layers`]: map layers handed the context (the scenario on the map, the scan), which
 //!   paint over the map view and turn pointer input into commands;
-//! - [`panels`]: docks and dialogs that read the document and return requests;
+//! - [`panels`]: docks and dialogs handed the context, which send commands;
 //! - [`app`]: `EditorApp`, the `Command` enum, the one handler that changes the document, the
 //!   frame and the file lifecycle.
 

@@ -9,17 +9,23 @@ use egui_kittest::kittest::Queryable;
 
 use common::*;
 
-#[test]
-fn deleting_terrain_in_use_asks_for_a_replacement() {
-    let mut map = blank_map(10, 8);
-    map.rows[2] = "cffffccccc".into();
-    let (dir, path) = temp_with_map(&map, "legend.ron");
+/// The map opened in the editor, its legend open on the forest.
+fn legend_on_forest(map: &bataille_schema::Map) -> (tempfile::TempDir, H) {
+    let (dir, path) = temp_with_map(map, "legend.ron");
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
     h.get_by_label("Edit legend…").click();
     h.run();
     h.get_by_label("f: Forest").click();
     h.run();
+    (dir, h)
+}
+
+#[test]
+fn deleting_terrain_in_use_asks_for_a_replacement() {
+    let mut map = blank_map(10, 8);
+    map.rows[2] = "cffffccccc".into();
+    let (_dir, mut h) = legend_on_forest(&map);
     h.get_by_label("Delete").click();
     h.run();
     h.get_by_label_contains("is used on 4 hexes");
@@ -168,4 +174,33 @@ fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
         "a tap picks the colour"
     );
     assert_eq!(h.state().legend.picking, None);
+}
+
+/// Undoing (and redoing) a legend edit shows the undone value in the open legend form: the form
+/// follows the document, it does not keep the value just applied.
+#[test]
+fn undoing_a_legend_edit_refreshes_the_open_form() {
+    let (_dir, mut h) = legend_on_forest(&blank_map(6, 5));
+    type_text_into(&mut h, "Name", "Pine wood");
+    click(&mut h, "Apply changes");
+    h.run();
+    assert_eq!(h.state().doc.map.terrain["f"].name, "Pine wood");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    h.run();
+    assert_eq!(h.state().doc.map.terrain["f"].name, "Forest");
+    assert_eq!(
+        h.get_by_label("Name").value().as_deref(),
+        Some("Forest"),
+        "the form shows the undone name"
+    );
+    h.get_by_label("f: Forest");
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    h.run();
+    assert_eq!(
+        h.get_by_label("Name").value().as_deref(),
+        Some("Pine wood"),
+        "and the redone one"
+    );
 }

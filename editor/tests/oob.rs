@@ -396,10 +396,10 @@ fn selecting_a_leader_shows_who_is_in_command() {
     assert_eq!(h.state().oob.selected, Some(Sel::Leader(0, 0)));
     let view = h
         .state()
-        .oob
-        .command_cache
-        .as_ref()
-        .and_then(|(_, v)| v.clone())
+        .panels
+        .scenario_layer
+        .command_view()
+        .cloned()
         .expect("a command view");
     use bataille_editor::model::scenario_edit::CounterAt;
     assert_eq!(view.in_command, vec![CounterAt::Unit(0, 0)]);

@@ -554,7 +554,7 @@ fn unit_kinds_are_edited_in_the_settings() {
     h.run();
     h.run();
     assert!(
-        h.state().oob.settings_dialog.is_some(),
+        matches!(h.state().dialog, Some(Dialog::ScenarioSettings(_))),
         "the settings dialog is open"
     );
     for label in ["Add unit kind", "Apply"] {

@@ -24,7 +24,13 @@ impl EditorApp {
             crate::map::text::install(&ctx);
         }
         self.egui_ctx = ctx.clone();
-        self.oob.revision = self.doc.scenario_revision();
+        // The counters by hex, which panels and layers read: rebuilt when the scenario changed.
+        let scenario = self.doc.scenario.as_ref().map(|f| &f.scenario);
+        let revision = self.doc.scenario_revision();
+        self.oob
+            .counters
+            .refresh(revision, scenario, &self.doc.map.grid);
+        self.oob.check_selection(&self.doc);
         self.time = ui.input(|i| i.time);
         self.handle_close_request(&ctx);
         self.poll_recovery_writer();
@@ -77,21 +83,31 @@ impl EditorApp {
         if self.settings.show_right_dock {
             egui::Panel::right("inspector")
                 .resizable(true)
-                .default_size(320.0)
+                .default_size(crate::panels::right_dock::RIGHT_DOCK_WIDTH)
                 .show(ui, |ui| self.right_dock(ui));
         }
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.map_ui(ui));
         let scan_loaded = self.digitise.scan.is_some() && self.doc.map.background.is_some();
-        if let Some(edit) = self.legend.show(&ctx, &self.doc, scan_loaded) {
-            self.edit(&edit.label, edit.changes);
-        }
-        self.scenario_windows(&ctx);
-        self.dialogs(&ctx);
+        let mut legend = std::mem::take(&mut self.legend);
+        self.with_context(|cx, _| legend.show(cx, &ctx, scan_loaded));
+        self.legend = legend;
+        let mut dialog = self.dialog.take();
+        let browse = self.config.picker.available();
+        self.with_context(|cx, _| crate::panels::dialogs::show(cx, &ctx, &mut dialog, browse));
+        self.dialog = dialog;
         self.toasts_ui(&ctx);
-        for command in self.commands.take() {
-            self.execute(command);
+        // A command may queue another (a guard's Discard, then what waited for it): they run in
+        // this frame too, a few rounds at most.
+        for _ in 0..4 {
+            let queued = self.commands.take();
+            if queued.is_empty() {
+                break;
+            }
+            for command in queued {
+                self.execute(command);
+            }
         }
         if self.is_dirty() {
             self.maybe_write_recovery(true);
@@ -101,6 +117,24 @@ impl EditorApp {
         if title != self.title {
             ctx.send_viewport_cmd(ViewportCommand::Title(title.clone()));
             self.title = title;
+        }
+    }
+
+    /// The right dock: its tab strip, then the order of battle, the inspector or the digitise
+    /// page.
+    fn right_dock(&mut self, ui: &mut egui::Ui) {
+        use crate::context::command::DockTab;
+        if self.oob.tab == DockTab::Digitise && !self.digitise.open {
+            self.oob.tab = DockTab::Inspector;
+        }
+        let (tab, digitise_open) = (self.oob.tab, self.digitise.open);
+        let tab =
+            self.with_context(|cx, panels| panels.right_dock.tabs_ui(cx, ui, tab, digitise_open));
+        if tab == DockTab::Digitise {
+            self.digitise_dock(ui);
+        } else {
+            let systems = self.scenario_systems();
+            self.with_context(|cx, panels| panels.right_dock.page_ui(cx, ui, tab, systems));
         }
     }
 
@@ -125,9 +159,7 @@ impl EditorApp {
     fn shortcuts(&mut self, ctx: &egui::Context) {
         let typing = ctx.text_edit_focused();
         // A modal keeps the keyboard; the legend editor is a window beside the map (Undo works).
-        let dialog_open = self.dialog.is_some()
-            || self.oob.settings_dialog.is_some()
-            || self.digitise.import_dialog.is_some();
+        let dialog_open = self.dialog.is_some() || self.digitise.import_dialog.is_some();
         for command in crate::context::command::pressed(ctx, typing, dialog_open) {
             self.request(command);
         }
@@ -141,7 +173,7 @@ impl EditorApp {
         self.map_rect = rect;
         painter.rect_filled(rect, 0.0, egui::Color32::from_gray(96));
         self.paint_map_with_scan(&painter, rect);
-        self.paint_scenario(&painter, rect);
+        self.with_context(|cx, panels| panels.scenario_layer.paint(cx, &painter, rect));
         self.paint_table_overlay(&painter, rect);
 
         let (pointer, delta, primary, secondary, middle, space, alt, zoom_delta, wheel) =
@@ -214,7 +246,9 @@ impl EditorApp {
         let counters_took = table_took
             || (!picking
                 && self.tools.stroke.is_none()
-                && self.scenario_map_input(ui, &response, rect, pointer, tap));
+                && self.with_context(|cx, panels| {
+                    panels.scenario_layer.input(cx, ui, &response, pointer, tap)
+                }));
 
         // Strokes.
         let pressed_on_map = response.is_pointer_button_down_on() || tap.is_some();
@@ -271,7 +305,11 @@ impl EditorApp {
             self.request(Command::Stroke(out));
         }
         self.paint_feedback(&painter, rect, pointer);
-        self.paint_scenario_drag(ui, &painter, rect, pointer);
+        self.with_context(|cx, panels| {
+            panels
+                .scenario_layer
+                .paint_drag(cx, ui, &painter, rect, pointer);
+        });
         if response.hovered() {
             let icon = if self.tools.stroke == Some(StrokeKind::Pan) || space {
                 egui::CursorIcon::Grabbing
@@ -308,14 +346,7 @@ impl EditorApp {
         };
         let px = crate::map::scan::image_point(&self.view, rect, &bg.grid_to_image, pos);
         match crate::map::scan::patch_colour(&scan.scan, px) {
-            Some(rgb) => {
-                if let Some(edit) = self.legend.take_colour(&self.doc, rgb) {
-                    self.request(Command::Edit {
-                        label: edit.label,
-                        changes: edit.changes,
-                    });
-                }
-            }
+            Some(rgb) => self.legend.take_colour(&self.doc, rgb, &self.commands),
             None => {
                 self.legend.error = Some(format!(
                     "no scan at that point (pixel {:.0}, {:.0}): click on the scan",

@@ -26,17 +26,17 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use bataille_schema::Id;
 use egui::ViewportCommand;
 
 use crate::app::{Dialog, EditorApp};
 use crate::context::Command;
+use crate::context::command::DockTab;
 use crate::model::document::{Document, NewMapSettings, Touched};
 use crate::model::history::{Change, History};
-use crate::model::selection::Anchor;
+use crate::model::scenario_edit::CounterAt;
+use crate::model::selection::{Anchor, Sel};
 use crate::panels::map_settings::MapSettingsDialog;
 use crate::services::files::PickPurpose;
-use crate::services::systems::Loaded;
 use crate::tools::{MAX_BRUSH_RADIUS, Tool, ToolOutput};
 
 /// The document as the app holds it: read by everybody (`Deref`), written only by the handler.
@@ -142,7 +142,6 @@ impl EditorApp {
         }
         if touched.scenario || touched.all {
             self.doc.scenario_revision += 1;
-            self.oob.revision = self.doc.scenario_revision;
         }
         self.view.invalidate(&self.doc, touched);
         if touched.all {
@@ -369,14 +368,27 @@ impl EditorApp {
             Command::DigitisePanel(open) => self.digitise.open = open,
             Command::DigitiseOn(tab) => self.digitise.open_on(tab),
             Command::ShowOrderOfBattle => {
-                self.oob.tab = crate::panels::oob::DockTab::Oob;
+                self.oob.tab = DockTab::Oob;
                 self.settings.show_right_dock = true;
-                self.oob.scroll_to_selection();
             }
+            Command::ShowDockTab(tab) => self.oob.tab = tab,
             Command::RotateClockwise => self.rotate_selected(true),
             Command::RotateAnticlockwise => self.rotate_selected(false),
             Command::RemoveFromMap => self.remove_selected_from_map(),
-            Command::ScenarioSettings => self.open_scenario_settings(),
+            Command::PlaceCounter(at, hex) => self.move_counter(at, hex),
+            Command::GoToSelection => self.go_to_selection(ctx),
+            Command::PaintZone(zone) => {
+                self.oob.zone_tool.zone = Some(zone);
+                self.oob.zone_tool.mode = crate::tools::zone::ZoneMode::Zone;
+                self.tools.tool = Tool::Zone;
+            }
+            Command::ScenarioSettings => {
+                if let Some(file) = &self.doc.scenario {
+                    let form =
+                        crate::panels::scenario_settings::SettingsDialog::new(&file.scenario);
+                    self.dialog = Some(Dialog::ScenarioSettings(Box::new(form)));
+                }
+            }
             Command::NewScenario => self.new_scenario_for_map(),
             Command::About => self.dialog = Some(Dialog::About),
             Command::ExportVassal => {
@@ -389,6 +401,36 @@ impl EditorApp {
                 self.settings.recent.clear();
                 self.save_settings();
             }
+            Command::GuardSave(then) => {
+                if self.doc.map_path.is_none() {
+                    self.open_path_dialog(PickPurpose::Save, Some(*then));
+                } else if self.save() {
+                    self.guard_passed = true;
+                    self.commands.send(*then);
+                }
+            }
+            Command::GuardDiscard(then) => {
+                self.remove_recovery();
+                self.history.mark_saved();
+                self.guard_passed = true;
+                self.commands.send(*then);
+            }
+            Command::Recover(file) => {
+                self.restore(&file);
+            }
+            Command::DiscardRecovery(file) => {
+                let removed = crate::services::save::remove_if_present(&file);
+                self.report_io("remove the recovery file", removed);
+            }
+            Command::PathChosen {
+                purpose,
+                path,
+                then,
+            } => self.path_chosen(purpose, &path, then.map(|t| *t)),
+            Command::Browse => self.browse(),
+            Command::CreateMap(settings) => self.create_map(&settings),
+            Command::Notify(text) => self.toast(text),
+            Command::StartExport(request) => self.start_export(*request),
         }
     }
 
@@ -426,8 +468,9 @@ impl EditorApp {
         }
         self.view.reset();
         self.oob.reset();
+        self.panels.right_dock.oob.reset();
+        self.panels.scenario_layer.reset();
         self.table.reset();
-        self.oob.revision = self.doc.scenario_revision;
         self.tools.selection = None;
         if self.doc.scenario.is_some() {
             // A scenario is opened to place counters first.
@@ -478,8 +521,6 @@ impl EditorApp {
             self.legend.open = false;
         } else if self.digitise.import_dialog.is_some() {
             self.digitise.import_dialog = None;
-        } else if self.oob.settings_dialog.is_some() {
-            self.oob.settings_dialog = None;
         } else if self.digitise.mode != crate::app::digitise::Mode::Idle {
             self.digitise.mode = crate::app::digitise::Mode::Idle;
         } else {
@@ -490,66 +531,44 @@ impl EditorApp {
 
     /// Whether no dialog or editor window is open (a new one may open).
     pub(crate) fn no_modal_open(&self) -> bool {
-        self.dialog.is_none()
-            && !self.legend.open
-            && self.oob.settings_dialog.is_none()
-            && self.digitise.import_dialog.is_none()
-    }
-
-    /// Centres the view on a hex and selects it.
-    pub fn go_to_hex(&mut self, ctx: &egui::Context, hex: &bataille_schema::HexName) {
-        if let Some(index) = self.doc.map.grid.lookup(hex) {
-            let [x, y] = self.doc.map.grid.centre(index);
-            self.view.centre = egui::pos2(x, y);
-            self.tools.selection = Some(index);
-            ctx.request_repaint();
-        }
+        self.dialog.is_none() && !self.legend.open && self.digitise.import_dialog.is_none()
     }
 
     // -----------------------------------------------------------------------------------------
-    // Miniatures systems and the table overlay.
+    // The scenario: selection, counters.
 
-    /// The systems the open scenario names, loaded (empty without a scenario).
-    pub fn scenario_systems(&mut self) -> Vec<(Id, Loaded)> {
-        match &self.doc.scenario {
-            Some(file) => self.systems.systems_of(&file.path, &file.scenario),
-            None => Vec::new(),
-        }
-    }
-
-    /// Gives the live validator the systems the scenario names (checked again when one is
-    /// loaded, reloaded or no longer named), so the `miniatures` checks run in the editor.
-    pub(crate) fn sync_validation_systems(&mut self) {
-        let loaded: Vec<Loaded> = self
-            .scenario_systems()
-            .into_iter()
-            .map(|(_, loaded)| loaded)
-            .collect();
-        let same = loaded.len() == self.systems.synced.len()
-            && loaded.iter().zip(&self.systems.synced).all(|(a, b)| {
-                std::sync::Arc::ptr_eq(a, b) || matches!((&**a, &**b), (Err(x), Err(y)) if x == y)
-            });
-        if same {
+    /// Turns the selected unit one hexside (R / Shift+R).
+    fn rotate_selected(&mut self, clockwise: bool) {
+        let (Some(at), Some(file)) = (self.selected_counter(), &self.doc.scenario) else {
             return;
+        };
+        let turned =
+            crate::model::oob_ops::rotate(&file.scenario, &self.doc.map.grid, at, clockwise);
+        if let Some((label, changes)) = turned {
+            self.edit(&label, changes);
         }
-        let systems: Vec<bataille_schema::System> = loaded
-            .iter()
-            .filter_map(|l| l.as_ref().as_ref().ok().cloned())
-            .collect();
-        self.systems.synced = loaded;
-        self.diagnostics.live.systems = std::sync::Arc::new(systems);
-        self.validation_due = true;
     }
 
-    /// View ▸ Table overlay.
-    pub(crate) fn toggle_table_overlay(&mut self) {
-        self.table.shown = !self.table.shown;
-        if self.table.shown && self.doc.scenario.is_none() {
-            self.toast(
-                "The table overlay lays a scenario's units out: open a scenario with \
-                 `miniatures` systems."
-                    .into(),
-            );
+    /// Takes the selected counter off the map (Delete).
+    fn remove_selected_from_map(&mut self) {
+        let (Some(at), Some(file)) = (self.selected_counter(), &self.doc.scenario) else {
+            return;
+        };
+        if let Some((label, changes)) = crate::model::oob_ops::remove_from_map(&file.scenario, at) {
+            self.edit(&label, changes);
         }
+    }
+
+    /// Moves a counter onto a hex (one undo step) and selects it.
+    pub fn move_counter(&mut self, at: CounterAt, hex: bataille_schema::HexIndex) {
+        let Some(file) = &self.doc.scenario else {
+            return;
+        };
+        let name = self.doc.map.grid.name(hex);
+        if let Some(change) = crate::model::oob_ops::place_on(&file.scenario, at, name) {
+            self.edit("Place counter", vec![change]);
+        }
+        self.select(Some(Sel::of_counter(at)));
+        self.tools.selection = Some(hex);
     }
 }

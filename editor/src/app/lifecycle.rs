@@ -10,17 +10,18 @@ use std::time::{Duration, Instant};
 use bataille_schema::LoadError;
 use bataille_schema::io::{DocumentKind, read_source, sniff_kind};
 
-use crate::model::document::{Document, ScenarioFile};
+use crate::model::document::{Document, NewMapSettings, ScenarioFile};
 use crate::services::files::{
-    FoundRecovery, PickPurpose, Recovery, format_time, read_recovery, recovery_file_name, unix_now,
-    write_recovery,
+    PickPurpose, Recovery, format_time, read_recovery, recovery_file_name, unix_now, write_recovery,
 };
 
 use crate::app::*;
-use crate::panels::export::{ExportForm, ExportOutcome};
+use crate::panels::export::ExportForm;
 use crate::services::export::{ExportEnd, ExportInput, ExportKind, ExportRequest};
 use crate::services::jobs::{Job, JobEnd};
 use crate::services::save::remove_if_present;
+use crate::services::systems::Loaded;
+use bataille_schema::Id;
 
 impl EditorApp {
     // -----------------------------------------------------------------------------------------
@@ -282,13 +283,13 @@ impl EditorApp {
     }
 
     /// Restores a recovery file as the document (with unsaved changes).
-    pub fn restore(&mut self, found: &FoundRecovery) -> bool {
-        let recovery = match read_recovery(&found.file) {
+    pub fn restore(&mut self, file: &Path) -> bool {
+        let recovery = match read_recovery(file) {
             Ok(r) => r,
             Err(e) => {
                 self.show_error(
                     "Could not read the recovery file",
-                    format!("{}: {e}", found.file.display()),
+                    format!("{}: {e}", file.display()),
                     "The file is damaged; discard it.",
                 );
                 return false;
@@ -319,7 +320,7 @@ impl EditorApp {
             }
         }
         self.replace_document(doc, true);
-        self.report_io("remove the recovery file", remove_if_present(&found.file));
+        self.report_io("remove the recovery file", remove_if_present(file));
         self.write_recovery();
         self.toast(format!(
             "Recovered unsaved changes from {}",
@@ -406,22 +407,6 @@ impl EditorApp {
         self.dialog = Some(Dialog::Export(Box::new(form)));
     }
 
-    /// The export dialog's frame; returns whether it stays open.
-    pub(crate) fn export_dialog(&mut self, ctx: &egui::Context, form: &mut ExportForm) -> bool {
-        let mut outcome = ExportOutcome::Open;
-        egui::Modal::new(egui::Id::unique("export-dialog")).show(ctx, |ui| {
-            outcome = form.ui(ui);
-        });
-        match outcome {
-            ExportOutcome::Open => true,
-            ExportOutcome::Cancel => false,
-            ExportOutcome::Start(request) => {
-                self.start_export(request);
-                false
-            }
-        }
-    }
-
     /// Starts an export of the document as it is now.
     pub fn start_export(&mut self, request: ExportRequest) {
         if self.exports.job.is_some() {
@@ -493,5 +478,120 @@ impl EditorApp {
             }
         }
         self.exports.last = Some(result);
+    }
+
+    /// Starts a scenario for the map being edited: the dialog asking its title, date, rules and
+    /// file (the map must have a file: the scenario names it).
+    pub(crate) fn new_scenario_for_map(&mut self) {
+        if self.doc.scenario.is_some() {
+            return;
+        }
+        let Some(map_path) = self.doc.map_path.clone() else {
+            self.toast("Save the map first: the scenario names the map's file.".into());
+            return;
+        };
+        let form = crate::panels::new_scenario::NewScenarioForm::new(&map_path, &self.doc.map.name);
+        self.dialog = Some(Dialog::NewScenario(Box::new(form)));
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Miniatures systems and the table overlay.
+
+    /// The systems the open scenario names, loaded (empty without a scenario).
+    pub fn scenario_systems(&mut self) -> Vec<(Id, Loaded)> {
+        match &self.doc.scenario {
+            Some(file) => self.systems.systems_of(&file.path, &file.scenario),
+            None => Vec::new(),
+        }
+    }
+
+    /// Gives the live validator the systems the scenario names (checked again when one is
+    /// loaded, reloaded or no longer named), so the `miniatures` checks run in the editor.
+    pub(crate) fn sync_validation_systems(&mut self) {
+        let loaded: Vec<Loaded> = self
+            .scenario_systems()
+            .into_iter()
+            .map(|(_, loaded)| loaded)
+            .collect();
+        let same = loaded.len() == self.systems.synced.len()
+            && loaded.iter().zip(&self.systems.synced).all(|(a, b)| {
+                std::sync::Arc::ptr_eq(a, b) || matches!((&**a, &**b), (Err(x), Err(y)) if x == y)
+            });
+        if same {
+            return;
+        }
+        let systems: Vec<bataille_schema::System> = loaded
+            .iter()
+            .filter_map(|l| l.as_ref().as_ref().ok().cloned())
+            .collect();
+        self.systems.synced = loaded;
+        self.diagnostics.live.systems = std::sync::Arc::new(systems);
+        self.validation_due = true;
+    }
+
+    /// View ▸ Table overlay.
+    pub(crate) fn toggle_table_overlay(&mut self) {
+        self.table.shown = !self.table.shown;
+        if self.table.shown && self.doc.scenario.is_none() {
+            self.toast(
+                "The table overlay lays a scenario's units out: open a scenario with \
+                 `miniatures` systems."
+                    .into(),
+            );
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // What the dialogs chose.
+
+    /// The path dialog's choice: open the file, or save there and run what waited for it.
+    pub(crate) fn path_chosen(&mut self, purpose: PickPurpose, path: &Path, then: Option<Command>) {
+        match purpose {
+            PickPurpose::Open => {
+                self.open_path(path);
+            }
+            PickPurpose::Save => {
+                if self.save_to(path)
+                    && let Some(then) = then
+                {
+                    self.guard_passed = true;
+                    self.commands.send(then);
+                }
+            }
+        }
+    }
+
+    /// The path dialog's Browse…: the desktop's chooser, starting at what was typed; a path
+    /// chosen there is used as if typed and confirmed.
+    pub(crate) fn browse(&mut self) {
+        let Some(Dialog::Path { dialog, then }) = &self.dialog else {
+            return;
+        };
+        let (purpose, then) = (dialog.purpose, then.clone());
+        let start = crate::panels::dialogs::typed_path(dialog);
+        if let Some(path) = self.config.picker.pick(purpose, Some(&start)) {
+            self.dialog = None;
+            self.path_chosen(purpose, &path, then);
+        }
+    }
+
+    /// The new-map dialog's Create: a new document with its legend (the unsaved changes were
+    /// saved or discarded before the dialog opened).
+    pub(crate) fn create_map(&mut self, settings: &NewMapSettings) {
+        self.remove_recovery();
+        match crate::model::templates::legend(&settings.legend) {
+            Ok(legend) => {
+                let mut doc = Document::new_map(settings);
+                if let Some(legend) = legend {
+                    legend.apply_to(&mut doc.map);
+                }
+                self.replace_document(doc, false);
+            }
+            Err(error) => self.show_error(
+                "Could not read the legend",
+                error,
+                "Choose another map file, or a bundled legend.",
+            ),
+        }
     }
 }

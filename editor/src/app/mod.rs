@@ -1,30 +1,30 @@
 //! The editor application: `EditorApp` owns the document (in a [`DocSlot`]), the undo history,
 //! the map view, the tools and the panels. Menus, shortcuts, panels and tools send [`Command`]s;
 //! `handler` runs them (the only code that changes the document); `frame` draws the window;
-//! `lifecycle` opens, saves and recovers files; `dialogs` shows the modal dialogs.
+//! `lifecycle` opens, saves and recovers files. The panels, dialogs and map layers it shows
+//! are handed a read-only `ViewContext` and send commands.
 
 pub use crate::context::command;
-mod dialogs;
 pub mod digitise;
 mod frame;
 mod handler;
 mod lifecycle;
-mod palette;
-pub mod placement;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bataille_schema::HexIndex;
 
+use crate::context::command::DockTab;
 use crate::map::view::MapView;
 use crate::model::document::{Document, NewMapSettings};
 use crate::model::history::History;
+use crate::model::scenario_edit::CounterAt;
+use crate::model::selection::Sel;
 use crate::panels::diagnostics::DiagnosticsPanel;
 use crate::panels::legend::LegendEditor;
-use crate::panels::map_settings::MapSettingsDialog;
 use crate::services::files::{
-    FilePicker, FoundRecovery, ScriptedPicker, Settings, SystemPicker, find_recoveries_reporting,
+    FilePicker, ScriptedPicker, Settings, SystemPicker, find_recoveries_reporting,
 };
 use crate::tools::ToolState;
 
@@ -69,50 +69,8 @@ impl EditorConfig {
 pub use command::Command;
 pub use handler::DocSlot;
 
-/// A modal dialog.
-#[derive(Debug)]
-pub enum Dialog {
-    /// Unsaved changes: Save, Discard or Cancel, then do `then`.
-    Guard {
-        then: Command,
-        /// Which files have changes ("The map denain.ron has changes…").
-        question: String,
-    },
-    /// Something failed: what, and what to do.
-    Error {
-        title: String,
-        message: String,
-        hint: String,
-    },
-    /// Recovery files found at start-up.
-    Recover {
-        found: Vec<FoundRecovery>,
-    },
-    /// The file dialog (always works), with a Browse… button for the system chooser.
-    Path {
-        dialog: Box<crate::panels::file_dialog::FileDialog>,
-        then: Option<Command>,
-    },
-    NewMap(NewMapSettings),
-    MapSettings(Box<MapSettingsDialog>),
-    About,
-    /// The command palette: a filter over every command.
-    Palette(PaletteState),
-    /// The keyboard shortcuts, from the command table.
-    Shortcuts,
-    /// A new scenario for the map: title, date, rules, file.
-    NewScenario(Box<crate::panels::new_scenario::NewScenarioForm>),
-    /// File ▸ Export ▸ …: the options and the destination.
-    Export(Box<crate::panels::export::ExportForm>),
-}
-
-/// What the palette's filter holds.
-#[derive(Debug, Default)]
-pub struct PaletteState {
-    pub query: String,
-    /// The highlighted row among the matches.
-    pub selected: usize,
-}
+pub use crate::panels::dialogs::Dialog;
+pub use crate::panels::palette::PaletteState;
 
 /// A short message shown in a corner for a few seconds.
 #[derive(Debug, Clone)]
@@ -121,16 +79,65 @@ pub struct Toast {
     pub until: f64,
 }
 
-/// The panels moved out of the app: each its own state and a `ui(&mut self, ctx, ui)`.
+/// The panels moved out of the app: each its own state and a `ui(&mut self, ctx, ui)`; and the
+/// map layers, each its own state, painting and taking the pointer handed the context.
 #[derive(Default)]
 pub struct Panels {
     pub tool_bar: crate::panels::tool_bar::ToolBar,
     pub status_bar: crate::panels::status_bar::StatusBar,
-    pub inspector: crate::panels::inspector::Inspector,
+    /// The order of battle and the inspector, under their tab strip.
+    pub right_dock: crate::panels::right_dock::RightDock,
+    /// The scenario on the map: counters, zones, command radii, drags.
+    pub scenario_layer: crate::layers::scenario::ScenarioLayer,
     pub tool_dock: crate::panels::tool_dock::ToolDock,
     pub menu_bar: crate::panels::menu_bar::MenuBar,
     pub table_window: crate::panels::table_window::TableWindow,
     pub diagnostics: crate::panels::diagnostics::DiagnosticsList,
+}
+
+/// The scenario's state the app keeps between frames (the panels read it in the context).
+pub struct ScenarioState {
+    /// The item of the order of battle selected.
+    pub selected: Option<crate::model::selection::Sel>,
+    /// The right dock's page.
+    pub tab: crate::context::command::DockTab,
+    /// The scenario's counters by hex (rebuilt when the scenario changes).
+    pub counters: crate::map::counters::CounterCache,
+    /// The zone tool: its mode, the zone it paints, whether zones are shown.
+    pub zone_tool: crate::tools::zone::ZoneTool,
+}
+
+impl Default for ScenarioState {
+    fn default() -> Self {
+        ScenarioState {
+            selected: None,
+            tab: crate::context::command::DockTab::Oob,
+            counters: Default::default(),
+            zone_tool: Default::default(),
+        }
+    }
+}
+
+impl ScenarioState {
+    /// Forgets the previous document (the dock's page and whether zones are shown stay).
+    pub fn reset(&mut self) {
+        let tab = self.tab;
+        let show = self.zone_tool.show;
+        *self = ScenarioState {
+            tab,
+            ..ScenarioState::default()
+        };
+        self.zone_tool.show = show;
+    }
+
+    /// Drops a selection that no longer exists.
+    pub fn check_selection(&mut self, doc: &Document) {
+        match (self.selected, doc.scenario.as_ref()) {
+            (Some(sel), Some(s)) if sel.exists(&s.scenario) => {}
+            (Some(_), _) => self.selected = None,
+            _ => {}
+        }
+    }
 }
 
 /// The editor.
@@ -144,8 +151,8 @@ pub struct EditorApp {
     pub diagnostics: DiagnosticsPanel,
     pub legend: LegendEditor,
     pub digitise: crate::app::digitise::Digitise,
-    /// The order of battle, counters, zones and scenario settings.
-    pub oob: crate::panels::oob::OobState,
+    /// The selection, the right dock's page, the counters by hex, the zone tool.
+    pub oob: ScenarioState,
     /// File ▸ Export's running job.
     pub exports: lifecycle::Exports,
     /// View ▸ Table overlay.
@@ -318,6 +325,7 @@ impl EditorApp {
             view,
             hovered: *hovered,
             tools,
+            zone_tool: &oob.zone_tool,
             counters: &oob.counters,
             settings,
             commands,
@@ -328,5 +336,65 @@ impl EditorApp {
     /// Queues an action, run at the end of the frame.
     pub fn request(&mut self, action: Command) {
         self.commands.send(action);
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The selection, and going to things.
+
+    /// Selects an item of the order of battle (and the hex its counter stands on).
+    pub fn select(&mut self, sel: Option<Sel>) {
+        self.oob.selected = sel;
+        if let Some(at) = sel.and_then(Sel::counter)
+            && let Some(hex) = self.counter_hex(at)
+        {
+            self.tools.selection = Some(hex);
+        }
+    }
+
+    /// The hex a counter stands on at set-up.
+    pub fn counter_hex(&self, at: CounterAt) -> Option<bataille_schema::HexIndex> {
+        let s = &self.doc.scenario.as_ref()?.scenario;
+        crate::model::scenario_edit::placement_of(s, at)?
+            .hex()
+            .and_then(|h| self.doc.map.grid.lookup(h))
+    }
+
+    /// The counter selected, if any.
+    pub fn selected_counter(&self) -> Option<CounterAt> {
+        self.oob.selected.and_then(Sel::counter)
+    }
+
+    /// Goes to what a diagnostic is about: selects its unit, leader, corps or zone (the right
+    /// dock shows it) and centres its hex.
+    pub fn go_to_diagnostic(&mut self, ctx: &egui::Context, d: &bataille_validator::Diagnostic) {
+        let sel = match (&d.subject, &self.doc.scenario) {
+            (Some(subject), Some(file)) => Sel::of_subject(&file.scenario, subject),
+            _ => None,
+        };
+        if sel.is_some() {
+            self.select(sel);
+            self.oob.tab = DockTab::Oob;
+        }
+        if let Some(hex) = &d.hex {
+            self.go_to_hex(ctx, &bataille_schema::HexName::from(hex.as_str()));
+        }
+    }
+
+    /// Centres the view on the selected counter.
+    pub fn go_to_selection(&mut self, ctx: &egui::Context) {
+        if let Some(hex) = self.selected_counter().and_then(|at| self.counter_hex(at)) {
+            let name = self.doc.map.grid.name(hex);
+            self.go_to_hex(ctx, &name);
+        }
+    }
+
+    /// Centres the view on a hex and selects it.
+    pub fn go_to_hex(&mut self, ctx: &egui::Context, hex: &bataille_schema::HexName) {
+        if let Some(index) = self.doc.map.grid.lookup(hex) {
+            let [x, y] = self.doc.map.grid.centre(index);
+            self.view.centre = egui::pos2(x, y);
+            self.tools.selection = Some(index);
+            ctx.request_repaint();
+        }
     }
 }

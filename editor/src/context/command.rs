@@ -7,11 +7,15 @@ use std::path::PathBuf;
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use bataille_schema::Id;
+use bataille_schema::{HexIndex, Id};
 
 use crate::map::view::Layers;
+use crate::model::document::NewMapSettings;
 use crate::model::history::Change;
+use crate::model::scenario_edit::CounterAt;
 use crate::model::selection::Sel;
+use crate::services::export::ExportRequest;
+use crate::services::files::PickPurpose;
 use crate::tools::{Tool, ToolOutput};
 
 /// Something the user asked for, from a menu, a button, a shortcut, the palette or a tool.
@@ -94,6 +98,46 @@ pub enum Command {
     DigitiseOn(DigitiseTab),
     /// Go to what a diagnostic is about: select its unit, leader, corps or zone, centre its hex.
     GoToDiagnostic(Box<bataille_validator::Diagnostic>),
+    /// Centre the map on the selected counter.
+    GoToSelection,
+    /// Put a counter on a hex (one undo step) and select it: a drag from the tree or the map.
+    PlaceCounter(CounterAt, HexIndex),
+    /// Paint a deployment zone's hexes: the zone tool, on this zone.
+    PaintZone(usize),
+    /// Show a page of the right dock.
+    ShowDockTab(DockTab),
+    /// The unsaved-changes question answered Save: save (or ask where), then run the command.
+    GuardSave(Box<Command>),
+    /// …answered Discard: forget the changes, then run the command.
+    GuardDiscard(Box<Command>),
+    /// Recover the unsaved changes kept in this recovery file.
+    Recover(PathBuf),
+    /// Delete this recovery file.
+    DiscardRecovery(PathBuf),
+    /// The path dialog's choice: open it, or save there (then run `then`).
+    PathChosen {
+        purpose: PickPurpose,
+        path: PathBuf,
+        then: Option<Box<Command>>,
+    },
+    /// The path dialog's Browse…: ask the desktop's file chooser.
+    Browse,
+    /// The new-map dialog's Create: a new document with these settings.
+    CreateMap(NewMapSettings),
+    /// Tell the user something in a corner for a few seconds.
+    Notify(String),
+    /// The export dialog's Export: start the job.
+    StartExport(Box<ExportRequest>),
+}
+
+/// Which page the right dock shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DockTab {
+    #[default]
+    Oob,
+    Inspector,
+    /// The digitising page (shown while digitising).
+    Digitise,
 }
 
 /// The tabs of the digitise panel.
@@ -268,6 +312,21 @@ impl Command {
             DigitisePanel(_) => "Digitise panel",
             DigitiseOn(tab) => return format!("Digitise: {}", tab.name()),
             GoToDiagnostic(d) => return format!("Go to {}", d.code),
+            GoToSelection => "Go to the selection",
+            PlaceCounter(..) => "Place counter",
+            PaintZone(_) => "Paint the zone",
+            ShowDockTab(DockTab::Oob) => "Order of battle",
+            ShowDockTab(DockTab::Inspector) => "Inspector",
+            ShowDockTab(DockTab::Digitise) => "Digitise",
+            GuardSave(_) => "Save the changes",
+            GuardDiscard(_) => "Discard the changes",
+            Recover(_) => "Recover",
+            DiscardRecovery(_) => "Discard recovery",
+            PathChosen { path, .. } => return format!("Use {}", path.display()),
+            Browse => "Browse…",
+            CreateMap(_) => "Create map",
+            Notify(text) => return text.clone(),
+            StartExport(request) => return format!("Export the {}", request.kind.title()),
         };
         text.to_owned()
     }
@@ -324,6 +383,19 @@ impl Command {
             ImportScan => "Load a scanned map to digitise under the grid",
             DigitisePanel(_) | DigitiseOn(_) => "Calibrate, suggest terrain and hexsides, check",
             GoToDiagnostic(_) => "Select what the diagnostic is about and centre its hex",
+            GoToSelection => "Centre the map on the selected counter",
+            PlaceCounter(..) => "Put the counter on the hex",
+            PaintZone(_) => "The zone tool, adding hexes to this zone",
+            ShowDockTab(_) => "Show this page of the right dock",
+            GuardSave(_) => "Save the changes, then go on",
+            GuardDiscard(_) => "Lose the changes, then go on",
+            Recover(_) => "Open the unsaved changes kept in the recovery file",
+            DiscardRecovery(_) => "Delete the recovery file",
+            PathChosen { .. } => "Open or save the chosen file",
+            Browse => "Choose with the desktop's file chooser",
+            CreateMap(_) => "Start the new map",
+            Notify(_) => "A message",
+            StartExport(_) => "Write the export in the background",
         };
         text.to_owned()
     }

@@ -20,6 +20,7 @@ use crate::model::scenario_edit::CounterAt;
 use crate::model::selection::Sel;
 use crate::services::files::Settings;
 use crate::tools::ToolState;
+use crate::tools::zone::ZoneTool;
 
 pub use command::Command;
 
@@ -78,6 +79,8 @@ pub struct ViewContext<'a> {
     pub hovered: Option<HexIndex>,
     /// The tools' state: the current tool, its terrain, brush, feature.
     pub tools: &'a ToolState,
+    /// The zone tool's state: its mode, the zone it paints, whether zones are shown.
+    pub zone_tool: &'a ZoneTool,
     /// The scenario's counters by hex (rebuilt when the scenario changes).
     pub counters: &'a CounterCache,
     /// The editor's settings (docks shown, recent files).

@@ -4,3 +4,6 @@
 //! with its own state, handed the read-only context, a painter and the map's rect each frame; it
 //! asks for anything by sending a `Command`. The map view itself (`crate::map`) comes before
 //! the context and knows nothing of it.
+
+pub mod command_view;
+pub mod scenario;

@@ -312,6 +312,14 @@ pub fn set_placement(s: &Scenario, at: CounterAt, placement: Placement) -> Optio
     })
 }
 
+/// Puts a counter on a hex: a unit free in a zone keeps its zone and takes the hex as `at`;
+/// anything else stands on the hex. `None` when it is already there (or is no counter).
+pub fn place_on(s: &Scenario, at: CounterAt, hex: bataille_schema::HexName) -> Option<Change> {
+    let current = crate::model::scenario_edit::placement_of(s, at)?;
+    let after = crate::model::scenario_edit::placement_dropped_on(current, hex);
+    set_placement(s, at, after)
+}
+
 /// Takes a counter off the map (a unit goes back to "not placed"; a free unit keeps its zone).
 pub fn remove_from_map(s: &Scenario, at: CounterAt) -> Option<(String, Vec<Change>)> {
     let current = crate::model::scenario_edit::placement_of(s, at)?;

@@ -49,6 +49,29 @@ impl Sel {
         }
     }
 
+    /// What a diagnostic's subject (an id) names: a unit, leader or commander, an army, a
+    /// corps or a zone.
+    pub fn of_subject(s: &Scenario, subject: &str) -> Option<Sel> {
+        if let Some(at) = crate::model::scenario_edit::find_counter(s, subject) {
+            return Some(Sel::of_counter(at));
+        }
+        let army_or_corps = s.armies.iter().enumerate().find_map(|(a, army)| {
+            if army.id.as_str() == subject {
+                return Some(Sel::Army(a));
+            }
+            army.corps
+                .iter()
+                .position(|c| c.id.as_str() == subject)
+                .map(|c| Sel::Corps(a, c))
+        });
+        army_or_corps.or_else(|| {
+            s.zones
+                .iter()
+                .position(|z| z.id.as_str() == subject)
+                .map(Sel::Zone)
+        })
+    }
+
     /// Whether it still names something in the scenario.
     pub fn exists(self, s: &Scenario) -> bool {
         let army = |a: usize| s.armies.get(a);

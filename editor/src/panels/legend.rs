@@ -1,6 +1,7 @@
 //! The legend editor: add, edit and delete terrain types, overlay types and hexside types with
-//! their drawing and their rule effects. Edits are made on a draft and applied as one command;
-//! deleting an entry in use asks what to replace it with.
+//! their drawing and their rule effects. Edits are made on a draft and sent as one
+//! `Command::Edit`; deleting an entry in use asks what to replace it with. The form follows the
+//! document: after an undo or redo it shows the entry as it now is.
 //! Longer than 600 lines: the three legend tabs (terrain, overlays, hexsides) follow one pattern
 //! (list, form, delete-with-replacement) and read best side by side.
 
@@ -12,6 +13,7 @@ use bataille_schema::map::{
 use bataille_schema::{Colour, HexIndex, Id};
 use egui::Ui;
 
+use crate::context::{Command, CommandSender, ViewContext};
 use crate::model::document::Document;
 use crate::model::history::{CellChange, Change};
 
@@ -49,6 +51,19 @@ pub struct LegendEditor {
     pub picking: Option<LegendTab>,
     /// The last colour taken from the scan, shown beside the colour.
     picked: Option<String>,
+    /// The entry as it was in the document when the form loaded it (compared after each change
+    /// of the document: undo, redo).
+    base: Option<Entry>,
+    /// The document's revision last compared.
+    seen_revision: u64,
+}
+
+/// An entry of one of the three legends.
+#[derive(Debug, Clone, PartialEq)]
+enum Entry {
+    Terrain(TerrainType),
+    Overlay(OverlayType),
+    Hexside(HexsideType),
 }
 
 fn blank_terrain() -> TerrainType {
@@ -99,17 +114,13 @@ impl Default for LegendEditor {
             error: None,
             picking: None,
             picked: None,
+            base: None,
+            seen_revision: 0,
         }
     }
 }
 
 pub use crate::panels::widgets::*;
-
-/// An edit the legend editor asks for.
-pub struct LegendEdit {
-    pub label: String,
-    pub changes: Vec<Change>,
-}
 
 impl LegendEditor {
     fn keys(&self, doc: &Document) -> Vec<(String, String)> {
@@ -135,10 +146,48 @@ impl LegendEditor {
         }
     }
 
+    /// The entry `key` of the tab's legend, as the document has it.
+    fn entry(&self, doc: &Document, key: &str) -> Option<Entry> {
+        match self.tab {
+            LegendTab::Terrain => doc.map.terrain.get(key).cloned().map(Entry::Terrain),
+            LegendTab::Overlays => doc.map.overlay_types.get(key).cloned().map(Entry::Overlay),
+            LegendTab::Hexsides => doc.map.hexside_types.get(key).cloned().map(Entry::Hexside),
+        }
+    }
+
+    /// After a change of the document (an undo, a redo, an edit elsewhere): when the entry the
+    /// form edits is no longer what the form loaded, the form shows it as it now is (or the
+    /// first entry, if it is gone).
+    fn follow(&mut self, doc: &Document, revision: u64) {
+        if self.seen_revision == revision {
+            return;
+        }
+        self.seen_revision = revision;
+        let Some(key) = self.selected.clone() else {
+            return;
+        };
+        let now = self.entry(doc, &key);
+        if now == self.base {
+            return;
+        }
+        if now.is_some() {
+            self.load(doc, Some(key));
+        } else {
+            let first = self.keys(doc).into_iter().next().map(|(k, _)| k);
+            self.select(doc, first);
+        }
+    }
+
     fn select(&mut self, doc: &Document, key: Option<String>) {
         self.error = None;
         self.picking = None;
         self.picked = None;
+        self.load(doc, key);
+    }
+
+    /// The form shows the entry `key` as the document has it (a blank one for `None`).
+    fn load(&mut self, doc: &Document, key: Option<String>) {
+        self.base = key.as_deref().and_then(|k| self.entry(doc, k));
         self.draft_key = key.clone().unwrap_or_default();
         match self.tab {
             LegendTab::Terrain => {
@@ -171,17 +220,14 @@ impl LegendEditor {
         self.select(doc, first);
     }
 
-    /// Shows the window; returns an edit to apply. `scan_loaded`: a scan is under the map, so
-    /// colours can be picked from it.
-    pub fn show(
-        &mut self,
-        ctx: &egui::Context,
-        doc: &Document,
-        scan_loaded: bool,
-    ) -> Option<LegendEdit> {
+    /// Shows the window (sending its edits). `scan_loaded`: a scan is under the map, so colours
+    /// can be picked from it.
+    pub fn show(&mut self, cx: &ViewContext<'_>, ctx: &egui::Context, scan_loaded: bool) {
         if !self.open {
-            return None;
+            return;
         }
+        let doc = cx.doc;
+        self.follow(doc, cx.revision);
         let mut open = self.open;
         let mut edit = None;
         egui::Window::new("Legend")
@@ -195,10 +241,12 @@ impl LegendEditor {
         if !self.open || !scan_loaded {
             self.picking = None;
         }
-        edit
+        if let Some(edit) = edit {
+            cx.send(edit);
+        }
     }
 
-    fn ui(&mut self, ui: &mut Ui, doc: &Document, scan_loaded: bool) -> Option<LegendEdit> {
+    fn ui(&mut self, ui: &mut Ui, doc: &Document, scan_loaded: bool) -> Option<Command> {
         let mut edit = None;
         ui.horizontal(|ui| {
             for (tab, name) in [
@@ -362,8 +410,14 @@ impl LegendEditor {
     }
 
     /// The colour picked from the scan goes to the colour of the tab that asked for it; an
-    /// existing entry is edited at once (one undo step), a new one keeps it in its draft.
-    pub fn take_colour(&mut self, doc: &Document, rgb: [u8; 3]) -> Option<LegendEdit> {
+    /// existing entry is edited at once (one undo step, sent), a new one keeps it in its draft.
+    pub fn take_colour(&mut self, doc: &Document, rgb: [u8; 3], commands: &CommandSender) {
+        if let Some(edit) = self.colour_edit(doc, rgb) {
+            commands.send(edit);
+        }
+    }
+
+    fn colour_edit(&mut self, doc: &Document, rgb: [u8; 3]) -> Option<Command> {
         let tab = self.picking.take()?;
         if tab != self.tab {
             return None;
@@ -393,7 +447,7 @@ impl LegendEditor {
         }
     }
 
-    fn delete_prompt_ui(&mut self, ui: &mut Ui, doc: &Document) -> Option<LegendEdit> {
+    fn delete_prompt_ui(&mut self, ui: &mut Ui, doc: &Document) -> Option<Command> {
         if self.delete.as_ref()?.tab != self.tab {
             self.delete = None;
             return None;
@@ -461,7 +515,7 @@ impl LegendEditor {
     }
 
     /// The changes that delete an entry, replacing its uses.
-    fn delete_edit(&mut self, doc: &Document, key: &str, replacement: Option<&str>) -> LegendEdit {
+    fn delete_edit(&mut self, doc: &Document, key: &str, replacement: Option<&str>) -> Command {
         let mut changes = Vec::new();
         match self.tab {
             LegendTab::Terrain => {
@@ -503,14 +557,14 @@ impl LegendEditor {
             }
         }
         self.selected = None;
-        LegendEdit {
+        Command::Edit {
             label: format!("Delete legend entry {key}"),
             changes,
         }
     }
 
     /// The changes that add or edit the draft entry.
-    fn apply(&mut self, doc: &Document) -> Result<LegendEdit, String> {
+    fn apply(&mut self, doc: &Document) -> Result<Command, String> {
         let key = self.draft_key.trim().to_owned();
         let renamed = self.selected.as_ref().is_some_and(|old| *old != key);
         let exists = match self.tab {
@@ -610,7 +664,7 @@ impl LegendEditor {
             format!("Add legend entry {key}")
         };
         self.selected = Some(key);
-        Ok(LegendEdit { label, changes })
+        Ok(Command::Edit { label, changes })
     }
 }
 

@@ -4,6 +4,7 @@
 use bataille_schema::map::{HexNaming, Orientation, Shifted};
 use egui::Ui;
 
+use crate::context::{Command, ViewContext};
 use crate::model::document::MAX_HEXES_PER_SIDE;
 use crate::model::document::{Document, NewMapSettings};
 use crate::model::history::Change;
@@ -17,13 +18,6 @@ pub struct MapSettingsDialog {
     pub name: String,
     pub resize: Resize,
     pub error: Option<String>,
-}
-
-/// What the dialog asks for when closed.
-pub enum SettingsOutcome {
-    Open,
-    Cancel,
-    Apply(Vec<Change>, Vec<String>),
 }
 
 fn orientation_ui(ui: &mut Ui, orientation: &mut Orientation, shifted: &mut Shifted) {
@@ -76,7 +70,10 @@ impl MapSettingsDialog {
         }
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, doc: &Document) -> SettingsOutcome {
+    /// The dialog's body; Apply sends the edit (one undo step), fits the map and tells what a
+    /// resize did. Returns whether it stays open.
+    pub fn ui(&mut self, cx: &ViewContext<'_>, ui: &mut Ui) -> bool {
+        let doc = cx.doc;
         let grid = &doc.map.grid;
         labelled_text(ui, "Map title", &mut self.name);
         ui.separator();
@@ -103,7 +100,7 @@ impl MapSettingsDialog {
         if let Some(error) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, error);
         }
-        let mut outcome = SettingsOutcome::Open;
+        let mut open = true;
         ui.horizontal(|ui| {
             if ui.button("Apply settings").clicked() {
                 let mut changes = Vec::new();
@@ -134,13 +131,23 @@ impl MapSettingsDialog {
                         after: name,
                     });
                 }
-                outcome = SettingsOutcome::Apply(changes, notes);
+                open = false;
+                if !changes.is_empty() {
+                    cx.send(Command::Edit {
+                        label: "Map settings".to_owned(),
+                        changes,
+                    });
+                    cx.send(Command::FitMap);
+                }
+                if !notes.is_empty() {
+                    cx.send(Command::Notify(notes.join("; ")));
+                }
             }
             if ui.button("Cancel").clicked() {
-                outcome = SettingsOutcome::Cancel;
+                open = false;
             }
         });
-        outcome
+        open
     }
 }
 

@@ -1,9 +1,9 @@
 //! Docks and dialogs: each a struct with its own state and a `ui` that reads the frame's
-//! [`crate::context::ViewContext`] and sends `Command`s (the older ones still return what the
-//! user asked for). None imports the app; none holds `&mut Document`.
+//! [`crate::context::ViewContext`] and sends `Command`s: the one way a panel asks for anything.
+//! None imports the app; none holds `&mut Document`.
 
-pub mod command_view;
 pub mod diagnostics;
+pub mod dialogs;
 pub mod export;
 pub mod field;
 pub mod file_dialog;
@@ -13,7 +13,9 @@ pub mod map_settings;
 pub mod menu_bar;
 pub mod new_scenario;
 pub mod oob;
+pub mod palette;
 pub mod ratings;
+pub mod right_dock;
 pub mod scenario_settings;
 pub mod status_bar;
 pub mod table_window;

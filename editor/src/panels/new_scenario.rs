@@ -38,6 +38,25 @@ impl NewScenarioForm {
         }
     }
 
+    /// The scenario the form describes, for the map at `map_path` (its `map` field relative to
+    /// where the scenario goes); `Err` says what to fix.
+    pub fn scenario_file(
+        &self,
+        map_path: Option<&Path>,
+    ) -> Result<crate::model::document::ScenarioFile, String> {
+        let path = self.check()?;
+        let rules = crate::model::templates::rules(&self.rules)?;
+        let Some(map_path) = map_path else {
+            return Err("Save the map first: the scenario names the map's file.".into());
+        };
+        let map_field = bataille_schema::paths::reference_from(&path, map_path);
+        crate::services::save::check_map_reference(&path, &map_field).map_err(|e| e.to_string())?;
+        let mut scenario = crate::model::scenario_edit::new_scenario(self.title.trim(), &map_field);
+        scenario.date = self.date.trim().to_owned();
+        scenario.rules = rules;
+        Ok(crate::model::document::ScenarioFile { scenario, path })
+    }
+
     /// The dialog's body: `Some(true)` to create, `Some(false)` to cancel.
     pub fn ui(&mut self, ui: &mut Ui) -> Option<bool> {
         ui.set_min_width(480.0);

@@ -8,6 +8,7 @@ use bataille_schema::scenario::{Composition, Objective, ReinforcementEntry, Scen
 use bataille_schema::{Grid, HexName, Id};
 use egui::Ui;
 
+use crate::context::{Command, ViewContext};
 use crate::model::history::Change;
 use crate::model::scenario_edit::{ScenarioChange, Settings};
 use crate::panels::field::{number, optional_number};
@@ -35,13 +36,6 @@ pub struct SettingsDialog {
     /// The unit kinds some unit has (they cannot be removed).
     used_kinds: std::collections::HashSet<Id>,
     pub error: Option<String>,
-}
-
-/// What the dialog asks for this frame.
-pub enum SettingsOutcome {
-    Open,
-    Cancel,
-    Apply(Vec<Change>),
 }
 
 fn field(ui: &mut Ui, label: &str, text: &mut String, width: f32) {
@@ -175,9 +169,10 @@ impl SettingsDialog {
         Ok(s)
     }
 
-    /// Shows the dialog's content.
-    pub fn ui(&mut self, ui: &mut Ui, grid: &Grid) -> SettingsOutcome {
-        let mut outcome = SettingsOutcome::Open;
+    /// The dialog's body; Apply sends the edit (one undo step). Returns whether it stays open.
+    pub fn ui(&mut self, cx: &ViewContext<'_>, ui: &mut Ui) -> bool {
+        let grid = &cx.doc.map.grid;
+        let mut open = true;
         let kinds: Vec<(Id, String)> = self
             .draft
             .rules
@@ -393,22 +388,24 @@ impl SettingsDialog {
                 match self.read(grid) {
                     Ok(after) => {
                         self.error = None;
-                        outcome = SettingsOutcome::Apply(if after == self.original {
-                            Vec::new()
-                        } else {
-                            vec![Change::Scenario(ScenarioChange::Settings {
-                                before: Box::new(self.original.clone()),
-                                after: Box::new(after),
-                            })]
-                        });
+                        open = false;
+                        if after != self.original {
+                            cx.send(Command::Edit {
+                                label: "Scenario settings".to_owned(),
+                                changes: vec![Change::Scenario(ScenarioChange::Settings {
+                                    before: Box::new(self.original.clone()),
+                                    after: Box::new(after),
+                                })],
+                            });
+                        }
                     }
                     Err(e) => self.error = Some(e),
                 }
             }
             if ui.button("Cancel").clicked() {
-                outcome = SettingsOutcome::Cancel;
+                open = false;
             }
         });
-        outcome
+        open
     }
 }

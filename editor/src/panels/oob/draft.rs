@@ -427,7 +427,7 @@ pub(super) fn leader_fields(
     texts: &mut BTreeMap<&'static str, Field>,
     focus: bool,
     (a, c): (usize, usize),
-    out: &mut OobOutput,
+    cx: &ViewContext<'_>,
 ) -> bool {
     let mut commit = false;
     ui.heading("Line leader");
@@ -445,7 +445,7 @@ pub(super) fn leader_fields(
                 texts.insert("leader-hex", Field::default());
                 corps.leader = Some(leader);
                 commit = true;
-                out.select = Some(Some(Sel::Leader(a, c)));
+                select(cx, Some(Sel::Leader(a, c)));
             }
         }
         Some(leader) => {
@@ -474,7 +474,7 @@ pub(super) fn leader_fields(
             if remove {
                 corps.leader = None;
                 commit = true;
-                out.select = Some(Some(Sel::Corps(a, c)));
+                select(cx, Some(Sel::Corps(a, c)));
             }
         }
     }

@@ -5,7 +5,7 @@ use super::draft::*;
 use super::*;
 use crate::panels::ratings::leader_ratings_ui;
 
-impl OobState {
+impl OobPanel {
     // -----------------------------------------------------------------------------------------
     // Forms.
 
@@ -120,7 +120,7 @@ impl OobState {
         ui: &mut Ui,
         doc: &Document,
         s: &Scenario,
-        out: &mut OobOutput,
+        cx: &ViewContext<'_>,
     ) {
         let grid = &doc.map.grid;
         let Some(sel) = self.selected else {
@@ -144,7 +144,7 @@ impl OobState {
                 if old.value != old.original
                     && let Some((edit, _)) = old.changes(s)
                 {
-                    out.edits.push(edit);
+                    send_edit(cx, edit);
                 }
             }
             self.draft = fresh;
@@ -154,20 +154,20 @@ impl OobState {
         };
         let focus = std::mem::take(&mut self.focus_form);
         let commit = match &mut draft.value {
-            DraftValue::Army(_) => self.army_form(ui, s, &mut draft, out),
-            DraftValue::Commander(_) => self.commander_form(ui, s, &mut draft, out, focus),
-            DraftValue::Corps(_) => self.corps_form(ui, s, &mut draft, out, focus),
-            DraftValue::Unit(_) => self.unit_form(ui, s, grid, &mut draft, out, focus),
-            DraftValue::Zone(_) => self.zone_form(ui, s, &mut draft, out, focus),
+            DraftValue::Army(_) => self.army_form(ui, s, &mut draft, cx),
+            DraftValue::Commander(_) => self.commander_form(ui, s, &mut draft, cx, focus),
+            DraftValue::Corps(_) => self.corps_form(ui, s, &mut draft, cx, focus),
+            DraftValue::Unit(_) => self.unit_form(ui, s, grid, &mut draft, cx, focus),
+            DraftValue::Zone(_) => self.zone_form(ui, s, &mut draft, cx, focus),
         };
         if commit {
             draft.read_texts(grid);
             if draft.value != draft.original
                 && let Some(edit) = draft.changes(s)
             {
-                out.edits.push(edit.0);
+                send_edit(cx, edit.0);
                 if let Some(sel) = edit.1 {
-                    out.select = Some(Some(sel));
+                    select(cx, Some(sel));
                 }
             }
         }
@@ -179,7 +179,7 @@ impl OobState {
         ui: &mut Ui,
         s: &Scenario,
         draft: &mut Draft,
-        out: &mut OobOutput,
+        cx: &ViewContext<'_>,
     ) -> bool {
         let Sel::Army(a) = draft.sel else {
             return false;
@@ -195,16 +195,16 @@ impl OobState {
         commit |= edge_checks(ui, &mut header.friendly_edges, "");
         ui.horizontal_wrapped(|ui| {
             if ui.button("Add corps").clicked() {
-                out.edits.push(add_corps(s, a));
-                out.select = Some(Some(Sel::Corps(a, s.armies[a].corps.len())));
+                send_edit(cx, add_corps(s, a));
+                select(cx, Some(Sel::Corps(a, s.armies[a].corps.len())));
             }
             if ui.button("Add commander").clicked() {
-                out.edits.push(add_commander(s, a));
-                out.select = Some(Some(Sel::Commander(a, s.armies[a].commanders.len())));
+                send_edit(cx, add_commander(s, a));
+                select(cx, Some(Sel::Commander(a, s.armies[a].commanders.len())));
             }
             if ui.button("Delete army").clicked() {
-                out.edits.push(delete_army(s, a));
-                out.select = Some(None);
+                send_edit(cx, delete_army(s, a));
+                select(cx, None);
             }
         });
         commit
@@ -215,7 +215,7 @@ impl OobState {
         ui: &mut Ui,
         s: &Scenario,
         draft: &mut Draft,
-        out: &mut OobOutput,
+        cx: &ViewContext<'_>,
         focus: bool,
     ) -> bool {
         let Sel::Commander(a, k) = draft.sel else {
@@ -254,16 +254,18 @@ impl OobState {
         }
         let chief = s.armies.get(a).and_then(|army| army.commanders.get(k));
         let chief = chief.map(|c| (&c.id, c.name.as_str(), true));
-        out.edits
-            .extend(chief.and_then(|c| leader_ratings_ui(ui, s, c, &self.systems, ratings)));
+        send_edits(
+            cx,
+            chief.and_then(|c| leader_ratings_ui(ui, s, c, &self.systems, ratings)),
+        );
         ui.horizontal(|ui| {
             if ui.button("Take off the map").clicked() {
                 field(texts, "hex").text.clear();
                 commit = true;
             }
             if ui.button("Delete").clicked() {
-                out.edits.push(delete_commander(s, a, k));
-                out.select = Some(None);
+                send_edit(cx, delete_commander(s, a, k));
+                select(cx, None);
             }
         });
         commit
@@ -274,7 +276,7 @@ impl OobState {
         ui: &mut Ui,
         s: &Scenario,
         draft: &mut Draft,
-        out: &mut OobOutput,
+        cx: &ViewContext<'_>,
         focus: bool,
     ) -> bool {
         let (Sel::Corps(a, c) | Sel::Leader(a, c)) = draft.sel else {
@@ -297,8 +299,8 @@ impl OobState {
             if ui.button("Add unit").clicked()
                 && let Some((edit, sel)) = add_unit(s, a, Some(c))
             {
-                out.edits.push(edit);
-                out.select = Some(Some(sel));
+                send_edit(cx, edit);
+                select(cx, Some(sel));
             }
             let units: Vec<usize> = s.armies[a]
                 .units
@@ -313,25 +315,27 @@ impl OobState {
                 format!("Delete corps and its {} units", units.len())
             };
             if ui.button(label).clicked() {
-                out.edits.push(delete_corps(s, a, c));
-                out.select = Some(None);
+                send_edit(cx, delete_corps(s, a, c));
+                select(cx, None);
             }
         });
         ui.separator();
         let mut commit = false;
         if leader_first {
-            commit |= leader_fields(ui, s, corps, texts, focus, (a, c), out);
+            commit |= leader_fields(ui, s, corps, texts, focus, (a, c), cx);
             ui.separator();
             commit |= corps_fields(ui, corps, texts, false);
         } else {
             commit |= corps_fields(ui, corps, texts, focus);
             ui.separator();
-            commit |= leader_fields(ui, s, corps, texts, false, (a, c), out);
+            commit |= leader_fields(ui, s, corps, texts, false, (a, c), cx);
         }
         let leader = s.armies[a].corps[c].leader.as_ref();
         let leader = leader.map(|l| (&l.id, l.name.as_str(), false));
-        out.edits
-            .extend(leader.and_then(|l| leader_ratings_ui(ui, s, l, &self.systems, ratings)));
+        send_edits(
+            cx,
+            leader.and_then(|l| leader_ratings_ui(ui, s, l, &self.systems, ratings)),
+        );
         commit
     }
 
@@ -341,7 +345,7 @@ impl OobState {
         s: &Scenario,
         grid: &Grid,
         draft: &mut Draft,
-        out: &mut OobOutput,
+        cx: &ViewContext<'_>,
         focus: bool,
     ) -> bool {
         let Sel::Unit(a, u) = draft.sel else {
@@ -363,17 +367,17 @@ impl OobState {
             if ui.button("Duplicate").clicked()
                 && let Some((edit, sel)) = duplicate_unit(s, a, u)
             {
-                out.edits.push(edit);
-                out.select = Some(Some(sel));
+                send_edit(cx, edit);
+                select(cx, Some(sel));
             }
             if ui.button("Take off the map").clicked()
                 && let Some(edit) = remove_from_map(s, CounterAt::Unit(a, u))
             {
-                out.edits.push(edit);
+                send_edit(cx, edit);
             }
             if ui.button("Delete").clicked() {
-                out.edits.push(delete_unit(s, a, u));
-                out.select = Some(None);
+                send_edit(cx, delete_unit(s, a, u));
+                select(cx, None);
             }
         });
         ui.separator();
@@ -488,7 +492,7 @@ impl OobState {
         ui: &mut Ui,
         s: &Scenario,
         draft: &mut Draft,
-        out: &mut OobOutput,
+        cx: &ViewContext<'_>,
         focus: bool,
     ) -> bool {
         let Sel::Zone(z) = draft.sel else {
@@ -513,20 +517,21 @@ impl OobState {
         ui.label(format!("{} hexes", zone.hexes.len()));
         ui.horizontal(|ui| {
             if ui.button("Paint hexes (Z)").clicked() {
-                self.zone_tool.zone = Some(z);
-                self.zone_tool.mode = crate::tools::zone::ZoneMode::Zone;
-                out.zone_tool = true;
+                cx.send(Command::PaintZone(z));
             }
             if ui.button("Delete zone").clicked() {
-                out.edits.push((
-                    "Delete zone".to_owned(),
-                    vec![item_change(
-                        ItemPath::Zone(z),
-                        Some(Item::Zone(Box::new(s.zones[z].clone()))),
-                        None,
-                    )],
-                ));
-                out.select = Some(None);
+                send_edit(
+                    cx,
+                    (
+                        "Delete zone".to_owned(),
+                        vec![item_change(
+                            ItemPath::Zone(z),
+                            Some(Item::Zone(Box::new(s.zones[z].clone()))),
+                            None,
+                        )],
+                    ),
+                );
+                select(cx, None);
             }
         });
         commit

@@ -1,9 +1,9 @@
 //! The order-of-battle panel (right dock): the tree army → commanders in chief → corps → line
 //! leader and units, with a filter and keyboard navigation (Up/Down move, Left/Right fold, Enter edits);
 //! rows drag onto the map; the form of the selected item for every field of the model. The
-//! panel edits a draft and, when a field is committed (Enter, focus lost, a choice made), emits
-//! `Change`s — ids kept unique (suffixed) and renamed everywhere they are referenced. Also the
-//! state the scenario tools share: the selection, the counter and zone caches, the zone tool.
+//! panel is handed the frame's `ViewContext`, edits a draft and, when a field is committed
+//! (Enter, focus lost, a choice made), sends a `Command::Edit` — ids kept unique (suffixed) and
+//! renamed everywhere they are referenced; choosing a row sends `Command::Select`.
 
 mod draft;
 mod forms;
@@ -17,7 +17,7 @@ use bataille_schema::scenario::{Commander, Corps, Owner, Placement, Scenario, Sy
 use bataille_schema::{Colour, Grid, HexName, Id, MapEdge, Side, bounds};
 use egui::{Color32, RichText, Ui};
 
-use crate::map::counters::CounterCache;
+use crate::context::{Command, ViewContext};
 use crate::map::view::colour32;
 use crate::model::document::Document;
 use crate::model::history::Change;
@@ -26,22 +26,14 @@ use crate::model::scenario_edit::{
     needs_placing, placement_dropped_on, placement_removed, unique_id,
 };
 use crate::panels::field::{Field, LABEL_WIDTH, number, optional_number};
-use crate::tools::zone::{ZoneCache, ZoneTool, owner_name, parse_hex_list, rename_zone_references};
+use crate::tools::zone::{owner_name, parse_hex_list, rename_zone_references};
 
+pub use crate::context::command::DockTab;
+pub use crate::layers::scenario::CounterDrop;
 pub use crate::model::delete::*;
 pub use crate::model::oob_ops::*;
 pub use crate::model::selection::Sel;
 use widgets::*;
-
-/// Which page the right dock shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DockTab {
-    #[default]
-    Oob,
-    Inspector,
-    /// The digitising page (shown while digitising).
-    Digitise,
-}
 
 /// A foldable node of the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -146,10 +138,6 @@ type RowsKey = (u64, String, bool, u64);
 /// Units per corps id, army by army.
 pub(super) type CorpsSizes = Vec<HashMap<String, usize>>;
 
-/// A counter dragged from the tree onto the map.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CounterDrop(pub CounterAt);
-
 /// The item a form edits, as a draft.
 #[derive(Debug, Clone, PartialEq)]
 enum DraftValue {
@@ -175,50 +163,21 @@ struct Draft {
     ratings: crate::panels::ratings::RatingTexts,
 }
 
-/// What the panel asks the app to do.
+/// The order-of-battle panel's own state: the filter, the folds, the draft of the form, the
+/// caches of the tree's rows and of the corps' sizes.
 #[derive(Default)]
-pub struct OobOutput {
-    pub edits: Vec<(String, Vec<Change>)>,
-    /// Select this after the edits.
-    pub select: Option<Option<Sel>>,
-    /// Centre the map on the selection.
-    pub go_to_selection: bool,
-    /// Switch to the zone tool.
-    pub zone_tool: bool,
-    pub open_settings: bool,
-    pub new_scenario: bool,
-}
-
-/// A drag of a counter on the map.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MapDrag {
-    pub what: CounterAt,
-    pub from: bataille_schema::HexIndex,
-    /// The press was on a stack whose counter was already selected: a click selects the next.
-    pub cycle: bool,
-}
-
-/// The scenario tools' state.
-pub struct OobState {
-    pub selected: Option<Sel>,
+pub struct OobPanel {
+    /// This frame's selection: the context's, as the tree changed it during the frame (the
+    /// `Command::Select` it sent runs at the end of the frame).
+    selected: Option<Sel>,
+    /// The selection last seen in the context: when it changes, the tree scrolls to it.
+    seen_selection: Option<Sel>,
+    /// The document's scenario revision (caches compare it).
+    revision: u64,
     pub filter: String,
     pub only_unplaced: bool,
-    pub tab: DockTab,
     open: HashMap<Node, bool>,
     draft: Option<Draft>,
-    /// The document's scenario revision, set by the app each frame (caches compare it).
-    pub revision: u64,
-    pub counters: CounterCache,
-    pub zones: ZoneCache,
-    pub zone_tool: ZoneTool,
-    pub settings_dialog: Option<crate::panels::scenario_settings::SettingsDialog>,
-    pub drag: Option<MapDrag>,
-    pub hovered_counter: Option<CounterAt>,
-    /// The selected leader's command view, and what it was computed from.
-    pub command_cache: Option<(
-        crate::panels::command_view::CommandKey,
-        Option<crate::panels::command_view::CommandView>,
-    )>,
     tree_focused: bool,
     /// Bumped when a node is folded or unfolded.
     open_version: u64,
@@ -228,36 +187,27 @@ pub struct OobState {
     corps_sizes: (u64, std::sync::Arc<CorpsSizes>),
     scroll_to_selected: bool,
     focus_form: bool,
-    /// The miniatures systems the scenario names, loaded (set by the app each frame).
-    pub systems: Vec<(Id, crate::services::systems::Loaded)>,
+    /// The miniatures systems the scenario names, loaded (handed in each frame).
+    systems: Vec<(Id, crate::services::systems::Loaded)>,
 }
 
-impl Default for OobState {
-    fn default() -> Self {
-        Self {
-            selected: None,
-            filter: String::new(),
-            only_unplaced: false,
-            tab: DockTab::Oob,
-            open: HashMap::new(),
-            draft: None,
-            revision: 1,
-            counters: CounterCache::default(),
-            zones: ZoneCache::default(),
-            zone_tool: ZoneTool::default(),
-            settings_dialog: None,
-            drag: None,
-            hovered_counter: None,
-            command_cache: None,
-            tree_focused: false,
-            open_version: 0,
-            rows_cache: None,
-            corps_sizes: (0, Default::default()),
-            scroll_to_selected: false,
-            focus_form: false,
-            systems: Vec::new(),
-        }
+/// Sends an edit (one undo step) to the app's handler.
+fn send_edit(cx: &ViewContext<'_>, (label, changes): NamedEdit) {
+    if !changes.is_empty() {
+        cx.send(Command::Edit { label, changes });
     }
+}
+
+/// Sends each of these edits.
+fn send_edits(cx: &ViewContext<'_>, edits: impl IntoIterator<Item = NamedEdit>) {
+    for edit in edits {
+        send_edit(cx, edit);
+    }
+}
+
+/// Asks for a selection (after the edits sent before it).
+fn select(cx: &ViewContext<'_>, sel: Option<Sel>) {
+    cx.send(Command::Select(sel));
 }
 
 fn place_short(p: &Placement) -> String {
@@ -278,30 +228,10 @@ fn matches(filter: &str, name: &str, id: &str) -> bool {
     filter.is_empty() || name.to_lowercase().contains(filter) || id.to_lowercase().contains(filter)
 }
 
-impl OobState {
-    /// Forgets everything about the previous document.
+impl OobPanel {
+    /// Forgets everything about the previous document (its filter and folds too).
     pub fn reset(&mut self) {
-        let tab = self.tab;
-        let show = self.zone_tool.show;
-        *self = OobState {
-            tab,
-            ..OobState::default()
-        };
-        self.zone_tool.show = show;
-    }
-
-    /// Scrolls the tree to the selection on the next frame.
-    pub fn scroll_to_selection(&mut self) {
-        self.scroll_to_selected = true;
-    }
-
-    /// Drops a selection that no longer exists (after undo, delete).
-    pub fn check_selection(&mut self, doc: &Document) {
-        match (self.selected, doc.scenario.as_ref()) {
-            (Some(sel), Some(s)) if sel.exists(&s.scenario) => {}
-            (Some(_), _) => self.selected = None,
-            _ => {}
-        }
+        *self = OobPanel::default();
     }
 
     fn is_open(&self, node: Node, total_units: usize) -> bool {
@@ -311,17 +241,31 @@ impl OobState {
         })
     }
 
-    pub fn dock_ui(&mut self, ui: &mut Ui, doc: &Document) -> OobOutput {
-        let mut out = OobOutput::default();
+    /// The page: the scenario's title, the filter, the tree and the form of the selection.
+    /// `systems`: the miniatures systems the scenario names, loaded (their ratings' fields).
+    pub fn ui(
+        &mut self,
+        cx: &ViewContext<'_>,
+        ui: &mut Ui,
+        systems: Vec<(Id, crate::services::systems::Loaded)>,
+    ) {
+        self.systems = systems;
+        self.revision = cx.scenario_revision;
+        if cx.selection.item != self.seen_selection {
+            // Chosen here, on the map or by a diagnostic: the tree shows it.
+            self.seen_selection = cx.selection.item;
+            self.scroll_to_selected = true;
+        }
+        self.selected = cx.selection.item;
+        let doc = cx.doc;
         let Some(file) = doc.scenario.as_ref() else {
             ui.weak("No scenario is open: the order of battle belongs to a scenario.");
             if ui.button("New scenario for this map…").clicked() {
-                out.new_scenario = true;
+                cx.send(Command::NewScenario);
             }
-            return out;
+            return;
         };
         let s = &file.scenario;
-        self.check_selection(doc);
         let units: usize = s.armies.iter().map(|a| a.units.len()).sum();
         let waiting = s
             .armies
@@ -332,7 +276,7 @@ impl OobState {
         ui.horizontal(|ui| {
             ui.strong(&s.title);
             if ui.small_button("⚙ Settings…").clicked() {
-                out.open_settings = true;
+                cx.send(Command::ScenarioSettings);
             }
         });
         ui.weak(format!("{units} units, {waiting} not placed yet"));
@@ -348,8 +292,8 @@ impl OobState {
         ui.horizontal(|ui| {
             ui.checkbox(&mut self.only_unplaced, "Only not placed");
             if ui.button("Add army").clicked() {
-                out.edits.push(add_army(s));
-                out.select = Some(Some(Sel::Army(s.armies.len())));
+                send_edit(cx, add_army(s));
+                select(cx, Some(Sel::Army(s.armies.len())));
             }
         });
         ui.separator();
@@ -367,12 +311,11 @@ impl OobState {
                 rows
             }
         };
-        self.tree_ui(ui, s, &doc.map.grid, &rows, &mut out);
+        self.tree_ui(ui, s, &doc.map.grid, &rows, cx);
         ui.separator();
         egui::ScrollArea::vertical()
             .id_salt("oob-form")
             .auto_shrink([false, false])
-            .show(ui, |ui| self.form_ui(ui, doc, s, &mut out));
-        out
+            .show(ui, |ui| self.form_ui(ui, doc, s, cx));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl OobState {
+impl OobPanel {
     pub(super) fn rows(&self, s: &Scenario) -> Vec<Row> {
         let filter = self.filter.trim().to_lowercase();
         let filtering = !filter.is_empty() || self.only_unplaced;
@@ -203,7 +203,7 @@ impl OobState {
         s: &Scenario,
         grid: &Grid,
         rows: &[Row],
-        out: &mut OobOutput,
+        cx: &ViewContext<'_>,
     ) {
         let total: usize = s.armies.iter().map(|a| a.units.len()).sum();
         let _ = grid;
@@ -267,7 +267,7 @@ impl OobState {
             };
             if let Some(t) = target.and_then(|t| rows.get(t)).and_then(|r| r.sel()) {
                 self.selected = Some(t);
-                out.select = Some(Some(t));
+                select(cx, Some(t));
                 self.scroll_to_selected = true;
                 focus_selected = true;
             }
@@ -356,7 +356,7 @@ impl OobState {
                         });
                         if !selected && sel.is_some() && resp.gained_focus() {
                             self.selected = sel;
-                            out.select = Some(sel);
+                            select(cx, sel);
                         }
                     }
                     if selected && focus_selected {
@@ -367,7 +367,7 @@ impl OobState {
                     if resp.clicked() {
                         if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                             self.focus_form = true;
-                            out.go_to_selection = true;
+                            cx.send(Command::GoToSelection);
                         } else if row.node().is_some() && sel.is_none() {
                             toggles.push((
                                 row.node().unwrap_or(Node::Zones),
@@ -376,9 +376,9 @@ impl OobState {
                         }
                         if sel.is_some() {
                             self.selected = sel;
-                            out.select = Some(sel);
+                            select(cx, sel);
                             if resp.double_clicked() {
-                                out.go_to_selection = true;
+                                cx.send(Command::GoToSelection);
                             }
                         }
                         resp.request_focus();
@@ -388,11 +388,11 @@ impl OobState {
                         resp.dnd_set_drag_payload(CounterDrop(at));
                         if resp.drag_started() {
                             self.selected = sel;
-                            out.select = Some(sel);
+                            select(cx, sel);
                         }
                     }
                     if let Some(sel) = sel {
-                        resp.context_menu(|ui| self.context_menu(ui, s, sel, out));
+                        resp.context_menu(|ui| self.context_menu(ui, s, sel, cx));
                     }
                 });
             }
@@ -409,28 +409,28 @@ impl OobState {
         ui: &mut Ui,
         s: &Scenario,
         sel: Sel,
-        out: &mut OobOutput,
+        cx: &ViewContext<'_>,
     ) {
         match sel {
             Sel::Army(a) => {
                 if ui.button("Add corps").clicked() {
-                    out.edits.push(add_corps(s, a));
+                    send_edit(cx, add_corps(s, a));
                     let n = s.armies.get(a).map_or(0, |x| x.corps.len());
-                    out.select = Some(Some(Sel::Corps(a, n)));
+                    select(cx, Some(Sel::Corps(a, n)));
                     ui.close();
                 }
                 if ui.button("Add commander").clicked() {
-                    out.edits.push(add_commander(s, a));
+                    send_edit(cx, add_commander(s, a));
                     let n = s.armies.get(a).map_or(0, |x| x.commanders.len());
-                    out.select = Some(Some(Sel::Commander(a, n)));
+                    select(cx, Some(Sel::Commander(a, n)));
                     ui.close();
                 }
             }
             Sel::Corps(a, c) => {
                 if ui.button("Add unit").clicked() {
                     if let Some((edit, sel)) = add_unit(s, a, Some(c)) {
-                        out.edits.push(edit);
-                        out.select = Some(Some(sel));
+                        send_edit(cx, edit);
+                        select(cx, Some(sel));
                     }
                     ui.close();
                 }
@@ -438,14 +438,14 @@ impl OobState {
             Sel::Unit(a, u) => {
                 if ui.button("Duplicate").clicked() {
                     if let Some((edit, sel)) = duplicate_unit(s, a, u) {
-                        out.edits.push(edit);
-                        out.select = Some(Some(sel));
+                        send_edit(cx, edit);
+                        select(cx, Some(sel));
                     }
                     ui.close();
                 }
                 if ui.button("Delete").clicked() {
-                    out.edits.push(delete_unit(s, a, u));
-                    out.select = Some(None);
+                    send_edit(cx, delete_unit(s, a, u));
+                    select(cx, None);
                     ui.close();
                 }
             }

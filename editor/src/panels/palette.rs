@@ -4,8 +4,15 @@
 
 use egui::{Key, Ui};
 
-use crate::app::PaletteState;
 use crate::context::command::{Command, POINTER_GESTURES};
+
+/// What the palette's filter holds.
+#[derive(Debug, Default)]
+pub struct PaletteState {
+    pub query: String,
+    /// The highlighted row among the matches.
+    pub selected: usize,
+}
 
 /// The commands whose label or tooltip holds every word of the query.
 pub fn matches(query: &str) -> Vec<Command> {

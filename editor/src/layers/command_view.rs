@@ -8,7 +8,7 @@ use egui::Pos2;
 
 use crate::model::scenario_edit::CounterAt;
 use crate::model::selection::Sel;
-use crate::panels::diagnostics::{Code, Diagnostic};
+use bataille_validator::{Code, Diagnostic};
 
 /// A selected leader's command: the outline of its radius (grid space) and which counters the
 /// validator found in or out of command.

@@ -1,26 +1,77 @@
-//! The scenario on the map: zones, broken rules outlined, a selected leader's command radius,
-//! counters; counter drags (tree → hex, hex → hex) and their ghost.
+//! The scenario on the map, as a map layer: zones, broken rules outlined, a selected (or
+//! hovered) leader's command radius, the counters; the pointer on counters (drags from the tree
+//! or between hexes, clicks that select or cycle a stack, right clicks that take a counter off,
+//! Shift+wheel turning) and the ghost that follows a drag. Handed the read-only context, a
+//! painter and the map's rect; it asks for every change by sending a `Command`.
 
-use super::*;
+use bataille_schema::{HexIndex, Scenario};
+use bataille_validator::Severity;
+use egui::{Color32, Pos2, Rect, Stroke};
 
-impl EditorApp {
-    // -----------------------------------------------------------------------------------------
-    // The map.
+use crate::context::{Command, ViewContext};
+use crate::layers::command_view::{CommandKey, CommandView, command_view};
+use crate::map::counters::{self, Highlights, hit, stack_order};
+use crate::model::scenario_edit::CounterAt;
+use crate::model::selection::Sel;
+use crate::tools::Tool;
+use crate::tools::zone::ZoneCache;
+
+/// A counter dragged from the tree (or the list of counters not placed) onto the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CounterDrop(pub CounterAt);
+
+/// A drag of a counter on the map.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MapDrag {
+    pub what: CounterAt,
+    pub from: HexIndex,
+    /// The press was on a stack whose counter was already selected: a click selects the next.
+    pub cycle: bool,
+}
+
+/// The layer's own state: the zones' shapes, the drag in progress, the counter under the
+/// pointer, the command view and what it was computed from.
+#[derive(Default)]
+pub struct ScenarioLayer {
+    pub zones: ZoneCache,
+    pub drag: Option<MapDrag>,
+    pub hovered_counter: Option<CounterAt>,
+    command_cache: Option<(CommandKey, Option<CommandView>)>,
+}
+
+/// The pointer's buttons this frame, as the map saw them.
+struct Press {
+    pressed: bool,
+    down_on: bool,
+    primary: bool,
+    secondary: bool,
+    /// Space or Alt held: the press pans or picks, it is not the counters'.
+    held_key: bool,
+}
+
+impl ScenarioLayer {
+    /// Forgets the previous document's drag and command view.
+    pub fn reset(&mut self) {
+        self.drag = None;
+        self.hovered_counter = None;
+        self.command_cache = None;
+    }
+
+    /// The command view drawn in the last frame (of the hovered or selected leader), if any.
+    pub fn command_view(&self) -> Option<&CommandView> {
+        self.command_cache.as_ref().and_then(|(_, v)| v.as_ref())
+    }
 
     /// Draws the scenario's layers over the terrain.
-    pub(crate) fn paint_scenario(&mut self, painter: &egui::Painter, rect: Rect) {
-        let grid = &self.doc.map.grid;
-        let scenario = self.doc.scenario.as_ref().map(|f| &f.scenario);
-        self.oob
-            .counters
-            .refresh(self.doc.scenario_revision(), scenario, grid);
-        self.oob
-            .zones
-            .refresh(self.doc.scenario_revision(), scenario, grid);
-        let view = &self.view;
+    pub fn paint(&mut self, ctx: &ViewContext<'_>, painter: &egui::Painter, rect: Rect) {
+        let grid = &ctx.doc.map.grid;
+        let scenario = ctx.doc.scenario.as_ref().map(|f| &f.scenario);
+        self.zones.refresh(ctx.scenario_revision, scenario, grid);
+        let view = ctx.view;
+        let selected = ctx.selection.item;
         // Zones: all while the zone tool is on (the chosen one stronger), else the selected
         // zone or the selected free unit's.
-        let highlight = match (self.oob.selected, scenario) {
+        let highlight = match (selected, scenario) {
             (Some(Sel::Zone(z)), _) => Some(z),
             (Some(Sel::Unit(a, u)), Some(s)) => s
                 .armies
@@ -34,24 +85,17 @@ impl EditorApp {
                 }),
             _ => None,
         };
-        let zone_tool = self.tools.tool == Tool::Zone;
-        let highlight = if zone_tool {
-            self.oob.zone_tool.zone.or(highlight)
+        let highlight = if ctx.tools.tool == Tool::Zone {
+            ctx.zone_tool.zone.or(highlight)
         } else {
             highlight
         };
-        self.oob.zones.paint(
-            painter,
-            view,
-            rect,
-            grid,
-            self.oob.zone_tool.show,
-            highlight,
-        );
+        self.zones
+            .paint(painter, view, rect, grid, ctx.zone_tool.show, highlight);
         // Broken rules: amber warnings under red errors.
         let visible = view.visible_grid_rect(rect).expand(1.0);
         let mut outlined: Vec<(HexIndex, Severity)> = Vec::new();
-        for d in &self.diagnostics.diagnostics {
+        for d in ctx.diagnostics {
             if let Some(hex) = d.hex.as_deref().and_then(|h| grid.lookup(&h.into())) {
                 let [x, y] = grid.centre(hex);
                 if visible.contains(egui::pos2(x, y)) {
@@ -70,30 +114,29 @@ impl EditorApp {
         }
         // The selected leader's command radius.
         let mut highlights = Highlights {
-            selected: self.oob.selected.and_then(Sel::counter),
-            hovered: self.oob.hovered_counter,
-            dragged: self.oob.drag.map(|d| d.what),
+            selected: selected.and_then(Sel::counter),
+            hovered: self.hovered_counter,
+            dragged: self.drag.map(|d| d.what),
             ..Default::default()
         };
         // A leader or commander under the pointer shows its radius; else the selection's.
         let focus = self
-            .oob
             .hovered_counter
             .filter(|c| !matches!(c, CounterAt::Unit(..)))
             .map(Sel::of_counter)
-            .or(self.oob.selected);
+            .or(selected);
         if let (Some(sel), Some(s)) = (focus, scenario) {
             let key = CommandKey {
                 sel,
-                revision: self.doc.scenario_revision(),
-                diagnostics: self.diagnostics.revision,
+                revision: ctx.scenario_revision,
+                diagnostics: ctx.diagnostics_revision,
             };
-            let cached = matches!(&self.oob.command_cache, Some((k, _)) if *k == key);
+            let cached = matches!(&self.command_cache, Some((k, _)) if *k == key);
             if !cached {
-                let view = command_view(s, grid, sel, &self.diagnostics.diagnostics);
-                self.oob.command_cache = Some((key, view));
+                let view = command_view(s, grid, sel, ctx.diagnostics);
+                self.command_cache = Some((key, view));
             }
-            if let Some((_, Some(command))) = &self.oob.command_cache {
+            if let Some((_, Some(command))) = &self.command_cache {
                 // A white line on a dark one: it reads over any terrain and zone colour.
                 let mut shapes: Vec<egui::Shape> = Vec::with_capacity(command.ring.len() * 2);
                 for (width, colour) in
@@ -116,44 +159,46 @@ impl EditorApp {
             view,
             rect,
             grid,
-            &self.oob.counters,
+            ctx.counters,
             &highlights,
             scenario,
         );
     }
 
     /// Map input for counters (drags from the tree or between hexes, clicks, Shift+wheel).
-    /// Returns true when it took the input, so that the tool makes no stroke of it.
-    pub(crate) fn scenario_map_input(
+    /// Returns true when it took the input, so that the tool makes no stroke of it. `tap`: a
+    /// click pressed and released within this frame, which acts exactly like a held one.
+    pub fn input(
         &mut self,
+        ctx: &ViewContext<'_>,
         ui: &egui::Ui,
         response: &egui::Response,
-        rect: Rect,
         pointer: Option<Pos2>,
         tap: Option<egui::PointerButton>,
     ) -> bool {
-        if self.doc.scenario.is_none() {
-            self.oob.drag = None;
+        if ctx.doc.scenario.is_none() {
+            self.drag = None;
             return false;
         }
-        let grid = self.doc.map.grid.clone();
-        let hex_under = pointer.and_then(|p| self.view.hex_at(&grid, rect, p));
+        let rect = response.rect;
+        let grid = &ctx.doc.map.grid;
+        let hex_under = pointer.and_then(|p| ctx.view.hex_at(grid, rect, p));
         // A counter dropped from the tree or the list of counters not placed.
         if let Some(drop) = response.dnd_release_payload::<CounterDrop>() {
             if let Some(hex) = hex_under {
-                self.move_counter(drop.0, hex);
+                ctx.send(Command::PlaceCounter(drop.0, hex));
             }
             return true;
         }
         if egui::DragAndDrop::has_payload_of_type::<CounterDrop>(ui.ctx()) {
             return true;
         }
-        let hit_here = if response.hovered() || self.oob.drag.is_some() {
-            pointer.and_then(|p| hit(&self.view, rect, &grid, &self.oob.counters, p))
+        let hit_here = if response.hovered() || self.drag.is_some() {
+            pointer.and_then(|p| hit(ctx.view, rect, grid, ctx.counters, p))
         } else {
             None
         };
-        self.oob.hovered_counter = hit_here.map(|(_, at)| at).filter(|_| response.hovered());
+        self.hovered_counter = hit_here.map(|(_, at)| at).filter(|_| response.hovered());
         // Shift+wheel over the selected counter turns it.
         let turns: f32 = ui.input(|i| {
             i.events
@@ -168,14 +213,18 @@ impl EditorApp {
         });
         if turns != 0.0
             && response.hovered()
-            && let Some(sel) = self.selected_counter()
+            && let Some(sel) = ctx.selection.counter()
             && hit_here.is_some_and(|(_, at)| at == sel)
         {
-            self.rotate_selected(turns < 0.0);
+            ctx.send(if turns < 0.0 {
+                Command::RotateClockwise
+            } else {
+                Command::RotateAnticlockwise
+            });
         }
-        let tool = self.tools.tool;
+        let tool = ctx.tools.tool;
         if !matches!(tool, Tool::Select | Tool::Units) {
-            self.oob.drag = None;
+            self.drag = None;
             return false;
         }
         let (pressed, primary, secondary, space, alt) = ui.input(|i| {
@@ -195,49 +244,51 @@ impl EditorApp {
             ),
             None => (pressed, primary, secondary),
         };
-        let down_on = response.is_pointer_button_down_on() || tap.is_some();
-        let took = self.counter_press(
-            hit_here,
-            hex_under,
-            tool,
+        let press = Press {
             pressed,
-            down_on,
+            down_on: response.is_pointer_button_down_on() || tap.is_some(),
             primary,
             secondary,
-            space || alt,
-        );
-        if tap.is_some() && self.oob.drag.is_some() {
+            held_key: space || alt,
+        };
+        let took = self.counter_press(ctx, hit_here, hex_under, tool, &press);
+        if tap.is_some() && self.drag.is_some() {
             // Released in the same frame: the drag ends where it began (a click).
-            self.counter_press(None, hex_under, tool, false, false, false, false, false);
+            let up = Press {
+                pressed: false,
+                down_on: false,
+                primary: false,
+                secondary: false,
+                held_key: false,
+            };
+            self.counter_press(ctx, None, hex_under, tool, &up);
         }
         took
     }
 
     /// A press on the map with the select or unit tool: starts a counter drag, selects, takes a
     /// counter off (right click) — or ends the drag when the button is up.
-    #[allow(clippy::too_many_arguments)]
     fn counter_press(
         &mut self,
-        hit_here: Option<(bataille_schema::HexIndex, CounterAt)>,
-        hex_under: Option<bataille_schema::HexIndex>,
+        ctx: &ViewContext<'_>,
+        hit_here: Option<(HexIndex, CounterAt)>,
+        hex_under: Option<HexIndex>,
         tool: Tool,
-        pressed: bool,
-        down_on: bool,
-        primary: bool,
-        secondary: bool,
-        held_key: bool,
+        press: &Press,
     ) -> bool {
-        if let Some(drag) = self.oob.drag {
-            if !down_on {
-                self.oob.drag = None;
+        if let Some(drag) = self.drag {
+            if !press.down_on {
+                self.drag = None;
                 match hex_under {
-                    Some(hex) if hex != drag.from => self.move_counter(drag.what, hex),
+                    Some(hex) if hex != drag.from => {
+                        ctx.send(Command::PlaceCounter(drag.what, hex));
+                    }
                     _ if drag.cycle => {
                         // A click on a stack whose counter was selected: the next one.
-                        let order = stack_order(&self.oob.counters, drag.from);
+                        let order = stack_order(ctx.counters, drag.from);
                         if let Some(i) = order.iter().position(|a| *a == drag.what) {
                             let next = order[(i + 1) % order.len()];
-                            self.select(Some(Sel::of_counter(next)));
+                            ctx.send(Command::Select(Some(Sel::of_counter(next))));
                         }
                     }
                     _ => {}
@@ -245,30 +296,31 @@ impl EditorApp {
             }
             return true;
         }
-        if !(pressed && down_on) || held_key || !(primary || secondary) {
+        if !(press.pressed && press.down_on)
+            || press.held_key
+            || !(press.primary || press.secondary)
+        {
             return false;
         }
-        if secondary {
+        if press.secondary {
             if tool == Tool::Units
                 && let Some((_, at)) = hit_here
             {
-                self.select(Some(Sel::of_counter(at)));
-                self.remove_selected_from_map();
+                ctx.send(Command::Select(Some(Sel::of_counter(at))));
+                ctx.send(Command::RemoveFromMap);
                 return true;
             }
             return false;
         }
         match hit_here {
             Some((hex, at)) => {
-                let selected = self.selected_counter();
-                let order = stack_order(&self.oob.counters, hex);
-                let (what, cycle) = match selected {
+                let order = stack_order(ctx.counters, hex);
+                let (what, cycle) = match ctx.selection.counter() {
                     Some(sel) if order.contains(&sel) => (sel, true),
                     _ => (at, false),
                 };
-                self.select(Some(Sel::of_counter(what)));
-                self.tools.selection = Some(hex);
-                self.oob.drag = Some(MapDrag {
+                ctx.send(Command::Select(Some(Sel::of_counter(what))));
+                self.drag = Some(MapDrag {
                     what,
                     from: hex,
                     cycle,
@@ -277,14 +329,14 @@ impl EditorApp {
             }
             None => {
                 if tool == Tool::Units
-                    && let (Some(at), Some(hex)) = (self.selected_counter(), hex_under)
-                    && self.counter_hex(at) != Some(hex)
+                    && let (Some(at), Some(hex)) = (ctx.selection.counter(), hex_under)
+                    && ctx.counter_hex(at) != Some(hex)
                 {
-                    self.move_counter(at, hex);
+                    ctx.send(Command::PlaceCounter(at, hex));
                     return true;
                 }
-                if tool == Tool::Select {
-                    self.oob.selected = None;
+                if tool == Tool::Select && ctx.selection.item.is_some() {
+                    ctx.send(Command::Select(None));
                 }
                 false
             }
@@ -292,15 +344,15 @@ impl EditorApp {
     }
 
     /// What follows the pointer: a counter being dragged and the hex it would land on.
-    pub(crate) fn paint_scenario_drag(
+    pub fn paint_drag(
         &self,
+        ctx: &ViewContext<'_>,
         ui: &egui::Ui,
         painter: &egui::Painter,
         rect: Rect,
         pointer: Option<Pos2>,
     ) {
         let dragged = self
-            .oob
             .drag
             .map(|d| d.what)
             .or_else(|| egui::DragAndDrop::payload::<CounterDrop>(ui.ctx()).map(|p| p.0));
@@ -310,9 +362,9 @@ impl EditorApp {
         if !rect.contains(pos) {
             return;
         }
-        let grid = &self.doc.map.grid;
-        if let Some(hex) = self.view.hex_at(grid, rect, pos) {
-            self.view.outline_hex(
+        let grid = &ctx.doc.map.grid;
+        if let Some(hex) = ctx.view.hex_at(grid, rect, pos) {
+            ctx.view.outline_hex(
                 painter,
                 grid,
                 rect,
@@ -320,12 +372,11 @@ impl EditorApp {
                 Stroke::new(3.0, counters::SELECTED),
             );
         }
-        let Some(s) = self.doc.scenario.as_ref().map(|f| &f.scenario) else {
+        let Some(s) = ctx.doc.scenario.as_ref().map(|f| &f.scenario) else {
             return;
         };
-        let side = counters::side_px(&self.view).max(24.0);
-        let look = ghost_look(s, at);
-        match look {
+        let side = counters::side_px(ctx.view).max(24.0);
+        match ghost_look(s, at) {
             Ghost::Unit(u) => counters::paint_ghost(painter, pos, side, Some(&u), None),
             Ghost::Leader(l) => counters::paint_ghost(painter, pos, side, None, Some(&l)),
             Ghost::None => {}
