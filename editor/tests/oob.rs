@@ -616,3 +616,38 @@ fn a_map_gets_a_new_scenario_with_stacking_rules() {
         stacks + 1
     );
 }
+
+/// The right dock keeps its width when a form appears in it: choosing a unit (whose form has
+/// combo boxes, ratings and placement fields) leaves the map as wide as before, for a few
+/// frames and once the form settles.
+#[test]
+fn the_right_dock_keeps_its_width_when_the_unit_form_appears() {
+    let (_dir, _path, mut h) = open_denain();
+    h.set_size(egui::vec2(1400.0, 900.0));
+    h.run();
+    let before = h.state().map_rect.width();
+    // A unit, a line leader, a corps, a commander in chief: each form in turn.
+    for row in [
+        "Navarre 1/",
+        "Duc de Guiche",
+        "Maison du roi",
+        "Maréchal de Villars",
+    ] {
+        h.get_by_label_contains(row).click();
+        h.run();
+        for _ in 0..20 {
+            h.step();
+        }
+        h.run();
+        assert!(h.state().oob.selected.is_some(), "{row} is selected");
+        assert_eq!(
+            h.state().map_rect.width(),
+            before,
+            "the map keeps its width with {row}'s form"
+        );
+    }
+    h.get_by_label_contains("Navarre 1/").click();
+    h.run();
+    h.get_by_label("Placement");
+    assert_eq!(h.state().map_rect.width(), before);
+}

@@ -280,6 +280,7 @@ fn choice(
     egui::ComboBox::from_id_salt(("rating", system_id.as_str(), rating.as_str()))
         .selected_text(shown)
         .width(ui.available_width().max(80.0) - 8.0)
+        .truncate()
         .show_ui(ui, |ui| {
             if ui
                 .selectable_label(current_text.is_none(), format!("derived: {derived_text}"))

@@ -32,6 +32,7 @@ pub(super) fn combo_row<T: PartialEq + Clone>(
         let r = egui::ComboBox::from_id_salt(("oob-combo", label))
             .selected_text(current)
             .width(ui.available_width().max(80.0) - 8.0)
+            .truncate()
             .show_ui(ui, |ui| {
                 for (v, text) in choices {
                     if ui.selectable_label(v == value, text).clicked() && v != value {
