@@ -72,11 +72,7 @@ impl EditorApp {
                 .exact_size(LEFT_DOCK_WIDTH)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
-                        let mut zone_tool = std::mem::take(&mut self.oob.zone_tool);
-                        self.with_context(|cx, panels| {
-                            panels.tool_dock.ui(cx, ui, &mut zone_tool);
-                        });
-                        self.oob.zone_tool = zone_tool;
+                        self.with_context(|cx, panels| panels.tool_dock.ui(cx, ui));
                     });
                 });
         }

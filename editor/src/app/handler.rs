@@ -377,6 +377,7 @@ impl EditorApp {
             Command::RemoveFromMap => self.remove_selected_from_map(),
             Command::PlaceCounter(at, hex) => self.move_counter(at, hex),
             Command::GoToSelection => self.go_to_selection(ctx),
+            Command::ZoneOptions(options) => self.oob.zone_tool.set_options(options),
             Command::PaintZone(zone) => {
                 self.oob.zone_tool.zone = Some(zone);
                 self.oob.zone_tool.mode = crate::tools::zone::ZoneMode::Zone;

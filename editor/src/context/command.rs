@@ -16,6 +16,7 @@ use crate::model::scenario_edit::CounterAt;
 use crate::model::selection::Sel;
 use crate::services::export::ExportRequest;
 use crate::services::files::PickPurpose;
+use crate::tools::zone::ZoneOptions;
 use crate::tools::{Tool, ToolOutput};
 
 /// Something the user asked for, from a menu, a button, a shortcut, the palette or a tool.
@@ -104,6 +105,8 @@ pub enum Command {
     PlaceCounter(CounterAt, HexIndex),
     /// Paint a deployment zone's hexes: the zone tool, on this zone.
     PaintZone(usize),
+    /// The zone tool's options (mode, zone painted, objective points, zones shown).
+    ZoneOptions(ZoneOptions),
     /// Show a page of the right dock.
     ShowDockTab(DockTab),
     /// The unsaved-changes question answered Save: save (or ask where), then run the command.
@@ -315,6 +318,7 @@ impl Command {
             GoToSelection => "Go to the selection",
             PlaceCounter(..) => "Place counter",
             PaintZone(_) => "Paint the zone",
+            ZoneOptions(_) => "Zone tool options",
             ShowDockTab(DockTab::Oob) => "Order of battle",
             ShowDockTab(DockTab::Inspector) => "Inspector",
             ShowDockTab(DockTab::Digitise) => "Digitise",
@@ -386,6 +390,7 @@ impl Command {
             GoToSelection => "Centre the map on the selected counter",
             PlaceCounter(..) => "Put the counter on the hex",
             PaintZone(_) => "The zone tool, adding hexes to this zone",
+            ZoneOptions(_) => "What the zone tool paints, and whether zones are shown",
             ShowDockTab(_) => "Show this page of the right dock",
             GuardSave(_) => "Save the changes, then go on",
             GuardDiscard(_) => "Lose the changes, then go on",

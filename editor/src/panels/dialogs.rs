@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use crate::context::{Command, ViewContext};
 use crate::model::document::NewMapSettings;
-use crate::panels::export::{ExportForm, ExportOutcome};
+use crate::panels::export::ExportForm;
 use crate::panels::file_dialog::{FileDialog, FileOutcome};
 use crate::panels::map_settings::{MapSettingsDialog, new_map_ui};
 use crate::panels::new_scenario::NewScenarioForm;
@@ -104,15 +104,12 @@ pub fn show(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &mut Option<Dialo
         Dialog::Recover { found } => recover_ui(cx, ctx, found),
         Dialog::Path { dialog, then } => path_ui(cx, ctx, dialog, then, browse),
         Dialog::NewMap(settings) => {
-            let mut result = None;
+            let mut keep = true;
             modal("new-map").show(ctx, |ui| {
                 ui.heading("New map");
-                result = new_map_ui(ui, settings);
+                keep = new_map_ui(cx, ui, settings);
             });
-            if result == Some(true) {
-                cx.send(Command::CreateMap(settings.clone()));
-            }
-            result.is_none()
+            keep
         }
         Dialog::MapSettings(dialog) => {
             let mut keep = true;
@@ -149,41 +146,14 @@ pub fn show(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &mut Option<Dialo
             keep
         }
         Dialog::NewScenario(form) => {
-            let mut result = None;
-            modal("new-scenario").show(ctx, |ui| result = form.ui(ui));
-            match result {
-                Some(true) => match form.scenario_file(cx.doc.map_path.as_deref()) {
-                    Ok(file) => {
-                        cx.send(Command::Edit {
-                            label: "New scenario".to_owned(),
-                            changes: vec![crate::model::history::Change::AttachScenario {
-                                before: None,
-                                after: Some(Box::new(file)),
-                            }],
-                        });
-                        cx.send(Command::ShowDockTab(crate::context::command::DockTab::Oob));
-                        false
-                    }
-                    Err(error) => {
-                        form.error = Some(error);
-                        true
-                    }
-                },
-                Some(false) => false,
-                None => true,
-            }
+            let mut keep = true;
+            modal("new-scenario").show(ctx, |ui| keep = form.ui(cx, ui));
+            keep
         }
         Dialog::Export(form) => {
-            let mut outcome = ExportOutcome::Open;
-            modal("export-dialog").show(ctx, |ui| outcome = form.ui(ui));
-            match outcome {
-                ExportOutcome::Open => true,
-                ExportOutcome::Cancel => false,
-                ExportOutcome::Start(request) => {
-                    cx.send(Command::StartExport(Box::new(request)));
-                    false
-                }
-            }
+            let mut keep = true;
+            modal("export-dialog").show(ctx, |ui| keep = form.ui(cx, ui));
+            keep
         }
         Dialog::ScenarioSettings(dialog) => {
             let mut keep = true;

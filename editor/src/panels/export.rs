@@ -1,22 +1,16 @@
 //! The export dialog (File ▸ Export ▸ VASSAL module / Tiled map / Print-and-play kit): the
 //! options of `bataille export --vassal`, `--tiled` and `bataille print`, and the destination,
-//! chosen with the editor's own file dialog. It returns what to export; the app runs it.
+//! chosen with the editor's own file dialog. Export sends `Command::StartExport`; the app runs
+//! the job.
 
 use std::path::{Path, PathBuf};
 
 use egui::Ui;
 
+use crate::context::{Command, ViewContext};
 use crate::panels::file_dialog::{FileDialog, FileOutcome};
 use crate::services::export::{ExportKind, ExportOptions, ExportRequest, PAPERS};
 use crate::services::files::PickPurpose;
-
-/// What the user did with the dialog.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ExportOutcome {
-    Open,
-    Cancel,
-    Start(ExportRequest),
-}
 
 /// The dialog's state.
 #[derive(Debug, Clone)]
@@ -110,8 +104,8 @@ impl ExportForm {
         })
     }
 
-    /// The dialog's body.
-    pub fn ui(&mut self, ui: &mut Ui) -> ExportOutcome {
+    /// The dialog's body; Export sends the job to start. Returns whether it stays open.
+    pub fn ui(&mut self, cx: &ViewContext<'_>, ui: &mut Ui) -> bool {
         if let Some(browse) = &mut self.browse {
             match browse.ui(ui, &format!("Export the {} to", self.kind.title())) {
                 FileOutcome::Open => {}
@@ -121,9 +115,9 @@ impl ExportForm {
                     self.browse = None;
                 }
             }
-            return ExportOutcome::Open;
+            return true;
         }
-        let mut outcome = ExportOutcome::Open;
+        let mut open = true;
         ui.set_min_width(520.0);
         ui.heading(format!("Export: {}", self.kind.title()));
         ui.weak(
@@ -215,13 +209,14 @@ impl ExportForm {
             if export.clicked()
                 && let Some(request) = self.request()
             {
-                outcome = ExportOutcome::Start(request);
+                cx.send(Command::StartExport(Box::new(request)));
+                open = false;
             }
             if ui.button("Cancel").clicked() {
-                outcome = ExportOutcome::Cancel;
+                open = false;
             }
         });
-        outcome
+        open
     }
 }
 

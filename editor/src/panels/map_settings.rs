@@ -151,8 +151,8 @@ impl MapSettingsDialog {
     }
 }
 
-/// The new-map dialog: returns the settings when confirmed.
-pub fn new_map_ui(ui: &mut Ui, settings: &mut NewMapSettings) -> Option<bool> {
+/// The new-map dialog's body: Create map sends the settings. Returns whether it stays open.
+pub fn new_map_ui(cx: &ViewContext<'_>, ui: &mut Ui, settings: &mut NewMapSettings) -> bool {
     labelled_text(ui, "Map title", &mut settings.name);
     labelled_number(ui, "Columns", &mut settings.columns, 1..=MAX_HEXES_PER_SIDE);
     labelled_number(ui, "Rows", &mut settings.rows, 1..=MAX_HEXES_PER_SIDE);
@@ -165,16 +165,17 @@ pub fn new_map_ui(ui: &mut Ui, settings: &mut NewMapSettings) -> Option<bool> {
     labelled_number(ui, "First row number", &mut settings.first_row, 0..=99);
     orientation_ui(ui, &mut settings.orientation, &mut settings.shifted);
     legend_source_ui(ui, &mut settings.legend);
-    let mut result = None;
+    let mut open = true;
     ui.horizontal(|ui| {
         if ui.button("Create map").clicked() {
-            result = Some(true);
+            cx.send(Command::CreateMap(settings.clone()));
+            open = false;
         }
         if ui.button("Cancel").clicked() {
-            result = Some(false);
+            open = false;
         }
     });
-    result
+    open
 }
 
 /// The choice of a new map's legend: a bundled game's (terrain, overlays, rivers and roads

@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 
 use egui::Ui;
 
+use crate::context::command::DockTab;
+use crate::context::{Command, ViewContext};
+use crate::model::history::Change;
 use crate::model::templates::{BUNDLED_SCENARIOS, RulesSource};
 use crate::panels::widgets::labelled_text;
 
@@ -57,8 +60,10 @@ impl NewScenarioForm {
         Ok(crate::model::document::ScenarioFile { scenario, path })
     }
 
-    /// The dialog's body: `Some(true)` to create, `Some(false)` to cancel.
-    pub fn ui(&mut self, ui: &mut Ui) -> Option<bool> {
+    /// The dialog's body: Create scenario sends the new scenario (one undo step) and shows the
+    /// order of battle; a form that does not read stays open with what to fix. Returns whether
+    /// it stays open.
+    pub fn ui(&mut self, cx: &ViewContext<'_>, ui: &mut Ui) -> bool {
         ui.set_min_width(480.0);
         ui.heading("New scenario");
         labelled_text(ui, "Title", &mut self.title);
@@ -102,16 +107,29 @@ impl NewScenarioForm {
         if let Some(error) = &self.error {
             ui.colored_label(egui::Color32::from_rgb(230, 80, 70), error);
         }
-        let mut result = None;
+        let mut open = true;
         ui.horizontal(|ui| {
             if ui.button("Create scenario").clicked() {
-                result = Some(true);
+                match self.scenario_file(cx.doc.map_path.as_deref()) {
+                    Ok(file) => {
+                        cx.send(Command::Edit {
+                            label: "New scenario".to_owned(),
+                            changes: vec![Change::AttachScenario {
+                                before: None,
+                                after: Some(Box::new(file)),
+                            }],
+                        });
+                        cx.send(Command::ShowDockTab(DockTab::Oob));
+                        open = false;
+                    }
+                    Err(error) => self.error = Some(error),
+                }
             }
             if ui.button("Cancel").clicked() {
-                result = Some(false);
+                open = false;
             }
         });
-        result
+        open
     }
 
     /// Checks the form: the date reads as `YYYY-MM-DD`, a title and a file are given.

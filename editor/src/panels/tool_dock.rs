@@ -11,7 +11,6 @@ use crate::model::scenario_edit::{CounterAt, needs_placing};
 use crate::model::selection::Sel;
 use crate::panels::oob::CounterDrop;
 use crate::panels::widgets::labelled_text;
-use crate::tools::zone::ZoneTool;
 use crate::tools::{MAX_BRUSH_RADIUS, Tool};
 
 /// The left dock (no state of its own: the tools hold theirs).
@@ -20,7 +19,7 @@ pub struct ToolDock;
 
 impl ToolDock {
     /// The dock; the zone tool's options edit that tool's own state.
-    pub fn ui(&mut self, ctx: &ViewContext<'_>, ui: &mut Ui, zone_tool: &mut ZoneTool) {
+    pub fn ui(&mut self, ctx: &ViewContext<'_>, ui: &mut Ui) {
         let doc = ctx.doc;
         let tools = ctx.tools;
         ui.strong("Terrain");
@@ -109,7 +108,7 @@ impl ToolDock {
             Tool::Select => {
                 ui.weak("Click a hex to inspect it.");
             }
-            Tool::Zone => zone_tool_options(ctx, ui, zone_tool),
+            Tool::Zone => zone_tool_options(ctx, ui),
             Tool::Units => units_tool_options(ctx, ui),
             Tool::Fill | Tool::Eyedropper => {}
         }
@@ -129,8 +128,11 @@ impl ToolDock {
     }
 }
 
-/// The zone tool's options: what the selection owns, the zone being painted.
-fn zone_tool_options(ctx: &ViewContext<'_>, ui: &mut Ui, zone_tool: &mut ZoneTool) {
+/// The zone tool's options: what the selection owns, the zone being painted. The options are
+/// shown on a copy of the tool; what the user changed is sent (`Command::ZoneOptions`), after
+/// the new zone the options made, if any.
+fn zone_tool_options(ctx: &ViewContext<'_>, ui: &mut Ui) {
+    let mut zone_tool = ctx.zone_tool.clone();
     let selected = ctx.selection.item;
     let unit = match selected {
         Some(Sel::Unit(a, u)) => Some((a, u)),
@@ -151,6 +153,9 @@ fn zone_tool_options(ctx: &ViewContext<'_>, ui: &mut Ui, zone_tool: &mut ZoneToo
     };
     if let Some((label, changes)) = zone_tool.options_ui(ui, ctx.doc, unit, owner) {
         ctx.send(Command::Edit { label, changes });
+    }
+    if zone_tool.options() != ctx.zone_tool.options() {
+        ctx.send(Command::ZoneOptions(zone_tool.options()));
     }
 }
 

@@ -45,6 +45,35 @@ pub struct ZoneTool {
     last_hex: Option<HexIndex>,
 }
 
+/// The zone tool's options, as the left dock sets them (by `Command::ZoneOptions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZoneOptions {
+    pub mode: ZoneMode,
+    pub zone: Option<usize>,
+    pub objective_points: u32,
+    pub show: bool,
+}
+
+impl ZoneTool {
+    /// Its options.
+    pub fn options(&self) -> ZoneOptions {
+        ZoneOptions {
+            mode: self.mode,
+            zone: self.zone,
+            objective_points: self.objective_points,
+            show: self.show,
+        }
+    }
+
+    /// Takes these options (the stroke in progress is kept).
+    pub fn set_options(&mut self, options: ZoneOptions) {
+        self.mode = options.mode;
+        self.zone = options.zone;
+        self.objective_points = options.objective_points;
+        self.show = options.show;
+    }
+}
+
 impl Default for ZoneTool {
     fn default() -> Self {
         Self {
