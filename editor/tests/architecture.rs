@@ -3,8 +3,8 @@
 //! the files form no cycle. Read from the source: every `crate::a::b` path in each file (in `use`
 //! lines and inline), so a new import that closes a cycle fails here.
 //!
-//! And the app is only the app: `impl EditorApp` is written in its core files (frame, handler,
-//! lifecycle) and in the files not yet moved into panels (a list that may only shrink); no file
+//! And the app is only the app: `impl EditorApp` is written in its core files (the struct,
+//! frame, handler, lifecycle) and nowhere else (every panel and map layer is moved out); no file
 //! outside the app names `EditorApp`, and none but the model's takes `&mut Document` (the
 //! handler hands the model its `&mut Document`; panels get `&ViewContext`).
 
@@ -21,15 +21,6 @@ const APP_CORE: [&str; 4] = [
     "app/frame.rs",
     "app/handler.rs",
     "app/lifecycle.rs",
-];
-
-/// Panels still written as `impl EditorApp` blocks (issue 11): each is to become a struct under
-/// `panels/` (or a map layer) handed the `ViewContext`. The list may only shrink: a file listed
-/// here that no longer has an `impl EditorApp` fails too, so the list stays true.
-const NOT_YET_MOVED: [&str; 3] = [
-    "app/digitise/mod.rs",
-    "app/digitise/panel.rs",
-    "app/digitise/tabs.rs",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -222,7 +213,7 @@ fn relative(src: &Path, file: &Path) -> String {
 }
 
 #[test]
-fn impl_editor_app_is_only_in_the_app_core_and_the_files_not_yet_moved() {
+fn impl_editor_app_is_only_in_the_app_core() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
@@ -231,22 +222,11 @@ fn impl_editor_app_is_only_in_the_app_core_and_the_files_not_yet_moved() {
         let rel = relative(&src, file);
         let code = code_of(&std::fs::read_to_string(file).expect("readable"));
         let has_impl = code.contains("impl EditorApp");
-        let allowed = APP_CORE.contains(&rel.as_str()) || NOT_YET_MOVED.contains(&rel.as_str());
-        if has_impl && !allowed {
+        if has_impl && !APP_CORE.contains(&rel.as_str()) {
             problems.push(format!(
                 "{rel} has `impl EditorApp`: write it as a panel (a struct with \
                  `ui(&mut self, ctx: &ViewContext, ui)`) or in the app's core files"
             ));
-        }
-        if !has_impl && NOT_YET_MOVED.contains(&rel.as_str()) {
-            problems.push(format!(
-                "{rel} has no `impl EditorApp` any more: take it off NOT_YET_MOVED"
-            ));
-        }
-    }
-    for listed in NOT_YET_MOVED {
-        if !src.join(listed).exists() {
-            problems.push(format!("{listed} is gone: take it off NOT_YET_MOVED"));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

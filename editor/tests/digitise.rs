@@ -6,161 +6,14 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-use bataille_digitize::calibrate::apply;
-use bataille_editor::map::scan::screen_point;
-use bataille_render::{Layout, RenderOptions, render_map};
+use bataille_render::Layout;
 use bataille_schema::map::{Background, FitKind};
-use bataille_schema::{HexIndex, HexsideRef, Id, Map, Side};
-use egui::{Key, Modifiers, Pos2};
+use bataille_schema::{HexIndex, Id, Side};
+use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 
+use common::scan::*;
 use common::*;
-
-const CODES: [char; 4] = ['c', 'f', 'm', 'w'];
-
-/// The map the scan shows: patches of clear, forest, marsh and water, and a stream along
-/// the hexsides east of column 7.
-fn truth_map() -> Map {
-    let mut map = blank_map(12, 9);
-    map.rows = (0..9u32)
-        .map(|row| {
-            (0..12u32)
-                .map(|col| CODES[((col / 3 + row / 3) % 4) as usize])
-                .collect()
-        })
-        .collect();
-    map.hexsides.insert(Id::from("stream"), stream_sides(&map));
-    map
-}
-
-fn stream_sides(map: &Map) -> Vec<HexsideRef> {
-    (0..9)
-        .flat_map(|row| {
-            let hex = HexIndex::new(6, row);
-            [
-                map.grid.hexside_ref(hex, Side::NE),
-                map.grid.hexside_ref(hex, Side::SE),
-            ]
-        })
-        .collect()
-}
-
-fn code_at(map: &Map, hex: HexIndex) -> char {
-    map.rows[hex.row as usize]
-        .chars()
-        .nth(hex.col as usize)
-        .unwrap_or('?')
-}
-
-/// Renders the truth map to `scans/scan.png` under `dir`; returns the path and where the grid
-/// lies on the image.
-fn write_scan(dir: &Path) -> (PathBuf, [f64; 9]) {
-    let options = RenderOptions {
-        px_per_hex: 40.0,
-        margin_px: Some(30.0),
-        ..RenderOptions::default()
-    };
-    let map = truth_map();
-    let pixmap = render_map(&map, &options).expect("render");
-    let layout = Layout::new(&map.grid, &options).expect("layout");
-    let scans = dir.join("scans");
-    std::fs::create_dir_all(&scans).expect("scans dir");
-    let path = scans.join("scan.png");
-    bataille_render::save_png(&pixmap, &path).expect("png");
-    (path, layout.grid_to_image())
-}
-
-/// A temp dir with `maps/map.ron` (blank terrain, the truth's grid and legend) and the scan.
-fn setup(background: Option<Background>) -> (tempfile::TempDir, PathBuf, PathBuf, [f64; 9]) {
-    let dir = tempfile::tempdir().expect("dir");
-    let (scan, truth) = write_scan(dir.path());
-    let mut map = blank_map(12, 9);
-    map.background = background;
-    let maps = dir.path().join("maps");
-    std::fs::create_dir_all(&maps).expect("maps dir");
-    let path = maps.join("map.ron");
-    write_map(&path, &map);
-    (dir, path, scan, truth)
-}
-
-/// Runs frames until the UI settles (dialogs fading in and out take a few frames).
-fn settle(h: &mut H) {
-    for _ in 0..10 {
-        if h.run_ok().is_some() {
-            return;
-        }
-    }
-    h.run();
-}
-
-/// Runs frames until no digitising job is running.
-fn wait_for_jobs(h: &mut H) {
-    let start = Instant::now();
-    loop {
-        h.step();
-        let d = &h.state().digitise;
-        if d.import_job.is_none() && !d.suggest.busy() {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "a job did not finish"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    settle(h);
-}
-
-fn click_at(h: &mut H, pos: Pos2) {
-    h.hover_at(pos);
-    h.run();
-    h.drag_at(pos);
-    h.run();
-    h.drop_at(pos);
-    h.run();
-}
-
-fn import(h: &mut H, file: &Path) {
-    // The Digitise menu (the right dock has a Digitise page too once digitising).
-    h.get_all_by_label("Digitise")
-        .next()
-        .expect("the Digitise menu")
-        .click();
-    h.run();
-    h.get_by_label("Import scan…").click();
-    h.run();
-    type_text_into(h, "Scan file", &file.display().to_string());
-    h.get_by_label("Import").click();
-    settle(h);
-    wait_for_jobs(h);
-}
-
-/// The screen point showing the scan pixel where the truth puts a hex's centre.
-fn screen_of_scan_hex(h: &H, truth: &[f64; 9], hex: HexIndex, error_px: f64) -> Pos2 {
-    let app = h.state();
-    let [gx, gy] = app.doc.map.grid.centre(hex);
-    let mut px = apply(truth, [f64::from(gx), f64::from(gy)]);
-    px[0] += error_px;
-    let bg = app.doc.map.background.as_ref().expect("a background");
-    screen_point(&app.view, app.map_rect, &bg.grid_to_image, px)
-}
-
-fn max_matrix_error(map: &Map, a: &[f64; 9], b: &[f64; 9]) -> f64 {
-    map.grid
-        .indices()
-        .map(|hex| {
-            let [x, y] = map.grid.centre(hex);
-            let (p, q) = (
-                apply(a, [f64::from(x), f64::from(y)]),
-                apply(b, [f64::from(x), f64::from(y)]),
-            );
-            ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt()
-        })
-        .fold(0.0, f64::max)
-}
 
 #[test]
 fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
@@ -345,16 +198,9 @@ fn maps_without_numbers_first_centre_and_the_hex_below_or_the_hex_size() {
 
 #[test]
 fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
-    let truth_matrix = {
-        let options = RenderOptions {
-            px_per_hex: 40.0,
-            margin_px: Some(30.0),
-            ..RenderOptions::default()
-        };
-        Layout::new(&truth_map().grid, &options)
-            .expect("layout")
-            .grid_to_image()
-    };
+    let truth_matrix = Layout::new(&truth_map().grid, &scan_options())
+        .expect("layout")
+        .grid_to_image();
     let background = Background {
         image: "../scans/scan.png".into(),
         fit: FitKind::Similarity,
@@ -435,7 +281,7 @@ fn checked_marks_toggle_count_and_survive_save() {
     let mut h = harness(app_with_file(dir.path(), &map_path));
     h.run();
     let total = h.state().doc.map.grid.hex_count();
-    assert_eq!(h.state().hexes_to_check(), total);
+    assert_eq!(h.state().doc.hexes_to_check(), total);
     h.get_by_label("Digitise").click();
     h.run();
     h.get_by_label("Check the work…").click();
@@ -449,15 +295,15 @@ fn checked_marks_toggle_count_and_survive_save() {
         h.run();
     }
     assert_eq!(h.state().doc.map.checked.len(), 2);
-    assert_eq!(h.state().hexes_to_check(), total - 2);
+    assert_eq!(h.state().doc.hexes_to_check(), total - 2);
     h.get_by_label_contains(&format!("checked · {} to check", total - 2));
     // C again unmarks; undo marks it again.
     h.key_press(Key::C);
     h.run();
-    assert_eq!(h.state().hexes_to_check(), total - 1);
+    assert_eq!(h.state().doc.hexes_to_check(), total - 1);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert_eq!(h.state().hexes_to_check(), total - 2);
+    assert_eq!(h.state().doc.hexes_to_check(), total - 2);
     // Flicker and blend do not get in the way.
     h.get_by_label("Flicker between map and scan").click();
     h.run_steps(3);

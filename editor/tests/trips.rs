@@ -232,12 +232,12 @@ fn escape_closes_the_dialog_and_one_modal_at_a_time() {
     h.run();
     assert!(h.state().dialog.is_none(), "Escape closed it");
 
-    h.state_mut().digitise.mode = bataille_editor::app::digitise::Mode::Calibrate;
+    h.state_mut().digitise.mode = bataille_editor::services::digitise::Mode::Calibrate;
     h.key_press(Key::Escape);
     h.run();
     assert_eq!(
         h.state().digitise.mode,
-        bataille_editor::app::digitise::Mode::Idle
+        bataille_editor::services::digitise::Mode::Idle
     );
 }
 
@@ -465,7 +465,7 @@ fn digitising_shares_the_right_dock() {
     let before = map_rect(&h).width();
     h.state_mut()
         .digitise
-        .open_on(bataille_editor::app::digitise::Tab::Calibrate);
+        .open_on(bataille_editor::services::digitise::Tab::Calibrate);
     h.run();
     h.run();
     assert_eq!(
@@ -478,7 +478,7 @@ fn digitising_shares_the_right_dock() {
     h.run();
     assert_eq!(
         h.state().digitise.mode,
-        bataille_editor::app::digitise::Mode::Idle
+        bataille_editor::services::digitise::Mode::Idle
     );
 }
 

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use egui::{Key, ViewportCommand};
 
+use crate::model::history::Change;
+use crate::services::digitise::ImportEnd;
 use crate::tools::{StrokeKind, Tool};
 
 use crate::app::*;
@@ -57,7 +59,11 @@ impl EditorApp {
         };
         self.with_context(|cx, panels| panels.menu_bar.ui(cx, ui, menus));
         self.with_context(|cx, panels| panels.tool_bar.ui(cx, ui));
-        let digitise = self.digitise_status();
+        let digitise = crate::panels::status_bar::DigitiseStatus {
+            loading: self.digitise.loading(),
+            to_check: (self.doc.map.background.is_some() || !self.doc.map.checked.is_empty())
+                .then(|| (self.doc.map.grid.hex_count(), self.doc.hexes_to_check())),
+        };
         self.with_context(|cx, panels| panels.status_bar.ui(cx, ui, digitise));
         if self.settings.show_diagnostics {
             egui::Panel::bottom("diagnostics")
@@ -85,7 +91,7 @@ impl EditorApp {
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.map_ui(ui));
-        let scan_loaded = self.digitise.scan.is_some() && self.doc.map.background.is_some();
+        let scan_loaded = self.digitise.scan_ready(&self.doc);
         let mut legend = std::mem::take(&mut self.legend);
         self.with_context(|cx, _| legend.show(cx, &ctx, scan_loaded));
         self.legend = legend;
@@ -127,7 +133,7 @@ impl EditorApp {
         let tab =
             self.with_context(|cx, panels| panels.right_dock.tabs_ui(cx, ui, tab, digitise_open));
         if tab == DockTab::Digitise {
-            self.digitise_dock(ui);
+            self.with_digitise(|cx, panels, digitise| panels.digitise.ui(cx, ui, digitise));
         } else {
             let systems = self.scenario_systems();
             self.with_context(|cx, panels| panels.right_dock.page_ui(cx, ui, tab, systems));
@@ -155,7 +161,7 @@ impl EditorApp {
     fn shortcuts(&mut self, ctx: &egui::Context) {
         let typing = ctx.text_edit_focused();
         // A modal keeps the keyboard; the legend editor is a window beside the map (Undo works).
-        let dialog_open = self.dialog.is_some() || self.digitise.import_dialog.is_some();
+        let dialog_open = self.dialog.is_some() || self.panels.digitise.import_dialog.is_some();
         for command in crate::context::command::pressed(ctx, typing, dialog_open) {
             self.request(command);
         }
@@ -168,7 +174,10 @@ impl EditorApp {
         let rect = response.rect;
         self.map_rect = rect;
         painter.rect_filled(rect, 0.0, egui::Color32::from_gray(96));
-        self.paint_map_with_scan(&painter, rect);
+        self.paint_map(&painter, rect);
+        self.with_digitise(|cx, panels, digitise| {
+            panels.scan_layer.paint(cx, digitise, &painter, rect);
+        });
         self.with_context(|cx, panels| panels.scenario_layer.paint(cx, &painter, rect));
         self.paint_table_overlay(&painter, rect);
 
@@ -253,7 +262,12 @@ impl EditorApp {
             // Keys go to the map again (not to the last button clicked).
             response.request_focus();
         }
-        let digitising = self.digitise_map_input(&response, rect, pointer, space || middle);
+        let digitising = self.with_digitise(|cx, panels, digitise| {
+            let panning = space || middle;
+            panels
+                .scan_layer
+                .input(cx, digitise, &response, rect, pointer, panning)
+        });
         let mut pressed = false;
         if self.tools.stroke.is_none() && down_on {
             let kind = if middle || (space && primary) {
@@ -316,6 +330,59 @@ impl EditorApp {
         }
     }
 
+    /// Paints the map with the scan between the terrain and the grid lines (the flicker's scan
+    /// phase shows the scan's own rivers and symbols, not the map's).
+    fn paint_map(&mut self, painter: &egui::Painter, rect: egui::Rect) {
+        let time = painter.ctx().input(|i| i.time);
+        let (opacity, scan_alone) = self.digitise.scan_opacity(time);
+        let layers = self.view.layers;
+        if scan_alone {
+            self.view.layers.hexsides = false;
+            self.view.layers.overlays = false;
+            self.view.layers.labels = false;
+        }
+        let scan = self.digitise.scan.as_ref();
+        let background = self.doc.map.background.as_ref();
+        self.view
+            .paint_with(painter, rect, &self.doc, |painter, view| {
+                if let (Some(loaded), Some(bg)) = (scan, background) {
+                    let matrix = &bg.grid_to_image;
+                    crate::map::scan::paint_scan(painter, view, rect, loaded, matrix, opacity);
+                }
+            });
+        self.view.layers = layers;
+    }
+
+    /// Per frame, before the panels: the digitising session's jobs (a finished import sets the
+    /// map's background, one undo step, or says why it could not), its page brought up in the
+    /// right dock when it opens, and the import dialog.
+    fn digitise_frame(&mut self, ctx: &egui::Context) {
+        match self.digitise.frame(ctx, &self.doc) {
+            Some(ImportEnd::Imported(change)) => {
+                if let Some(change) = change {
+                    self.edit("Import scan", vec![Change::Digitise(change)]);
+                }
+                self.view.fit_pending = true;
+            }
+            Some(ImportEnd::Failed(message)) => {
+                self.dialog = Some(Dialog::Error {
+                    title: "Could not import the scan".into(),
+                    message,
+                    hint: "Use a PNG, JPEG or TIFF scan of at most 12,000 × 12,000 pixels (scan \
+                           at a lower resolution or crop it), then Digitise › Import scan again."
+                        .into(),
+                });
+            }
+            None => {}
+        }
+        if self.digitise.just_opened() {
+            // Opened from the menu: its page comes up in the right dock.
+            self.oob.tab = crate::context::command::DockTab::Digitise;
+            self.settings.show_right_dock = true;
+        }
+        self.with_context(|cx, panels| panels.digitise.import_dialog_ui(cx, ctx));
+    }
+
     /// The legend's eyedropper (issue 11, trip 9): while it is on, a click on the map takes the
     /// scan's colour under the pointer (the median of a small patch, so halftone dots and JPEG
     /// noise do not decide) for the legend's colour, applied as one edit. Returns whether it is
@@ -327,14 +394,12 @@ impl EditorApp {
         pointer: Option<egui::Pos2>,
         panning: bool,
     ) -> bool {
-        if self.legend.picking.is_none() {
-            return false;
-        }
-        if panning || !response.clicked() {
-            return true;
-        }
-        let (Some(pos), Some(scan), Some(bg)) = (
-            pointer,
+        let on = self.legend.picking.is_some();
+        let click = crate::layers::ModeClick::read(on, response, pointer, panning);
+        let crate::layers::ModeClick::Click(pos) = click else {
+            return click.held();
+        };
+        let (Some(scan), Some(bg)) = (
             self.digitise.scan.as_ref(),
             self.doc.map.background.as_ref(),
         ) else {

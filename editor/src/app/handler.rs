@@ -31,6 +31,7 @@ use egui::ViewportCommand;
 use crate::app::{Dialog, EditorApp};
 use crate::context::Command;
 use crate::context::command::DockTab;
+use crate::model::digitise_change::DigitiseChange;
 use crate::model::document::{Document, NewMapSettings, Touched};
 use crate::model::history::{Change, History};
 use crate::model::scenario_edit::CounterAt;
@@ -363,9 +364,34 @@ impl EditorApp {
                 self.legend
                     .open_on(&self.doc, crate::panels::legend::LegendTab::Overlays);
             }
-            Command::ImportScan => self.open_import_dialog(),
+            Command::ImportScan => {
+                let start = crate::services::digitise::import_start_path(&self.doc);
+                self.panels.digitise.import_dialog = Some(start);
+            }
+            Command::ImportScanFrom(path) => self.digitise.start_import(ctx, path, true),
+            Command::SetBackground { label, after } => {
+                let before = self.doc.map.background.clone();
+                if let Some(change) = DigitiseChange::set_background(before, after.map(|b| *b)) {
+                    self.apply_edit(&label, vec![Change::Digitise(change)]);
+                }
+            }
+            Command::ToggleChecked => {
+                if let Some(hex) = self.hovered.or(self.tools.selection) {
+                    let name = self.doc.map.grid.name(hex);
+                    let (label, change) = DigitiseChange::toggle_checked(&self.doc, name);
+                    self.apply_edit(label, vec![Change::Digitise(change)]);
+                }
+            }
+            Command::SampleTerrain(code) => self.tools.terrain = code,
+            Command::GoToHex { hex, close } => {
+                self.go_to_hex(ctx, &hex);
+                if close {
+                    // Close enough to judge the hex (hexside) against the scan.
+                    self.view.zoom = self.view.zoom.max(crate::map::view::ZOOM_100 * 2.0);
+                }
+            }
             Command::GoToDiagnostic(d) => self.go_to_diagnostic(ctx, &d),
-            Command::DigitisePanel(open) => self.digitise.open = open,
+            Command::DigitisePanel(open) => self.digitise.set_open(open),
             Command::DigitiseOn(tab) => self.digitise.open_on(tab),
             Command::ShowOrderOfBattle => {
                 self.oob.tab = DockTab::Oob;
@@ -520,10 +546,10 @@ impl EditorApp {
             self.legend.picking = None;
         } else if self.legend.open {
             self.legend.open = false;
-        } else if self.digitise.import_dialog.is_some() {
-            self.digitise.import_dialog = None;
-        } else if self.digitise.mode != crate::app::digitise::Mode::Idle {
-            self.digitise.mode = crate::app::digitise::Mode::Idle;
+        } else if self.panels.digitise.import_dialog.is_some() {
+            self.panels.digitise.import_dialog = None;
+        } else if self.digitise.mode != crate::services::digitise::Mode::Idle {
+            self.digitise.mode = crate::services::digitise::Mode::Idle;
         } else {
             self.tools.selection = None;
             self.oob.selected = None;
@@ -532,7 +558,7 @@ impl EditorApp {
 
     /// Whether no dialog or editor window is open (a new one may open).
     pub(crate) fn no_modal_open(&self) -> bool {
-        self.dialog.is_none() && !self.legend.open && self.digitise.import_dialog.is_none()
+        self.dialog.is_none() && !self.legend.open && self.panels.digitise.import_dialog.is_none()
     }
 
     // -----------------------------------------------------------------------------------------

@@ -5,7 +5,6 @@
 //! are handed a read-only `ViewContext` and send commands.
 
 pub use crate::context::command;
-pub mod digitise;
 mod frame;
 mod handler;
 mod lifecycle;
@@ -93,6 +92,9 @@ pub struct Panels {
     pub menu_bar: crate::panels::menu_bar::MenuBar,
     pub table_window: crate::panels::table_window::TableWindow,
     pub diagnostics: crate::panels::diagnostics::DiagnosticsList,
+    pub digitise: crate::panels::digitise::DigitisePanel,
+    /// The digitising marks and clicks on the map.
+    pub scan_layer: crate::layers::scan::ScanLayer,
 }
 
 /// The scenario's state the app keeps between frames (the panels read it in the context).
@@ -150,7 +152,9 @@ pub struct EditorApp {
     pub settings: Settings,
     pub diagnostics: DiagnosticsPanel,
     pub legend: LegendEditor,
-    pub digitise: crate::app::digitise::Digitise,
+    /// The digitising session (the scan, its jobs, the calibration and suggestion tools), lent
+    /// to the digitise panel and the scan's map layer.
+    pub digitise: crate::services::digitise::Digitise,
     /// The selection, the right dock's page, the counters by hex, the zone tool.
     pub oob: ScenarioState,
     /// File ▸ Export's running job.
@@ -297,6 +301,19 @@ impl EditorApp {
         &mut self,
         f: impl FnOnce(&crate::context::ViewContext<'_>, &mut Panels) -> R,
     ) -> R {
+        self.with_digitise(|cx, panels, _| f(cx, panels))
+    }
+
+    /// [`EditorApp::with_context`], lending the digitising session too (to the digitise panel
+    /// and the scan's map layer, which both change it).
+    pub(crate) fn with_digitise<R>(
+        &mut self,
+        f: impl FnOnce(
+            &crate::context::ViewContext<'_>,
+            &mut Panels,
+            &mut crate::services::digitise::Digitise,
+        ) -> R,
+    ) -> R {
         let EditorApp {
             doc,
             history,
@@ -308,6 +325,7 @@ impl EditorApp {
             settings,
             commands,
             panels,
+            digitise,
             ..
         } = self;
         let ctx = crate::context::ViewContext {
@@ -330,7 +348,7 @@ impl EditorApp {
             settings,
             commands,
         };
-        f(&ctx, panels)
+        f(&ctx, panels, digitise)
     }
 
     /// Queues an action, run at the end of the frame.

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use bataille_schema::{HexIndex, Id};
+use bataille_schema::map::Background;
+use bataille_schema::{HexIndex, HexName, Id};
 
 use crate::map::view::Layers;
 use crate::model::document::NewMapSettings;
@@ -93,6 +94,24 @@ pub enum Command {
     LegendOverlays,
     /// Digitise ▸ Import scan…: the dialog asking for the scan's file.
     ImportScan,
+    /// Import this scan for the map (decoded in the background; its background is set then).
+    ImportScanFrom(PathBuf),
+    /// Set the map's scan and its fit (`None`: remove the scan): one undo step.
+    SetBackground {
+        label: String,
+        after: Option<Box<Background>>,
+    },
+    /// Mark the hex under the pointer (or the selected one) as checked against the scan, or
+    /// unmark it.
+    ToggleChecked,
+    /// The terrain the digitise panel's sample clicks mark (the palette's terrain, the tool
+    /// unchanged).
+    SampleTerrain(char),
+    /// Centre the map on a hex and select it; `close`: zoom in enough to judge it on the scan.
+    GoToHex {
+        hex: HexName,
+        close: bool,
+    },
     /// Show (or hide) the digitise panel.
     DigitisePanel(bool),
     /// The digitise panel, opened on a tab.
@@ -144,34 +163,7 @@ pub enum DockTab {
 }
 
 /// The tabs of the digitise panel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DigitiseTab {
-    Scan,
-    Calibrate,
-    Terrain,
-    Hexsides,
-    Check,
-}
-
-impl DigitiseTab {
-    pub const ALL: [DigitiseTab; 5] = [
-        DigitiseTab::Scan,
-        DigitiseTab::Calibrate,
-        DigitiseTab::Terrain,
-        DigitiseTab::Hexsides,
-        DigitiseTab::Check,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DigitiseTab::Scan => "Scan",
-            DigitiseTab::Calibrate => "Calibrate",
-            DigitiseTab::Terrain => "Terrain",
-            DigitiseTab::Hexsides => "Hexsides",
-            DigitiseTab::Check => "Check",
-        }
-    }
-}
+pub use crate::services::digitise::Tab as DigitiseTab;
 
 /// What the pointer does, for the shortcut sheet (not commands: they act where the pointer is).
 pub const POINTER_GESTURES: &[(&str, &str)] = &[
@@ -180,10 +172,6 @@ pub const POINTER_GESTURES: &[(&str, &str)] = &[
     ("Space+drag, middle drag", "Pan"),
     ("Wheel, pinch", "Zoom to the cursor"),
     ("Shift+wheel", "Turn the selected counter"),
-    (
-        "C",
-        "Mark the hex under the pointer as checked against the scan",
-    ),
 ];
 
 const fn key(key: Key) -> KeyboardShortcut {
@@ -235,6 +223,7 @@ impl Command {
             ZoomOut,
             ToggleHexNames,
             ToggleTableOverlay,
+            ToggleChecked,
             ToggleDocks,
             ToggleLeftDock,
             ToggleRightDock,
@@ -312,6 +301,11 @@ impl Command {
             LegendHexsides => "Add hexside features…",
             LegendOverlays => "Add overlays…",
             ImportScan => "Import scan…",
+            ImportScanFrom(path) => return format!("Import the scan {}", path.display()),
+            SetBackground { label, .. } => return label.clone(),
+            ToggleChecked => "Mark the hex checked",
+            SampleTerrain(code) => return format!("Sample terrain {code}"),
+            GoToHex { hex, .. } => return format!("Go to {hex}"),
             DigitisePanel(_) => "Digitise panel",
             DigitiseOn(tab) => return format!("Digitise: {}", tab.name()),
             GoToDiagnostic(d) => return format!("Go to {}", d.code),
@@ -384,7 +378,11 @@ impl Command {
             SetLabelText(_) => "The text the label tool sets",
             SetLayers(_) => "Which layers of the map are shown",
             LegendHexsides | LegendOverlays => "Open the legend editor on this page",
-            ImportScan => "Load a scanned map to digitise under the grid",
+            ImportScan | ImportScanFrom(_) => "Load a scanned map to digitise under the grid",
+            SetBackground { .. } => "Set the scan under the map and its fit",
+            ToggleChecked => "Mark the hex under the pointer as checked against the scan",
+            SampleTerrain(_) => "The terrain the digitise panel's sample clicks mark",
+            GoToHex { .. } => "Centre the map on the hex and select it",
             DigitisePanel(_) | DigitiseOn(_) => "Calibrate, suggest terrain and hexsides, check",
             GoToDiagnostic(_) => "Select what the diagnostic is about and centre its hex",
             GoToSelection => "Centre the map on the selected counter",
@@ -431,6 +429,7 @@ impl Command {
             RemoveFromMap => vec![key(Key::Delete)],
             CommandPalette => vec![cmd_shift(Key::P)],
             ShortcutSheet => vec![key(Key::F1)],
+            ToggleChecked => vec![key(Key::C)],
             _ => Vec::new(),
         }
     }

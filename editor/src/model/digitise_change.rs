@@ -19,6 +19,32 @@ pub enum DigitiseChange {
 }
 
 impl DigitiseChange {
+    /// The change setting the map's background from `before` to `after`, if they differ.
+    pub fn set_background(
+        before: Option<Background>,
+        after: Option<Background>,
+    ) -> Option<DigitiseChange> {
+        (before != after).then(|| DigitiseChange::Background {
+            before: before.map(Box::new),
+            after: after.map(Box::new),
+        })
+    }
+
+    /// Marks a hex checked, or unmarks it when it is: the change and its label.
+    pub fn toggle_checked(doc: &Document, hex: HexName) -> (&'static str, DigitiseChange) {
+        let checked = doc.map.checked.binary_search(&hex).is_err();
+        let label = if checked {
+            "Mark checked"
+        } else {
+            "Unmark checked"
+        };
+        let change = DigitiseChange::Checked {
+            hexes: vec![hex],
+            checked,
+        };
+        (label, change)
+    }
+
     pub fn apply(&self, doc: &mut Document, forward: bool) -> Touched {
         match self {
             DigitiseChange::Background { before, after } => {

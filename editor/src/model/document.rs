@@ -231,6 +231,15 @@ impl Document {
         &self.map.grid
     }
 
+    /// Hexes still to check against the scan (not marked; the list is sorted and free of
+    /// duplicates, and the validator reports names off the map).
+    pub fn hexes_to_check(&self) -> usize {
+        self.map
+            .grid
+            .hex_count()
+            .saturating_sub(self.map.checked.len())
+    }
+
     /// The terrain code of a hex.
     pub fn code(&self, hex: HexIndex) -> Option<char> {
         self.map

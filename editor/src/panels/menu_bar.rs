@@ -5,8 +5,6 @@ use egui::Ui;
 
 use crate::context::command::DigitiseTab;
 use crate::context::{Command, ViewContext};
-use crate::model::digitise_change::DigitiseChange;
-use crate::model::history::Change;
 use crate::tools::Tool;
 
 /// What the menus show that is not in the context: the table overlay and the digitise panel.
@@ -189,18 +187,5 @@ fn digitise_menu(ctx: &ViewContext<'_>, ui: &mut Ui, state: MenuState) {
         }
     }
     ui.separator();
-    let background = &ctx.doc.map.background;
-    if ui
-        .add_enabled(background.is_some(), egui::Button::new("Remove the scan"))
-        .clicked()
-        && let Some(before) = background
-    {
-        ctx.send(Command::Edit {
-            label: "Remove scan".to_owned(),
-            changes: vec![Change::Digitise(DigitiseChange::Background {
-                before: Some(Box::new(before.clone())),
-                after: None,
-            })],
-        });
-    }
+    crate::panels::digitise::remove_scan_button(ctx, ui);
 }

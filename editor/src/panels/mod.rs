@@ -4,6 +4,7 @@
 
 pub mod diagnostics;
 pub mod dialogs;
+pub mod digitise;
 pub mod export;
 pub mod field;
 pub mod file_dialog;

@@ -1,7 +1,8 @@
 //! Work behind the UI: live validation, background jobs, files and recovery, the scan's
-//! calibration and suggestions.
+//! calibration and suggestions, the digitising session.
 
 pub mod calibration;
+pub mod digitise;
 pub mod export;
 pub mod files;
 pub mod jobs;

@@ -2,6 +2,8 @@
 //! written with its canonical writer, and a harness around the real `EditorApp`.
 #![allow(dead_code)]
 
+pub mod scan;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

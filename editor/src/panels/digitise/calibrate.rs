@@ -1,0 +1,186 @@
+//! The Calibrate tab: clicked hex centres named in a table with their residuals, the fit kind,
+//! and the start for maps without printed numbers. Each new fit goes out as `Command::SetBackground` (one undo step).
+
+use bataille_schema::HexIndex;
+use bataille_schema::map::FitKind;
+use egui::{Color32, RichText, Ui};
+
+use super::PROBLEM;
+use crate::context::{Command, ViewContext};
+use crate::layers::scan::RESIDUAL_WARN_PX;
+use crate::services::calibration::{ClickTarget, kind_name};
+use crate::services::digitise::{Digitise, Mode};
+
+const BAD: Color32 = Color32::from_rgb(220, 60, 40);
+const WAITING: Color32 = Color32::from_rgb(230, 150, 40);
+
+pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
+    let Some(current) = &ctx.doc.map.background else {
+        ui.weak("Import a scan first.");
+        return;
+    };
+    let grid = &ctx.doc.map.grid;
+    let mut adding =
+        digitise.mode == Mode::Calibrate && digitise.calibration.target == ClickTarget::AddPoint;
+    if ui
+        .toggle_value(&mut adding, "✚ Click hex centres")
+        .on_hover_text("Click the centre of a hex on the scan, then type its name")
+        .clicked()
+    {
+        digitise.mode = if adding { Mode::Calibrate } else { Mode::Idle };
+        digitise.calibration.target = ClickTarget::AddPoint;
+    }
+    let calibration = &mut digitise.calibration;
+    let mut changed = false;
+    ui.label("Fit");
+    for kind in [FitKind::Similarity, FitKind::Affine, FitKind::Projective] {
+        changed |= ui
+            .radio_value(&mut calibration.kind, kind, kind_name(kind))
+            .changed();
+    }
+    let mut dropped = None;
+    egui::Grid::new("control-points")
+        .striped(true)
+        .num_columns(5)
+        .show(ui, |ui| {
+            ui.strong("#");
+            ui.strong("Hex");
+            ui.strong("Pixel");
+            ui.strong("Residual");
+            ui.label("");
+            ui.end_row();
+            for i in 0..calibration.points.len() {
+                let problem = calibration.name_problem(grid, i);
+                let residual = calibration.residual(i);
+                let Some(row) = calibration.points.get_mut(i) else {
+                    continue;
+                };
+                ui.label(format!("{}", i + 1));
+                let hint = row.guess.as_ref().map_or("hex".into(), |g| g.to_string());
+                let edit = ui.add_sized(
+                    [64.0, ui.spacing().interact_size.y],
+                    egui::TextEdit::singleline(&mut row.hex)
+                        .hint_text(hint)
+                        .font(egui::TextStyle::Monospace),
+                );
+                let edit = edit.on_hover_text(problem.clone().unwrap_or_default());
+                edit.widget_info(|| {
+                    egui::WidgetInfo::labeled(
+                        egui::Role::TextInput,
+                        true,
+                        format!("Hex of point {}", i + 1),
+                    )
+                });
+                changed |= edit.changed();
+                ui.label(format!("{:.1}, {:.1}", row.x, row.y));
+                match (residual, problem) {
+                    (_, Some(_)) => {
+                        ui.colored_label(BAD, "not a hex");
+                    }
+                    (Some(r), None) => {
+                        let colour = if r > RESIDUAL_WARN_PX {
+                            BAD
+                        } else {
+                            ui.visuals().text_color()
+                        };
+                        ui.colored_label(colour, format!("{r:.2} px"));
+                    }
+                    (None, None) => {
+                        ui.weak("—");
+                    }
+                }
+                if ui
+                    .button("Drop")
+                    .on_hover_text("Drop this point and refit")
+                    .clicked()
+                {
+                    dropped = Some(i);
+                }
+                ui.end_row();
+            }
+        });
+    let mut next = None;
+    if let Some(i) = dropped {
+        next = calibration.drop_point(grid, current, i);
+    } else if changed {
+        next = calibration.refit(grid, current);
+    }
+    match &calibration.fit {
+        Some(Ok(fit)) => {
+            ui.label(format!(
+                "RMS {:.2} px over {} points",
+                fit.rms_px,
+                fit.residuals_px.len()
+            ));
+        }
+        Some(Err(e)) => {
+            ui.colored_label(PROBLEM, e);
+        }
+        None => {
+            ui.weak("Click at least three hex centres spread over the map and name them.");
+        }
+    }
+    ui.separator();
+    if let Some(placed) = without_numbers(ctx, ui, digitise) {
+        next = Some(placed);
+    }
+    if let Some(bg) = next {
+        ctx.send(Command::SetBackground {
+            label: "Calibrate".into(),
+            after: Some(Box::new(bg)),
+        });
+    }
+}
+
+/// For maps without printed hex numbers: the first hex's centre, then the hex below it or the
+/// hex width. Returns the background "Place grid" made.
+fn without_numbers(
+    ctx: &ViewContext<'_>,
+    ui: &mut Ui,
+    digitise: &mut Digitise,
+) -> Option<bataille_schema::map::Background> {
+    let current = ctx.doc.map.background.as_ref()?;
+    let grid = &ctx.doc.map.grid;
+    ui.strong("No printed hex numbers?");
+    let first = grid.name(HexIndex::new(0, 0));
+    let below = grid.name(HexIndex::new(0, 1.min(grid.rows.saturating_sub(1))));
+    let waiting = match (digitise.mode, digitise.calibration.target) {
+        (Mode::Calibrate, ClickTarget::FirstCentre) => {
+            Some(format!("Click the centre of the first hex ({first})."))
+        }
+        (Mode::Calibrate, ClickTarget::Neighbour) => Some(format!(
+            "Click the centre of the hex below it ({below}), or type the hex width."
+        )),
+        _ => None,
+    };
+    if ui
+        .button("Click the first hex's centre")
+        .on_hover_text("Then the centre of the hex below it: the grid is placed from the two")
+        .clicked()
+    {
+        digitise.mode = Mode::Calibrate;
+        digitise.calibration.target = ClickTarget::FirstCentre;
+    }
+    if let Some(text) = waiting {
+        ui.label(RichText::new(text).color(WAITING));
+    }
+    let mut placed = None;
+    ui.horizontal(|ui| {
+        let label = ui.label("Hex width (px)");
+        ui.add(
+            egui::TextEdit::singleline(&mut digitise.calibration.hex_size_text).desired_width(60.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("The distance between the centres of two neighbouring hexes");
+        if ui.button("Place grid").clicked() {
+            match digitise.calibration.from_hex_size(grid, current) {
+                Ok(bg) => {
+                    placed = Some(bg);
+                    digitise.mode = Mode::Idle;
+                }
+                Err(e) => digitise.calibration.fit = Some(Err(e)),
+            }
+        }
+    });
+    placed
+}

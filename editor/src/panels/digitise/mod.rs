@@ -1,0 +1,202 @@
+//! The digitise page of the right dock (it shares the dock with the order of battle and the
+//! inspector, so the map keeps its width): the Scan, Calibrate, Terrain, Hexsides and Check
+//! tabs, and the import dialog. [`DigitisePanel`] keeps the dialog's typed path; the session it
+//! shows and sets (the scan, the tools, the click mode, the view options) is the app's
+//! [`Digitise`], lent for the call. Document edits go out as `Command`s.
+
+mod calibrate;
+mod suggest;
+
+use std::path::PathBuf;
+
+use egui::{Color32, Key, Ui};
+
+use crate::context::{Command, ViewContext};
+use crate::services::digitise::{Digitise, Mode, Tab};
+use crate::services::jobs::progress_row;
+
+/// The colour of a problem stated in the panel.
+const PROBLEM: Color32 = Color32::from_rgb(200, 80, 40);
+
+/// The digitise panel's own state: the import dialog's path while it is open.
+#[derive(Debug, Default)]
+pub struct DigitisePanel {
+    /// The typed path of the import dialog, while it is open (`Command::ImportScan` opens it
+    /// on the map's scan, or in the map's folder).
+    pub import_dialog: Option<String>,
+}
+
+impl DigitisePanel {
+    /// The page: a heading with Close, the tabs, the import's progress and the tab's content.
+    pub fn ui(&mut self, ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
+        ui.horizontal(|ui| {
+            ui.heading("Digitising");
+            if ui
+                .small_button("✖")
+                .on_hover_text("Close digitising")
+                .clicked()
+            {
+                ctx.send(Command::DigitisePanel(false));
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            for tab in Tab::ALL {
+                if ui
+                    .selectable_label(digitise.tab == tab, tab.name())
+                    .clicked()
+                    && digitise.tab != tab
+                {
+                    digitise.tab = tab;
+                    digitise.mode = Mode::Idle;
+                }
+            }
+        });
+        ui.separator();
+        progress_row(ui, digitise.import_job.as_ref());
+        egui::ScrollArea::vertical()
+            .id_salt("digitise-dock")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                // The dock's width, not the table's: the map never shifts while clicking.
+                ui.set_max_width(ui.available_width());
+                match digitise.tab {
+                    Tab::Scan => self.scan_tab(ctx, ui, digitise),
+                    Tab::Calibrate => calibrate::calibrate_tab(ctx, ui, digitise),
+                    Tab::Terrain => suggest::terrain_tab(ctx, ui, digitise),
+                    Tab::Hexsides => suggest::hexsides_tab(ctx, ui, digitise),
+                    Tab::Check => check_tab(ctx, ui, digitise),
+                }
+            });
+    }
+
+    /// The import dialog, while it is open: Import sends `Command::ImportScanFrom`.
+    pub fn import_dialog_ui(&mut self, ctx: &ViewContext<'_>, egui_ctx: &egui::Context) {
+        let Some(mut text) = self.import_dialog.take() else {
+            return;
+        };
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("import-scan")).show(egui_ctx, |ui| {
+            ui.set_min_width(480.0);
+            ui.heading("Import a scan");
+            ui.label("A PNG, JPEG or TIFF of the printed map, at most 12,000 × 12,000 pixels.");
+            ui.horizontal(|ui| {
+                let label = ui.label("Scan file");
+                let edit = ui
+                    .add(egui::TextEdit::singleline(&mut text).desired_width(360.0))
+                    .labelled_by(label.id);
+                if edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+                    choice = Some(true);
+                }
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Import").clicked() {
+                    choice = Some(true);
+                }
+                if ui.button("Cancel").clicked() {
+                    choice = Some(false);
+                }
+            });
+        });
+        match choice {
+            Some(true) if !text.trim().is_empty() => {
+                ctx.send(Command::ImportScanFrom(PathBuf::from(text.trim())));
+            }
+            Some(_) => {}
+            None => self.import_dialog = Some(text),
+        }
+    }
+
+    fn scan_tab(&self, ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
+        if ui.button("Import a scan…").clicked() {
+            ctx.send(Command::ImportScan);
+        }
+        match (&digitise.scan, &ctx.doc.map.background) {
+            (Some(scan), Some(bg)) => {
+                let tiles = match scan.tiles.len() {
+                    1 => "one texture".to_owned(),
+                    n => format!("{n} tiles of at most {} px", scan.tile_side),
+                };
+                ui.label(format!(
+                    "{} — {} × {} px in {tiles}",
+                    bg.image,
+                    scan.width(),
+                    scan.height(),
+                ));
+                ui.weak(format!(
+                    "Decoded in {:.2} s, textures in {:.2} s",
+                    scan.timings.decode.as_secs_f32(),
+                    scan.timings.textures.as_secs_f32()
+                ));
+            }
+            (None, Some(bg)) if digitise.import_job.is_none() => {
+                ui.colored_label(PROBLEM, format!("The scan {} is not loaded.", bg.image));
+            }
+            (_, None) => {
+                ui.weak("No scan: import one to trace the map over it.");
+            }
+            _ => {}
+        }
+        ui.checkbox(&mut digitise.show_scan, "Show the scan");
+        opacity_slider(ui, digitise, "Scan opacity")
+            .on_hover_text("0: the painted map only; 1: the scan over the terrain");
+        remove_scan_button(ctx, ui);
+    }
+}
+
+/// "Remove the scan" (the Scan tab's and the Digitise menu's): one undo step.
+pub fn remove_scan_button(ctx: &ViewContext<'_>, ui: &mut Ui) {
+    let has_scan = ctx.doc.map.background.is_some();
+    if ui
+        .add_enabled(has_scan, egui::Button::new("Remove the scan"))
+        .clicked()
+    {
+        ctx.send(Command::SetBackground {
+            label: "Remove scan".into(),
+            after: None,
+        });
+    }
+}
+
+/// The scan's opacity over the map, labelled.
+fn opacity_slider(ui: &mut Ui, digitise: &mut Digitise, label: &str) -> egui::Response {
+    ui.horizontal(|ui| {
+        let label = ui.label(label);
+        ui.add(egui::Slider::new(&mut digitise.opacity, 0.0..=1.0))
+            .labelled_by(label.id)
+    })
+    .inner
+}
+
+fn check_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
+    ui.checkbox(&mut digitise.flicker, "Flicker between map and scan");
+    ui.horizontal(|ui| {
+        let label = ui.label("Flicker period (ms)");
+        ui.add(egui::Slider::new(&mut digitise.flicker_ms, 100..=2000))
+            .labelled_by(label.id);
+    });
+    opacity_slider(ui, digitise, "Blend (scan over map)");
+    ui.checkbox(&mut digitise.show_checked, "Show checked marks");
+    let grid = &ctx.doc.map.grid;
+    let total = grid.hex_count();
+    let left = ctx.doc.hexes_to_check();
+    ui.label(format!(
+        "{} of {total} hexes checked; {left} to check",
+        total - left
+    ));
+    ui.weak("C marks (or unmarks) the hex under the pointer as checked.");
+    if ui.button("Next hex to check").clicked() {
+        let start = ctx.selection.hex;
+        let checked = &ctx.doc.map.checked;
+        let next = grid
+            .indices()
+            .filter(|h| start.is_none_or(|s| *h > s))
+            .chain(grid.indices())
+            .find(|h| checked.binary_search(&grid.name(*h)).is_err());
+        if let Some(hex) = next {
+            ctx.send(Command::GoToHex {
+                hex: grid.name(hex),
+                close: false,
+            });
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! The Terrain and Hexsides tabs: samples marked on the map, a classification of the calibrated
+//! scan in the background, the suggestions shown and accepted (all, or above a threshold) as
+//! one undo step, and the review queue of doubtful hexes or hexsides (previous, next — centred
+//! and zoomed in —, accept, skip). The two tabs share their plumbing: [`classify_row`] starts a
+//! job and shows its progress and error, [`threshold_row`] and [`accept_row`] the acceptance,
+//! [`review_rows`] the queue.
+
+use std::sync::Arc;
+
+use bataille_digitize::calibrate::Matrix;
+use bataille_digitize::scan::Scan;
+use bataille_schema::{Grid, HexIndex, Id};
+use egui::{Color32, RichText, Ui};
+
+use super::PROBLEM;
+use crate::context::{Command, ViewContext};
+use crate::model::history::Change;
+use crate::services::digitise::{Digitise, Mode};
+use crate::services::jobs::{Job, progress_row};
+use crate::services::suggest::{Overlay, Suggest};
+
+/// A job's start function: the terrain's or the hexsides'.
+type Start = fn(&mut Suggest, &egui::Context, Arc<Scan>, &Grid, Matrix);
+
+/// The button starting a classification of the calibrated scan (off while the job runs, or
+/// without a scan) with what goes `beside` it, then the job's progress with Cancel, and the
+/// last job's error.
+fn classify_row<T: Send + 'static>(
+    ctx: &ViewContext<'_>,
+    ui: &mut Ui,
+    digitise: &mut Digitise,
+    label: &str,
+    job: fn(&Suggest) -> Option<&Job<T>>,
+    start: Start,
+    beside: impl FnOnce(&mut Ui, &mut Suggest),
+) {
+    let running = job(&digitise.suggest).is_some();
+    let ready = digitise.scan_ready(ctx.doc);
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(ready && !running, egui::Button::new(label))
+            .clicked()
+            && let (Some(scan), Some(bg)) = (&digitise.scan, &ctx.doc.map.background)
+        {
+            let scan = scan.scan.clone();
+            start(
+                &mut digitise.suggest,
+                ui.ctx(),
+                scan,
+                &ctx.doc.map.grid,
+                bg.grid_to_image,
+            );
+        }
+        beside(ui, &mut digitise.suggest);
+    });
+    progress_row(ui, job(&digitise.suggest));
+    if let Some(e) = &digitise.suggest.error {
+        ui.colored_label(PROBLEM, e);
+    }
+}
+
+/// The overlay shown on the map and the confidence threshold.
+fn threshold_row(ui: &mut Ui, suggest: &mut Suggest) {
+    ui.horizontal(|ui| {
+        ui.label("Show");
+        let o = &mut suggest.overlay;
+        ui.radio_value(o, Overlay::Tint, "Suggestions");
+        ui.radio_value(o, Overlay::Confidence, "Confidence");
+        ui.radio_value(o, Overlay::Off, "Nothing");
+    });
+    ui.horizontal(|ui| {
+        let label = ui.label("Confidence threshold");
+        ui.add(egui::Slider::new(&mut suggest.threshold, 0.0..=1.0))
+            .labelled_by(label.id);
+    });
+}
+
+/// "Accept all" and "Accept above threshold (n)"; returns the changes of the one clicked.
+fn accept_row<T: Clone>(ui: &mut Ui, names: [&str; 2], all: &[T], above: &[T]) -> Option<Vec<T>> {
+    let mut accept = None;
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(!all.is_empty(), egui::Button::new(names[0]))
+            .clicked()
+        {
+            accept = Some(all.to_vec());
+        }
+        let above_text = format!("{} ({})", names[1], above.len());
+        if ui
+            .add_enabled(!above.is_empty(), egui::Button::new(above_text))
+            .clicked()
+        {
+            accept = Some(above.to_vec());
+        }
+    });
+    accept.filter(|changes| !changes.is_empty())
+}
+
+/// What the review queue's buttons asked.
+enum Review {
+    /// The previous (`false`) or next (`true`) doubtful item.
+    Step(bool),
+    Accept,
+    Skip,
+}
+
+/// The review queue's rows: "◀ Previous …" and "… ▶"; then, while an item is under review, its
+/// description and Accept / Skip. `names`: the item's word in the buttons ("doubtful hexside",
+/// "hexside"), empty for hexes.
+fn review_rows(
+    ui: &mut Ui,
+    item: &str,
+    reviewing: bool,
+    describe: impl FnOnce(&mut Ui),
+) -> Option<Review> {
+    let mut asked = None;
+    let spaced = if item.is_empty() {
+        String::new()
+    } else {
+        format!(" {item}")
+    };
+    ui.horizontal(|ui| {
+        if ui.button(format!("◀ Previous doubtful{spaced}")).clicked() {
+            asked = Some(Review::Step(false));
+        }
+        if ui.button(format!("Next doubtful{spaced} ▶")).clicked() {
+            asked = Some(Review::Step(true));
+        }
+    });
+    if reviewing {
+        describe(ui);
+        ui.horizontal(|ui| {
+            if ui.button(format!("Accept{spaced}")).clicked() {
+                asked = Some(Review::Accept);
+            }
+            if ui.button(format!("Skip{spaced}")).clicked() {
+                asked = Some(Review::Skip);
+            }
+        });
+    }
+    asked
+}
+
+/// Centres the map on a reviewed hex, close enough to judge it against the scan.
+fn show_reviewed(ctx: &ViewContext<'_>, hex: Option<HexIndex>) {
+    if let Some(hex) = hex {
+        ctx.send(Command::GoToHex {
+            hex: ctx.doc.map.grid.name(hex),
+            close: true,
+        });
+    }
+}
+
+/// A terrain's name in the legend, or its code.
+fn terrain_name(ctx: &ViewContext<'_>, code: char) -> String {
+    ctx.doc
+        .map
+        .terrain
+        .get(&code.to_string())
+        .map_or_else(|| format!("`{code}`"), |t| t.name.clone())
+}
+
+/// A hexside feature's name in the legend ("plain" for none).
+fn feature_name(ctx: &ViewContext<'_>, feature: Option<&Id>) -> String {
+    feature.map_or_else(
+        || "plain".to_owned(),
+        |f| {
+            ctx.doc
+                .map
+                .hexside_types
+                .get(f)
+                .map_or_else(|| f.to_string(), |t| t.name.clone())
+        },
+    )
+}
+
+/// A click-mode toggle ("✚ Mark samples"): on, the map's clicks mark `mode`'s samples.
+fn mark_toggle(ui: &mut Ui, digitise: &mut Digitise, mode: Mode, text: &str, hover: &str) {
+    let mut marking = digitise.mode == mode;
+    if ui
+        .toggle_value(&mut marking, text)
+        .on_hover_text(hover)
+        .clicked()
+    {
+        digitise.mode = if marking { mode } else { Mode::Idle };
+    }
+}
+
+pub(super) fn terrain_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
+    mark_toggle(
+        ui,
+        digitise,
+        Mode::SampleTerrain,
+        "✚ Mark samples",
+        "Click hexes to mark them as samples of the terrain chosen below",
+    );
+    let counts = digitise.suggest.sample_counts();
+    for (code, t) in &ctx.doc.map.terrain {
+        let Some(c) = code.chars().next() else {
+            continue;
+        };
+        let n = counts.get(&c).copied().unwrap_or(0);
+        let text = RichText::new(format!("Sample {}: {n}", t.name))
+            .color(crate::map::view::colour32(&t.colour, Color32::MAGENTA));
+        if ui.selectable_label(ctx.tools.terrain == c, text).clicked() {
+            ctx.send(Command::SampleTerrain(c));
+            digitise.mode = Mode::SampleTerrain;
+        }
+    }
+    let clear = |ui: &mut Ui, suggest: &mut Suggest| {
+        if !counts.is_empty() && ui.button("Clear samples").clicked() {
+            suggest.samples.clear();
+        }
+    };
+    let (label, start) = ("Classify hexes", Suggest::start_terrain);
+    classify_row(
+        ctx,
+        ui,
+        digitise,
+        label,
+        |s| s.terrain_job.as_ref(),
+        start,
+        clear,
+    );
+    let suggest = &mut digitise.suggest;
+    let Some(terrain) = &suggest.terrain else {
+        return;
+    };
+    let doc = ctx.doc;
+    let all = suggest.accept_terrain(doc, 0.0);
+    let doubtful = suggest.doubtful(doc).len();
+    ui.label(format!(
+        "{} hexes classified: {} differ from the map, {doubtful} doubtful",
+        terrain.hexes.len(),
+        all.len()
+    ));
+    threshold_row(ui, suggest);
+    let above = suggest.accept_terrain(doc, suggest.threshold);
+    let names = ["Accept all", "Accept above threshold"];
+    if let Some(cells) = accept_row(ui, names, &all, &above) {
+        ctx.send(Command::Edit {
+            label: "Accept terrain suggestions".into(),
+            changes: vec![Change::Terrain(cells)],
+        });
+    }
+    ui.separator();
+    ui.strong("Review the doubtful hexes");
+    let reviewed = suggest.review;
+    let describe = |ui: &mut Ui| {
+        if let Some(hex) = reviewed
+            && let Some((code, confidence)) = suggest.suggestion(doc, hex)
+        {
+            ui.label(format!(
+                "{}: {} on the map, {} suggested ({:.0} %)",
+                doc.map.grid.name(hex),
+                terrain_name(ctx, doc.code(hex).unwrap_or('?')),
+                terrain_name(ctx, code),
+                confidence * 100.0
+            ));
+        }
+    };
+    let go = match review_rows(ui, "", reviewed.is_some(), describe) {
+        None => None,
+        Some(Review::Step(forward)) => suggest.step_review(doc, forward),
+        Some(Review::Accept) => {
+            if let Some(change) = suggest.accept_reviewed(doc) {
+                ctx.send(Command::Edit {
+                    label: "Accept terrain suggestion".into(),
+                    changes: vec![change],
+                });
+            }
+            suggest.step_review(doc, true)
+        }
+        Some(Review::Skip) => {
+            suggest.skipped.extend(reviewed);
+            suggest.step_review(doc, true)
+        }
+    };
+    show_reviewed(ctx, go);
+}
+
+pub(super) fn hexsides_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
+    mark_toggle(
+        ui,
+        digitise,
+        Mode::SampleHexside,
+        "✚ Mark hexsides",
+        "Click hexsides to mark them as samples of the feature chosen below",
+    );
+    let doc = ctx.doc;
+    let suggest = &mut digitise.suggest;
+    let count = |feature: Option<&Id>| {
+        suggest
+            .side_samples
+            .values()
+            .filter(|f| f.as_ref() == feature)
+            .count()
+    };
+    let mut picked: Option<Option<Id>> = None;
+    for (id, t) in &doc.map.hexside_types {
+        let n = count(Some(id));
+        let selected = suggest.side_feature.as_ref() == Some(id);
+        if ui
+            .selectable_label(selected, format!("Sample {}: {n}", t.name))
+            .clicked()
+        {
+            picked = Some(Some(id.clone()));
+        }
+    }
+    let plain = count(None);
+    if ui
+        .selectable_label(
+            suggest.side_feature.is_none(),
+            format!("Sample plain hexsides: {plain}"),
+        )
+        .clicked()
+    {
+        picked = Some(None);
+    }
+    if let Some(feature) = picked {
+        digitise.suggest.side_feature = feature;
+        digitise.mode = Mode::SampleHexside;
+    }
+    let (label, start) = ("Find hexside features", Suggest::start_hexsides);
+    classify_row(
+        ctx,
+        ui,
+        digitise,
+        label,
+        |s| s.hexside_job.as_ref(),
+        start,
+        |_, _| {},
+    );
+    let suggest = &mut digitise.suggest;
+    if suggest.hexsides.is_none() {
+        return;
+    }
+    threshold_row(ui, suggest);
+    let above = suggest.accept_hexsides(doc, suggest.threshold);
+    let all = suggest.accept_hexsides(doc, 0.0);
+    ui.label(format!(
+        "{} hexside features suggested that the map lacks, {} above the threshold",
+        all.len(),
+        above.len()
+    ));
+    let names = ["Accept all hexsides", "Accept hexsides above threshold"];
+    if let Some(changes) = accept_row(ui, names, &all, &above) {
+        ctx.send(Command::Edit {
+            label: "Accept hexside suggestions".into(),
+            changes,
+        });
+    }
+    ui.separator();
+    let doubtful = suggest.doubtful_hexsides(doc).len();
+    ui.strong(format!("Review the doubtful hexsides ({doubtful})"));
+    let reviewed = suggest.side_review;
+    let describe = |ui: &mut Ui| {
+        let Some(hexside) = reviewed else {
+            return;
+        };
+        let Some((feature, confidence)) = suggest.side_suggestion(hexside) else {
+            return;
+        };
+        let name = doc.map.grid.hexside_ref(hexside.0, hexside.1);
+        let on_map: Vec<String> = doc
+            .map
+            .hexsides
+            .iter()
+            .filter(|(_, list)| list.contains(&name))
+            .map(|(f, _)| feature_name(ctx, Some(f)))
+            .collect();
+        let on_map = if on_map.is_empty() {
+            "plain".to_owned()
+        } else {
+            on_map.join(", ")
+        };
+        ui.label(format!(
+            "{name}: {on_map} on the map, {} suggested ({:.0} %)",
+            feature_name(ctx, feature.as_ref()),
+            confidence * 100.0
+        ));
+    };
+    let go = match review_rows(ui, "hexside", reviewed.is_some(), describe) {
+        None => None,
+        Some(Review::Step(forward)) => suggest.step_side_review(doc, forward),
+        Some(Review::Accept) => {
+            let changes = suggest.accept_side_reviewed(doc);
+            if !changes.is_empty() {
+                ctx.send(Command::Edit {
+                    label: "Accept hexside suggestion".into(),
+                    changes,
+                });
+            }
+            suggest.step_side_review(doc, true)
+        }
+        Some(Review::Skip) => {
+            suggest.side_skipped.extend(reviewed);
+            suggest.step_side_review(doc, true)
+        }
+    };
+    show_reviewed(ctx, go.map(|(hex, _)| hex));
+}
