@@ -1,5 +1,5 @@
 //! The digitising marks over the map: the calibration points (with a line to where the fit
-//! puts their hex), the suggestions' tint or confidence, the
+//! puts their hex, the one the check doubts circled), the suggestions' tint or confidence, the
 //! checked hexes; and the map clicks of the digitise modes (a calibration point, a sample hex,
 //! a sample hexside). The scan itself is painted under the grid lines with the map (the app's
 //! frame, which holds the map view's meshes). The session it reads and marks, [`Digitise`],
@@ -89,13 +89,14 @@ impl ScanLayer {
 }
 
 /// The clicked points: a cross coloured by residual, the number and hex name, a line to where
-/// the fit puts the hex's centre.
+/// the fit puts the hex's centre; the point the check doubts circled in red.
 fn paint_calibration(ctx: &ViewContext<'_>, digitise: &Digitise, painter: &Painter, rect: Rect) {
     let Some(bg) = &ctx.doc.map.background else {
         return;
     };
     let grid = &ctx.doc.map.grid;
     let calibration = &digitise.calibration;
+    let suspect = calibration.suspect_row();
     for (i, row) in calibration.points.iter().enumerate() {
         let at = screen_point(ctx.view, rect, &bg.grid_to_image, [row.x, row.y]);
         let colour = match calibration.residual(i) {
@@ -108,6 +109,9 @@ fn paint_calibration(ctx: &ViewContext<'_>, digitise: &Digitise, painter: &Paint
         painter.line_segment([at - vec2(s, 0.0), at + vec2(s, 0.0)], stroke);
         painter.line_segment([at - vec2(0.0, s), at + vec2(0.0, s)], stroke);
         painter.circle_stroke(at, s * 0.6, Stroke::new(1.0, Color32::BLACK));
+        if suspect == Some(i) {
+            painter.circle_stroke(at, s * 1.8, Stroke::new(2.5, Color32::from_rgb(255, 0, 0)));
+        }
         let text = if row.hex.trim().is_empty() {
             format!("{}", i + 1)
         } else {

@@ -1,11 +1,14 @@
 //! The calibration tool: points clicked on the scan, each named by the hex whose centre it is;
 //! the fit (similarity, affine, projective) made from them by `bataille-digitize`, each point's
 //! residual in pixels, dropping a bad point; and the start for maps without printed numbers
-//! (the first hex's centre and a neighbour's, or the first centre and the hex size). The tool
-//! never writes the document: it returns the new `Background` for the app to apply.
+//! (the first hex's centre and a neighbour's, or the first centre and the hex size). Each fit is
+//! checked as `bataille digitize` checks it: a click the others disagree with is named, and a
+//! fit kind too simple for the scan (a keystone fitted affine) is pointed out. The tool never
+//! writes the document: it returns the new `Background` for the app to apply.
 
 use bataille_digitize::calibrate::{
-    CalibrationError, Fit, calibrate, from_first_centre_and_size, min_points,
+    CalibrationCheck, CalibrationError, Fit, calibrate, check, from_first_centre_and_size,
+    min_points,
 };
 use bataille_schema::map::{Background, ControlPoint, FitKind, Grid};
 use bataille_schema::{HexIndex, HexName};
@@ -42,6 +45,9 @@ pub struct Calibration {
     pub fit: Option<Result<Fit, String>>,
     /// Which rows the fit's residuals belong to.
     fitted_rows: Vec<usize>,
+    /// What checking the named points found: a click the others disagree with, a fit kind too
+    /// simple for the scan.
+    pub check: CalibrationCheck,
     pub target: ClickTarget,
     /// The hex width typed (pixels between neighbouring centres), for "hex size".
     pub hex_size_text: String,
@@ -56,6 +62,7 @@ impl Default for Calibration {
             kind: FitKind::Affine,
             fit: None,
             fitted_rows: Vec::new(),
+            check: CalibrationCheck::default(),
             target: ClickTarget::AddPoint,
             hex_size_text: String::new(),
             synced: None,
@@ -104,6 +111,12 @@ impl Calibration {
         fit.residuals_px.get(k).copied()
     }
 
+    /// The row of the click the others disagree with, if the check names one.
+    pub fn suspect_row(&self) -> Option<usize> {
+        let suspect = self.check.suspect.as_ref()?;
+        self.fitted_rows.get(suspect.index).copied()
+    }
+
     /// Why a row's name is not usable, if it is not.
     pub fn name_problem(&self, grid: &Grid, row: usize) -> Option<String> {
         let text = self.points.get(row)?.hex.trim();
@@ -135,6 +148,7 @@ impl Calibration {
     fn refit_only(&mut self, grid: &Grid) -> Option<Fit> {
         let (points, rows) = self.named(grid);
         self.fitted_rows = rows;
+        self.check = check(grid, &points, self.kind).unwrap_or_default();
         if points.len() < min_points(self.kind) {
             self.fit = (!points.is_empty()).then(|| {
                 Err(CalibrationError::TooFewPoints {
@@ -276,6 +290,7 @@ impl Calibration {
         self.kind = FitKind::Similarity;
         self.fit = None;
         self.fitted_rows.clear();
+        self.check = CalibrationCheck::default();
         let next = Background {
             image: current.image.clone(),
             fit: FitKind::Similarity,
@@ -345,6 +360,48 @@ mod tests {
         for (a, b) in bg.grid_to_image.iter().zip(&truth) {
             assert!((a - b).abs() < 1e-6, "{a} vs {b}");
         }
+    }
+
+    #[test]
+    fn the_check_names_the_row_of_a_click_the_others_disagree_with() {
+        let grid = grid();
+        let truth = [30.0, 2.0, 50.0, -1.0, 31.0, 40.0, 0.0, 0.0, 1.0];
+        let mut cal = Calibration::default();
+        // A row not named yet comes first: the check's index is among the named rows.
+        cal.points.push(PointRow {
+            hex: String::new(),
+            x: 5.0,
+            y: 5.0,
+            guess: None,
+        });
+        let hexes = [(0, 0), (9, 0), (0, 7), (9, 7), (4, 3), (6, 2)];
+        for (k, (col, row)) in hexes.into_iter().enumerate() {
+            let index = HexIndex::new(col, row);
+            let [gx, gy] = grid.centre(index);
+            let mut px = apply(&truth, [f64::from(gx), f64::from(gy)]);
+            if k == 4 {
+                px[0] += 10.0;
+            }
+            cal.points.push(PointRow {
+                hex: grid.name(index).to_string(),
+                x: px[0],
+                y: px[1],
+                guess: None,
+            });
+        }
+        cal.refit(&grid, &background());
+        assert_eq!(cal.suspect_row(), Some(5));
+        let name = grid.name(HexIndex::new(4, 3));
+        assert_eq!(
+            cal.check.messages(),
+            [format!(
+                "{name} is 10.0 px from where the other five put it: re-click it or drop it"
+            )]
+        );
+        // Dropped, the others agree.
+        cal.drop_point(&grid, &background(), 5);
+        assert_eq!(cal.suspect_row(), None);
+        assert!(cal.check.messages().is_empty());
     }
 
     #[test]

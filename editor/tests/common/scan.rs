@@ -1,5 +1,5 @@
 //! A scan to digitise in the tests: a map of terrain patches and a stream rendered by
-//! bataille-render, a blank map over it, and the steps of
+//! bataille-render (flat, or photographed at an angle), a blank map over it, and the steps of
 //! importing it and clicking on it through the real app.
 
 use std::path::{Path, PathBuf};
@@ -79,10 +79,50 @@ fn scans_dir(dir: &Path) -> PathBuf {
     scans
 }
 
+/// The truth map photographed at an angle: the far (top) edge `keystone` narrower than the
+/// near one (`bataille_digitize::synth`), written to `scans/scan.png` under `dir`; returns the
+/// path and the true (projective) grid → image matrix.
+pub fn write_keystoned_scan(dir: &Path, keystone: f64) -> (PathBuf, [f64; 9]) {
+    use bataille_digitize::synth::{Mix, make_scan};
+    let options = scan_options();
+    let map = truth_map();
+    let pixmap = render_map(&map, &options).expect("render");
+    let layout = Layout::new(&map.grid, &options).expect("layout");
+    let png = bataille_render::encode_png(&pixmap).expect("png");
+    let rgb = image::load_from_memory(&png).expect("decoded").to_rgb8();
+    let mix = Mix {
+        keystone,
+        ..Mix::clean()
+    };
+    let (w, h) = rgb.dimensions();
+    let scan = make_scan(
+        rgb.as_raw(),
+        w,
+        h,
+        &layout.grid_to_image(),
+        &[],
+        0.0,
+        &mix,
+        1,
+    )
+    .expect("scan");
+    let path = scans_dir(dir).join("scan.png");
+    std::fs::write(&path, &scan.bytes).expect("png");
+    (path, scan.grid_to_image)
+}
+
 /// A temp dir with `maps/map.ron` (blank terrain, the truth's grid and legend) and the scan.
 pub fn setup(background: Option<Background>) -> (tempfile::TempDir, PathBuf, PathBuf, [f64; 9]) {
+    setup_with(background, write_scan)
+}
+
+/// [`setup`] with the scan `write` makes.
+pub fn setup_with(
+    background: Option<Background>,
+    write: impl FnOnce(&Path) -> (PathBuf, [f64; 9]),
+) -> (tempfile::TempDir, PathBuf, PathBuf, [f64; 9]) {
     let dir = tempfile::tempdir().expect("dir");
-    let (scan, truth) = write_scan(dir.path());
+    let (scan, truth) = write(dir.path());
     let mut map = blank_map(12, 9);
     map.background = background;
     let maps = dir.path().join("maps");

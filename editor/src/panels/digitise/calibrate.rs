@@ -1,5 +1,7 @@
 //! The Calibrate tab: clicked hex centres named in a table with their residuals, the fit kind,
-//! and the start for maps without printed numbers. Each new fit goes out as `Command::SetBackground` (one undo step).
+//! what the check found (the click the others disagree with, its row marked; a fit kind too
+//! simple for the scan, with a button for the richer one), and the start for maps without
+//! printed numbers. Each new fit goes out as `Command::SetBackground` (one undo step).
 
 use bataille_schema::HexIndex;
 use bataille_schema::map::FitKind;
@@ -13,6 +15,15 @@ use crate::services::digitise::{Digitise, Mode};
 
 const BAD: Color32 = Color32::from_rgb(220, 60, 40);
 const WAITING: Color32 = Color32::from_rgb(230, 150, 40);
+
+/// The button's name for a fit kind ("Use projective").
+fn use_kind(kind: FitKind) -> &'static str {
+    match kind {
+        FitKind::Similarity => "Use similarity",
+        FitKind::Affine => "Use affine",
+        FitKind::Projective => "Use projective",
+    }
+}
 
 pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
     let Some(current) = &ctx.doc.map.background else {
@@ -38,6 +49,8 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
             .radio_value(&mut calibration.kind, kind, kind_name(kind))
             .changed();
     }
+    let suspect = calibration.suspect_row();
+    let suspect_message = calibration.check.suspect.as_ref().map(|s| s.message());
     let mut dropped = None;
     egui::Grid::new("control-points")
         .striped(true)
@@ -55,7 +68,17 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
                 let Some(row) = calibration.points.get_mut(i) else {
                     continue;
                 };
-                ui.label(format!("{}", i + 1));
+                if suspect == Some(i) {
+                    // The click the others disagree with: its number marked, the reason on hover.
+                    let number = RichText::new(format!("⚠ {}", i + 1))
+                        .color(Color32::WHITE)
+                        .background_color(BAD)
+                        .strong();
+                    ui.label(number)
+                        .on_hover_text(suspect_message.clone().unwrap_or_default());
+                } else {
+                    ui.label(format!("{}", i + 1));
+                }
                 let hint = row.guess.as_ref().map_or("hex".into(), |g| g.to_string());
                 let edit = ui.add_sized(
                     [64.0, ui.spacing().interact_size.y],
@@ -78,7 +101,7 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
                         ui.colored_label(BAD, "not a hex");
                     }
                     (Some(r), None) => {
-                        let colour = if r > RESIDUAL_WARN_PX {
+                        let colour = if r > RESIDUAL_WARN_PX || suspect == Some(i) {
                             BAD
                         } else {
                             ui.visuals().text_color()
@@ -118,6 +141,24 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
         }
         None => {
             ui.weak("Click at least three hex centres spread over the map and name them.");
+        }
+    }
+    // What the check found, as `bataille digitize` says it.
+    if let Some(message) = &suspect_message {
+        ui.colored_label(BAD, format!("⚠ {message}"));
+    }
+    if let Some(advice) = calibration.check.kind_advice.clone() {
+        ui.colored_label(WAITING, format!("⚠ {}", advice.message()));
+        if ui
+            .button(use_kind(advice.better))
+            .on_hover_text(format!(
+                "Fit the points with the {} kind",
+                kind_name(advice.better)
+            ))
+            .clicked()
+        {
+            calibration.kind = advice.better;
+            next = calibration.refit(grid, current);
         }
     }
     ui.separator();
