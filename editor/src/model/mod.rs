@@ -6,6 +6,7 @@ pub mod digitise_change;
 pub mod document;
 pub mod history;
 pub mod oob_ops;
+pub mod references;
 pub mod resize;
 pub mod scenario_edit;
 pub mod selection;

@@ -5,52 +5,15 @@
 use bataille_schema::geometry::sides;
 use bataille_schema::map::Orientation;
 use bataille_schema::scenario::{
-    Army, Commander, Corps, LineLeader, Placement, Scenario, Symbol, Unit, Victory,
+    Army, Commander, Conversion, Corps, LineLeader, Placement, Scenario, Symbol, Unit,
 };
 use bataille_schema::{Colour, Grid, Id, Side};
 
 use crate::model::history::Change;
 use crate::model::scenario_edit::{
-    CounterAt, Item, ItemPath, ScenarioChange, Settings, ids_in_use, unique_id,
+    CounterAt, Item, ItemPath, ScenarioChange, ids_in_use, unique_id,
 };
 use crate::model::selection::Sel;
-
-/// The changes renaming an id in the victory conditions, when it appears there.
-pub fn rename_in_victory(s: &Scenario, old: &str, new: &Id) -> Option<Change> {
-    let mut victory: Victory = s.victory.clone();
-    let mut changed = false;
-    for o in &mut victory.unit_objectives {
-        if o.unit.as_str() == old {
-            o.unit = new.clone();
-            changed = true;
-        }
-    }
-    for l in &mut victory.leader_losses {
-        if l.leader.as_str() == old {
-            l.leader = new.clone();
-            changed = true;
-        }
-        if l.winner.as_str() == old {
-            l.winner = new.clone();
-            changed = true;
-        }
-    }
-    for h in &mut victory.holds {
-        if h.army.as_str() == old {
-            h.army = new.clone();
-            changed = true;
-        }
-    }
-    changed.then(|| {
-        let before = Settings::of(s);
-        let mut after = before.clone();
-        after.victory = victory;
-        Change::Scenario(ScenarioChange::Settings {
-            before: Box::new(before),
-            after: Box::new(after),
-        })
-    })
-}
 
 pub fn item_change(path: ItemPath, before: Option<Item>, after: Option<Item>) -> Change {
     Change::Scenario(ScenarioChange::Item {
@@ -230,7 +193,7 @@ pub fn numbered_name(name: &str) -> (&str, Option<u32>) {
 /// Duplicates a unit (not placed) right after it. Copies are numbered as the games do: the
 /// copy of "Fechenbach" is "Fechenbach 2/" (and the original becomes "Fechenbach 1/", in the
 /// same step), the copy of "Fechenbach 2/" the next free number; the copy's id is made from its
-/// name.
+/// name, and the miniatures conversion rules that name the original name the copy too.
 pub fn duplicate_unit(s: &Scenario, a: usize, u: usize) -> Option<((String, Vec<Change>), Sel)> {
     let army = s.armies.get(a)?;
     let unit = army.units.get(u)?;
@@ -258,12 +221,47 @@ pub fn duplicate_unit(s: &Scenario, a: usize, u: usize) -> Option<((String, Vec<
     copy.name = format!("{stem} {}/", highest + 1);
     copy.id = unique_id(&ids_in_use(s), &copy.name);
     copy.placement = crate::model::scenario_edit::placement_removed(&unit.placement);
+    changes.extend(copy_in_conversions(s, &unit.id, &copy.id));
     changes.push(item_change(
         ItemPath::Unit(a, u + 1),
         None,
         Some(Item::Unit(Box::new(copy))),
     ));
     Some((("Duplicate unit".to_owned(), changes), Sel::Unit(a, u + 1)))
+}
+
+/// One change per miniatures system whose conversion rules (`miniatures[].convert`) `edit`
+/// changes; none for the others.
+pub fn edit_conversions(
+    s: &Scenario,
+    mut edit: impl FnMut(&[Conversion]) -> Vec<Conversion>,
+) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for (m, used) in s.miniatures.iter().enumerate() {
+        let after = edit(&used.convert);
+        if after != used.convert {
+            changes.push(Change::Scenario(ScenarioChange::Conversions {
+                system: m,
+                before: used.convert.clone(),
+                after,
+            }));
+        }
+    }
+    changes
+}
+
+/// A duplicated unit converts as its original does: every conversion rule whose `units` list
+/// names the original names the copy too, right after it.
+pub fn copy_in_conversions(s: &Scenario, original: &Id, copy: &Id) -> Vec<Change> {
+    edit_conversions(s, |rules| {
+        let mut after = rules.to_vec();
+        for rule in &mut after {
+            if let Some(at) = rule.units.iter().position(|id| id == original) {
+                rule.units.insert(at + 1, copy.clone());
+            }
+        }
+        after
+    })
 }
 
 /// The change that gives a counter a new placement.
@@ -433,6 +431,47 @@ pub fn with_names(message: &str, names: &std::collections::HashMap<String, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A duplicated unit is converted for the miniatures systems as its original is: Denain's
+    /// rules name Fechenbach 1/ (both systems), so they name its copy too.
+    #[test]
+    fn a_duplicate_is_named_where_its_original_is_in_the_conversion_rules() {
+        let (name, text) = crate::model::templates::BUNDLED_SCENARIOS[0];
+        let s = bataille_schema::io::parse_scenario(&bataille_schema::SourceFile::new(
+            name,
+            text.to_owned(),
+        ))
+        .expect("Denain parses");
+        let (a, u) =
+            crate::model::scenario_edit::find_unit(&s, "al-fechenbach-1").expect("Fechenbach 1/");
+        let ((_, changes), _) = duplicate_unit(&s, a, u).expect("duplicated");
+        let copy = changes
+            .iter()
+            .find_map(|c| match c {
+                Change::Scenario(ScenarioChange::Item {
+                    before: None,
+                    after: Some(Item::Unit(unit)),
+                    ..
+                }) => Some(unit.id.clone()),
+                _ => None,
+            })
+            .expect("the copy");
+        let mut systems = 0;
+        for change in &changes {
+            if let Change::Scenario(ScenarioChange::Conversions { system, after, .. }) = change {
+                systems += 1;
+                for (before, after) in s.miniatures[*system].convert.iter().zip(after) {
+                    let names = |ids: &[Id], id: &Id| ids.contains(id);
+                    assert_eq!(
+                        names(&before.units, &Id::from("al-fechenbach-1")),
+                        names(&after.units, &copy),
+                        "the copy {copy} is named where its original is"
+                    );
+                }
+            }
+        }
+        assert_eq!(systems, 2, "both systems name Fechenbach 1/");
+    }
 
     #[test]
     fn battalion_numbers_read_as_printed() {

@@ -614,30 +614,6 @@ pub fn zone_choices(s: &Scenario) -> Vec<(Id, String)> {
         .collect()
 }
 
-/// Renames a zone id in the units that deploy in it: the changes to apply with the rename.
-pub fn rename_zone_references(s: &Scenario, old: &Id, new: &Id) -> Vec<Change> {
-    let mut changes = Vec::new();
-    for (a, army) in s.armies.iter().enumerate() {
-        for (u, unit) in army.units.iter().enumerate() {
-            if let Placement::Free { zone, at } = &unit.placement
-                && zone == old
-            {
-                let mut after = unit.clone();
-                after.placement = Placement::Free {
-                    zone: new.clone(),
-                    at: at.clone(),
-                };
-                changes.push(Change::Scenario(ScenarioChange::Item {
-                    path: ItemPath::Unit(a, u),
-                    before: Some(Item::Unit(Box::new(unit.clone()))),
-                    after: Some(Item::Unit(Box::new(after))),
-                }));
-            }
-        }
-    }
-    changes
-}
-
 /// Hex names parsed from a list typed by the user (`3211, 3212`); unknown names are dropped.
 pub fn parse_hex_list(grid: &Grid, text: &str) -> Vec<HexName> {
     text.split(|c: char| c == ',' || c.is_whitespace())

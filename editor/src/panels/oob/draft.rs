@@ -226,21 +226,11 @@ impl Draft {
                 let mut after = after.clone();
                 after.id = fix_id(&before.id, &after.id);
                 if after.id != before.id {
-                    for (z, zone) in s.zones.iter().enumerate() {
-                        if zone.owner == Owner::Army(before.id.clone()) {
-                            let mut z2 = zone.clone();
-                            z2.owner = Owner::Army(after.id.clone());
-                            changes.push(item_change(
-                                ItemPath::Zone(z),
-                                Some(Item::Zone(Box::new(zone.clone()))),
-                                Some(Item::Zone(Box::new(z2))),
-                            ));
-                        }
-                    }
-                    if let Some(c) = rename_in_victory(s, before.id.as_str(), &after.id) {
-                        changes.push(c);
-                    }
-                    changes.extend(follow_in_conversions(s, &[(&before.id, Some(&after.id))]));
+                    let moves = IdMoves {
+                        armies: vec![(&before.id, Some(&after.id))],
+                        ..IdMoves::default()
+                    };
+                    changes.extend(follow_ids(s, &moves));
                 }
                 changes.push(Change::Scenario(ScenarioChange::ArmyHeader {
                     army: a,
@@ -252,12 +242,13 @@ impl Draft {
                 label = "Edit commander";
                 let mut after = after.clone();
                 after.id = fix_id(&before.id, &after.id);
-                if after.id != before.id
-                    && let Some(c) = rename_in_victory(s, before.id.as_str(), &after.id)
-                {
-                    changes.push(c);
+                if after.id != before.id {
+                    let moves = IdMoves {
+                        leaders: vec![(&before.id, Some(&after.id))],
+                        ..IdMoves::default()
+                    };
+                    changes.extend(follow_ids(s, &moves));
                 }
-                changes.extend(rename_leader_ratings(s, &before.id, &after.id));
                 changes.push(item_change(
                     ItemPath::Commander(a, k),
                     Some(Item::Commander(Box::new(before.clone()))),
@@ -274,58 +265,22 @@ impl Draft {
                 after.id = fix_id(&before.id, &after.id);
                 if let (Some(bl), Some(al)) = (&before.leader, &mut after.leader) {
                     al.id = fix_id(&bl.id, &al.id);
-                    if al.id != bl.id
-                        && let Some(ch) = rename_in_victory(s, bl.id.as_str(), &al.id)
-                    {
-                        changes.push(ch);
-                    }
-                    changes.extend(rename_leader_ratings(s, &bl.id, &al.id));
                 } else if let (None, Some(al)) = (&before.leader, &mut after.leader)
                     && taken.contains(al.id.as_str())
                 {
                     al.id = unique_id(&taken, al.id.as_str());
                 }
+                // The corps and its leader renamed in one go (one settings change, not two).
+                let mut moves = IdMoves::default();
                 if after.id != before.id {
-                    changes.extend(follow_in_conversions(s, &[(&before.id, Some(&after.id))]));
-                    let army = &s.armies[a];
-                    for (u, unit) in army.units.iter().enumerate() {
-                        if unit.corps.as_ref() == Some(&before.id) {
-                            let mut u2 = unit.clone();
-                            u2.corps = Some(after.id.clone());
-                            changes.push(item_change(
-                                ItemPath::Unit(a, u),
-                                Some(Item::Unit(Box::new(unit.clone()))),
-                                Some(Item::Unit(Box::new(u2))),
-                            ));
-                        }
-                    }
-                    for (k, chief) in army.commanders.iter().enumerate() {
-                        if chief.commands.contains(&before.id) {
-                            let mut c2 = chief.clone();
-                            for id in &mut c2.commands {
-                                if *id == before.id {
-                                    *id = after.id.clone();
-                                }
-                            }
-                            changes.push(item_change(
-                                ItemPath::Commander(a, k),
-                                Some(Item::Commander(Box::new(chief.clone()))),
-                                Some(Item::Commander(Box::new(c2))),
-                            ));
-                        }
-                    }
-                    for (z, zone) in s.zones.iter().enumerate() {
-                        if zone.owner == Owner::Corps(before.id.clone()) {
-                            let mut z2 = zone.clone();
-                            z2.owner = Owner::Corps(after.id.clone());
-                            changes.push(item_change(
-                                ItemPath::Zone(z),
-                                Some(Item::Zone(Box::new(zone.clone()))),
-                                Some(Item::Zone(Box::new(z2))),
-                            ));
-                        }
-                    }
+                    moves.corps.push((&before.id, Some(&after.id)));
                 }
+                if let (Some(bl), Some(al)) = (&before.leader, &after.leader)
+                    && al.id != bl.id
+                {
+                    moves.leaders.push((&bl.id, Some(&al.id)));
+                }
+                changes.extend(follow_ids(s, &moves));
                 if after.leader.is_none() && matches!(self.sel, Sel::Leader(..)) {
                     select = Some(Sel::Corps(a, c));
                 }
@@ -340,8 +295,11 @@ impl Draft {
                 let mut after = after.clone();
                 after.id = fix_id(&before.id, &after.id);
                 if after.id != before.id {
-                    changes.extend(rename_in_victory(s, before.id.as_str(), &after.id));
-                    changes.extend(follow_in_conversions(s, &[(&before.id, Some(&after.id))]));
+                    let moves = IdMoves {
+                        units: vec![(&before.id, Some(&after.id))],
+                        ..IdMoves::default()
+                    };
+                    changes.extend(follow_ids(s, &moves));
                 }
                 // A corps of another army moves the unit to that army.
                 let home = after.corps.as_ref().and_then(|id| {
@@ -376,7 +334,11 @@ impl Draft {
                 let mut after = after.clone();
                 after.id = fix_id(&before.id, &after.id);
                 if after.id != before.id {
-                    changes.extend(rename_zone_references(s, &before.id, &after.id));
+                    let moves = IdMoves {
+                        zones: vec![(&before.id, Some(&after.id))],
+                        ..IdMoves::default()
+                    };
+                    changes.extend(follow_ids(s, &moves));
                 }
                 changes.push(item_change(
                     ItemPath::Zone(z),

@@ -520,17 +520,8 @@ impl OobPanel {
                 cx.send(Command::PaintZone(z));
             }
             if ui.button("Delete zone").clicked() {
-                send_edit(
-                    cx,
-                    (
-                        "Delete zone".to_owned(),
-                        vec![item_change(
-                            ItemPath::Zone(z),
-                            Some(Item::Zone(Box::new(s.zones[z].clone()))),
-                            None,
-                        )],
-                    ),
-                );
+                // Counters free in it keep their hex (model::delete).
+                send_edit(cx, crate::model::delete::delete_zone(s, z));
                 select(cx, None);
             }
         });

@@ -26,12 +26,13 @@ use crate::model::scenario_edit::{
     needs_placing, placement_dropped_on, placement_removed, unique_id,
 };
 use crate::panels::field::{Field, LABEL_WIDTH, number, optional_number};
-use crate::tools::zone::{owner_name, parse_hex_list, rename_zone_references};
+use crate::tools::zone::{owner_name, parse_hex_list};
 
 pub use crate::context::command::DockTab;
 pub use crate::layers::scenario::CounterDrop;
 pub use crate::model::delete::*;
 pub use crate::model::oob_ops::*;
+pub use crate::model::references::{IdMoves, follow_ids};
 pub use crate::model::selection::Sel;
 use widgets::*;
 

@@ -1,0 +1,283 @@
+//! Ids followed wherever the scenario names them, when they are renamed or deleted, so that an
+//! edit never leaves a reference the validator would then report as an error the user never
+//! made (E02xx). The one place that knows every reference:
+//! - the victory conditions: a unit objective, a leader's loss and its winner, an army's hold
+//!   (Fontenoy 13, Denain 13.3);
+//! - the rules: an army's fire restriction and the corps it exempts (Denain 11.1), the armies a
+//!   unit kind may serve (Fontenoy: artillery French only);
+//! - commanders' `commands` lists of corps (8.1); units' `corps`;
+//! - zones' owners and `shared_with` (a deleted corps' zone passes to its army; a deleted
+//!   army's zones go), and counters placed free in a zone (a deleted zone's stand on their
+//!   chosen hex, or are not placed);
+//! - the miniatures entries: conversion rules' lists of units, corps and armies (an emptied list
+//!   drops its rule: empty means "any"), and leaders' ratings keyed by id.
+//!
+//! [`follow_ids`] returns the changes for every item that names a moved id, each item changed
+//! once; the caller adds the change of the renamed or deleted item itself.
+
+use bataille_schema::Id;
+use bataille_schema::scenario::{Owner, Placement, Scenario};
+
+use crate::model::history::Change;
+use crate::model::oob_ops::{edit_conversions, item_change};
+use crate::model::scenario_edit::{Item, ItemPath, ScenarioChange, Settings};
+
+/// An id that goes: renamed (`Some(new)`) or deleted (`None`).
+pub type Move<'a> = (&'a Id, Option<&'a Id>);
+
+/// The ids an edit renames or deletes, by kind.
+#[derive(Debug, Default)]
+pub struct IdMoves<'a> {
+    /// An army deleted whole: its own items need no bookkeeping.
+    pub deleted_army: Option<usize>,
+    pub armies: Vec<Move<'a>>,
+    pub corps: Vec<Move<'a>>,
+    /// Commanders in chief and line leaders.
+    pub leaders: Vec<Move<'a>>,
+    pub units: Vec<Move<'a>>,
+    pub zones: Vec<Move<'a>>,
+}
+
+/// Where `id` goes: `None` if it stays, `Some(None)` if deleted, `Some(Some(new))` if renamed.
+fn find<'a>(moves: &[Move<'a>], id: &Id) -> Option<Option<&'a Id>> {
+    moves
+        .iter()
+        .find(|(old, _)| *old == id)
+        .map(|(_, new)| *new)
+}
+
+/// Follows each id of a list: renamed in place, deleted from the list.
+fn follow_list(moves: &[Move<'_>], ids: &mut Vec<Id>) {
+    ids.retain_mut(|id| match find(moves, id) {
+        Some(Some(new)) => {
+            *id = new.clone();
+            true
+        }
+        Some(None) => false,
+        None => true,
+    });
+}
+
+/// Follows one id: `false` when it is deleted (the caller drops what holds it).
+fn follow_one(moves: &[Move<'_>], id: &mut Id) -> bool {
+    match find(moves, id) {
+        Some(Some(new)) => {
+            *id = new.clone();
+            true
+        }
+        Some(None) => false,
+        None => true,
+    }
+}
+
+impl<'a> IdMoves<'a> {
+    fn owner(&self, owner: &mut Owner) -> bool {
+        match owner {
+            Owner::Army(id) => follow_one(&self.armies, id),
+            Owner::Corps(id) => follow_one(&self.corps, id),
+        }
+    }
+
+    /// A placement following its zone: renamed, or (deleted) on its chosen hex or not placed.
+    fn placement(&self, p: &mut Placement) {
+        if let Placement::Free { zone, at } = p
+            && !follow_one(&self.zones, zone)
+        {
+            *p = match at.take() {
+                Some(hex) => Placement::Hex(hex),
+                None => Placement::Unplaced,
+            };
+        }
+    }
+
+    fn settings(&self, s: &Scenario) -> Option<Change> {
+        let before = Settings::of(s);
+        let mut after = before.clone();
+        let victory = &mut after.victory;
+        victory
+            .unit_objectives
+            .retain_mut(|o| follow_one(&self.units, &mut o.unit));
+        victory.leader_losses.retain_mut(|l| {
+            follow_one(&self.leaders, &mut l.leader) && follow_one(&self.armies, &mut l.winner)
+        });
+        victory
+            .holds
+            .retain_mut(|h| follow_one(&self.armies, &mut h.army));
+        let rules = &mut after.rules;
+        rules
+            .fire_restrictions
+            .retain_mut(|r| follow_one(&self.armies, &mut r.army));
+        for restriction in &mut rules.fire_restrictions {
+            follow_list(&self.corps, &mut restriction.except_corps);
+        }
+        for kind in rules.unit_kinds.values_mut() {
+            // An emptied list reads "any army": the kind had no other army to keep it for.
+            follow_list(&self.armies, &mut kind.armies);
+        }
+        (after != before).then(|| {
+            Change::Scenario(ScenarioChange::Settings {
+                before: Box::new(before),
+                after: Box::new(after),
+            })
+        })
+    }
+
+    /// The counters of the armies not deleted: commanders' lists and placements, line leaders'
+    /// placements, units' corps and placements.
+    fn counters(&self, s: &Scenario, changes: &mut Vec<Change>) {
+        for (a, army) in s.armies.iter().enumerate() {
+            if self.deleted_army == Some(a) {
+                continue;
+            }
+            for (k, chief) in army.commanders.iter().enumerate() {
+                let mut after = chief.clone();
+                follow_list(&self.corps, &mut after.commands);
+                self.placement(&mut after.placement);
+                if after != *chief {
+                    changes.push(item_change(
+                        ItemPath::Commander(a, k),
+                        Some(Item::Commander(Box::new(chief.clone()))),
+                        Some(Item::Commander(Box::new(after))),
+                    ));
+                }
+            }
+            for (c, corps) in army.corps.iter().enumerate() {
+                let mut after = corps.clone();
+                if let Some(leader) = after.leader.as_mut() {
+                    self.placement(&mut leader.placement);
+                }
+                if after != *corps {
+                    changes.push(item_change(
+                        ItemPath::Corps(a, c),
+                        Some(Item::Corps(Box::new(corps.clone()))),
+                        Some(Item::Corps(Box::new(after))),
+                    ));
+                }
+            }
+            for (u, unit) in army.units.iter().enumerate() {
+                let mut after = unit.clone();
+                if let Some(corps) = after.corps.as_mut()
+                    && let Some(Some(new)) = find(&self.corps, corps)
+                {
+                    // A deleted corps' units are deleted with it by the caller.
+                    *corps = new.clone();
+                }
+                self.placement(&mut after.placement);
+                if after != *unit {
+                    changes.push(item_change(
+                        ItemPath::Unit(a, u),
+                        Some(Item::Unit(Box::new(unit.clone()))),
+                        Some(Item::Unit(Box::new(after))),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Zones: owners and `shared_with` followed; a deleted zone, or one whose army is deleted,
+    /// goes (last, from the end, so the indices of the other changes hold); a deleted corps'
+    /// zone passes to its army.
+    fn zones(&self, s: &Scenario, changes: &mut Vec<Change>) {
+        let mut deleted = Vec::new();
+        for (z, zone) in s.zones.iter().enumerate() {
+            if find(&self.zones, &zone.id) == Some(None) {
+                deleted.push(z);
+                continue;
+            }
+            let mut after = zone.clone();
+            if !self.owner(&mut after.owner) {
+                let army = match &zone.owner {
+                    Owner::Corps(corps) => s
+                        .armies
+                        .iter()
+                        .find(|army| army.corps.iter().any(|c| &c.id == corps)),
+                    Owner::Army(_) => None,
+                };
+                let mut owner = army.map(|army| Owner::Army(army.id.clone()));
+                let kept = owner.as_mut().is_some_and(|owner| self.owner(owner));
+                match owner {
+                    Some(owner) if kept => after.owner = owner,
+                    _ => {
+                        deleted.push(z);
+                        continue;
+                    }
+                }
+            }
+            after.shared_with.retain_mut(|o| self.owner(o));
+            if after != *zone {
+                changes.push(item_change(
+                    ItemPath::Zone(z),
+                    Some(Item::Zone(Box::new(zone.clone()))),
+                    Some(Item::Zone(Box::new(after))),
+                ));
+            }
+        }
+        for z in deleted.into_iter().rev() {
+            changes.push(item_change(
+                ItemPath::Zone(z),
+                Some(Item::Zone(Box::new(s.zones[z].clone()))),
+                None,
+            ));
+        }
+    }
+
+    /// The miniatures entries: conversion rules and leaders' ratings.
+    fn miniatures(&self, s: &Scenario, changes: &mut Vec<Change>) {
+        let convertible: Vec<Move<'_>> = [&self.units, &self.corps, &self.armies]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect();
+        changes.extend(edit_conversions(s, |rules| {
+            let mut after = Vec::with_capacity(rules.len());
+            for rule in rules {
+                let mut rule = rule.clone();
+                let mut emptied = false;
+                for list in [&mut rule.units, &mut rule.corps, &mut rule.armies] {
+                    let named = !list.is_empty();
+                    follow_list(&convertible, list);
+                    emptied |= named && list.is_empty();
+                }
+                if !emptied {
+                    after.push(rule);
+                }
+            }
+            after
+        }));
+        for (m, used) in s.miniatures.iter().enumerate() {
+            for (old, new) in &self.leaders {
+                let Some(ratings) = used.leaders.get(*old) else {
+                    continue;
+                };
+                if Some(*old) == *new {
+                    continue;
+                }
+                changes.push(Change::Scenario(ScenarioChange::LeaderRatings {
+                    system: m,
+                    leader: (*old).clone(),
+                    before: Some(ratings.clone()),
+                    after: None,
+                }));
+                if let Some(new) = new {
+                    changes.push(Change::Scenario(ScenarioChange::LeaderRatings {
+                        system: m,
+                        leader: (*new).clone(),
+                        before: used.leaders.get(*new).cloned(),
+                        after: Some(ratings.clone()),
+                    }));
+                }
+            }
+        }
+    }
+}
+
+/// The changes that make the rest of the scenario follow `moves` (see the module's list), each
+/// item changed once; applied before the change of the moved items themselves.
+pub fn follow_ids(s: &Scenario, moves: &IdMoves<'_>) -> Vec<Change> {
+    let mut changes = Vec::new();
+    changes.extend(moves.settings(s));
+    moves.counters(s, &mut changes);
+    moves.zones(s, &mut changes);
+    moves.miniatures(s, &mut changes);
+    changes
+}
