@@ -494,7 +494,12 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
     command(&mut h, Command::Tool(bataille_editor::tools::Tool::Brush));
     h.state_mut().tools.terrain = 'f';
     let turned = h.state().table.turned;
-    h.get_by_label("Turned").click();
+    let check_box = h.get_by_label("Turned").rect().center();
+    assert!(
+        h.state().map_rect.contains(check_box),
+        "the window lies over the map"
+    );
+    tap(&mut h, check_box, egui::PointerButton::Primary);
     h.run();
     assert_ne!(
         h.state().table.turned,

@@ -157,16 +157,7 @@ fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
     h.run();
     h.hover_at(at);
     h.run();
-    let events = &mut h.input_mut().events;
-    for pressed in [true, false] {
-        events.push(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-    }
-    h.run();
+    tap(&mut h, at, egui::PointerButton::Primary);
     h.run();
     assert_eq!(
         h.state().doc.map.terrain["c"].colour.rgb(),

@@ -23,21 +23,6 @@ fn map_rect(h: &Harness<'_, EditorApp>) -> egui::Rect {
     h.state().map_rect
 }
 
-/// A press and a release in the same frame (a touchpad tap, a remote desktop).
-fn tap(h: &mut Harness<'_, EditorApp>, at: Pos2, button: PointerButton) {
-    let events = &mut h.input_mut().events;
-    events.push(egui::Event::PointerMoved(at));
-    for pressed in [true, false] {
-        events.push(egui::Event::PointerButton {
-            pos: at,
-            button,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-    }
-    h.run();
-}
-
 fn map_app(columns: u32, rows: u32) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
     let (dir, path) = temp_with_map(&blank_map(columns, rows), "map.ron");
     let mut h = harness(app_with_file(dir.path(), &path));

@@ -349,6 +349,23 @@ fn scroll_to(h: &mut H, label: &str) {
 }
 
 /// Scrolls a labelled button into view and clicks it.
+/// A press and a release in the same frame (a touchpad tap, a remote desktop), at a point: a
+/// real pointer event, unlike kittest's `click` on a node (an AccessKit action, which no widget
+/// under the node ever sees).
+pub fn tap(h: &mut H, at: egui::Pos2, button: egui::PointerButton) {
+    let events = &mut h.input_mut().events;
+    events.push(egui::Event::PointerMoved(at));
+    for pressed in [true, false] {
+        events.push(egui::Event::PointerButton {
+            pos: at,
+            button,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run();
+}
+
 pub fn click(h: &mut H, label: &str) {
     scroll_to(h, label);
     h.get_by_label(label).click();
