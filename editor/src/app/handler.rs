@@ -40,49 +40,8 @@ use crate::panels::map_settings::MapSettingsDialog;
 use crate::services::files::PickPurpose;
 use crate::tools::{MAX_BRUSH_RADIUS, Tool, ToolOutput};
 
-/// The document as the app holds it: read by everybody (`Deref`), written only by the handler.
-pub struct DocSlot {
-    doc: Document,
-    /// Bumped by every change applied (and by undo, redo, replacing the document).
-    revision: u64,
-    /// Bumped when the scenario changed (the order of battle and counters rebuild from it).
-    scenario_revision: u64,
-    /// Bumped when the map changed.
-    map_revision: u64,
-}
-
-impl std::ops::Deref for DocSlot {
-    type Target = Document;
-    fn deref(&self) -> &Document {
-        &self.doc
-    }
-}
-
-impl DocSlot {
-    pub(super) fn new(doc: Document) -> DocSlot {
-        DocSlot {
-            doc,
-            revision: 0,
-            scenario_revision: 0,
-            map_revision: 0,
-        }
-    }
-
-    /// The document's revision: changes whenever the document does.
-    pub fn revision(&self) -> u64 {
-        self.revision
-    }
-
-    /// Changes whenever the scenario does.
-    pub fn scenario_revision(&self) -> u64 {
-        self.scenario_revision
-    }
-
-    fn write(&mut self) -> &mut Document {
-        self.revision += 1;
-        &mut self.doc
-    }
-}
+mod doc_slot;
+pub use doc_slot::DocSlot;
 
 impl EditorApp {
     // -----------------------------------------------------------------------------------------

@@ -1,0 +1,50 @@
+//! The slot the app keeps its document in: `&Document` for everybody through `Deref`, and
+//! `&mut Document` only for its parent module, the handler (see the handler's compile-fail
+//! examples), with the revisions the handler bumps.
+
+use crate::model::document::Document;
+
+/// The document as the app holds it: read by everybody (`Deref`), written only by the handler.
+pub struct DocSlot {
+    pub(super) doc: Document,
+    /// Bumped by every change applied (and by undo, redo, replacing the document).
+    pub(super) revision: u64,
+    /// Bumped when the scenario changed (the order of battle and counters rebuild from it).
+    pub(super) scenario_revision: u64,
+    /// Bumped when the map changed.
+    pub(super) map_revision: u64,
+}
+
+impl std::ops::Deref for DocSlot {
+    type Target = Document;
+    fn deref(&self) -> &Document {
+        &self.doc
+    }
+}
+
+impl DocSlot {
+    pub(in crate::app) fn new(doc: Document) -> DocSlot {
+        DocSlot {
+            doc,
+            revision: 0,
+            scenario_revision: 0,
+            map_revision: 0,
+        }
+    }
+
+    /// The document's revision: changes whenever the document does.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Changes whenever the scenario does.
+    pub fn scenario_revision(&self) -> u64 {
+        self.scenario_revision
+    }
+
+    /// The document to change: for the handler only (its parent module).
+    pub(super) fn write(&mut self) -> &mut Document {
+        self.revision += 1;
+        &mut self.doc
+    }
+}
