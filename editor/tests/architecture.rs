@@ -212,6 +212,20 @@ fn relative(src: &Path, file: &Path) -> String {
         .join("/")
 }
 
+/// Every file under `src/` (its path from there) and its code without comments.
+fn code_of_files() -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files
+        .iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(file).expect("readable");
+            (relative(&src, file), code_of(&text))
+        })
+        .collect()
+}
+
 #[test]
 fn impl_editor_app_is_only_in_the_app_core() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -267,6 +281,56 @@ fn no_panel_tool_or_layer_takes_the_app_or_the_document_mutably() {
         for bad in ["&mut Document", "&mut DocSlot", "-> &mut Document"] {
             if code.contains(bad) {
                 problems.push(format!("{rel} names `{bad}` (only app/handler.rs may)"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Panels and map layers ask for everything by sending a `Command` (issue 11: requests reached
+/// the app along `OobOutput`, `LegendEdit`, two `SettingsOutcome`s…). So no panel or layer
+/// defines an outcome or output type for the app to apply, and no function of theirs hands a
+/// `Command` back: the only thing a panel's `ui` returns is whether it stays open, whether it
+/// took the pointer, or the page it shows. (`file_dialog`'s `FileOutcome` is the file widget's
+/// answer to the dialog that holds it, which sends the command.)
+#[test]
+fn panels_and_layers_send_commands_and_return_no_requests() {
+    let mut problems = Vec::new();
+    for (rel, code) in code_of_files() {
+        if !(rel.starts_with("panels/") || rel.starts_with("layers/")) {
+            continue;
+        }
+        let squeezed: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+        for kind in ["enum ", "struct "] {
+            for (at, _) in squeezed.match_indices(kind) {
+                let name: String = squeezed[at + kind.len()..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let request = ["Outcome", "Output", "Request", "Edit"]
+                    .iter()
+                    .any(|end| name.ends_with(end));
+                if request && !(rel == "panels/file_dialog.rs" && name == "FileOutcome") {
+                    problems.push(format!("{rel} defines `{name}`: send a Command instead"));
+                }
+            }
+        }
+        // A public function's return type (the signature up to its body).
+        for visibility in ["pub fn ", "pub(crate) fn "] {
+            for (at, _) in squeezed.match_indices(visibility) {
+                let signature = squeezed[at..].split('{').next().unwrap_or_default();
+                let returned = signature.rsplit_once("->").map_or("", |(_, r)| r);
+                let names_command = returned
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|word| word == "Command");
+                // The palette's search lists the commands matching a query: no request.
+                let search = rel == "panels/palette.rs" && signature.starts_with("pub fn matches(");
+                if names_command && !search {
+                    problems.push(format!(
+                        "{rel}: `{}` hands a Command back: send it",
+                        signature.trim()
+                    ));
+                }
             }
         }
     }

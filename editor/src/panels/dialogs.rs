@@ -137,11 +137,7 @@ pub fn show(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &mut Option<Dialo
         Dialog::Palette(state) => {
             let mut keep = true;
             modal("palette").show(ctx, |ui| {
-                let (command, close) = crate::panels::palette::palette_ui(ui, state);
-                if let Some(command) = command {
-                    cx.send(command);
-                }
-                keep = !close;
+                keep = crate::panels::palette::palette_ui(cx, ui, state);
             });
             keep
         }

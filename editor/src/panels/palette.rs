@@ -4,6 +4,7 @@
 
 use egui::{Key, Ui};
 
+use crate::context::ViewContext;
 use crate::context::command::{Command, POINTER_GESTURES};
 
 /// What the palette's filter holds.
@@ -26,9 +27,9 @@ pub fn matches(query: &str) -> Vec<Command> {
         .collect()
 }
 
-/// The palette's body: a filter and the matching commands. Returns the command chosen (Enter
-/// or a click) and whether the palette should close.
-pub fn palette_ui(ui: &mut Ui, state: &mut PaletteState) -> (Option<Command>, bool) {
+/// The palette's body: a filter and the matching commands; the command chosen (Enter or a
+/// click) is sent. Returns whether the palette stays open.
+pub fn palette_ui(cx: &ViewContext<'_>, ui: &mut Ui, state: &mut PaletteState) -> bool {
     ui.set_min_width(460.0);
     ui.heading("Commands");
     let label = ui.label("Find a command");
@@ -73,8 +74,14 @@ pub fn palette_ui(ui: &mut Ui, state: &mut PaletteState) -> (Option<Command>, bo
     if enter && chosen.is_none() {
         chosen = found.get(state.selected).cloned();
     }
-    let close = chosen.is_some() || ui.button("Close").clicked();
-    (chosen, close)
+    let close = ui.button("Close").clicked();
+    match chosen {
+        Some(command) => {
+            cx.send(command);
+            false
+        }
+        None => !close,
+    }
 }
 
 /// The shortcut sheet's body. Returns whether it should close.
