@@ -357,6 +357,34 @@ impl EditorApp {
     }
 
     // -----------------------------------------------------------------------------------------
+    // Dialogs and Escape.
+
+    /// Escape: the top dialog closes; else a digitise click mode ends; else the selection clears.
+    pub(crate) fn escape(&mut self) {
+        if self.dialog.is_some() {
+            // The top dialog goes; a guard's pending command is dropped (Cancel).
+            self.dialog = None;
+        } else if self.legend.picking.is_some() {
+            // The eyedropper first: the legend stays open.
+            self.legend.picking = None;
+        } else if self.legend.open {
+            self.legend.open = false;
+        } else if self.panels.digitise.import_dialog.is_some() {
+            self.panels.digitise.import_dialog = None;
+        } else if self.digitise.mode != crate::services::digitise::Mode::Idle {
+            self.digitise.mode = crate::services::digitise::Mode::Idle;
+        } else {
+            self.tools.selection = None;
+            self.oob.selected = None;
+        }
+    }
+
+    /// Whether no dialog or editor window is open (a new one may open).
+    pub(crate) fn no_modal_open(&self) -> bool {
+        self.dialog.is_none() && !self.legend.open && self.panels.digitise.import_dialog.is_none()
+    }
+
+    // -----------------------------------------------------------------------------------------
     // The selection, and going to things.
 
     /// Selects an item of the order of battle (and the hex its counter stands on).
