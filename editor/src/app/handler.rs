@@ -37,6 +37,7 @@ use crate::model::history::{Change, History};
 use crate::model::scenario_edit::CounterAt;
 use crate::model::selection::{Anchor, Sel};
 use crate::panels::map_settings::MapSettingsDialog;
+use crate::services::digitise::import_start_path;
 use crate::services::files::PickPurpose;
 use crate::tools::{MAX_BRUSH_RADIUS, Tool, ToolOutput};
 
@@ -324,8 +325,7 @@ impl EditorApp {
                     .open_on(&self.doc, crate::panels::legend::LegendTab::Overlays);
             }
             Command::ImportScan => {
-                let start = crate::services::digitise::import_start_path(&self.doc);
-                self.panels.digitise.import_dialog = Some(start);
+                self.panels.digitise.import_dialog = Some(import_start_path(&self.doc))
             }
             Command::ImportScanFrom(path) => self.digitise.start_import(ctx, path, true),
             Command::SetBackground { label, after } => {
@@ -336,8 +336,7 @@ impl EditorApp {
             }
             Command::ToggleChecked => {
                 if let Some(hex) = self.hovered.or(self.tools.selection) {
-                    let name = self.doc.map.grid.name(hex);
-                    let (label, change) = DigitiseChange::toggle_checked(&self.doc, name);
+                    let (label, change) = DigitiseChange::toggle_checked(&self.doc, hex);
                     self.apply_edit(label, vec![Change::Digitise(change)]);
                 }
             }
@@ -345,7 +344,6 @@ impl EditorApp {
             Command::GoToHex { hex, close } => {
                 self.go_to_hex(ctx, &hex);
                 if close {
-                    // Close enough to judge the hex (hexside) against the scan.
                     self.view.zoom = self.view.zoom.max(crate::map::view::ZOOM_100 * 2.0);
                 }
             }

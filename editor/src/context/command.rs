@@ -107,7 +107,8 @@ pub enum Command {
     /// The terrain the digitise panel's sample clicks mark (the palette's terrain, the tool
     /// unchanged).
     SampleTerrain(char),
-    /// Centre the map on a hex and select it; `close`: zoom in enough to judge it on the scan.
+    /// Centre the map on a hex and select it; `close`: zoom in enough to judge it (or a
+    /// hexside of it) against the scan (200 % at least).
     GoToHex {
         hex: HexName,
         close: bool,

@@ -1,8 +1,8 @@
 //! Reversible digitising edits: the scan under the map and its fit, and the hexes marked as
 //! checked against it.
 
-use bataille_schema::HexName;
 use bataille_schema::map::Background;
+use bataille_schema::{HexIndex, HexName};
 
 use crate::model::document::{Document, Touched};
 
@@ -31,7 +31,8 @@ impl DigitiseChange {
     }
 
     /// Marks a hex checked, or unmarks it when it is: the change and its label.
-    pub fn toggle_checked(doc: &Document, hex: HexName) -> (&'static str, DigitiseChange) {
+    pub fn toggle_checked(doc: &Document, hex: HexIndex) -> (&'static str, DigitiseChange) {
+        let hex = doc.map.grid.name(hex);
         let checked = doc.map.checked.binary_search(&hex).is_err();
         let label = if checked {
             "Mark checked"
