@@ -63,7 +63,10 @@ fn a_click_the_others_disagree_with_is_named_and_its_row_marked() {
         let (dir, map_path, scan, truth) = setup(None);
         let mut h = harness(app_with_file(dir.path(), &map_path));
         h.run();
+        let width = h.state().map_rect.width();
         calibrate_six(&mut h, &scan, &truth, kind, (4, 10.0));
+        // The table and the messages fit the dock: the map keeps its width (issue 11, trip 8).
+        assert_eq!(h.state().map_rect.width(), width, "{kind:?}");
         assert_eq!(
             h.state().digitise.calibration.suspect_row(),
             Some(4),
@@ -117,6 +120,7 @@ fn a_keystoned_scan_fitted_affine_is_advised_the_projective_fit() {
         .clone()
         .expect("advice");
     assert_eq!(advice.better, FitKind::Projective);
+    h.get_by_label_contains("⚠ The affine fit leaves");
     h.get_by_label_contains("use the projective fit");
     // A keystone is not a bad click.
     assert_eq!(h.state().digitise.calibration.suspect_row(), None);

@@ -16,6 +16,15 @@ use crate::services::digitise::{Digitise, Mode};
 const BAD: Color32 = Color32::from_rgb(220, 60, 40);
 const WAITING: Color32 = Color32::from_rgb(230, 150, 40);
 
+/// The command's message as a sentence in the panel ("the affine fit leaves…" → "The affine…").
+fn sentence(message: &str) -> String {
+    let mut chars = message.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// The button's name for a fit kind ("Use projective").
 fn use_kind(kind: FitKind) -> &'static str {
     match kind {
@@ -95,7 +104,8 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
                     )
                 });
                 changed |= edit.changed();
-                ui.label(format!("{:.1}, {:.1}", row.x, row.y));
+                ui.label(format!("{:.0}, {:.0}", row.x, row.y))
+                    .on_hover_text("The pixel clicked on the scan");
                 match (residual, problem) {
                     (_, Some(_)) => {
                         ui.colored_label(BAD, "not a hex");
@@ -148,7 +158,7 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
         ui.colored_label(BAD, format!("⚠ {message}"));
     }
     if let Some(advice) = calibration.check.kind_advice.clone() {
-        ui.colored_label(WAITING, format!("⚠ {}", advice.message()));
+        ui.colored_label(WAITING, format!("⚠ {}", sentence(&advice.message())));
         if ui
             .button(use_kind(advice.better))
             .on_hover_text(format!(
