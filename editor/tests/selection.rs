@@ -28,10 +28,10 @@ fn form_name(h: &H) -> String {
 
 /// The inspector's title of the selected counter is shown.
 fn inspector_shows(h: &mut H, title: &str) -> bool {
-    h.state_mut().oob.tab = DockTab::Inspector;
+    h.state_mut().panels.right_dock.tab = DockTab::Inspector;
     h.run();
     let shown = h.query_by_label_contains(title).is_some();
-    h.state_mut().oob.tab = DockTab::Oob;
+    h.state_mut().panels.right_dock.tab = DockTab::Oob;
     h.run();
     shown
 }

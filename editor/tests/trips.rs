@@ -314,14 +314,14 @@ fn the_inspector_follows_the_selection() {
         unit("navarre", "Navarre", "aile", Some("0405")),
         unit("piemont", "Piémont", "aile", Some("0708")),
     ]);
-    h.state_mut().oob.tab = bataille_editor::panels::oob::DockTab::Oob;
+    h.state_mut().panels.right_dock.tab = bataille_editor::panels::oob::DockTab::Oob;
     h.run();
     h.get_all_by_label_contains("Piémont")
         .next()
         .expect("the tree row")
         .click();
     h.run();
-    h.state_mut().oob.tab = bataille_editor::panels::oob::DockTab::Inspector;
+    h.state_mut().panels.right_dock.tab = bataille_editor::panels::oob::DockTab::Inspector;
     h.run();
     assert!(h.query_all_by_label_contains("Piémont (piemont)").count() >= 1);
     h.get_by_label("Hex 0708");
@@ -454,7 +454,7 @@ fn digitising_shares_the_right_dock() {
     h.run();
     h.run();
     assert_eq!(
-        h.state().oob.tab,
+        h.state().panels.right_dock.tab,
         bataille_editor::panels::oob::DockTab::Digitise
     );
     h.get_by_label("Digitising");

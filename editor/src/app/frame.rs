@@ -126,12 +126,7 @@ impl EditorApp {
     /// page.
     fn right_dock(&mut self, ui: &mut egui::Ui) {
         use crate::context::command::DockTab;
-        if self.oob.tab == DockTab::Digitise && !self.digitise.open {
-            self.oob.tab = DockTab::Inspector;
-        }
-        let (tab, digitise_open) = (self.oob.tab, self.digitise.open);
-        let tab =
-            self.with_context(|cx, panels| panels.right_dock.tabs_ui(cx, ui, tab, digitise_open));
+        let tab = self.panels.right_dock.tabs_ui(ui, self.digitise.open);
         if tab == DockTab::Digitise {
             self.with_digitise(|cx, panels, digitise| panels.digitise.ui(cx, ui, digitise));
         } else {
@@ -377,7 +372,7 @@ impl EditorApp {
         }
         if self.digitise.just_opened() {
             // Opened from the menu: its page comes up in the right dock.
-            self.oob.tab = crate::context::command::DockTab::Digitise;
+            self.panels.right_dock.tab = crate::context::command::DockTab::Digitise;
             self.settings.show_right_dock = true;
         }
         self.with_context(|cx, panels| panels.digitise.import_dialog_ui(cx, ctx));

@@ -351,10 +351,10 @@ impl EditorApp {
             Command::DigitisePanel(open) => self.digitise.set_open(open),
             Command::DigitiseOn(tab) => self.digitise.open_on(tab),
             Command::ShowOrderOfBattle => {
-                self.oob.tab = DockTab::Oob;
+                self.panels.right_dock.tab = DockTab::Oob;
                 self.settings.show_right_dock = true;
             }
-            Command::ShowDockTab(tab) => self.oob.tab = tab,
+            Command::ShowDockTab(tab) => self.panels.right_dock.tab = tab,
             Command::RotateClockwise => self.rotate_selected(true),
             Command::RotateAnticlockwise => self.rotate_selected(false),
             Command::RemoveFromMap => self.remove_selected_from_map(),

@@ -98,37 +98,21 @@ pub struct Panels {
 }
 
 /// The scenario's state the app keeps between frames (the panels read it in the context).
+#[derive(Default)]
 pub struct ScenarioState {
     /// The item of the order of battle selected.
     pub selected: Option<crate::model::selection::Sel>,
-    /// The right dock's page.
-    pub tab: crate::context::command::DockTab,
     /// The scenario's counters by hex (rebuilt when the scenario changes).
     pub counters: crate::map::counters::CounterCache,
     /// The zone tool: its mode, the zone it paints, whether zones are shown.
     pub zone_tool: crate::tools::zone::ZoneTool,
 }
 
-impl Default for ScenarioState {
-    fn default() -> Self {
-        ScenarioState {
-            selected: None,
-            tab: crate::context::command::DockTab::Oob,
-            counters: Default::default(),
-            zone_tool: Default::default(),
-        }
-    }
-}
-
 impl ScenarioState {
-    /// Forgets the previous document (the dock's page and whether zones are shown stay).
+    /// Forgets the previous document (whether zones are shown stays).
     pub fn reset(&mut self) {
-        let tab = self.tab;
         let show = self.zone_tool.show;
-        *self = ScenarioState {
-            tab,
-            ..ScenarioState::default()
-        };
+        *self = ScenarioState::default();
         self.zone_tool.show = show;
     }
 
@@ -155,7 +139,7 @@ pub struct EditorApp {
     /// The digitising session (the scan, its jobs, the calibration and suggestion tools), lent
     /// to the digitise panel and the scan's map layer.
     pub digitise: crate::services::digitise::Digitise,
-    /// The selection, the right dock's page, the counters by hex, the zone tool.
+    /// The selection, the counters by hex, the zone tool.
     pub oob: ScenarioState,
     /// File ▸ Export's running job.
     pub exports: lifecycle::Exports,
@@ -419,7 +403,7 @@ impl EditorApp {
         };
         if sel.is_some() {
             self.select(sel);
-            self.oob.tab = DockTab::Oob;
+            self.panels.right_dock.tab = DockTab::Oob;
         }
         if let Some(hex) = &d.hex {
             self.go_to_hex(ctx, &bataille_schema::HexName::from(hex.as_str()));

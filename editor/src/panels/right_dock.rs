@@ -1,12 +1,13 @@
 //! The right dock: its tab strip (order of battle, inspector, and digitise while digitising) and
-//! the order-of-battle and inspector pages. Choosing a tab sends `Command::ShowDockTab`; the
-//! digitise page belongs to the digitising panel, drawn by the app under this strip.
+//! the order-of-battle and inspector pages. The page shown is the dock's own state (others ask
+//! for a page with `Command::ShowDockTab`); the digitise page belongs to the digitising panel,
+//! drawn by the app under this strip.
 
 use bataille_schema::Id;
 use egui::Ui;
 
+use crate::context::ViewContext;
 use crate::context::command::DockTab;
-use crate::context::{Command, ViewContext};
 use crate::panels::inspector::Inspector;
 use crate::panels::oob::OobPanel;
 use crate::services::systems::Loaded;
@@ -18,21 +19,19 @@ pub const RIGHT_DOCK_WIDTH: f32 = 320.0;
 /// The pages the dock shows.
 #[derive(Default)]
 pub struct RightDock {
+    /// The page shown.
+    pub tab: DockTab,
     pub oob: OobPanel,
     pub inspector: Inspector,
 }
 
 impl RightDock {
-    /// The tab strip over the pages: `tab` is the page shown (the digitise tab is offered while
-    /// digitising). Returns the page to draw under it this frame.
-    pub fn tabs_ui(
-        &mut self,
-        cx: &ViewContext<'_>,
-        ui: &mut Ui,
-        tab: DockTab,
-        digitise_open: bool,
-    ) -> DockTab {
-        let mut shown = tab;
+    /// The tab strip over the pages (the digitise tab is offered while digitising; its page
+    /// gives way to the inspector when digitising ends). Returns the page to draw under it.
+    pub fn tabs_ui(&mut self, ui: &mut Ui, digitise_open: bool) -> DockTab {
+        if self.tab == DockTab::Digitise && !digitise_open {
+            self.tab = DockTab::Inspector;
+        }
         ui.horizontal(|ui| {
             for (page, name) in [
                 (DockTab::Oob, "Order of battle"),
@@ -42,14 +41,11 @@ impl RightDock {
                 if page == DockTab::Digitise && !digitise_open {
                     continue;
                 }
-                if ui.selectable_label(shown == page, name).clicked() && shown != page {
-                    cx.send(Command::ShowDockTab(page));
-                    shown = page;
-                }
+                ui.selectable_value(&mut self.tab, page, name);
             }
         });
         ui.separator();
-        shown
+        self.tab
     }
 
     /// The order-of-battle or inspector page (the digitise page is not this panel's).
