@@ -2,7 +2,7 @@
 //! clicked on a generated scan, one of them 10 px off, and the tab names that click ("0605 is
 //! 10.0 px from where the other five put it…") and marks its row, for an affine and a
 //! projective fit; a scan photographed at an angle and fitted affine gets the advice to use
-//! the projective fit, with a button that does.
+//! the projective fit, with a button that does. The table of a large scan fits the dock.
 
 mod common;
 
@@ -144,4 +144,54 @@ fn a_keystoned_scan_fitted_affine_is_advised_the_projective_fit() {
         h.query_by_label_contains("use the projective fit")
             .is_none()
     );
+}
+
+/// Issue 11, trip 8 with a real scan's numbers: the Calibrate tab of a 2,400 × 1,800 px scan
+/// (pixels of four digits in the table) fits the right dock, so the map keeps its width.
+#[test]
+fn the_table_of_a_large_scan_fits_the_dock() {
+    use bataille_digitize::calibrate::apply;
+    use bataille_editor::services::digitise::Tab;
+    use bataille_schema::map::{Background, ControlPoint};
+    let dir = tempfile::tempdir().expect("dir");
+    let scans = dir.path().join("scans");
+    std::fs::create_dir_all(&scans).expect("scans dir");
+    image::RgbImage::from_pixel(2400, 1800, image::Rgb([236, 228, 206]))
+        .save(scans.join("big.png"))
+        .expect("a scan");
+    let mut map = blank_map(12, 9);
+    let matrix = [58.3, 1.1, 131.7, -0.9, 57.9, 142.3, 0.0, 0.0, 1.0];
+    let control_points = SIX
+        .iter()
+        .map(|&((col, row), name)| {
+            let [x, y] = map.grid.centre(HexIndex::new(col, row));
+            let [px, py] = apply(&matrix, [f64::from(x), f64::from(y)]);
+            ControlPoint {
+                hex: name.into(),
+                x: px + 0.37,
+                y: py - 0.41,
+            }
+        })
+        .collect();
+    map.background = Some(Background {
+        image: "../scans/big.png".into(),
+        fit: FitKind::Affine,
+        grid_to_image: matrix,
+        control_points,
+    });
+    let maps = dir.path().join("maps");
+    std::fs::create_dir_all(&maps).expect("maps dir");
+    let map_path = maps.join("map.ron");
+    write_map(&map_path, &map);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    wait_for_jobs(&mut h);
+    let width = h.state().map_rect.width();
+    command(&mut h, bataille_editor::Command::DigitiseOn(Tab::Calibrate));
+    h.get_by_label("Hex of point 6");
+    assert!(
+        h.state().digitise.scan.is_some(),
+        "the map's scan is loaded"
+    );
+    assert_eq!(h.state().map_rect.width(), width, "the map keeps its width");
 }
