@@ -53,26 +53,6 @@ fn deleting_terrain_in_use_asks_for_a_replacement() {
     assert_eq!(doc.map.rows[2], "cffffccccc");
 }
 
-/// Runs frames until the map's scan is loaded (decoded off the UI thread).
-fn wait_for_scan(h: &mut egui_kittest::Harness<'static, bataille_editor::EditorApp>) {
-    let start = std::time::Instant::now();
-    loop {
-        h.step();
-        let d = &h.state().digitise;
-        if d.scan.is_some() && d.import_job.is_none() {
-            break;
-        }
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(60),
-            "the scan did not load"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    for _ in 0..5 {
-        h.step();
-    }
-}
-
 /// Issue 11, trip 9: with a scan under the map, a legend colour is picked from it. "Pick from
 /// scan" arms the eyedropper (Escape disarms it and leaves the legend open); the next click on
 /// the map takes the scan's colour there — the median of a small patch, so the halftone's black
@@ -102,7 +82,8 @@ fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
     ));
     let (dir, path) = temp_with_map(&map, "picked.ron");
     let mut h = harness(app_with_file(dir.path(), &path));
-    wait_for_scan(&mut h);
+    common::scan::wait_for_jobs(&mut h);
+    assert!(h.state().digitise.scan.is_some(), "the scan did not load");
     h.get_by_label("Edit legend…").click();
     h.run();
     let before = h.state().doc.map.terrain["c"].colour.clone();

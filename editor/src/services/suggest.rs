@@ -101,6 +101,28 @@ fn in_legend(doc: &Document, code: char) -> bool {
     doc.map.terrain.contains_key(&*code.encode_utf8(&mut buf))
 }
 
+/// A classification job that ended: `Some` with its result (`None` when it was cancelled or
+/// failed, the failure kept in `error`); `None` while it runs or when there is none.
+fn finished<T: Send + 'static>(
+    job: &mut Option<Job<Result<T, ClassifyError>>>,
+    error: &mut Option<String>,
+) -> Option<Option<T>> {
+    let end = job.as_mut().and_then(Job::poll)?;
+    *job = None;
+    Some(match end {
+        JobEnd::Done(Ok(result)) => Some(result),
+        JobEnd::Done(Err(ClassifyError::Cancelled)) => None,
+        JobEnd::Done(Err(e)) => {
+            *error = Some(e.to_string());
+            None
+        }
+        JobEnd::Failed(e) => {
+            *error = Some(e);
+            None
+        }
+    })
+}
+
 /// The legend's colour of each terrain code.
 fn terrain_colours(doc: &Document) -> std::collections::HashMap<char, Color32> {
     doc.map
@@ -252,34 +274,18 @@ impl Suggest {
 
     /// Collects finished jobs; returns whether something finished.
     pub fn poll(&mut self) -> bool {
-        let mut done = false;
-        if let Some(end) = self.terrain_job.as_mut().and_then(Job::poll) {
-            self.terrain_job = None;
-            done = true;
-            match end {
-                JobEnd::Done(Ok(t)) => {
-                    self.terrain = Some(t);
-                    self.skipped.clear();
-                    self.review = None;
-                }
-                JobEnd::Done(Err(ClassifyError::Cancelled)) => {}
-                JobEnd::Done(Err(e)) => self.error = Some(e.to_string()),
-                JobEnd::Failed(e) => self.error = Some(e),
-            }
+        let terrain = finished(&mut self.terrain_job, &mut self.error);
+        let hexsides = finished(&mut self.hexside_job, &mut self.error);
+        let done = terrain.is_some() || hexsides.is_some();
+        if let Some(Some(t)) = terrain {
+            self.terrain = Some(t);
+            self.skipped.clear();
+            self.review = None;
         }
-        if let Some(end) = self.hexside_job.as_mut().and_then(Job::poll) {
-            self.hexside_job = None;
-            done = true;
-            match end {
-                JobEnd::Done(Ok(s)) => {
-                    self.hexsides = Some(s);
-                    self.side_skipped.clear();
-                    self.side_review = None;
-                }
-                JobEnd::Done(Err(ClassifyError::Cancelled)) => {}
-                JobEnd::Done(Err(e)) => self.error = Some(e.to_string()),
-                JobEnd::Failed(e) => self.error = Some(e),
-            }
+        if let Some(Some(s)) = hexsides {
+            self.hexsides = Some(s);
+            self.side_skipped.clear();
+            self.side_review = None;
         }
         done
     }
