@@ -5,6 +5,7 @@ pub mod delete;
 pub mod digitise_change;
 pub mod document;
 pub mod history;
+pub mod legend;
 pub mod oob_ops;
 pub mod references;
 pub mod resize;

@@ -10,12 +10,12 @@ use std::collections::BTreeMap;
 use bataille_schema::map::{
     Effects, HexsideSymbol, HexsideType, OverlaySymbol, OverlayType, TerrainType,
 };
-use bataille_schema::{Colour, HexIndex, Id};
+use bataille_schema::{Colour, Id};
 use egui::Ui;
 
 use crate::context::{Command, CommandSender, ViewContext};
 use crate::model::document::Document;
-use crate::model::history::{CellChange, Change};
+use crate::model::legend::{delete_entry, put_entry};
 
 /// Which legend is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -516,46 +516,11 @@ impl LegendEditor {
 
     /// The changes that delete an entry, replacing its uses.
     fn delete_edit(&mut self, doc: &Document, key: &str, replacement: Option<&str>) -> Command {
-        let mut changes = Vec::new();
-        match self.tab {
-            LegendTab::Terrain => {
-                if let (Some(old), Some(new)) = (
-                    key.chars().next(),
-                    replacement.and_then(|r| r.chars().next()),
-                ) {
-                    changes.push(recode(doc, old, new));
-                }
-                changes.push(Change::TerrainType {
-                    code: key.to_owned(),
-                    before: doc.map.terrain.get(key).cloned(),
-                    after: None,
-                });
-            }
-            LegendTab::Overlays => {
-                changes.extend(reassign_overlay(
-                    doc,
-                    &Id::from(key),
-                    replacement.map(Id::from),
-                ));
-                changes.push(Change::OverlayType {
-                    id: Id::from(key),
-                    before: doc.map.overlay_types.get(key).cloned(),
-                    after: None,
-                });
-            }
-            LegendTab::Hexsides => {
-                changes.extend(reassign_hexside(
-                    doc,
-                    &Id::from(key),
-                    replacement.map(Id::from),
-                ));
-                changes.push(Change::HexsideType {
-                    id: Id::from(key),
-                    before: doc.map.hexside_types.get(key).cloned(),
-                    after: None,
-                });
-            }
-        }
+        let changes = match self.tab {
+            LegendTab::Terrain => delete_entry::<TerrainType>(doc, key, replacement),
+            LegendTab::Overlays => delete_entry::<OverlayType>(doc, key, replacement),
+            LegendTab::Hexsides => delete_entry::<HexsideType>(doc, key, replacement),
+        };
         self.selected = None;
         Command::Edit {
             label: format!("Delete legend entry {key}"),
@@ -581,8 +546,8 @@ impl LegendEditor {
                     .into(),
             );
         }
-        let mut changes = Vec::new();
-        match self.tab {
+        let renamed_from = self.selected.as_deref().filter(|_| renamed);
+        let changes = match self.tab {
             LegendTab::Terrain => {
                 let mut chars = key.chars();
                 let (Some(code), None) = (chars.next(), chars.next()) else {
@@ -595,69 +560,11 @@ impl LegendEditor {
                 if name.is_empty() || name.len() > 80 {
                     return Err("the name must have 1 to 80 characters".into());
                 }
-                changes.push(Change::TerrainType {
-                    code: key.clone(),
-                    before: if renamed {
-                        None
-                    } else {
-                        doc.map.terrain.get(&key).cloned()
-                    },
-                    after: Some(self.terrain.clone()),
-                });
-                if let Some(old) = self.selected.as_ref().filter(|_| renamed) {
-                    if let Some(old_code) = old.chars().next() {
-                        changes.push(recode(doc, old_code, code));
-                    }
-                    changes.push(Change::TerrainType {
-                        code: old.clone(),
-                        before: doc.map.terrain.get(old).cloned(),
-                        after: None,
-                    });
-                }
+                put_entry(doc, &key, self.terrain.clone(), renamed_from)
             }
-            LegendTab::Overlays => {
-                let id = Id::from(key.as_str());
-                changes.push(Change::OverlayType {
-                    id: id.clone(),
-                    before: if renamed {
-                        None
-                    } else {
-                        doc.map.overlay_types.get(&id).cloned()
-                    },
-                    after: Some(self.overlay.clone()),
-                });
-                if let Some(old) = self.selected.as_ref().filter(|_| renamed) {
-                    let old = Id::from(old.as_str());
-                    changes.extend(reassign_overlay(doc, &old, Some(id)));
-                    changes.push(Change::OverlayType {
-                        before: doc.map.overlay_types.get(&old).cloned(),
-                        id: old,
-                        after: None,
-                    });
-                }
-            }
-            LegendTab::Hexsides => {
-                let id = Id::from(key.as_str());
-                changes.push(Change::HexsideType {
-                    id: id.clone(),
-                    before: if renamed {
-                        None
-                    } else {
-                        doc.map.hexside_types.get(&id).cloned()
-                    },
-                    after: Some(self.hexside.clone()),
-                });
-                if let Some(old) = self.selected.as_ref().filter(|_| renamed) {
-                    let old = Id::from(old.as_str());
-                    changes.extend(reassign_hexside(doc, &old, Some(id)));
-                    changes.push(Change::HexsideType {
-                        before: doc.map.hexside_types.get(&old).cloned(),
-                        id: old,
-                        after: None,
-                    });
-                }
-            }
-        }
+            LegendTab::Overlays => put_entry(doc, &key, self.overlay.clone(), renamed_from),
+            LegendTab::Hexsides => put_entry(doc, &key, self.hexside.clone(), renamed_from),
+        };
         let label = if self.selected.is_some() {
             format!("Edit legend entry {key}")
         } else {
@@ -697,64 +604,4 @@ fn pick_ui(
             ui.weak(picked);
         }
     });
-}
-
-/// Every hex of one code recoded to another.
-pub fn recode(doc: &Document, old: char, new: char) -> Change {
-    Change::Terrain(
-        doc.hexes_with_code(old)
-            .into_iter()
-            .map(|hex: HexIndex| CellChange {
-                hex,
-                before: old,
-                after: new,
-            })
-            .collect(),
-    )
-}
-
-/// An overlay moved to another id (or removed) on every hex that has it.
-pub fn reassign_overlay(doc: &Document, old: &Id, new: Option<Id>) -> Vec<Change> {
-    let mut changes = Vec::new();
-    for (hex, list) in &doc.map.overlays {
-        if list.contains(old) {
-            changes.push(Change::Overlay {
-                hex: hex.clone(),
-                overlay: old.clone(),
-                present: false,
-            });
-            if let Some(new) = &new
-                && !list.contains(new)
-            {
-                changes.push(Change::Overlay {
-                    hex: hex.clone(),
-                    overlay: new.clone(),
-                    present: true,
-                });
-            }
-        }
-    }
-    changes
-}
-
-/// A hexside feature moved to another id (or removed) on every hexside that has it.
-pub fn reassign_hexside(doc: &Document, old: &Id, new: Option<Id>) -> Vec<Change> {
-    let mut changes = Vec::new();
-    for side in doc.map.hexsides.get(old).into_iter().flatten() {
-        changes.push(Change::Hexside {
-            feature: old.clone(),
-            side: side.clone(),
-            present: false,
-        });
-        if let Some(new) = &new
-            && !doc.has_hexside(new, side)
-        {
-            changes.push(Change::Hexside {
-                feature: new.clone(),
-                side: side.clone(),
-                present: true,
-            });
-        }
-    }
-    changes
 }
