@@ -513,6 +513,49 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
     let _ = Pos2::ZERO;
 }
 
+/// A table not moved by hand goes to its best place again when another size is typed (as
+/// `bataille table --table` places it); once dragged by its tag, it stays where it was put.
+#[test]
+fn the_table_follows_its_best_place_until_it_is_dragged() {
+    let (_dir, _path, mut h) = open(AGE_OF_HONOR);
+    command(&mut h, Command::ToggleTableOverlay);
+    h.run();
+    let first = h.state().table.origin_mm.expect("placed");
+    type_into(&mut h, "Table", "60x40cm");
+    h.run();
+    let scenario = h.state().doc.scenario.as_ref().expect("s").scenario.clone();
+    let system = bataille_schema::system::parse_system(&bataille_schema::source::SourceFile::new(
+        "age-of-honor.ron",
+        AGE_OF_HONOR.to_owned(),
+    ))
+    .expect("system");
+    let layout =
+        bataille_table::layout(&scenario, &h.state().doc.map, &system, "15mm").expect("layout");
+    let best = layout.best_window(&h.state().doc.map, [600.0, 400.0]);
+    assert_ne!(best, first, "the small table's best place is elsewhere");
+    assert_eq!(h.state().table.origin_mm, Some(best));
+    // Dragged by its tag, then another size: it stays where the user put it.
+    let from = h.state().table_overlay_handle().expect("a tag").center();
+    let to = from + egui::vec2(40.0, 30.0);
+    h.hover_at(from);
+    h.drag_at(from);
+    for i in 1..=4 {
+        h.hover_at(from + (to - from) * (i as f32 / 4.0));
+    }
+    h.drop_at(to);
+    h.run();
+    let dragged = h.state().table.origin_mm.expect("placed");
+    assert_ne!(dragged, best, "the drag moved it");
+    type_into(&mut h, "Table", "50x40cm");
+    h.run();
+    assert_eq!(h.state().table.origin_mm, Some(dragged));
+    // "Best place" takes it back, and it follows the size again.
+    click(&mut h, "Best place");
+    type_into(&mut h, "Table", "60x40cm");
+    h.run();
+    assert_eq!(h.state().table.origin_mm, Some(best));
+}
+
 /// The overlay's choices (system, figures, table, turned) come back in the next run on the same
 /// config dir; a settings file that does not read is still reported and kept aside.
 #[test]

@@ -51,6 +51,9 @@ pub struct TableOverlay {
     /// The table's top-left corner, in table millimetres of the whole map; `None`: placed where
     /// it holds the most units when the layout is next made.
     pub origin_mm: Option<[f64; 2]>,
+    /// The table size (mm) the best place was found for; `None` once the table was dragged by
+    /// hand, which keeps it where the user put it.
+    placed_for: Option<[f64; 2]>,
     layout: Option<(LayoutKey, Result<Layout, String>)>,
     /// While dragging: the grab point's offset from the corner, in millimetres.
     drag: Option<[f64; 2]>,
@@ -94,6 +97,8 @@ impl TableOverlay {
     /// Lays the scenario out again when the document, the system or the figure scale changed
     /// (`revision` is the document's). A first layout places the table where it holds the most
     /// units, as `bataille table --table` does.
+    /// A table not moved by hand also goes to its best place again when its size changes
+    /// (another table typed, or turned).
     pub fn refresh(&mut self, revision: u64, scenario: &Scenario, map: &Map, system: &System) {
         let key = LayoutKey {
             revision,
@@ -101,6 +106,12 @@ impl TableOverlay {
             figures: self.figures.clone(),
         };
         if self.layout.as_ref().is_some_and(|(k, _)| *k == key) {
+            let resized = self
+                .placed_for
+                .is_some_and(|placed| self.size_mm().is_ok_and(|size| size != placed));
+            if resized {
+                self.best_place(map);
+            }
             return;
         }
         let layout =
@@ -109,12 +120,11 @@ impl TableOverlay {
             .layout
             .as_ref()
             .is_some_and(|(k, _)| k.system != key.system || k.figures != key.figures);
-        if let (Ok(layout), Ok(size)) = (&layout, self.size_mm())
-            && (self.origin_mm.is_none() || rescaled)
-        {
-            self.origin_mm = Some(layout.best_window(map, size));
-        }
+        let place = self.origin_mm.is_none() || rescaled;
         self.layout = Some((key, layout));
+        if place {
+            self.best_place(map);
+        }
     }
 
     /// The overlay with the choices remembered from another run.
@@ -148,13 +158,16 @@ impl TableOverlay {
     pub fn reset(&mut self) {
         self.layout = None;
         self.origin_mm = None;
+        self.placed_for = None;
         self.drag = None;
     }
 
-    /// Places the table where it holds the most units.
+    /// Places the table where it holds the most units (and keeps it there as its size changes,
+    /// until it is dragged).
     pub fn best_place(&mut self, map: &Map) {
         if let (Some((_, Ok(layout))), Ok(size)) = (&self.layout, self.size_mm()) {
             self.origin_mm = Some(layout.best_window(map, size));
+            self.placed_for = Some(size);
         }
     }
 
@@ -364,6 +377,7 @@ impl TableOverlay {
         let at_mm = [f64::from(g.x) * k, f64::from(g.y) * k];
         if let Some(offset) = self.drag {
             self.origin_mm = Some([at_mm[0] - offset[0], at_mm[1] - offset[1]]);
+            self.placed_for = None;
             if !down {
                 self.drag = None;
             }
