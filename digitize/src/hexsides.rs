@@ -43,6 +43,9 @@ const CLUTTER: f32 = 1.3;
 /// The confidence at most of a plain hexside in a gap of a chain, and of a water feature
 /// beside a water hex (under [`crate::classify::DOUBTFUL_BELOW`]: for review).
 const GAP_CONFIDENCE: f32 = 0.2;
+/// A neighbour continues a chain when a feature drawn alike explains it better than the plain
+/// line by this share of how much the two differ, however unsure its own decision.
+const FAINT_LINK: f32 = 0.05;
 
 /// The cells sampled on every hexside.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -622,22 +625,36 @@ pub(crate) fn suggest(
     let alike = |f: usize, g: usize| {
         f == g || (kinds[f].symbol.is_some() && kinds[f].symbol == kinds[g].symbol)
     };
-    // Whether hexside `j` may carry feature `f`: the first pass chose it, or chose a feature
-    // drawn alike and `f` comes close behind (the shades of one line confused).
+    let borders_water: Vec<bool> = all
+        .iter()
+        .map(|&(index, side)| {
+            water_hex(index) || grid.neighbour(index, side).is_some_and(water_hex)
+        })
+        .collect();
+    // Whether hexside `j` may carry feature `f` and so continue its chain: the first pass
+    // chose a feature drawn alike (the shades of one line make one chain: which shade is
+    // decided later, along it) or, for water, a bridge over it; or, unmarked, a feature drawn
+    // alike explains the scan better than the plain line by a little (a line under a label or
+    // a road is faint, and two such hexsides in a row hold each other up).
     let plausible = |j: usize, f: usize| -> bool {
-        let Some((b, c)) = first[j] else {
-            return false;
-        };
-        if b == 0 || c <= 0.05 {
-            return false;
-        }
-        if b == f + 1 {
+        if let Some((b, c)) = first[j]
+            && b > 0
+            && c > 0.05
+            && (alike(b - 1, f) || (kinds[f].water && kinds[b - 1].bridge))
+        {
             return true;
+        }
+        if marked.contains_key(&j) {
+            return false;
         }
         let Some(s) = scored[j].as_ref() else {
             return false;
         };
-        alike(b - 1, f) && s.score[f + 1] - s.score[b] <= 0.3 * s.differ[b * hypotheses + f + 1]
+        (0..models.len()).any(|g| {
+            alike(f, g)
+                && models[g].is_some()
+                && s.score[g + 1] - s.score[0] < -FAINT_LINK * s.differ[g + 1].max(1.0)
+        })
     };
     let has = |j: usize, f: usize| first[j].is_some_and(|(h, c)| h == f + 1 && c > 0.05);
     let penalties = |i: usize| -> Vec<f32> {
@@ -673,10 +690,22 @@ pub(crate) fn suggest(
                 }
                 continue;
             }
-            let linked = ends[i]
+            let mut linked = ends[i]
                 .iter()
                 .filter(|k| at_corner[*k].iter().any(|&j| j != i && plausible(j, f)))
                 .count();
+            // A line may end at water (a camp anchored on the river): an end touching a
+            // water hex is not a lone end. Not for water features (a bank is not a stream)
+            // nor along a water hex (both its ends touch it).
+            if linked == 0
+                && !kind.water
+                && !borders_water[i]
+                && ends[i]
+                    .iter()
+                    .any(|k| at_corner[k].iter().any(|&j| j != i && borders_water[j]))
+            {
+                linked = 1;
+            }
             out[h] = match linked {
                 0 => 0.6,
                 1 => 0.0,
@@ -841,19 +870,36 @@ fn pool_alike(
         return None;
     }
     let n = 1 + models.len();
-    let mut members = vec![s];
-    for k in &ends[i] {
-        for &j in &at_corner[k] {
-            if j != i
-                && decided[j].is_some_and(|(b, _)| b > 0 && group.contains(&(b - 1)))
-                && let Some(sj) = scored[j].as_ref()
-            {
-                members.push(sj);
-            }
-        }
-    }
     // Lower is better: the summed scores of each alike feature.
-    let total = |g: usize| -> f32 { members.iter().map(|m| m.score[g + 1]).sum() };
+    let sum =
+        |members: &[&Scored], g: usize| -> f32 { members.iter().map(|m| m.score[g + 1]).sum() };
+    let per_end: Vec<Vec<&Scored>> = ends[i]
+        .iter()
+        .map(|k| {
+            at_corner[k]
+                .iter()
+                .filter(|&&j| {
+                    j != i && decided[j].is_some_and(|(b, _)| b > 0 && group.contains(&(b - 1)))
+                })
+                .filter_map(|&j| scored[j].as_ref())
+                .collect()
+        })
+        .collect();
+    let end_shade = |members: &[&Scored]| {
+        group
+            .iter()
+            .copied()
+            .min_by(|a, b| sum(members, *a).total_cmp(&sum(members, *b)))
+    };
+    // Where one line meets another (its two ends carry different shades), the hexside is
+    // told by its own ink; inside a run, by the run's.
+    let junction =
+        per_end.iter().all(|m| !m.is_empty()) && end_shade(&per_end[0]) != end_shade(&per_end[1]);
+    let mut members = vec![s];
+    if !junction {
+        members.extend(per_end.iter().flatten());
+    }
+    let total = |g: usize| -> f32 { sum(&members, g) };
     let mut order: Vec<usize> = group.clone();
     order.sort_by(|a, b| total(*a).total_cmp(&total(*b)));
     let (best, second) = (order[0], order[1]);
