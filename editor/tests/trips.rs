@@ -226,6 +226,38 @@ fn escape_closes_the_dialog_and_one_modal_at_a_time() {
     );
 }
 
+// 7, seen under Xvfb: Escape closes an open menu (the menu is the top thing), and does
+// nothing else: the selection stays.
+#[test]
+fn escape_closes_an_open_menu() {
+    let (_dir, mut h) = map_app(8, 6);
+    h.state_mut().tools.selection = Some(HexIndex::new(3, 3));
+    h.get_by_label("Edit").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Brush tool").is_some(),
+        "the Edit menu is open"
+    );
+    h.key_press(Key::Escape);
+    h.run();
+    assert!(
+        h.query_by_label_contains("Brush tool").is_none(),
+        "Escape closed the menu"
+    );
+    assert_eq!(
+        h.state().tools.selection,
+        Some(HexIndex::new(3, 3)),
+        "the Escape was the menu's: the selection stays"
+    );
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(
+        h.state().tools.selection,
+        None,
+        "the next Escape is the map's"
+    );
+}
+
 // 10. A key gives the whole window to the map.
 #[test]
 fn tab_hides_and_shows_the_docks() {
@@ -371,6 +403,11 @@ fn the_palette_finds_and_runs_a_command() {
     assert!(matches!(h.state().dialog, Some(Dialog::Shortcuts)));
     h.get_by_label("Command palette…");
     h.get_by_label("Hide or show the docks");
+    // Seen under Xvfb: the brush keys read "OpenBracket" and "CloseBracket" (egui's key names);
+    // the sheet and the menus show the keys as printed on them.
+    h.get_by_label("[");
+    h.get_by_label("]");
+    assert!(h.query_by_label_contains("Bracket").is_none());
 }
 
 // The undo-after-Save-As case: the scan's path stays right after Save As and undo.

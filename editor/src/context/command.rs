@@ -439,7 +439,7 @@ impl Command {
     pub fn shortcut_text(&self, ctx: &egui::Context) -> String {
         self.shortcuts()
             .first()
-            .map(|s| ctx.format_shortcut(s))
+            .map(|s| shortcut_label(ctx, s))
             .unwrap_or_default()
     }
 
@@ -477,6 +477,21 @@ impl Command {
     }
 }
 
+/// A shortcut as text (`Ctrl+Shift+Z`), with a punctuation key as printed on it (`[`, not
+/// egui's `OpenBracket`).
+pub fn shortcut_label(ctx: &egui::Context, shortcut: &KeyboardShortcut) -> String {
+    let text = ctx.format_shortcut(shortcut);
+    let key = shortcut.logical_key;
+    let symbol = key.symbol_or_name();
+    if symbol.len() == 1
+        && symbol.chars().all(|c| c.is_ascii_punctuation())
+        && let Some(modifiers) = text.strip_suffix(key.name())
+    {
+        return format!("{modifiers}{symbol}");
+    }
+    text
+}
+
 fn is_function_key(key: Key) -> bool {
     matches!(key, Key::F1 | Key::F8 | Key::F11 | Key::Escape)
 }
@@ -496,13 +511,15 @@ pub fn pressed(ctx: &egui::Context, typing: bool, dialog_open: bool) -> Vec<Comm
     let was_typing = ctx.data(|d| d.get_temp::<bool>(typing_id)).unwrap_or(false);
     ctx.data_mut(|d| d.insert_temp(typing_id, typing));
     let escape_is_a_fields = (typing || was_typing) && !dialog_open;
+    let menu_open = egui::Popup::is_any_open(ctx);
     let mut out = Vec::new();
     for (shortcut, command) in table {
         if typing && !Command::works_while_typing(&shortcut) {
             continue;
         }
         // Escape in a dock's text field is the field's: it puts the value back (`panels::field`).
-        if escape_is_a_fields && command == Command::Escape {
+        // An open menu or combo box is on top of everything: its popup closes on Escape.
+        if (escape_is_a_fields || menu_open) && command == Command::Escape {
             continue;
         }
         if dialog_open && !command.works_over_dialogs() {

@@ -99,7 +99,7 @@ pub fn shortcuts_ui(ui: &mut Ui) -> bool {
                         let keys: Vec<String> = command
                             .shortcuts()
                             .iter()
-                            .map(|s| ui.ctx().format_shortcut(s))
+                            .map(|s| crate::context::command::shortcut_label(ui.ctx(), s))
                             .collect();
                         if keys.is_empty() {
                             continue;
