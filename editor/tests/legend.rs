@@ -53,6 +53,31 @@ fn deleting_terrain_in_use_asks_for_a_replacement() {
     assert_eq!(doc.map.rows[2], "cffffccccc");
 }
 
+/// Seen under Xvfb: the legend window keeps the height it opened with (it scrolls), so the
+/// question that Delete asks for an entry in use came below its bottom edge, out of sight, as if
+/// Delete did nothing. The window scrolls the question into view.
+#[test]
+fn the_delete_question_is_scrolled_into_view() {
+    let mut map = blank_map(10, 8);
+    map.rows[2] = "cffffccccc".into();
+    let (_dir, mut h) = legend_on_forest(&map);
+    let delete = h.get_by_label("Delete").rect().center();
+    tap(&mut h, delete, egui::PointerButton::Primary);
+    h.run();
+    // egui names a window's area after its title (`Window::new`: `Id::unique(title.text())`).
+    let window = h
+        .ctx
+        .memory(|m| m.area_rect(egui::Id::unique(Some("Legend"))))
+        .expect("the legend window");
+    for label in ["Replace and delete", "Cancel delete"] {
+        let button = h.get_by_label(label).rect();
+        assert!(
+            window.contains_rect(button),
+            "{label} at {button:?}, the window at {window:?}"
+        );
+    }
+}
+
 /// Issue 11, trip 9: with a scan under the map, a legend colour is picked from it. "Pick from
 /// scan" arms the eyedropper (Escape disarms it and leaves the legend open); the next click on
 /// the map takes the scan's colour there — the median of a small patch, so the halftone's black

@@ -32,6 +32,8 @@ struct DeletePrompt {
     key: String,
     uses: usize,
     replacement: Option<String>,
+    /// Scrolled into view yet: the window keeps its height, the question comes below the form.
+    revealed: bool,
 }
 
 /// The legend editor window's state.
@@ -396,6 +398,7 @@ impl LegendEditor {
                         key,
                         uses,
                         replacement: None,
+                        revealed: false,
                     });
                 }
             }
@@ -496,7 +499,7 @@ impl LegendEditor {
         let ready = !needs_replacement || prompt.replacement.is_some();
         let key = prompt.key.clone();
         let replacement = prompt.replacement.clone();
-        ui.horizontal(|ui| {
+        let buttons = ui.horizontal(|ui| {
             if ui
                 .add_enabled(ready, egui::Button::new("Replace and delete"))
                 .clicked()
@@ -508,6 +511,9 @@ impl LegendEditor {
                 close = true;
             }
         });
+        if !std::mem::replace(&mut prompt.revealed, true) {
+            buttons.response.scroll_to_me(Some(egui::Align::BOTTOM));
+        }
         if close {
             self.delete = None;
         }
