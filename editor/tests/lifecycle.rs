@@ -81,6 +81,13 @@ fn closing_with_unsaved_changes_asks_first() {
     h.step();
     assert!(h.state().close_allowed());
     assert!(sent_commands(&h).contains(&ViewportCommand::Close));
+    let recovery = h.state().recovery_path().expect("a recovery path");
+    std::fs::write(&recovery, "left by the background writer").expect("recovery");
+    eframe::App::on_exit(h.state_mut(), None);
+    assert!(
+        !recovery.exists(),
+        "the changes discarded leave no recovery"
+    );
     let text = std::fs::read_to_string(&path).expect("file");
     assert_eq!(
         text,
@@ -126,6 +133,33 @@ fn opening_another_file_with_unsaved_changes_asks_first() {
     h.run();
     h.get_by_label("Open a map or scenario");
     h.get_by_label("File path");
+}
+
+/// Seen under Xvfb: Ctrl+N with changes, Discard, then Cancel in the New map dialog: the map
+/// was still the edited one, but it said "saved", the quit guard let it go and the recovery file
+/// was gone. Discard means "go on without saving"; until something replaces the document, its
+/// changes are still unsaved.
+#[test]
+fn discarding_then_cancelling_keeps_the_changes_unsaved() {
+    let (dir, path) = temp_with_map(&blank_map(10, 8), "discard-cancel.ron");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    paint(h.state_mut(), 2, 2, 'f');
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run();
+    h.get_by_label("Discard").click();
+    h.run();
+    assert!(matches!(h.state().dialog, Some(Dialog::NewMap(_))));
+    h.key_press(Key::Escape);
+    h.run();
+    assert!(h.state().dialog.is_none());
+    assert_eq!(h.state().doc.code(HexIndex::new(2, 2)), Some('f'));
+    assert!(h.state().is_dirty(), "the edit is still not saved");
+    // The quit guard still asks.
+    request_close(&mut h);
+    h.step();
+    assert!(sent_commands(&h).contains(&ViewportCommand::CancelClose));
 }
 
 #[test]

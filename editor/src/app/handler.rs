@@ -394,8 +394,9 @@ impl EditorApp {
                 }
             }
             Command::GuardDiscard(then) => {
-                self.remove_recovery();
-                self.history.mark_saved();
+                // Go on without saving; the changes stay unsaved (and recoverable) until what
+                // waited replaces the document or quits, each of which removes the recovery file.
+                // Cancelling it brings the user back to them.
                 self.guard_passed = true;
                 self.commands.send(*then);
             }

@@ -358,7 +358,8 @@ impl eframe::App for EditorApp {
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
-        if !self.is_dirty() {
+        // Quitting through the guard's Discard leaves the document dirty: its changes go too.
+        if !self.is_dirty() || self.allow_close {
             self.remove_recovery();
         } else {
             self.write_recovery();
