@@ -593,6 +593,18 @@ fn a_map_gets_a_new_scenario_with_stacking_rules() {
         assert_eq!(s.date, "1712-07-24");
         assert!(!s.rules.unit_kinds.is_empty(), "Denain's unit kinds");
     }
+    // Seen under Xvfb: Denain's rules brought its fire restriction, which names Denain's armies,
+    // corps and river: four errors on a scenario with nothing in it yet.
+    h.run();
+    let errors: Vec<String> = h
+        .state()
+        .diagnostics
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == bataille_validator::Severity::Error)
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(errors.is_empty(), "a new scenario starts clean: {errors:?}");
     assert!(h.state().is_dirty());
     click(&mut h, "Add army");
     // A third way to stack, through the settings dialog.

@@ -112,7 +112,9 @@ pub fn legend(source: &LegendSource) -> Result<Option<Legend>, String> {
     Ok(Some(Legend::of(&map)))
 }
 
-/// The rules a source gives.
+/// The rules a source gives, without what belongs to its own battle: fire restrictions name
+/// its armies, corps and its map's terrain codes, which a new scenario has not (Denain's made
+/// four errors on an empty scenario).
 pub fn rules(source: &RulesSource) -> Result<Rules, String> {
     let scenario: Scenario = match source {
         RulesSource::Bundled(i) => {
@@ -127,7 +129,10 @@ pub fn rules(source: &RulesSource) -> Result<Rules, String> {
             bataille_schema::io::parse_scenario(&source).map_err(|e| e.to_string())?
         }
     };
-    Ok(scenario.rules)
+    Ok(Rules {
+        fire_restrictions: Vec::new(),
+        ..scenario.rules
+    })
 }
 
 #[cfg(test)]
