@@ -229,6 +229,36 @@ fn discarding_a_recovery_deletes_it() {
     assert!(h.state().dialog.is_none());
 }
 
+/// Seen under Xvfb: a scenario's recovery offer named only its map, as
+/// `…/scenarios/../maps/….ron`; it names the scenario, and the map's path without the `..`.
+#[test]
+fn the_recovery_offer_names_the_scenario_and_a_clean_map_path() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(dir.path().join("maps")).expect("maps");
+    std::fs::create_dir_all(dir.path().join("scenarios")).expect("scenarios");
+    write_map(&dir.path().join("maps/demo.ron"), &demo_map());
+    let scenario_path = dir.path().join("scenarios/demo-1712.ron");
+    std::fs::write(
+        &scenario_path,
+        bataille_schema::scenario_to_string(&scenario("../maps/demo.ron")).expect("text"),
+    )
+    .expect("write");
+    let mut app = EditorApp::with_file(EditorConfig::isolated(dir.path()), &scenario_path);
+    paint(&mut app, 1, 1, 'f');
+    assert!(app.write_recovery());
+    drop(app);
+    let mut h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
+    h.run();
+    h.get_by_label_contains("The editor stopped before");
+    let map = dir.path().join("maps/demo.ron");
+    h.get_by_label_contains(&format!(
+        "the scenario {} and its map {}",
+        scenario_path.display(),
+        map.display()
+    ));
+    assert!(h.query_by_label_contains("..").is_none());
+}
+
 #[test]
 fn scenario_opens_with_its_map() {
     let dir = tempfile::tempdir().expect("dir");

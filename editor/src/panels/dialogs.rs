@@ -179,10 +179,18 @@ fn recover_ui(cx: &ViewContext<'_>, ctx: &egui::Context, found: &mut Vec<FoundRe
     let Some(first) = found.first() else {
         return false;
     };
-    let what = first.recovery.map_path.as_ref().map_or_else(
+    // Paths as the user knows them: `scenarios/../maps/x.ron` reads `maps/x.ron` (display only;
+    // the recovery keeps the path it saves to).
+    let shown = |p: &std::path::Path| bataille_schema::files::clean_path(p).display().to_string();
+    let map = first.recovery.map_path.as_deref().map_or_else(
         || format!("“{}” (never saved)", first.recovery.map.name),
-        |p| p.display().to_string(),
+        shown,
     );
+    // The scenario the map was opened through is what the user was editing.
+    let what = match &first.recovery.scenario_path {
+        Some(scenario) => format!("the scenario {} and its map {map}", shown(scenario)),
+        None => map,
+    };
     // `Some(None)`: Later.
     let mut choice: Option<Option<Command>> = None;
     egui::Modal::new(egui::Id::unique("recover")).show(ctx, |ui| {
