@@ -95,6 +95,9 @@ fn build_place_overstack_fix_save_reload() {
     assert!(scenario_of(&h).armies[0].corps[0].leader.is_some());
     click(&mut h, "Add unit");
     assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    // Seen under Xvfb: "1 units, 1 not placed yet" and "(1 units)".
+    h.get_by_label("1 unit, 1 not placed yet");
+    h.get_by_label("⚑ Armée française (1 unit)");
     type_into(&mut h, "Name", "Navarre 1/");
     type_into(&mut h, "CP", "3");
     {

@@ -7,6 +7,15 @@ use bataille_schema::map::{Effects, HexsideSymbol, MoveCost, OverlaySymbol, Patt
 use bataille_schema::{Colour, Id};
 use egui::Ui;
 
+/// A count with its noun: `1 unit`, `2 units` (`noun` is the singular; English plurals in -s).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// A labelled single-line text field.
 pub fn labelled_text(ui: &mut Ui, label: &str, text: &mut String) -> egui::Response {
     ui.horizontal(|ui| {

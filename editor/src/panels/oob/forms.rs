@@ -312,7 +312,10 @@ impl OobPanel {
             let label = if units.is_empty() {
                 "Delete corps".to_owned()
             } else {
-                format!("Delete corps and its {} units", units.len())
+                format!(
+                    "Delete corps and its {}",
+                    crate::panels::widgets::count(units.len(), "unit")
+                )
             };
             if ui.button(label).clicked() {
                 send_edit(cx, delete_corps(s, a, c));

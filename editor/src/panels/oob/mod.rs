@@ -280,7 +280,10 @@ impl OobPanel {
                 cx.send(Command::ScenarioSettings);
             }
         });
-        ui.weak(format!("{units} units, {waiting} not placed yet"));
+        ui.weak(format!(
+            "{}, {waiting} not placed yet",
+            crate::panels::widgets::count(units, "unit")
+        ));
         ui.horizontal(|ui| {
             let l = ui.label("Filter");
             ui.add(

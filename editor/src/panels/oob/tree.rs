@@ -103,7 +103,11 @@ impl OobPanel {
                     return missing;
                 };
                 (
-                    format!("⚑ {} ({} units)", army.name, army.units.len()),
+                    format!(
+                        "⚑ {} ({})",
+                        army.name,
+                        crate::panels::widgets::count(army.units.len(), "unit")
+                    ),
                     Swatch::None,
                 )
             }
