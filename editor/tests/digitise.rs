@@ -229,6 +229,12 @@ fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
         ('m', "Sample Marsh: "),
         ('w', "Sample Water: "),
     ];
+    // Seen under Xvfb: classifying before any sample says what to do, and the advice goes once
+    // samples are marked (it stayed, red, while the user did what it said).
+    h.get_by_label("Classify hexes").click();
+    h.run();
+    let advice = "Mark a few sample hexes of each terrain first";
+    h.get_by_label_contains(advice);
     for (code, label) in names {
         h.get_by_label_contains(label).click();
         h.run();
@@ -244,6 +250,7 @@ fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
         }
     }
     assert_eq!(h.state().digitise.suggest.samples.len(), 12);
+    assert!(h.query_by_label_contains(advice).is_none());
     run_suggestion(&mut h, "Classify hexes");
     assert!(h.state().digitise.suggest.terrain.is_some());
     h.get_by_label_contains("hexes classified");

@@ -39,6 +39,10 @@ pub enum Overlay {
 type TerrainJob = Job<Result<TerrainSuggestions, ClassifyError>>;
 type HexsideJob = Job<Result<Vec<HexsideSuggestion>, ClassifyError>>;
 
+/// What classifying without samples advises (shown until samples are marked).
+const NEED_SAMPLES: &str = "Mark a few sample hexes of each terrain first (Mark samples).";
+const NEED_SIDE_SAMPLES: &str = "Mark a few hexsides of each feature first (Mark hexsides).";
+
 /// The suggestion tools' state.
 pub struct Suggest {
     /// Sample hexes and the code marked for each.
@@ -153,6 +157,14 @@ impl Suggest {
             self.samples.remove(&hex);
         } else {
             self.samples.insert(hex, code);
+            self.clear_advice(NEED_SAMPLES);
+        }
+    }
+
+    /// Drops the advice to mark samples once the user marks some.
+    fn clear_advice(&mut self, advice: &str) {
+        if self.error.as_deref() == Some(advice) {
+            self.error = None;
         }
     }
 
@@ -163,6 +175,7 @@ impl Suggest {
             self.side_samples.remove(&key);
         } else {
             self.side_samples.insert(key, self.side_feature.clone());
+            self.clear_advice(NEED_SIDE_SAMPLES);
         }
     }
 
@@ -192,8 +205,7 @@ impl Suggest {
         grid_to_image: Matrix,
     ) {
         if self.samples.is_empty() {
-            self.error =
-                Some("Mark a few sample hexes of each terrain first (Mark samples).".into());
+            self.error = Some(NEED_SAMPLES.into());
             return;
         }
         self.error = None;
@@ -221,7 +233,7 @@ impl Suggest {
         grid_to_image: Matrix,
     ) {
         if !self.side_samples.values().any(Option::is_some) {
-            self.error = Some("Mark a few hexsides of each feature first (Mark hexsides).".into());
+            self.error = Some(NEED_SIDE_SAMPLES.into());
             return;
         }
         self.error = None;
