@@ -78,6 +78,22 @@ fn the_delete_question_is_scrolled_into_view() {
     }
 }
 
+/// Seen under Xvfb: the legend window opened in the window's corner, over the menu bar and the
+/// terrain palette it edits; it opens over the map.
+#[test]
+fn the_legend_opens_over_the_map() {
+    let (_dir, h) = legend_on_forest(&blank_map(10, 8));
+    let window = h
+        .ctx
+        .memory(|m| m.area_rect(egui::Id::unique(Some("Legend"))))
+        .expect("the legend window");
+    let map = h.state().map_rect;
+    assert!(
+        window.top() >= map.top() && window.left() >= map.left(),
+        "the window at {window:?}, the map at {map:?}"
+    );
+}
+
 /// Issue 11, trip 9: with a scan under the map, a legend colour is picked from it. "Pick from
 /// scan" arms the eyedropper (Escape disarms it and leaves the legend open); the next click on
 /// the map takes the scan's colour there — the median of a small patch, so the halftone's black

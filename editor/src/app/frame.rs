@@ -93,7 +93,8 @@ impl EditorApp {
             .show(ui, |ui| self.map_ui(ui));
         let scan_loaded = self.digitise.scan_ready(&self.doc);
         let mut legend = std::mem::take(&mut self.legend);
-        self.with_context(|cx, _| legend.show(cx, &ctx, scan_loaded));
+        let map_rect = self.map_rect;
+        self.with_context(|cx, _| legend.show(cx, &ctx, scan_loaded, map_rect));
         self.legend = legend;
         let mut dialog = self.dialog.take();
         let browse = self.config.picker.available();

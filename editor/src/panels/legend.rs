@@ -222,9 +222,16 @@ impl LegendEditor {
         self.select(doc, first);
     }
 
-    /// Shows the window (sending its edits). `scan_loaded`: a scan is under the map, so colours
-    /// can be picked from it.
-    pub fn show(&mut self, cx: &ViewContext<'_>, ctx: &egui::Context, scan_loaded: bool) {
+    /// Shows the window (sending its edits) over the map's corner, clear of the menus and the
+    /// terrain palette it edits. `scan_loaded`: a scan is under the map, so colours can be
+    /// picked from it.
+    pub fn show(
+        &mut self,
+        cx: &ViewContext<'_>,
+        ctx: &egui::Context,
+        scan_loaded: bool,
+        map_rect: egui::Rect,
+    ) {
         if !self.open {
             return;
         }
@@ -235,6 +242,7 @@ impl LegendEditor {
         egui::Window::new("Legend")
             .open(&mut open)
             .default_width(420.0)
+            .default_pos(map_rect.left_top() + egui::vec2(12.0, 12.0))
             .vscroll(true)
             .show(ctx, |ui| {
                 edit = self.ui(ui, doc, scan_loaded);
