@@ -389,6 +389,23 @@ fn settings_change_turns() {
     h.run();
 }
 
+/// Seen under Xvfb: Denain's and Fontenoy's notes (30 lines) made the Notes field as tall as the
+/// dialog, so the command rules, unit kinds and stacking were a long scroll away. The field
+/// keeps a few lines and scrolls.
+#[test]
+fn long_notes_leave_the_rules_in_view() {
+    let (_dir, _path, mut h) = open_denain();
+    h.get_by_label("⚙ Settings…").click();
+    h.run();
+    let title = h.get_by_label("Title").rect();
+    let command = h.get_by_label("Commander radius").rect();
+    let gap = command.top() - title.top();
+    assert!(
+        gap < 320.0,
+        "the command rules start {gap} px below the title"
+    );
+}
+
 #[test]
 fn selecting_a_leader_shows_who_is_in_command() {
     let (_dir, _path, mut h) = open(&small_oob());

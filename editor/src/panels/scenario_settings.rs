@@ -191,12 +191,19 @@ impl SettingsDialog {
                 field(ui, "Start time", &mut self.draft.start_time, 60.0);
                 ui.horizontal(|ui| {
                     let l = ui.add_sized([150.0, 18.0], egui::Label::new("Notes"));
-                    ui.add(
-                        egui::TextEdit::multiline(&mut self.notes)
-                            .desired_rows(2)
-                            .desired_width(320.0),
-                    )
-                    .labelled_by(l.id);
+                    // A few lines that scroll: the bundled scenarios' notes run to 30 lines,
+                    // which pushed the rules below a long scroll.
+                    egui::ScrollArea::vertical()
+                        .id_salt("scenario-notes")
+                        .max_height(120.0)
+                        .show(ui, |ui| {
+                            ui.add(
+                                egui::TextEdit::multiline(&mut self.notes)
+                                    .desired_rows(2)
+                                    .desired_width(320.0),
+                            )
+                            .labelled_by(l.id);
+                        });
                 });
                 ui.separator();
                 ui.strong("Command (rules 8, 9)");
