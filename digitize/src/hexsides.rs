@@ -46,6 +46,9 @@ const GAP_CONFIDENCE: f32 = 0.2;
 /// A neighbour continues a chain when a feature drawn alike explains it better than the plain
 /// line by this share of how much the two differ, however unsure its own decision.
 const FAINT_LINK: f32 = 0.05;
+/// A hexside's own evidence is clear, for or against a feature, beyond this share of how
+/// much the feature and the plain line differ.
+const CLEAR_INK: f32 = 0.2;
 
 /// The cells sampled on every hexside.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -658,12 +661,15 @@ pub(crate) fn suggest(
     };
     let has = |j: usize, f: usize| first[j].is_some_and(|(h, c)| h == f + 1 && c > 0.05);
     let penalties = |i: usize| -> Vec<f32> {
+        let mut out = vec![0.0f32; hypotheses];
+        let Some(s) = scored[i].as_ref() else {
+            return out;
+        };
         let (index, side) = all[i];
         let water_sides = [
             water_hex(index),
             grid.neighbour(index, side).is_some_and(water_hex),
         ];
-        let mut out = vec![0.0f32; hypotheses];
         for f in 0..models.len() {
             let h = f + 1;
             if models[f].is_none() {
@@ -697,18 +703,24 @@ pub(crate) fn suggest(
             // A line may end at water (a camp anchored on the river): an end touching a
             // water hex is not a lone end. Not for water features (a bank is not a stream)
             // nor along a water hex (both its ends touch it).
+            // Its own ink must be clear, too (a faint one beside a river is a bank).
+            let own = s.score[h] - s.score[0];
+            let visible = s.differ[h].max(1.0);
             if linked == 0
                 && !kind.water
                 && !borders_water[i]
+                && own < -CLEAR_INK * visible
                 && ends[i]
                     .iter()
                     .any(|k| at_corner[k].iter().any(|&j| j != i && borders_water[j]))
             {
                 linked = 1;
             }
+            // A chain holds up a faint hexside, not one whose own ink argues against it.
             out[h] = match linked {
                 0 => 0.6,
                 1 => 0.0,
+                _ if own > CLEAR_INK * visible => 0.0,
                 _ => -0.5,
             };
         }
