@@ -258,6 +258,26 @@ fn escape_closes_an_open_menu() {
     );
 }
 
+// 3, seen under Xvfb: the map stays still when a panel beside it grows or shrinks. A fill that
+// broke rules grew the diagnostics list by two rows and the whole map jumped 21 px up (the view
+// kept its centre in a shorter map area).
+#[test]
+fn the_map_stays_still_when_a_panel_beside_it_changes() {
+    let (_dir, mut h) = map_app(12, 10);
+    h.set_size(egui::vec2(1400.0, 900.0));
+    h.run();
+    let hex = HexIndex::new(6, 5);
+    let before = h.state().screen_of_hex(hex);
+    let area = map_rect(&h);
+    command(&mut h, Command::ToggleDiagnostics);
+    assert_ne!(map_rect(&h), area, "the map area changed");
+    let after = h.state().screen_of_hex(hex);
+    assert!(
+        (after - before).length() < 0.5,
+        "the hex moved from {before:?} to {after:?}"
+    );
+}
+
 // 10. A key gives the whole window to the map.
 #[test]
 fn tab_hides_and_shows_the_docks() {

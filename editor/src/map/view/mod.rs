@@ -109,6 +109,9 @@ pub struct MapView {
     pub layers: Layers,
     /// Fit the map to the view on the next frame.
     pub fit_pending: bool,
+    /// The screen rectangle of the last frame: when a panel beside the map grows or shrinks,
+    /// the map stays where it was on screen.
+    shown_in: Option<Rect>,
     chunks: Vec<Chunk>,
     chunk_cols: u32,
     /// The grid the cache was built for.
@@ -128,6 +131,7 @@ impl Default for MapView {
             centre: Pos2::ZERO,
             layers: Layers::default(),
             fit_pending: true,
+            shown_in: None,
             chunks: Vec::new(),
             chunk_cols: 0,
             grid_key: None,
@@ -197,6 +201,17 @@ impl MapView {
         self.zoom = zoom;
         // Keep `under` at `anchor`.
         self.centre = under - (anchor - rect.center()) / self.zoom;
+    }
+
+    /// Keeps every grid point at its screen place when the view's rectangle changes (the
+    /// diagnostics list grew, a dock was hidden), as a paint program's canvas stays put.
+    pub fn follow_rect(&mut self, rect: Rect) {
+        if let Some(old) = self.shown_in
+            && old != rect
+        {
+            self.centre += (rect.center() - old.center()) / self.zoom;
+        }
+        self.shown_in = Some(rect);
     }
 
     /// Moves the view by a screen-space delta (the map follows the pointer).
@@ -364,6 +379,7 @@ impl MapView {
         under_lines: impl FnOnce(&egui::Painter, &MapView),
     ) {
         let mut under_lines = Some(under_lines);
+        self.follow_rect(rect);
         if self.fit_pending {
             self.fit(&doc.map.grid, rect);
         }
