@@ -389,6 +389,28 @@ fn settings_change_turns() {
     h.run();
 }
 
+/// Seen under Xvfb: with Denain open, the zone tool's rows ("Aile droite : placement libre
+/// (13.1) — Aile droite (…) (12 hexes)") and "New zone for Armée française (maréchal de
+/// Villars)" widened the left dock's content past the dock, so they and every hint under them
+/// were cut off at its edge. Long rows truncate (the whole text on hover); hints wrap.
+#[test]
+fn the_zone_tool_fits_the_left_dock() {
+    let (_dir, _path, mut h) = open_denain();
+    h.set_size(egui::vec2(1400.0, 900.0));
+    h.key_press(Key::Z);
+    h.run();
+    assert_eq!(h.state().tools.tool, Tool::Zone);
+    let dock = h.state().map_rect.left();
+    for label in [
+        "New zone for Armée française",
+        "Drag to add hexes to the zone",
+        "Select a corps or army",
+    ] {
+        let rect = h.get_by_label_contains(label).rect();
+        assert!(rect.right() <= dock, "{label}: {rect:?}");
+    }
+}
+
 /// Seen under Xvfb: Denain's and Fontenoy's notes (30 lines) made the Notes field as tall as the
 /// dialog, so the command rules, unit kinds and stacking were a long scroll away. The field
 /// keeps a few lines and scrolls.

@@ -295,7 +295,10 @@ impl ZoneTool {
                             owner_name(s, &zone.owner),
                             zone.hexes.len()
                         );
-                        if ui.selectable_label(self.zone == Some(z), text).clicked() {
+                        // Truncated to the dock (a row wider than it would widen the dock's
+                        // content and cut off every hint below); the whole row on hover.
+                        let row = egui::Button::selectable(self.zone == Some(z), text.as_str());
+                        if ui.add(row.truncate()).on_hover_text(&text).clicked() {
                             self.zone = Some(z);
                         }
                     });
@@ -304,7 +307,8 @@ impl ZoneTool {
                     selected_owner.or_else(|| s.armies.first().map(|a| Owner::Army(a.id.clone())));
                 if let Some(owner) = owner {
                     let label = format!("New zone for {}", owner_name(s, &owner));
-                    if ui.button(label).clicked() {
+                    let button = egui::Button::new(label.as_str()).truncate();
+                    if ui.add(button).on_hover_text(&label).clicked() {
                         let zone = new_zone(s, owner, "Deployment zone");
                         self.zone = Some(s.zones.len());
                         edit = Some((
