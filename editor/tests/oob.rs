@@ -389,6 +389,60 @@ fn settings_change_turns() {
     h.run();
 }
 
+/// Seen under Xvfb: "New scenario for this map…" on a map never saved only said, in a toast,
+/// "Save the map first". It asks where to save the map, then goes on to the scenario's dialog;
+/// and the guard still asks before the next New map (the save's pass was for the scenario).
+#[test]
+fn a_new_scenario_for_a_map_never_saved_saves_the_map_first() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut h = harness(bataille_editor::EditorApp::new(
+        bataille_editor::EditorConfig::isolated(dir.path()),
+    ));
+    h.run();
+    assert!(h.state().doc.map_path.is_none());
+    command(&mut h, bataille_editor::Command::NewScenario);
+    assert!(
+        matches!(h.state().dialog, Some(bataille_editor::Dialog::Path { .. })),
+        "{:?}",
+        h.state().dialog
+    );
+    let target = dir.path().join("field.ron");
+    type_text_into(&mut h, "File path", &target.display().to_string());
+    h.key_press(Key::Enter);
+    h.run();
+    assert!(target.exists(), "the map saved");
+    assert!(
+        matches!(
+            h.state().dialog,
+            Some(bataille_editor::Dialog::NewScenario(_))
+        ),
+        "{:?}",
+        h.state().dialog
+    );
+    h.key_press(Key::Escape);
+    h.run();
+    let name = h.state().doc.map.name.clone();
+    h.state_mut().request(bataille_editor::Command::Edit {
+        label: "Rename the map".into(),
+        changes: vec![bataille_editor::model::history::Change::MapName {
+            before: name,
+            after: "Field".into(),
+        }],
+    });
+    h.run();
+    assert!(h.state().is_dirty());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run();
+    assert!(
+        matches!(
+            h.state().dialog,
+            Some(bataille_editor::Dialog::Guard { .. })
+        ),
+        "the guard asks: {:?}",
+        h.state().dialog
+    );
+}
+
 /// Seen under Xvfb: with Denain open, the zone tool's rows ("Aile droite : placement libre
 /// (13.1) — Aile droite (…) (12 hexes)") and "New zone for Armée française (maréchal de
 /// Villars)" widened the left dock's content past the dock, so they and every hint under them

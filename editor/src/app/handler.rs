@@ -179,6 +179,17 @@ impl EditorApp {
     /// Runs a command now: the one handler. Menus, panels and tools queue commands with
     /// [`EditorApp::request`]; the frame drains the queue here.
     pub fn execute(&mut self, command: Command) {
+        // A guard's pass (Save or Discard answered) is for the one command after it, guarded
+        // or not: one that is not (New scenario after the map's Save As) must not leave it to
+        // a later New map or Quit.
+        let passing = self.guard_passed;
+        self.execute_one(command);
+        if passing {
+            self.guard_passed = false;
+        }
+    }
+
+    fn execute_one(&mut self, command: Command) {
         let ctx = self.egui_ctx.clone();
         let ctx = &ctx;
         if command.opens_modal() && !self.no_modal_open() {

@@ -482,13 +482,14 @@ impl EditorApp {
     }
 
     /// Starts a scenario for the map being edited: the dialog asking its title, date, rules and
-    /// file (the map must have a file: the scenario names it).
+    /// file. The scenario names the map's file: a map never saved is saved first (the file
+    /// dialog), then the scenario's dialog follows.
     pub(crate) fn new_scenario_for_map(&mut self) {
         if self.doc.scenario.is_some() {
             return;
         }
         let Some(map_path) = self.doc.map_path.clone() else {
-            self.toast("Save the map first: the scenario names the map's file.".into());
+            self.open_path_dialog(PickPurpose::Save, Some(Command::NewScenario));
             return;
         };
         let form = crate::panels::new_scenario::NewScenarioForm::new(&map_path, &self.doc.map.name);
