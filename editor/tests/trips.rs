@@ -379,6 +379,28 @@ fn the_inspector_follows_the_selection() {
     h.get_by_label("Hex 0708");
 }
 
+// 11, seen under Xvfb: the inspector named a hex's overlays and hexside features by id
+// ("Overlay: fortifications", "N: ligne-du-camp") where the status bar and the legend use names.
+#[test]
+fn the_inspector_names_overlays_and_hexside_features() {
+    let mut map = blank_map(8, 6);
+    let hex = HexIndex::new(3, 3);
+    map.overlays
+        .insert(map.grid.name(hex), vec![Id::from("town")]);
+    let side = map.grid.hexside_ref(hex, Side::N);
+    map.hexsides.insert(Id::from("river"), vec![side]);
+    let (dir, path) = temp_with_map(&map, "map.ron");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    h.state_mut().tools.selection = Some(hex);
+    h.state_mut().panels.right_dock.tab = bataille_editor::panels::oob::DockTab::Inspector;
+    h.run();
+    h.get_by_label("Overlay: Town");
+    h.get_by_label_contains(": River");
+    assert!(h.query_by_label_contains("town").is_none());
+    assert!(h.query_by_label_contains(": river").is_none());
+}
+
 // 6. Duplicates are numbered as the games print them, with ids from their names.
 #[test]
 fn duplicating_numbers_the_battalions() {

@@ -54,13 +54,24 @@ impl Inspector {
                 t.map_or("unknown", |t| t.name.as_str())
             ));
         }
+        // By name, as the legend and the status bar say them (the id when the legend lacks it).
         for id in doc.overlays_at(hex) {
-            ui.label(format!("Overlay: {id}"));
+            let name = doc
+                .map
+                .overlay_types
+                .get(id)
+                .map_or(id.as_str(), |t| &t.name);
+            ui.label(format!("Overlay: {name}"));
         }
         for (side, _) in grid.neighbours(hex) {
             let side_ref = grid.hexside_ref(hex, side);
             for feature in doc.hexside_features(&side_ref) {
-                ui.label(format!("{side}: {feature}"));
+                let name = doc
+                    .map
+                    .hexside_types
+                    .get(feature)
+                    .map_or(feature.as_str(), |t| &t.name);
+                ui.label(format!("{side}: {name}"));
             }
         }
         if let Some(label) = doc.map.labels.get(&name) {
