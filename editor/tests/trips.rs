@@ -278,6 +278,25 @@ fn the_map_stays_still_when_a_panel_beside_it_changes() {
     );
 }
 
+// …and a map just opened is fitted in its area as the panels around it settle, not in the
+// first frame's area (seen under Xvfb: the demo map opened 17 px off-centre).
+#[test]
+fn a_map_just_opened_is_centred_in_its_settled_area() {
+    let (_dir, path) = temp_with_map(&blank_map(12, 10), "map.ron");
+    let mut h = harness(app_with_file(path.parent().expect("folder"), &path));
+    h.run();
+    let grid = h.state().doc.map.grid.clone();
+    let (min, max) = grid.bounds();
+    let centre = h
+        .state()
+        .screen_of([(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0]);
+    let area = map_rect(&h).center();
+    assert!(
+        (centre - area).length() < 1.0,
+        "the map's centre at {centre:?}, its area's at {area:?}"
+    );
+}
+
 // 10. A key gives the whole window to the map.
 #[test]
 fn tab_hides_and_shows_the_docks() {

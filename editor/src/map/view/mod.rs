@@ -5,6 +5,7 @@
 
 pub mod mesh;
 mod overview;
+mod placing;
 
 use mesh::*;
 use std::collections::{BTreeMap, HashSet};
@@ -112,6 +113,10 @@ pub struct MapView {
     /// The screen rectangle of the last frame: when a panel beside the map grows or shrinks,
     /// the map stays where it was on screen.
     shown_in: Option<Rect>,
+    /// The centre and zoom the last fit gave, and whether that fit was made in a rectangle
+    /// still settling (then it is made again until the rectangle settles or the view moves).
+    fitted: Option<(Pos2, f32)>,
+    settling: bool,
     chunks: Vec<Chunk>,
     chunk_cols: u32,
     /// The grid the cache was built for.
@@ -132,6 +137,8 @@ impl Default for MapView {
             layers: Layers::default(),
             fit_pending: true,
             shown_in: None,
+            fitted: None,
+            settling: false,
             chunks: Vec::new(),
             chunk_cols: 0,
             grid_key: None,
@@ -192,6 +199,7 @@ impl MapView {
             .clamp(ZOOM_MIN, ZOOM_MAX);
         self.centre = pos2((min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0);
         self.fit_pending = false;
+        self.fitted = Some((self.centre, self.zoom));
     }
 
     /// Sets the zoom keeping the grid point under `anchor` (a screen point) in place.
@@ -201,17 +209,6 @@ impl MapView {
         self.zoom = zoom;
         // Keep `under` at `anchor`.
         self.centre = under - (anchor - rect.center()) / self.zoom;
-    }
-
-    /// Keeps every grid point at its screen place when the view's rectangle changes (the
-    /// diagnostics list grew, a dock was hidden), as a paint program's canvas stays put.
-    pub fn follow_rect(&mut self, rect: Rect) {
-        if let Some(old) = self.shown_in
-            && old != rect
-        {
-            self.centre += (rect.center() - old.center()) / self.zoom;
-        }
-        self.shown_in = Some(rect);
     }
 
     /// Moves the view by a screen-space delta (the map follows the pointer).
@@ -379,10 +376,7 @@ impl MapView {
         under_lines: impl FnOnce(&egui::Painter, &MapView),
     ) {
         let mut under_lines = Some(under_lines);
-        self.follow_rect(rect);
-        if self.fit_pending {
-            self.fit(&doc.map.grid, rect);
-        }
+        self.place(&doc.map.grid, rect);
         let view = self.visible_grid_rect(rect);
         self.rebuild_dirty(doc, Some(view));
         let key = ScreenKey {
