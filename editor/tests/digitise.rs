@@ -486,8 +486,8 @@ fn a_long_import_shows_progress_and_can_be_cancelled() {
     h.run();
     h.get_by_label("Import scan…").click();
     h.run();
-    type_text_into(&mut h, "Scan file", &big.display().to_string());
-    h.get_by_label("Import").click();
+    type_text_into(&mut h, "File path", &big.display().to_string());
+    h.get_by_label("Open").click();
     h.run_steps(2);
     assert!(h.state().digitise.import_job.is_some(), "still decoding");
     h.get_by_label_contains("Importing the scan…");

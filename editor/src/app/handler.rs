@@ -336,7 +336,8 @@ impl EditorApp {
                     .open_on(&self.doc, crate::panels::legend::LegendTab::Overlays);
             }
             Command::ImportScan => {
-                self.panels.digitise.import_dialog = Some(import_start_path(&self.doc))
+                let start = import_start_path(&self.doc);
+                self.panels.digitise.open_import(&start);
             }
             Command::ImportScanFrom(path) => self.digitise.start_import(ctx, path, true),
             Command::SetBackground { label, after } => {

@@ -178,8 +178,18 @@ pub fn import(h: &mut H, file: &Path) {
     h.run();
     h.get_by_label("Import scan…").click();
     h.run();
-    type_text_into(h, "Scan file", &file.display().to_string());
-    h.get_by_label("Import").click();
+    // The editor's file dialog: the scan's folder, its row in the listing, Open (a file that
+    // is not there, typed whole).
+    if file.is_file() {
+        let folder = file.parent().expect("a folder");
+        type_text_into(h, "File path", &format!("{}/", folder.display()));
+        let name = file.file_name().expect("a name").to_string_lossy();
+        h.get_by_label(&format!("🗋 {name}")).click();
+        h.run();
+    } else {
+        type_text_into(h, "File path", &file.display().to_string());
+    }
+    h.get_by_label("Open").click();
     settle(h);
     wait_for_jobs(h);
 }

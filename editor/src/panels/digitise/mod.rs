@@ -7,26 +7,37 @@
 mod calibrate;
 mod suggest;
 
-use std::path::PathBuf;
-
-use egui::{Color32, Key, Ui};
+use egui::{Color32, Ui};
 
 use crate::context::{Command, ViewContext};
+use crate::panels::file_dialog::{FileDialog, FileOutcome};
 use crate::services::digitise::{Digitise, Mode, Tab};
+use crate::services::files::PickPurpose;
 use crate::services::jobs::progress_row;
 
 /// The colour of a problem stated in the panel.
 const PROBLEM: Color32 = Color32::from_rgb(200, 80, 40);
 
-/// The digitise panel's own state: the import dialog's path while it is open.
+/// The digitise panel's own state: the import dialog while it is open.
 #[derive(Debug, Default)]
 pub struct DigitisePanel {
-    /// The typed path of the import dialog, while it is open (`Command::ImportScan` opens it
-    /// on the map's scan, or in the map's folder).
-    pub import_dialog: Option<String>,
+    /// The import dialog, while it is open (`Command::ImportScan` opens it on the map's scan,
+    /// or in the map's folder): the editor's file dialog, listing images.
+    pub import_dialog: Option<Box<FileDialog>>,
 }
 
+/// The scans the import dialog lists (what `image` decodes for the digitiser).
+const SCAN_EXTENSIONS: [&str; 5] = ["png", "jpg", "jpeg", "tif", "tiff"];
+
 impl DigitisePanel {
+    /// Opens the import dialog at `start` (a scan, or a folder ending in `/`).
+    pub fn open_import(&mut self, start: &str) {
+        let start = (!start.is_empty()).then(|| std::path::Path::new(start));
+        let mut dialog = FileDialog::new(PickPurpose::Open, start, "");
+        dialog.extensions = SCAN_EXTENSIONS.to_vec();
+        self.import_dialog = Some(Box::new(dialog));
+    }
+
     /// The page: a heading with Close, the tabs, the import's progress and the tab's content.
     pub fn ui(&mut self, ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
         ui.horizontal(|ui| {
@@ -71,38 +82,18 @@ impl DigitisePanel {
 
     /// The import dialog, while it is open: Import sends `Command::ImportScanFrom`.
     pub fn import_dialog_ui(&mut self, ctx: &ViewContext<'_>, egui_ctx: &egui::Context) {
-        let Some(mut text) = self.import_dialog.take() else {
+        let Some(mut dialog) = self.import_dialog.take() else {
             return;
         };
-        let mut choice = None;
+        let mut outcome = FileOutcome::Open;
         egui::Modal::new(egui::Id::unique("import-scan")).show(egui_ctx, |ui| {
-            ui.set_min_width(480.0);
-            ui.heading("Import a scan");
-            ui.label("A PNG, JPEG or TIFF of the printed map, at most 12,000 × 12,000 pixels.");
-            ui.horizontal(|ui| {
-                let label = ui.label("Scan file");
-                let edit = ui
-                    .add(egui::TextEdit::singleline(&mut text).desired_width(360.0))
-                    .labelled_by(label.id);
-                if edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
-                    choice = Some(true);
-                }
-            });
-            ui.horizontal(|ui| {
-                if ui.button("Import").clicked() {
-                    choice = Some(true);
-                }
-                if ui.button("Cancel").clicked() {
-                    choice = Some(false);
-                }
-            });
+            outcome = dialog.ui(ui, "Import a scan");
+            ui.weak("A PNG, JPEG or TIFF of the printed map, at most 12,000 × 12,000 pixels.");
         });
-        match choice {
-            Some(true) if !text.trim().is_empty() => {
-                ctx.send(Command::ImportScanFrom(PathBuf::from(text.trim())));
-            }
-            Some(_) => {}
-            None => self.import_dialog = Some(text),
+        match outcome {
+            FileOutcome::Chosen(path) => ctx.send(Command::ImportScanFrom(path)),
+            FileOutcome::Cancel => {}
+            FileOutcome::Open => self.import_dialog = Some(dialog),
         }
     }
 
