@@ -93,8 +93,18 @@ fn build_place_overstack_fix_save_reload() {
     click(&mut h, "Add corps");
     assert_eq!(scenario_of(&h).armies[0].corps.len(), 1);
     assert!(scenario_of(&h).armies[0].corps[0].leader.is_some());
+    // Seen under Xvfb: "Take … off the map" offered for counters not on it.
+    let greyed = |h: &H, label: &str| {
+        h.query_by(|n| n.label().as_deref() == Some(label) && n.is_disabled())
+            .is_some()
+    };
+    assert!(
+        greyed(&h, "Take leader off the map"),
+        "the leader is not placed"
+    );
     click(&mut h, "Add unit");
     assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    assert!(greyed(&h, "Take off the map"), "the unit is not placed");
     // Seen under Xvfb: "1 units, 1 not placed yet" and "(1 units)".
     h.get_by_label("1 unit, 1 not placed yet");
     h.get_by_label("⚑ Armée française (1 unit)");

@@ -425,7 +425,9 @@ pub(super) fn leader_fields(
             commit |= field(texts, "leader-hex").ui(ui, "Leader hex", "", false);
             let mut remove = false;
             ui.horizontal(|ui| {
-                if ui.button("Take leader off the map").clicked() {
+                let placed = !field(texts, "leader-hex").text.trim().is_empty();
+                let take_off = egui::Button::new("Take leader off the map");
+                if ui.add_enabled(placed, take_off).clicked() {
                     field(texts, "leader-hex").text.clear();
                     commit = true;
                 }

@@ -259,7 +259,11 @@ impl OobPanel {
             chief.and_then(|c| leader_ratings_ui(ui, s, c, &self.systems, ratings)),
         );
         ui.horizontal(|ui| {
-            if ui.button("Take off the map").clicked() {
+            let placed = !field(texts, "hex").text.trim().is_empty();
+            if ui
+                .add_enabled(placed, egui::Button::new("Take off the map"))
+                .clicked()
+            {
                 field(texts, "hex").text.clear();
                 commit = true;
             }
@@ -373,8 +377,12 @@ impl OobPanel {
                 send_edit(cx, edit);
                 select(cx, Some(sel));
             }
-            if ui.button("Take off the map").clicked()
-                && let Some(edit) = remove_from_map(s, CounterAt::Unit(a, u))
+            // Offered only for a unit on the map (it would do nothing otherwise).
+            let take_off = remove_from_map(s, CounterAt::Unit(a, u));
+            if ui
+                .add_enabled(take_off.is_some(), egui::Button::new("Take off the map"))
+                .clicked()
+                && let Some(edit) = take_off
             {
                 send_edit(cx, edit);
             }
