@@ -723,6 +723,11 @@ pub(crate) fn suggest(
                 _ if own > CLEAR_INK * visible => 0.0,
                 _ => -0.5,
             };
+            // A water feature beside a water hex has that hex's own ink: a bank a little off
+            // the fitted grid imitates it all along, so the chain does not make it likelier.
+            if kind.water && borders_water[i] {
+                out[h] = out[h].max(0.0);
+            }
         }
         out
     };
