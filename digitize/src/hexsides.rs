@@ -801,6 +801,13 @@ pub(crate) fn suggest(
             } else {
                 confidence
             };
+            // So is a feature its own ink argues against (the plain line explains the scan
+            // better): only its chain made it one, as a stain's brown grid lines can.
+            let confidence = if best > 0 && s.score[best] > s.score[0] {
+                confidence.min(GAP_CONFIDENCE)
+            } else {
+                confidence
+            };
             // A plain hexside in a gap of a chain (features drawn alike at both its ends) is
             // where the scan and the map's structure disagree: it is for review.
             let continues = |f: usize, g: usize| {
