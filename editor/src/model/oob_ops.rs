@@ -190,35 +190,56 @@ pub fn numbered_name(name: &str) -> (&str, Option<u32>) {
     (trimmed, None)
 }
 
+/// A name ending in a plain number, as a new unit's: `"Unit 3"` → `("Unit", 3)`.
+fn plain_numbered(name: &str) -> Option<(&str, u32)> {
+    let (stem, n) = name.trim_end().rsplit_once(' ')?;
+    let n = n.parse::<u32>().ok()?;
+    (!stem.trim().is_empty()).then_some((stem.trim_end(), n))
+}
+
 /// Duplicates a unit (not placed) right after it. Copies are numbered as the games do: the
 /// copy of "Fechenbach" is "Fechenbach 2/" (and the original becomes "Fechenbach 1/", in the
 /// same step), the copy of "Fechenbach 2/" the next free number; the copy's id is made from its
-/// name, and the miniatures conversion rules that name the original name the copy too.
+/// name, and the miniatures conversion rules that name the original name the copy too. A name
+/// ending in a plain number ("Unit 1", a new unit's) is copied with the next free number
+/// ("Unit 2").
 pub fn duplicate_unit(s: &Scenario, a: usize, u: usize) -> Option<((String, Vec<Change>), Sel)> {
     let army = s.armies.get(a)?;
     let unit = army.units.get(u)?;
-    let (stem, number) = numbered_name(&unit.name);
-    let highest = army
-        .units
-        .iter()
-        .filter_map(|other| match numbered_name(&other.name) {
-            (other_stem, n) if other_stem == stem => Some(n.unwrap_or(1)),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(1);
     let mut changes = Vec::new();
-    if number.is_none() {
-        let mut renamed = unit.clone();
-        renamed.name = format!("{stem} 1/");
-        changes.push(item_change(
-            ItemPath::Unit(a, u),
-            Some(Item::Unit(Box::new(unit.clone()))),
-            Some(Item::Unit(Box::new(renamed))),
-        ));
-    }
     let mut copy = unit.clone();
-    copy.name = format!("{stem} {}/", highest + 1);
+    let (stem, number) = numbered_name(&unit.name);
+    if let (None, Some((stem, _))) = (number, plain_numbered(&unit.name)) {
+        // "Unit 1" (a new unit's name) is copied as "Unit 2", the next free number.
+        let highest = army
+            .units
+            .iter()
+            .filter_map(|other| plain_numbered(&other.name).filter(|(s, _)| *s == stem))
+            .map(|(_, n)| n)
+            .max()
+            .unwrap_or(1);
+        copy.name = format!("{stem} {}", highest.saturating_add(1));
+    } else {
+        let highest = army
+            .units
+            .iter()
+            .filter_map(|other| match numbered_name(&other.name) {
+                (other_stem, n) if other_stem == stem => Some(n.unwrap_or(1)),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(1);
+        if number.is_none() {
+            let mut renamed = unit.clone();
+            renamed.name = format!("{stem} 1/");
+            changes.push(item_change(
+                ItemPath::Unit(a, u),
+                Some(Item::Unit(Box::new(unit.clone()))),
+                Some(Item::Unit(Box::new(renamed))),
+            ));
+        }
+        copy.name = format!("{stem} {}/", highest.saturating_add(1));
+    }
     copy.id = unique_id(&ids_in_use(s), &copy.name);
     copy.placement = crate::model::scenario_edit::placement_removed(&unit.placement);
     changes.extend(copy_in_conversions(s, &unit.id, &copy.id));
@@ -482,6 +503,56 @@ mod tests {
             ("Régiment du Roi", Some(12))
         );
         assert_eq!(numbered_name("2/"), ("2/", None));
+    }
+
+    /// A new unit's name, "Unit 1", is copied as "Unit 2" (then "Unit 3"), not "Unit 1 2/".
+    #[test]
+    fn a_plainly_numbered_name_is_copied_with_the_next_number() {
+        use crate::model::document::{Document, ScenarioFile};
+        let mut doc = Document::new_map(&Default::default());
+        doc.scenario = Some(ScenarioFile {
+            scenario: crate::model::scenario_edit::new_scenario("T", "m.ron"),
+            path: "s.ron".into(),
+        });
+        let scenario = |doc: &Document| doc.scenario.as_ref().expect("s").scenario.clone();
+        for change in add_army(&scenario(&doc)).1 {
+            change.apply(&mut doc, true);
+        }
+        let ((_, changes), _) = add_unit(&scenario(&doc), 0, None).expect("a unit");
+        for change in changes {
+            change.apply(&mut doc, true);
+        }
+        let mut s = scenario(&doc);
+        assert_eq!(s.armies[0].units[0].name, "Unit 1");
+        let names = |s: &Scenario, changes: &[Change]| -> Vec<String> {
+            changes
+                .iter()
+                .filter_map(|c| match c {
+                    Change::Scenario(ScenarioChange::Item {
+                        after: Some(Item::Unit(u)),
+                        ..
+                    }) => Some(u.name.clone()),
+                    _ => None,
+                })
+                .chain(std::iter::once(format!("{}", s.armies[0].units.len())))
+                .collect()
+        };
+        let ((_, changes), _) = duplicate_unit(&s, 0, 0).expect("copied");
+        assert_eq!(
+            names(&s, &changes),
+            ["Unit 2", "1"],
+            "the original keeps its name"
+        );
+        let mut two = s.armies[0].units[0].clone();
+        two.name = "Unit 2".into();
+        two.id = Id::from("unit-2");
+        s.armies[0].units.push(two);
+        let ((_, changes), _) = duplicate_unit(&s, 0, 0).expect("copied");
+        assert_eq!(names(&s, &changes), ["Unit 3", "2"]);
+        // A battalion keeps the games' numbering.
+        s.armies[0].units[0].name = "Navarre".into();
+        let ((_, changes), _) = duplicate_unit(&s, 0, 0).expect("copied");
+        assert_eq!(names(&s, &changes), ["Navarre 1/", "Navarre 2/", "2"]);
     }
 
     #[test]
