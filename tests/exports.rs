@@ -676,7 +676,7 @@ fn print_kit_pages_counters_and_hex_size() {
             counter,
         ]);
         let summary = String::from_utf8(output.stdout).unwrap();
-        // "wrote …: N pages: 1 overview, M map (a×b), S counter sheets …"
+        // "wrote …: N pages: 1 overview, M map (a×b), S counter sheet(s) …"
         let number_before = |word: &str| -> usize {
             let at = summary
                 .find(word)
@@ -690,7 +690,7 @@ fn print_kit_pages_counters_and_hex_size() {
         };
         let pages = number_before(" pages");
         let map_pages = number_before(" map");
-        let sheets = number_before(" counter sheets");
+        let sheets = number_before(" counter sheet");
         assert!(map_pages >= 2 && sheets >= 1, "{summary}");
         let info = pdfinfo(&pdf, &[]);
         assert!(

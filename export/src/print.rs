@@ -142,14 +142,18 @@ impl Kit {
     /// One line saying what the kit holds.
     pub fn summary(&self) -> String {
         let count = |f: fn(&PageKind) -> bool| self.pages.iter().filter(|p| f(p)).count();
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        let sheets = count(|p| matches!(p, PageKind::CounterFronts(_)));
+        let charts = count(|p| matches!(p, PageKind::Chart));
         format!(
-            "{} pages: 1 overview, {} map ({}×{}), {} counter sheets (fronts and backs), {} charts",
+            "{} pages: 1 overview, {} map ({}×{}), {sheets} counter sheet{} (fronts and backs), \
+             {charts} chart{}",
             self.pages.len(),
             count(|p| matches!(p, PageKind::Map { .. })),
             self.sections[0],
             self.sections[1],
-            count(|p| matches!(p, PageKind::CounterFronts(_))),
-            count(|p| matches!(p, PageKind::Chart)),
+            s(sheets),
+            s(charts),
         )
     }
 }
@@ -1224,6 +1228,45 @@ fn assemble(pages: &[Page], [pw, ph]: [f32; 2]) -> Result<Vec<u8>, ExportError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_summary_counts_in_english() {
+        let kit = |pages: Vec<PageKind>| Kit {
+            pdf: Vec::new(),
+            pages,
+            sections: [2, 1],
+        };
+        let map = |column| PageKind::Map { column, row: 0 };
+        let one = kit(vec![
+            PageKind::Overview,
+            map(0),
+            map(1),
+            PageKind::CounterFronts(0),
+            PageKind::CounterBacks(0),
+            PageKind::Chart,
+        ]);
+        assert_eq!(
+            one.summary(),
+            "6 pages: 1 overview, 2 map (2×1), 1 counter sheet (fronts and backs), 1 chart"
+        );
+        let two = kit(vec![
+            PageKind::Overview,
+            map(0),
+            map(1),
+            PageKind::CounterFronts(0),
+            PageKind::CounterBacks(0),
+            PageKind::CounterFronts(1),
+            PageKind::CounterBacks(1),
+            PageKind::Chart,
+            PageKind::Chart,
+        ]);
+        assert!(
+            two.summary()
+                .ends_with("2 counter sheets (fronts and backs), 2 charts"),
+            "{}",
+            two.summary()
+        );
+    }
 
     #[test]
     fn lengths() {
