@@ -14,6 +14,9 @@
 //! then weighs in: features run in chains (a hexside whose neighbours along the chain carry the
 //! same feature is more likely, a lone one less), a bridge sits on water, and a water feature
 //! does not run between two water hexes.
+//!
+//! Over 600 lines: sampling, learning, scoring and the map's structure share the patch, model
+//! and score types; the structure (chains, doubt) is the part to move out when it next grows.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -1026,3 +1029,7 @@ fn share_alike_coverage(
         }
     }
 }
+
+#[cfg(test)]
+#[path = "hexsides_tests.rs"]
+mod tests;
