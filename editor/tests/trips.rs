@@ -304,13 +304,33 @@ fn tab_hides_and_shows_the_docks() {
     h.set_size(egui::vec2(1024.0, 700.0));
     h.run();
     let before = map_rect(&h).width();
+    command(&mut h, Command::FitMap);
+    h.run();
+    let zoom = h.state().view.zoom;
     h.key_press(Key::Tab);
+    h.run();
     h.run();
     let after = map_rect(&h).width();
     assert!(after > 1000.0 && after > before, "{before} → {after}");
+    // The fitted map takes the room it was given (it stayed small until Ctrl+0).
+    assert!(
+        h.state().view.zoom > zoom * 1.2,
+        "{zoom} → {}",
+        h.state().view.zoom
+    );
     h.key_press(Key::F11);
     h.run();
+    h.run();
     assert_eq!(map_rect(&h).width(), before);
+    assert!((h.state().view.zoom - zoom).abs() < 1e-3);
+    // Zoomed by the user, the map stays as it is when the docks go.
+    command(&mut h, Command::ZoomIn);
+    let chosen = h.state().view.zoom;
+    assert!(chosen > zoom);
+    h.key_press(Key::Tab);
+    h.run();
+    h.run();
+    assert_eq!(h.state().view.zoom, chosen);
 }
 
 // 11. A never-saved map does not say "saved"; the guard names the file that changed.

@@ -265,10 +265,12 @@ impl EditorApp {
             }
             Command::ToggleLeftDock => {
                 self.settings.show_left_dock = !self.settings.show_left_dock;
+                self.view.refit_if_untouched();
                 self.save_settings();
             }
             Command::ToggleRightDock => {
                 self.settings.show_right_dock = !self.settings.show_right_dock;
+                self.view.refit_if_untouched();
                 self.save_settings();
             }
             Command::ToggleDiagnostics => {
@@ -291,6 +293,7 @@ impl EditorApp {
                 self.settings.show_left_dock = !shown;
                 self.settings.show_right_dock = !shown;
                 self.settings.show_diagnostics = !shown;
+                self.view.refit_if_untouched();
                 self.save_settings();
             }
             Command::CommandPalette => {
