@@ -419,6 +419,18 @@ fn the_ratings_ranges_come_from_the_system_file() {
 // ---------------------------------------------------------------------------------------------
 // Issue 13: the table overlay.
 
+/// `bataille-table`'s layout of the open scenario for Age of Honor at 15 mm (what the overlay
+/// must agree with).
+fn age_of_honor_layout(h: &H) -> bataille_table::Layout {
+    let scenario = h.state().doc.scenario.as_ref().expect("s").scenario.clone();
+    let system = bataille_schema::system::parse_system(&bataille_schema::source::SourceFile::new(
+        "age-of-honor.ron",
+        AGE_OF_HONOR.to_owned(),
+    ))
+    .expect("system");
+    bataille_table::layout(&scenario, &h.state().doc.map, &system, "15mm").expect("layout")
+}
+
 #[test]
 fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() {
     let (_dir, _path, mut h) = open(AGE_OF_HONOR);
@@ -428,14 +440,7 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
     type_into(&mut h, "Table", "60x40cm");
     h.run();
     // bataille-table's scale: 400 m a hex, 3.6 m a mm at 15 mm.
-    let scenario = h.state().doc.scenario.as_ref().expect("s").scenario.clone();
-    let system = bataille_schema::system::parse_system(&bataille_schema::source::SourceFile::new(
-        "age-of-honor.ron",
-        AGE_OF_HONOR.to_owned(),
-    ))
-    .expect("system");
-    let expected =
-        bataille_table::layout(&scenario, &h.state().doc.map, &system, "15mm").expect("layout");
+    let expected = age_of_honor_layout(&h);
     assert!((expected.mm_per_grid - 400.0 / 3f64.sqrt() / 3.6).abs() < 1e-9);
     let rect = h.state().table.grid_rect().expect("the table is laid");
     let k = expected.mm_per_grid as f32;
@@ -523,14 +528,7 @@ fn the_table_follows_its_best_place_until_it_is_dragged() {
     let first = h.state().table.origin_mm.expect("placed");
     type_into(&mut h, "Table", "60x40cm");
     h.run();
-    let scenario = h.state().doc.scenario.as_ref().expect("s").scenario.clone();
-    let system = bataille_schema::system::parse_system(&bataille_schema::source::SourceFile::new(
-        "age-of-honor.ron",
-        AGE_OF_HONOR.to_owned(),
-    ))
-    .expect("system");
-    let layout =
-        bataille_table::layout(&scenario, &h.state().doc.map, &system, "15mm").expect("layout");
+    let layout = age_of_honor_layout(&h);
     let best = layout.best_window(&h.state().doc.map, [600.0, 400.0]);
     assert_ne!(best, first, "the small table's best place is elsewhere");
     assert_eq!(h.state().table.origin_mm, Some(best));

@@ -32,12 +32,7 @@ fn ratings_forgotten(changes: &[Change]) -> Vec<String> {
 
 #[test]
 fn deleting_a_leader_takes_its_miniatures_ratings_with_it() {
-    let (_, text) = crate::model::templates::BUNDLED_SCENARIOS[0];
-    let s = bataille_schema::io::parse_scenario(&bataille_schema::SourceFile::new(
-        "denain-1712.ron",
-        text.to_owned(),
-    ))
-    .expect("Denain parses");
+    let s = denain();
     let a = s
         .armies
         .iter()
@@ -91,14 +86,21 @@ fn deleting_a_leader_takes_its_miniatures_ratings_with_it() {
     assert_eq!(removed, units);
 }
 
+/// The bundled battles as shipped, with their names.
+fn bundled() -> Vec<(&'static str, Scenario)> {
+    crate::model::templates::BUNDLED_SCENARIOS
+        .iter()
+        .map(|(name, text)| {
+            let file = bataille_schema::SourceFile::new(name, (*text).to_owned());
+            let s = bataille_schema::io::parse_scenario(&file).expect("a bundled scenario parses");
+            (*name, s)
+        })
+        .collect()
+}
+
 /// Denain as shipped.
 fn denain() -> Scenario {
-    let (_, text) = crate::model::templates::BUNDLED_SCENARIOS[0];
-    bataille_schema::io::parse_scenario(&bataille_schema::SourceFile::new(
-        "denain-1712.ron",
-        text.to_owned(),
-    ))
-    .expect("Denain parses")
+    bundled().swap_remove(0).1
 }
 
 /// The conversion rules after `changes`, system by system (as they were where unchanged).
@@ -214,12 +216,7 @@ fn delete_and_undo(s: &Scenario, what: &str, changes: &[Change]) -> Scenario {
 /// commanders' lists; zones name their owners), and undo restores the scenario exactly.
 #[test]
 fn no_deletion_leaves_a_dangling_reference_and_undo_restores_all() {
-    for (name, text) in crate::model::templates::BUNDLED_SCENARIOS {
-        let s = bataille_schema::io::parse_scenario(&bataille_schema::SourceFile::new(
-            name,
-            text.to_owned(),
-        ))
-        .expect("a bundled scenario parses");
+    for (name, s) in bundled() {
         assert_eq!(dangling(&s), Vec::<String>::new(), "{name} as shipped");
         let mut deletions: Vec<(String, Vec<Change>)> = Vec::new();
         for (a, army) in s.armies.iter().enumerate() {
@@ -355,12 +352,7 @@ fn applied(s: &Scenario, changes: &[Change]) -> Scenario {
 /// no unknown id) and the new id is named wherever the old one was.
 #[test]
 fn every_rename_is_followed_wherever_the_id_is_named() {
-    for (name, text) in crate::model::templates::BUNDLED_SCENARIOS {
-        let s = bataille_schema::io::parse_scenario(&bataille_schema::SourceFile::new(
-            name,
-            text.to_owned(),
-        ))
-        .expect("a bundled scenario parses");
+    for (name, s) in bundled() {
         let text_of = |s: &Scenario| bataille_schema::io::scenario_to_string(s).expect("writes");
         let mut ids: Vec<(&'static str, Id)> = Vec::new();
         for army in &s.armies {
