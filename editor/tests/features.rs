@@ -625,6 +625,46 @@ fn save_as_refuses_a_map_path_that_leaves_the_root() {
             .next()
             .is_some()
     );
+    // Nothing was changed: no "changes" are said to be kept.
+    assert!(
+        h.query_all_by_label_contains("still here").next().is_none(),
+        "a clean document has no changes to keep"
+    );
+    h.key_press(Key::Escape);
+    h.run();
+    // With a change made, the same refusal says it is kept.
+    let name = h
+        .state()
+        .doc
+        .scenario
+        .as_ref()
+        .expect("s")
+        .scenario
+        .title
+        .clone();
+    let mut settings = bataille_editor::model::scenario_edit::Settings::of(
+        &h.state().doc.scenario.as_ref().expect("s").scenario,
+    );
+    settings.title = format!("{name} (copy)");
+    let before = bataille_editor::model::scenario_edit::Settings::of(
+        &h.state().doc.scenario.as_ref().expect("s").scenario,
+    );
+    command(
+        &mut h,
+        Command::Edit {
+            label: "Title".into(),
+            changes: vec![bataille_editor::model::history::Change::Scenario(
+                bataille_editor::model::scenario_edit::ScenarioChange::Settings {
+                    before: Box::new(before),
+                    after: Box::new(settings),
+                },
+            )],
+        },
+    );
+    assert!(h.state().is_dirty());
+    command(&mut h, Command::SaveAsPath(outside.clone()));
+    assert!(!outside.exists(), "nothing written");
+    h.get_by_label_contains("Your changes are still here");
     h.key_press(Key::Escape);
     h.run();
     // Inside it (another folder): saved, `map` relative.

@@ -124,19 +124,19 @@ impl EditorApp {
                 true
             }
             Err(error) => {
-                let hint = if error.kind() == std::io::ErrorKind::InvalidInput {
-                    // The scenario's `map` would leave its root (issue 10): nothing is wrong
-                    // with the folder.
-                    "Use File › Save As with a place under that root. Your changes are still \
-                     here."
+                let what = if error.kind() == std::io::ErrorKind::InvalidInput {
+                    // The scenario's `map` would leave its root (issue 10), not a folder error.
+                    "Use File › Save As with a place under that root."
                 } else {
                     "Check that the folder exists and that you may write there, or use \
-                     File › Save As to save elsewhere. Your changes are still here."
+                     File › Save As to save elsewhere."
                 };
+                let kept = self.is_dirty().then_some(" Your changes are still here.");
+                let hint = format!("{what}{}", kept.unwrap_or_default());
                 self.show_error(
                     &format!("Could not save {}", path.display()),
                     error.to_string(),
-                    hint,
+                    &hint,
                 );
                 false
             }
