@@ -114,7 +114,7 @@ fn build_place_overstack_fix_save_reload() {
         let unit = &scenario_of(&h).armies[0].units[0];
         assert_eq!(unit.name, "Navarre 1/");
         assert_eq!(unit.cp, Some(3));
-        assert_eq!(unit.corps.as_ref().map(Id::as_str), Some("army-corps"));
+        assert_eq!(unit.corps.as_ref().map(Id::as_str), Some("army-1-corps"));
     }
     h.get_by_label_contains("Corps 1 (1)").click();
     h.run();

@@ -33,10 +33,11 @@ pub fn unit_slot(army: &Army, corps: Option<&Id>) -> usize {
 
 pub fn add_army(s: &Scenario) -> (String, Vec<Change>) {
     let taken = ids_in_use(s);
-    let id = unique_id(&taken, "army");
+    // The id from the name, as a unit's is ("Army 2" → `army-2`).
+    let name = format!("Army {}", s.armies.len() + 1);
     let army = Army {
-        name: format!("Army {}", s.armies.len() + 1),
-        id,
+        id: unique_id(&taken, &name),
+        name,
         friendly_edges: Vec::new(),
         commanders: Vec::new(),
         corps: Vec::new(),
