@@ -633,34 +633,20 @@ fn save_as_refuses_a_map_path_that_leaves_the_root() {
     h.key_press(Key::Escape);
     h.run();
     // With a change made, the same refusal says it is kept.
-    let name = h
-        .state()
-        .doc
-        .scenario
-        .as_ref()
-        .expect("s")
-        .scenario
-        .title
-        .clone();
-    let mut settings = bataille_editor::model::scenario_edit::Settings::of(
-        &h.state().doc.scenario.as_ref().expect("s").scenario,
-    );
-    settings.title = format!("{name} (copy)");
-    let before = bataille_editor::model::scenario_edit::Settings::of(
-        &h.state().doc.scenario.as_ref().expect("s").scenario,
-    );
-    command(
-        &mut h,
-        Command::Edit {
-            label: "Title".into(),
-            changes: vec![bataille_editor::model::history::Change::Scenario(
-                bataille_editor::model::scenario_edit::ScenarioChange::Settings {
-                    before: Box::new(before),
-                    after: Box::new(settings),
-                },
-            )],
+    use bataille_editor::model::scenario_edit::{ScenarioChange, Settings};
+    let before = Settings::of(scenario_of(&h));
+    let after = Settings {
+        title: format!("{} (copy)", before.title),
+        ..before.clone()
+    };
+    let changes = vec![bataille_editor::model::history::Change::Scenario(
+        ScenarioChange::Settings {
+            before: Box::new(before),
+            after: Box::new(after),
         },
-    );
+    )];
+    let label = "Title".to_owned();
+    command(&mut h, Command::Edit { label, changes });
     assert!(h.state().is_dirty());
     command(&mut h, Command::SaveAsPath(outside.clone()));
     assert!(!outside.exists(), "nothing written");

@@ -186,9 +186,8 @@ fn dangling(s: &Scenario) -> Vec<String> {
         .collect()
 }
 
-/// Applies a deletion's changes to a document holding `s`, checks what is left, undoes
-/// them in reverse and checks the scenario is back as it was.
-fn delete_and_undo(s: &Scenario, what: &str, changes: &[Change]) -> Scenario {
+/// A document holding `s`, with `changes` applied.
+fn document_after(s: &Scenario, changes: &[Change]) -> crate::model::document::Document {
     use crate::model::document::{Document, NewMapSettings, ScenarioFile};
     let mut doc = Document::new_map(&NewMapSettings::default());
     doc.scenario = Some(ScenarioFile {
@@ -198,6 +197,13 @@ fn delete_and_undo(s: &Scenario, what: &str, changes: &[Change]) -> Scenario {
     for change in changes {
         change.apply(&mut doc, true);
     }
+    doc
+}
+
+/// Applies a deletion's changes to a document holding `s`, checks what is left, undoes
+/// them in reverse and checks the scenario is back as it was.
+fn delete_and_undo(s: &Scenario, what: &str, changes: &[Change]) -> Scenario {
+    let mut doc = document_after(s, changes);
     let after = doc.scenario.as_ref().expect("a scenario").scenario.clone();
     for change in changes.iter().rev() {
         change.apply(&mut doc, false);
@@ -335,16 +341,10 @@ fn a_deleted_corps_zones_pass_to_its_army_and_free_counters_keep_their_hex() {
 
 /// Applies changes to a document holding `s` and gives the scenario after them.
 fn applied(s: &Scenario, changes: &[Change]) -> Scenario {
-    use crate::model::document::{Document, NewMapSettings, ScenarioFile};
-    let mut doc = Document::new_map(&NewMapSettings::default());
-    doc.scenario = Some(ScenarioFile {
-        scenario: s.clone(),
-        path: "s.ron".into(),
-    });
-    for change in changes {
-        change.apply(&mut doc, true);
-    }
-    doc.scenario.expect("a scenario").scenario
+    document_after(s, changes)
+        .scenario
+        .expect("a scenario")
+        .scenario
 }
 
 /// Every army, corps, commander, line leader, unit and zone of both bundled battles renamed in
