@@ -16,11 +16,12 @@ const LAYERS: [&str; 8] = [
 ];
 
 /// The app's own files: the struct, the frame, the one handler, the file lifecycle.
-const APP_CORE: [&str; 4] = [
+const APP_CORE: [&str; 5] = [
     "app/mod.rs",
     "app/frame.rs",
     "app/handler.rs",
     "app/lifecycle.rs",
+    "app/recovery.rs",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -23,7 +23,7 @@
 //! let doc: &mut bataille_editor::model::document::Document = &mut app.doc;
 //! ```
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use egui::ViewportCommand;
@@ -215,9 +215,7 @@ impl EditorApp {
                 self.save();
             }
             Command::SaveAs => self.open_path_dialog(PickPurpose::Save, None),
-            Command::SaveAsPath(path) => {
-                self.save_to(&path);
-            }
+            Command::SaveAsPath(path) => self.save_as_chosen(&path, None),
             Command::Quit => {
                 if self.guarded(&command) {
                     self.allow_close = true;
@@ -400,14 +398,12 @@ impl EditorApp {
                 self.settings.recent.clear();
                 self.save_settings();
             }
-            Command::GuardSave(then) => {
-                if self.doc.map_path.is_none() {
-                    self.open_path_dialog(PickPurpose::Save, Some(*then));
-                } else if self.save() {
-                    self.guard_passed = true;
-                    self.commands.send(*then);
+            Command::GuardSave(then) => match self.doc.document_path().map(Path::to_owned) {
+                None => self.open_path_dialog(PickPurpose::Save, Some(*then)),
+                Some(path) => {
+                    self.save_checked(&path, Some(*then), false);
                 }
-            }
+            },
             Command::GuardDiscard(then) => {
                 // Go on without saving; the changes stay unsaved (and recoverable) until what
                 // waited replaces the document or quits, each of which removes the recovery file.
@@ -418,10 +414,7 @@ impl EditorApp {
             Command::Recover(file) => {
                 self.restore(&file);
             }
-            Command::DiscardRecovery(file) => {
-                let removed = crate::services::save::remove_if_present(&file);
-                self.report_io("remove the recovery file", removed);
-            }
+            Command::DiscardRecovery(file) => self.discard_recovery(&file),
             Command::PathChosen {
                 purpose,
                 path,
@@ -431,6 +424,7 @@ impl EditorApp {
             Command::CreateMap(settings) => self.create_map(&settings),
             Command::Notify(text) => self.toast(text),
             Command::StartExport(request) => self.start_export(*request),
+            Command::File(command) => self.file_command(command),
         }
     }
 
@@ -461,6 +455,7 @@ impl EditorApp {
             revision,
             scenario_revision,
             map_revision,
+            disk: Default::default(),
         };
         self.history = History::new();
         if unsaved {

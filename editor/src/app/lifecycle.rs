@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 use bataille_schema::LoadError;
 use bataille_schema::io::{DocumentKind, read_source, sniff_kind};
 
+use crate::context::command::FileCommand;
 use crate::model::document::{Document, NewMapSettings, ScenarioFile};
-use crate::services::files::{
-    PickPurpose, Recovery, format_time, read_recovery, recovery_file_name, unix_now, write_recovery,
-};
+use crate::panels::file_safety::SafetyDialog;
+use crate::services::files::PickPurpose;
+use crate::services::safety::DiskStamps;
 
 use crate::app::*;
 use crate::panels::export::ExportForm;
@@ -45,10 +46,11 @@ impl EditorApp {
     /// Opens a map or a scenario (with its map), replacing the document. Reports failure in an
     /// error dialog and keeps the current document.
     pub fn open_path(&mut self, path: &Path) -> bool {
-        match load_document(path) {
-            Ok((doc, notes)) => {
+        match load_document_stamped(path) {
+            Ok((doc, notes, stamps)) => {
                 self.remove_recovery();
                 self.replace_document(doc, false);
+                self.doc.disk = stamps;
                 self.settings.add_recent(path);
                 self.save_settings();
                 if !notes.is_empty() {
@@ -101,14 +103,45 @@ impl EditorApp {
     }
 
     /// Saves the map to a path (atomically, in canonical form); with a scenario open, saves the
-    /// scenario to the path and the map to its own file (each only when it changed).
+    /// scenario to the path and the map to its own file (each only when it changed). A save
+    /// that would write over a file of another kind, or one file for both, is refused; one that
+    /// would overwrite a file changed on disk asks first. Returns whether it was saved.
     pub fn save_to(&mut self, path: &Path) -> bool {
+        self.save_checked(path, None, false)
+    }
+
+    /// [`EditorApp::save_to`], then `then` once saved; `overwrite`: the user agreed to overwrite
+    /// files changed on disk.
+    pub(crate) fn save_checked(
+        &mut self,
+        path: &Path,
+        then: Option<Command>,
+        overwrite: bool,
+    ) -> bool {
         self.history.end_group();
         let old_recovery = self.recovery_path();
-        let result = crate::services::save::save_document(&self.doc, path);
+        let result = crate::services::save::plan_save(&self.doc, path).and_then(|plan| {
+            let changed = crate::services::safety::changed_on_disk(&plan.targets, &self.doc.disk);
+            if !overwrite && !changed.is_empty() {
+                return Ok(Err(changed));
+            }
+            let stamps = crate::services::save::write_plan(&plan)?;
+            Ok(Ok((plan.saved, stamps)))
+        });
         match result {
-            Ok(saved) => {
+            Ok(Err(files)) => {
+                let replace = std::fs::symlink_metadata(path).is_ok();
+                self.dialog = Some(Dialog::Safety(Box::new(SafetyDialog::ChangedOnDisk {
+                    files,
+                    path: path.to_owned(),
+                    then: then.map(Box::new),
+                    replace,
+                })));
+                false
+            }
+            Ok(Ok((saved, stamps))) => {
                 self.relocate(saved.map_path, saved.scenario);
+                self.doc.disk = stamps;
                 self.history.mark_saved();
                 if let Some(old) = old_recovery {
                     self.report_io("remove the old recovery file", remove_if_present(&old));
@@ -121,12 +154,19 @@ impl EditorApp {
                     |n| n.to_string_lossy().into(),
                 );
                 self.toast(format!("Saved {name}"));
+                if let Some(then) = then {
+                    self.guard_passed = true;
+                    self.commands.send(then);
+                }
                 true
             }
             Err(error) => {
                 let what = if error.kind() == std::io::ErrorKind::InvalidInput {
                     // The scenario's `map` would leave its root (issue 10), not a folder error.
                     "Use File › Save As with a place under that root."
+                } else if error.kind() == std::io::ErrorKind::AlreadyExists {
+                    // A file the save must not replace is there (issue 26).
+                    "Use File › Save As and choose another name."
                 } else {
                     "Check that the folder exists and that you may write there, or use \
                      File › Save As to save elsewhere."
@@ -139,6 +179,43 @@ impl EditorApp {
                     &hint,
                 );
                 false
+            }
+        }
+    }
+
+    /// Save As chose `path`: refused at once when the save may not write there; asked first
+    /// when a file is there; else saved (then `then`).
+    pub(crate) fn save_as_chosen(&mut self, path: &Path, then: Option<Command>) {
+        if std::fs::symlink_metadata(path).is_err() {
+            self.save_checked(path, then, false);
+            return;
+        }
+        if crate::services::save::plan_save(&self.doc, path).is_err() {
+            // Refused with its reason, as the save itself says it.
+            self.save_checked(path, then, false);
+            return;
+        }
+        self.dialog = Some(Dialog::Safety(Box::new(SafetyDialog::Replace {
+            path: path.to_owned(),
+            then: then.map(Box::new),
+        })));
+    }
+
+    /// What a file-safety dialog chose.
+    pub(crate) fn file_command(&mut self, command: FileCommand) {
+        match command {
+            FileCommand::SaveTo {
+                path,
+                then,
+                overwrite,
+                ..
+            } => {
+                self.save_checked(&path, then.map(|t| *t), overwrite);
+            }
+            FileCommand::Reload => {
+                if let Some(path) = self.doc.document_path().map(Path::to_owned) {
+                    self.open_path(&path);
+                }
             }
         }
     }
@@ -162,192 +239,44 @@ impl EditorApp {
         let saved = self.settings.save(self.config.config_dir.as_deref());
         self.report_io("save the editor's settings", saved);
     }
-
-    // -----------------------------------------------------------------------------------------
-    // Recovery.
-
-    /// The recovery file of the current document.
-    pub fn recovery_path(&self) -> Option<PathBuf> {
-        let dir = self.config.recovery_dir.as_ref()?;
-        Some(dir.join(recovery_file_name(self.doc.document_path())))
-    }
-
-    /// Writes the recovery file now (when there are unsaved changes).
-    pub fn write_recovery(&mut self) -> bool {
-        match self.recovery_snapshot() {
-            Some((path, recovery)) => {
-                self.finish_recovery_writer();
-                let written = write_recovery(&path, &recovery);
-                let ok = written.is_ok();
-                self.report_io("write the recovery file", written);
-                ok
-            }
-            None => false,
-        }
-    }
-
-    /// What a recovery file would hold now, and where it goes (`None` when not needed).
-    fn recovery_snapshot(&mut self) -> Option<(PathBuf, Recovery)> {
-        let path = self.recovery_path()?;
-        if !self.is_dirty() {
-            return None;
-        }
-        let recovery = Recovery {
-            written_at: unix_now(),
-            map_path: self.doc.map_path.clone(),
-            scenario_path: self.doc.scenario.as_ref().map(|s| s.path.clone()),
-            map: self.doc.map.clone(),
-            scenario: self.doc.scenario.as_ref().map(|s| s.scenario.clone()),
-        };
-        self.recovery_written_at = Some(Instant::now());
-        self.recovery_edits = self.history.committed();
-        Some((path, recovery))
-    }
-
-    /// Writes the recovery file on a background thread, so a big map never stalls a frame.
-    fn write_recovery_in_background(&mut self) {
-        if self
-            .recovery_writer
-            .as_ref()
-            .is_some_and(|w| !w.is_finished())
-        {
-            return; // The next trigger will catch up.
-        }
-        self.finish_recovery_writer();
-        if let Some((path, recovery)) = self.recovery_snapshot() {
-            let spawned = std::thread::Builder::new()
-                .name("recovery-writer".into())
-                .spawn(move || write_recovery(&path, &recovery));
-            match spawned {
-                Ok(writer) => self.recovery_writer = Some(writer),
-                Err(error) => self.report_io("start the recovery writer", Err(error)),
-            }
-        }
-    }
-
-    /// Waits for a background recovery write to finish, and reports its failure.
-    pub fn finish_recovery_writer(&mut self) {
-        if let Some(writer) = self.recovery_writer.take() {
-            let result = writer
-                .join()
-                .unwrap_or_else(|_| Err(std::io::Error::other("the writer thread stopped")));
-            self.report_io("write the recovery file", result);
-        }
-    }
-
-    /// Collects a background recovery write that has finished (each frame).
-    pub(crate) fn poll_recovery_writer(&mut self) {
-        if self
-            .recovery_writer
-            .as_ref()
-            .is_some_and(std::thread::JoinHandle::is_finished)
-        {
-            self.finish_recovery_writer();
-        }
-    }
-
-    /// Shows a failed file operation in a toast (the editor goes on); the last one is kept for
-    /// tests in `io_errors`.
-    pub(crate) fn report_io(&mut self, what: &str, result: std::io::Result<()>) {
-        if let Err(error) = result {
-            let text = format!("Could not {what}: {error}");
-            self.io_errors.push(text.clone());
-            self.toast(text);
-        }
-    }
-
-    pub(crate) fn maybe_write_recovery(&mut self, timer: bool) {
-        if !self.is_dirty() {
-            return;
-        }
-        let by_edits =
-            self.history.committed() >= self.recovery_edits + self.config.recovery_every_edits;
-        let by_time = timer
-            && self.last_edit_at.is_some_and(|edit| {
-                self.recovery_written_at.is_none_or(|w| w < edit)
-                    && edit.elapsed() >= Duration::ZERO
-                    && self
-                        .recovery_written_at
-                        .is_none_or(|w| w.elapsed() >= self.config.recovery_interval)
-            });
-        if by_edits || by_time {
-            self.write_recovery_in_background();
-        }
-    }
-
-    pub(crate) fn remove_recovery(&mut self) {
-        self.finish_recovery_writer();
-        if let Some(path) = self.recovery_path() {
-            self.report_io("remove the recovery file", remove_if_present(&path));
-        }
-    }
-
-    /// Restores a recovery file as the document (with unsaved changes).
-    pub fn restore(&mut self, file: &Path) -> bool {
-        let recovery = match read_recovery(file) {
-            Ok(r) => r,
-            Err(e) => {
-                self.show_error(
-                    "Could not read the recovery file",
-                    format!("{}: {e}", file.display()),
-                    "The file is damaged; discard it.",
-                );
-                return false;
-            }
-        };
-        let (mut doc, _) = Document::from_map(recovery.map, recovery.map_path);
-        if let Some(path) = &recovery.scenario_path {
-            let scenario = match recovery.scenario.clone() {
-                Some(scenario) => Some(scenario),
-                None => {
-                    match read_source(path).and_then(|s| bataille_schema::io::parse_scenario(&s)) {
-                        Ok(scenario) => Some(scenario),
-                        Err(error) => {
-                            self.io_errors.push(error.to_string());
-                            self.toast(format!(
-                                "The map was recovered without its scenario: {error}"
-                            ));
-                            None
-                        }
-                    }
-                }
-            };
-            if let Some(scenario) = scenario {
-                doc.scenario = Some(ScenarioFile {
-                    scenario,
-                    path: path.clone(),
-                });
-            }
-        }
-        self.replace_document(doc, true);
-        self.report_io("remove the recovery file", remove_if_present(file));
-        self.write_recovery();
-        self.toast(format!(
-            "Recovered unsaved changes from {}",
-            format_time(recovery.written_at)
-        ));
-        true
-    }
 }
 
-/// Reads a map, or a scenario and its map, into a document; with notes on repairs made.
-pub fn load_document(path: &Path) -> Result<(Document, Vec<String>), LoadError> {
+/// The bytes a source was read from (its text, and the byte-order mark it started with).
+fn source_bytes(source: &bataille_schema::SourceFile) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(source.text.len() + 3);
+    if source.bom {
+        bytes.extend_from_slice("\u{feff}".as_bytes());
+    }
+    bytes.extend_from_slice(source.text.as_bytes());
+    bytes
+}
+
+/// Reads a map, or a scenario and its map, into a document; with notes on repairs made, and
+/// what each file read held (to notice a change on disk before a save overwrites it).
+pub fn load_document_stamped(
+    path: &Path,
+) -> Result<(Document, Vec<String>, DiskStamps), LoadError> {
     let source = read_source(path)?;
+    let mut stamps = DiskStamps::default();
     match sniff_kind(&source)? {
         DocumentKind::Map => {
             // The schema refuses a grid beyond its limit as it reads (E0121).
             let map = bataille_schema::io::parse_map(&source)?;
-            Ok(Document::from_map(map, Some(path.to_owned())))
+            stamps.record(path, &source_bytes(&source));
+            let (doc, notes) = Document::from_map(map, Some(path.to_owned()));
+            Ok((doc, notes, stamps))
         }
         DocumentKind::Scenario => {
             let loaded = bataille_schema::load_scenario(path)?;
+            stamps.record(path, &source_bytes(&loaded.source));
             let map_path = loaded.map.source.path.clone();
+            stamps.record(&map_path, &source_bytes(&loaded.map.source));
             let (mut doc, notes) = Document::from_map(loaded.map.map, Some(map_path));
             doc.scenario = Some(ScenarioFile {
                 scenario: loaded.scenario,
                 path: path.to_owned(),
             });
-            Ok((doc, notes))
+            Ok((doc, notes, stamps))
         }
     }
 }
@@ -384,7 +313,12 @@ pub struct Exports {
     pub job: Option<(ExportRequest, Job<Result<ExportEnd, String>>)>,
     /// How the last export ended (for tests): `Ok` with the toast's text, or the error.
     pub last: Option<Result<String, String>>,
+    /// When Cancel was clicked on the running export.
+    pub cancelled_at: Option<Instant>,
 }
+
+/// How long a cancelled export may take to stop before the editor leaves it behind.
+pub const EXPORT_GIVE_UP: Duration = Duration::from_secs(2);
 
 impl EditorApp {
     // -----------------------------------------------------------------------------------------
@@ -439,6 +373,16 @@ impl EditorApp {
             return;
         };
         let end = job.poll();
+        // A job that does not stop within a few seconds of Cancel (stuck in a system call) is
+        // left behind: it writes nothing after Cancel, and the editor may export again.
+        let stuck = self
+            .exports
+            .cancelled_at
+            .is_some_and(|at| at.elapsed() > EXPORT_GIVE_UP);
+        let end = match end {
+            None if stuck => Some(JobEnd::Done(Ok(ExportEnd::Cancelled))),
+            end => end,
+        };
         let Some(end) = end else {
             let text = if job.is_cancelled() {
                 format!("{}: cancelling…", job.label)
@@ -447,6 +391,7 @@ impl EditorApp {
             };
             if crate::panels::export::progress_corner(ctx, &text) {
                 job.cancel();
+                self.exports.cancelled_at.get_or_insert_with(Instant::now);
             }
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
             return;
@@ -454,6 +399,7 @@ impl EditorApp {
         let what = request.kind.title();
         let out = request.out.clone();
         self.exports.job = None;
+        self.exports.cancelled_at = None;
         let result = match end {
             JobEnd::Done(Ok(ExportEnd::Written(text))) => Ok(format!("Exported the {text}")),
             JobEnd::Done(Ok(ExportEnd::Cancelled)) => Ok(format!(
@@ -552,14 +498,7 @@ impl EditorApp {
             PickPurpose::Open => {
                 self.open_path(path);
             }
-            PickPurpose::Save => {
-                if self.save_to(path)
-                    && let Some(then) = then
-                {
-                    self.guard_passed = true;
-                    self.commands.send(then);
-                }
-            }
+            PickPurpose::Save => self.save_as_chosen(path, then),
         }
     }
 

@@ -8,6 +8,7 @@ pub use crate::context::command;
 mod frame;
 mod handler;
 mod lifecycle;
+mod recovery;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -22,9 +23,7 @@ use crate::model::scenario_edit::CounterAt;
 use crate::model::selection::Sel;
 use crate::panels::diagnostics::DiagnosticsPanel;
 use crate::panels::legend::LegendEditor;
-use crate::services::files::{
-    FilePicker, ScriptedPicker, Settings, SystemPicker, find_recoveries_reporting,
-};
+use crate::services::files::{FilePicker, ScriptedPicker, Settings, SystemPicker};
 use crate::tools::ToolState;
 
 /// Where the editor keeps its files and how it asks for paths.
@@ -165,6 +164,10 @@ pub struct EditorApp {
     recovery_written_at: Option<Instant>,
     /// A recovery file being written in the background.
     recovery_writer: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+    /// The lock on this editor's recovery file (another editor never offers or deletes it).
+    recovery_lock: Option<crate::services::recovery::RecoveryLock>,
+    /// This editor's name in its recovery files' names.
+    instance: String,
     /// File operations that failed (each also shown in a toast).
     pub io_errors: Vec<String>,
     recovery_edits: u64,
@@ -205,6 +208,8 @@ impl EditorApp {
             title: String::new(),
             recovery_written_at: None,
             recovery_writer: None,
+            recovery_lock: None,
+            instance: crate::services::files::editor_instance(),
             io_errors: Vec::new(),
             recovery_edits: 0,
             last_edit_at: None,
@@ -217,7 +222,9 @@ impl EditorApp {
         };
         app.view.layers.hex_names = app.settings.show_hex_names;
         app.tools.sync_with_legend(&app.doc);
-        let (found, broken) = find_recoveries_reporting(app.config.recovery_dir.as_deref());
+        let (found, broken) = crate::services::recovery::find_recoveries_reporting(
+            app.config.recovery_dir.as_deref(),
+        );
         for text in broken_settings.into_iter().chain(broken) {
             app.io_errors.push(text.clone());
             app.toast(text);

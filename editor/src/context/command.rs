@@ -151,6 +151,23 @@ pub enum Command {
     Notify(String),
     /// The export dialog's Export: start the job.
     StartExport(Box<ExportRequest>),
+    /// A file-safety dialog's answer (replace a file, overwrite one changed on disk, reload).
+    File(FileCommand),
+}
+
+/// What the file-safety dialogs send (issue 26): saves the user agreed to, and reloading.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileCommand {
+    /// Save to `path`, then run `then`. `replace`: the user agreed to replace the file there
+    /// (Save As); `overwrite`: to overwrite files changed on disk since they were read.
+    SaveTo {
+        path: PathBuf,
+        then: Option<Box<Command>>,
+        replace: bool,
+        overwrite: bool,
+    },
+    /// Read the document's files again from disk, dropping the changes made in the editor.
+    Reload,
 }
 
 /// Which page the right dock shows.
@@ -326,6 +343,8 @@ impl Command {
             CreateMap(_) => "Create map",
             Notify(text) => return text.clone(),
             StartExport(request) => return format!("Export the {}", request.kind.title()),
+            File(FileCommand::SaveTo { path, .. }) => return format!("Save {}", path.display()),
+            File(FileCommand::Reload) => "Reload from disk",
         };
         text.to_owned()
     }
@@ -400,6 +419,8 @@ impl Command {
             CreateMap(_) => "Start the new map",
             Notify(_) => "A message",
             StartExport(_) => "Write the export in the background",
+            File(FileCommand::SaveTo { .. }) => "Save, as chosen in the dialog",
+            File(FileCommand::Reload) => "Read the files again, dropping the editor's changes",
         };
         text.to_owned()
     }

@@ -52,6 +52,8 @@ pub enum Dialog {
     Export(Box<ExportForm>),
     /// Scenario ▸ Settings…: title, date, turns, command radii, stacking, victory.
     ScenarioSettings(Box<SettingsDialog>),
+    /// Replace a file? A file changed on disk? (`panels::file_safety`)
+    Safety(Box<crate::panels::file_safety::SafetyDialog>),
 }
 
 /// Shows the open dialog, if any; it goes (`None`) when it closed itself. `browse`: the
@@ -160,6 +162,7 @@ pub fn show(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &mut Option<Dialo
             });
             keep
         }
+        Dialog::Safety(question) => crate::panels::file_safety::ui(cx, ctx, question),
         Dialog::Shortcuts => {
             let mut keep = true;
             modal("shortcuts").show(ctx, |ui| {

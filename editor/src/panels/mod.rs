@@ -8,6 +8,7 @@ pub mod digitise;
 pub mod export;
 pub mod field;
 pub mod file_dialog;
+pub mod file_safety;
 pub mod inspector;
 pub mod legend;
 pub mod map_settings;

@@ -127,6 +127,17 @@ pub fn run(
         return Ok(ExportEnd::Cancelled);
     }
     let out = &request.out;
+    // Refused before any work: a destination that is not a regular file (a FIFO would block
+    // the writer, a folder or device is not an export).
+    if let Ok(meta) = std::fs::metadata(out)
+        && !meta.is_file()
+    {
+        return Err(format!(
+            "{} is {}, not a file an export may replace: choose a file name",
+            out.display(),
+            bataille_schema::files::kind_of(&meta)
+        ));
+    }
     let scenario = || {
         input.scenario.as_ref().ok_or_else(|| {
             format!(
@@ -171,7 +182,13 @@ pub fn run(
             if !progress(0.9) {
                 return Ok(ExportEnd::Cancelled);
             }
-            files.write(out).map_err(|e| e.to_string())?;
+            // Each file through the atomic writer (a FIFO or folder at the destination is
+            // refused, never opened: `TiledFiles::write` would block on a FIFO forever).
+            write(out, files.tmx.as_bytes())?;
+            let dir = out.parent().unwrap_or(Path::new("."));
+            for (name, bytes) in &files.images {
+                write(&dir.join(name), bytes)?;
+            }
             progress(1.0);
             Ok(ExportEnd::Written(format!(
                 "Tiled map {} and {} image(s) beside it",

@@ -130,6 +130,12 @@ impl Default for Settings {
 /// How many recent files are kept.
 pub const RECENT_MAX: usize = 10;
 
+/// The largest settings file read: a few paths and switches (a bigger one is not ours).
+pub const MAX_SETTINGS_BYTES: u64 = 64 * 1024;
+
+/// The longest path kept in the recent list (longer than any path the system opens).
+pub const MAX_RECENT_PATH_BYTES: usize = 4096;
+
 impl Settings {
     fn file(dir: &Path) -> PathBuf {
         dir.join("settings.ron")
@@ -151,11 +157,18 @@ impl Settings {
         if !file.exists() {
             return (Settings::default(), None);
         }
-        let parsed = read_text(&file)
+        let parsed = bataille_schema::files::read_text_limited(&file, MAX_SETTINGS_BYTES)
             .map_err(|e| e.to_string())
-            .and_then(|text| ron::from_str::<Settings>(&text).map_err(|e| e.to_string()));
+            .and_then(|text| {
+                bataille_schema::io::ron_options()
+                    .from_str::<Settings>(&text)
+                    .map_err(|e| e.to_string())
+            });
         match parsed {
-            Ok(settings) => (settings, None),
+            Ok(mut settings) => {
+                settings.bound();
+                (settings, None)
+            }
             Err(error) => (
                 Settings::default(),
                 Some(keep_aside(&file, "settings", &error)),
@@ -172,6 +185,14 @@ impl Settings {
         let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
             .map_err(std::io::Error::other)?;
         bataille_schema::io::write_atomic(&Self::file(dir), &text)
+    }
+
+    /// Keeps what was read within what the editor shows: the recent list at most
+    /// [`RECENT_MAX`] paths, each at most [`MAX_RECENT_PATH_BYTES`] long.
+    pub fn bound(&mut self) {
+        self.recent
+            .retain(|p| p.as_os_str().len() <= MAX_RECENT_PATH_BYTES);
+        self.recent.truncate(RECENT_MAX);
     }
 
     /// Puts a file at the top of the recent list.
@@ -218,6 +239,16 @@ pub struct Recovery {
     /// The unsaved scenario (order of battle, zones, settings), when one is open.
     #[serde(default)]
     pub scenario: Option<bataille_schema::Scenario>,
+    /// The scenario's root (its `map` stays inside it), absolute.
+    #[serde(default)]
+    pub root: Option<PathBuf>,
+    /// What the files held when the editor last read or wrote them (a save after recovering
+    /// still notices a change on disk).
+    #[serde(default)]
+    pub disk: crate::services::safety::DiskStamps,
+    /// The editor that wrote it.
+    #[serde(default)]
+    pub pid: u32,
 }
 
 /// A recovery file found at start-up.
@@ -234,9 +265,10 @@ pub fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The recovery file name for a document path (stable across runs), or for an untitled map of
-/// this process.
-pub fn recovery_file_name(document: Option<&Path>) -> String {
+/// The recovery file name for a document path and this editor (`instance`, see
+/// [`editor_instance`]: two editors on one file keep one recovery file each), or for an
+/// untitled map of this editor.
+pub fn recovery_file_name(document: Option<&Path>, instance: &str) -> String {
     use std::hash::{DefaultHasher, Hash, Hasher};
     match document {
         Some(path) => {
@@ -252,9 +284,19 @@ pub fn recovery_file_name(document: Option<&Path>) -> String {
                 .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
                 .take(40)
                 .collect();
-            format!("{stem}-{:016x}.recovery.ron", hasher.finish())
+            format!("{stem}-{:016x}-{instance}.recovery.ron", hasher.finish())
         }
-        None => format!("untitled-{}.recovery.ron", std::process::id()),
+        None => format!("untitled-{instance}.recovery.ron"),
+    }
+}
+
+/// This editor's name among those running: its process id, and a number for each editor after
+/// the first in one process (tests run several).
+pub fn editor_instance() -> String {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    match NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) {
+        0 => std::process::id().to_string(),
+        n => format!("{}.{n}", std::process::id()),
     }
 }
 
@@ -279,43 +321,9 @@ pub fn read_recovery(path: &Path) -> Result<Recovery, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The recovery files in a directory, newest first.
-pub fn find_recoveries(dir: Option<&Path>) -> Vec<FoundRecovery> {
-    find_recoveries_reporting(dir).0
-}
-
-/// The recovery files in a directory, newest first, and a message for each file that could not
-/// be read (kept aside as `<name>.broken`, never dropped silently).
-pub fn find_recoveries_reporting(dir: Option<&Path>) -> (Vec<FoundRecovery>, Vec<String>) {
-    let mut broken = Vec::new();
-    let Some(dir) = dir else {
-        return (Vec::new(), broken);
-    };
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return (Vec::new(), broken);
-    };
-    let mut found: Vec<FoundRecovery> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().ends_with(".recovery.ron"))
-        })
-        .filter_map(|file| match read_recovery(&file) {
-            Ok(recovery) => Some(FoundRecovery { file, recovery }),
-            Err(error) => {
-                broken.push(keep_aside(&file, "recovery", &error));
-                None
-            }
-        })
-        .collect();
-    found.sort_by_key(|f| std::cmp::Reverse(f.recovery.written_at));
-    (found, broken)
-}
-
 /// Moves a file that could not be read to `<name>.broken` beside it (so it is neither lost
 /// nor read again) and says so.
-fn keep_aside(file: &Path, what: &str, error: &str) -> String {
+pub fn keep_aside(file: &Path, what: &str, error: &str) -> String {
     let mut aside = file.as_os_str().to_owned();
     aside.push(".broken");
     let aside = PathBuf::from(aside);
@@ -391,23 +399,5 @@ mod broken_files {
         assert!(!dir.path().join("settings.ron").exists());
         // Nothing to say about a missing file.
         assert!(Settings::load_reporting(Some(dir.path())).1.is_none());
-    }
-
-    #[test]
-    fn a_broken_recovery_file_is_reported_and_kept_aside() {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let file = dir.path().join("map-1.recovery.ron");
-        std::fs::write(&file, "not a recovery").expect("written");
-        let (found, broken) = find_recoveries_reporting(Some(dir.path()));
-        assert!(found.is_empty());
-        assert_eq!(broken.len(), 1, "{broken:?}");
-        assert!(
-            broken[0].contains("map-1.recovery.ron.broken"),
-            "{}",
-            broken[0]
-        );
-        assert!(!file.exists());
-        assert!(dir.path().join("map-1.recovery.ron.broken").exists());
-        assert!(find_recoveries_reporting(Some(dir.path())).1.is_empty());
     }
 }

@@ -6,6 +6,8 @@ pub mod digitise;
 pub mod export;
 pub mod files;
 pub mod jobs;
+pub mod recovery;
+pub mod safety;
 pub mod save;
 pub mod suggest;
 pub mod systems;

@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use bataille_schema::Map;
 use bataille_schema::paths::reference_from;
 
+use bataille_schema::io::DocumentKind;
+
 use crate::model::document::Document;
+use crate::services::safety::{DiskStamps, Target, check_targets};
 
 /// Where the document lives after a save.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,48 +38,85 @@ pub fn map_for_file<'m>(map: &'m Map, target: &Path) -> Cow<'m, Map> {
     }
 }
 
-/// Writes `text` to `path` unless the file already holds exactly that.
-fn write_if_changed(path: &Path, text: &str) -> std::io::Result<bool> {
-    if bataille_schema::files::read_text_limited(path, bataille_schema::io::MAX_FILE_BYTES)
-        .is_ok_and(|old| old == text)
-    {
-        return Ok(false);
-    }
-    bataille_schema::io::write_atomic(path, text)?;
-    Ok(true)
+/// A save worked out before anything is written: each file with its text and what the disk
+/// holds there now (read once), and where the document will live.
+#[derive(Debug)]
+pub struct Plan {
+    pub targets: Vec<Target>,
+    pub saved: Saved,
 }
 
-/// Saves the document to `path`: a map alone goes there; with a scenario, the scenario goes
-/// there (its `map` re-pointed when it moves) and the map to its own file.
-pub fn save_document(doc: &Document, path: &Path) -> std::io::Result<Saved> {
-    let Some(file) = &doc.scenario else {
-        let map = map_for_file(&doc.map, path);
-        bataille_schema::save_map(path, &map)?;
-        return Ok(Saved {
-            map_path: Some(path.to_owned()),
-            scenario: None,
-        });
+/// A save refused because of what is at its place (`AlreadyExists`: a file that must not be
+/// replaced is there).
+fn refused(message: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::AlreadyExists, message)
+}
+
+/// Works out a save of the document to `path` (a map alone goes there; with a scenario, the
+/// scenario goes there, its `map` re-pointed when it moves, and the map to its own file), and
+/// refuses one that would write over what it must not ([`crate::services::safety`]). Nothing
+/// is written.
+pub fn plan_save(doc: &Document, path: &Path) -> std::io::Result<Plan> {
+    let map_target = |map_path: &Path| -> std::io::Result<Target> {
+        let map = map_for_file(&doc.map, map_path);
+        let text = bataille_schema::map_to_string(&map).map_err(std::io::Error::other)?;
+        Target::new(map_path, DocumentKind::Map, "the map", text).map_err(refused)
     };
-    let Some(map_path) = doc.map_path.clone() else {
-        return Err(std::io::Error::other(
-            "the map has never been saved: save the map first",
-        ));
+    let plan = match &doc.scenario {
+        None => Plan {
+            targets: vec![map_target(path)?],
+            saved: Saved {
+                map_path: Some(path.to_owned()),
+                scenario: None,
+            },
+        },
+        Some(file) => {
+            let Some(map_path) = doc.map_path.clone() else {
+                return Err(std::io::Error::other(
+                    "the map has never been saved: save the map first",
+                ));
+            };
+            let mut scenario = file.scenario.clone();
+            if file.path != path {
+                scenario.map = reference_from(path, &map_path);
+                check_map_reference(path, &scenario.map)?;
+            }
+            let scenario_text =
+                bataille_schema::scenario_to_string(&scenario).map_err(std::io::Error::other)?;
+            let scenario_target =
+                Target::new(path, DocumentKind::Scenario, "the scenario", scenario_text)
+                    .map_err(refused)?;
+            Plan {
+                targets: vec![map_target(&map_path)?, scenario_target],
+                saved: Saved {
+                    map_path: None,
+                    scenario: Some((path.to_owned(), scenario.map)),
+                },
+            }
+        }
     };
-    let mut scenario = file.scenario.clone();
-    if file.path != path {
-        scenario.map = reference_from(path, &map_path);
-        check_map_reference(path, &scenario.map)?;
+    check_targets(&plan.targets).map_err(refused)?;
+    Ok(plan)
+}
+
+/// Writes a plan's files (each only when its text changed; atomically) and returns what the
+/// disk holds afterwards, to remember.
+pub fn write_plan(plan: &Plan) -> std::io::Result<DiskStamps> {
+    let mut stamps = DiskStamps::default();
+    for target in &plan.targets {
+        if !target.unchanged() {
+            bataille_schema::io::write_atomic(&target.path, &target.text)?;
+        }
+        stamps.record(&target.path, target.text.as_bytes());
     }
-    let map = map_for_file(&doc.map, &map_path);
-    let map_text = bataille_schema::map_to_string(&map).map_err(std::io::Error::other)?;
-    let scenario_text =
-        bataille_schema::scenario_to_string(&scenario).map_err(std::io::Error::other)?;
-    write_if_changed(&map_path, &map_text)?;
-    write_if_changed(path, &scenario_text)?;
-    Ok(Saved {
-        map_path: None,
-        scenario: Some((path.to_owned(), scenario.map)),
-    })
+    Ok(stamps)
+}
+
+/// Saves the document to `path` ([`plan_save`], then [`write_plan`]), whatever changed on disk.
+pub fn save_document(doc: &Document, path: &Path) -> std::io::Result<Saved> {
+    let plan = plan_save(doc, path)?;
+    write_plan(&plan)?;
+    Ok(plan.saved)
 }
 
 /// Refuses a Save As whose scenario would name its map outside the scenario's root (issue 10:

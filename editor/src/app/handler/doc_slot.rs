@@ -13,6 +13,9 @@ pub struct DocSlot {
     pub(super) scenario_revision: u64,
     /// Bumped when the map changed.
     pub(super) map_revision: u64,
+    /// What the document's files held when the editor last read or wrote them (a save that
+    /// would overwrite a file changed since asks first).
+    pub(in crate::app) disk: crate::services::safety::DiskStamps,
 }
 
 impl std::ops::Deref for DocSlot {
@@ -29,7 +32,13 @@ impl DocSlot {
             revision: 0,
             scenario_revision: 0,
             map_revision: 0,
+            disk: Default::default(),
         }
+    }
+
+    /// What the document's files held when the editor last read or wrote them.
+    pub fn disk(&self) -> &crate::services::safety::DiskStamps {
+        &self.disk
     }
 
     /// The document's revision: changes whenever the document does.
