@@ -325,20 +325,11 @@ pub fn check_pairs(
     let n = pairs.len();
     let mut kept: Vec<usize> = (0..n).collect();
     if n >= min_points(kind) + 2 {
-        let mut trials: Vec<(usize, f64, f64)> = Vec::new();
-        for i in 0..n {
-            let others: Vec<([f64; 2], [f64; 2])> = pairs
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, p)| *p)
-                .collect();
-            if let Ok(f) = fit(kind, &others) {
-                let p = apply(&f.grid_to_image, pairs[i].0);
-                let d = ((p[0] - pairs[i].1[0]).powi(2) + (p[1] - pairs[i].1[1]).powi(2)).sqrt();
-                trials.push((i, d, f.rms_px));
-            }
-        }
+        let mut trials = if n <= EXACT_LEAVE_ONE_OUT {
+            leave_one_out_exact(kind, pairs)
+        } else {
+            leave_one_out(kind, pairs)
+        };
         trials.sort_by(|a, b| a.2.total_cmp(&b.2));
         if let [(i, distance, rms), ..] = &trials[..]
             && *rms <= AGREE_PX
@@ -380,6 +371,148 @@ pub fn check_pairs(
         }
     }
     out
+}
+
+/// Up to this many points, each is left out and the others fitted again (exact, and cheap);
+/// beyond, the leave-one-out residuals come from the fit over all (linear in the points).
+const EXACT_LEAVE_ONE_OUT: usize = 24;
+
+/// For each point: its distance from the fit over the others, and that fit's RMS.
+fn leave_one_out_exact(kind: FitKind, pairs: &[([f64; 2], [f64; 2])]) -> Vec<(usize, f64, f64)> {
+    let mut trials = Vec::new();
+    for i in 0..pairs.len() {
+        let others: Vec<([f64; 2], [f64; 2])> = pairs
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, p)| *p)
+            .collect();
+        if let Ok(f) = fit(kind, &others) {
+            let p = apply(&f.grid_to_image, pairs[i].0);
+            let d = ((p[0] - pairs[i].1[0]).powi(2) + (p[1] - pairs[i].1[1]).powi(2)).sqrt();
+            trials.push((i, d, f.rms_px));
+        }
+    }
+    trials
+}
+
+/// [`leave_one_out_exact`] from one fit over all the points, in time linear in their number:
+/// with `J` the fit's Jacobian (two rows a point), `C = (JᵀJ)⁻¹` and a point's 2 × 2 block of the
+/// hat matrix `Hᵢ = Jᵢ C Jᵢᵀ`, the point's residual from the fit without it is
+/// `(I − Hᵢ)⁻¹ eᵢ` and the others' sum of squares `SSE − eᵢᵀ (I − Hᵢ)⁻¹ eᵢ` (exact for the
+/// similarity and affine fits, to first order for the projective one).
+fn leave_one_out(kind: FitKind, pairs: &[([f64; 2], [f64; 2])]) -> Vec<(usize, f64, f64)> {
+    let Ok(all) = fit(kind, pairs) else {
+        return Vec::new();
+    };
+    let Some((t_grid, grid_n)) = normalise(pairs.iter().map(|p| p.0)) else {
+        return Vec::new();
+    };
+    let m = &all.grid_to_image;
+    // The fit as a function of its parameters over normalised grid points: m ∘ T⁻¹.
+    let Some(t_inv) = invert(&t_grid) else {
+        return Vec::new();
+    };
+    let mut h = multiply(m, &t_inv);
+    let w8 = h[8];
+    h = h.map(|v| v / w8);
+    let rows = |g: [f64; 2]| -> [Vec<f64>; 2] {
+        let [x, y] = g;
+        match kind {
+            FitKind::Similarity => [vec![x, -y, 1.0, 0.0], vec![y, x, 0.0, 1.0]],
+            FitKind::Affine => [
+                vec![x, y, 1.0, 0.0, 0.0, 0.0],
+                vec![0.0, 0.0, 0.0, x, y, 1.0],
+            ],
+            FitKind::Projective => {
+                let w = h[6] * x + h[7] * y + 1.0;
+                let p = apply(&h, g);
+                [
+                    vec![
+                        x / w,
+                        y / w,
+                        1.0 / w,
+                        0.0,
+                        0.0,
+                        0.0,
+                        -p[0] * x / w,
+                        -p[0] * y / w,
+                    ],
+                    vec![
+                        0.0,
+                        0.0,
+                        0.0,
+                        x / w,
+                        y / w,
+                        1.0 / w,
+                        -p[1] * x / w,
+                        -p[1] * y / w,
+                    ],
+                ]
+            }
+        }
+    };
+    let k = match kind {
+        FitKind::Similarity => 4,
+        FitKind::Affine => 6,
+        FitKind::Projective => 8,
+    };
+    // JᵀJ, then its inverse by solving against the identity.
+    let mut jtj = vec![vec![0.0; k]; k];
+    for g in &grid_n {
+        for row in rows(*g) {
+            for a in 0..k {
+                for b in 0..k {
+                    jtj[a][b] += row[a] * row[b];
+                }
+            }
+        }
+    }
+    let mut c = vec![vec![0.0; k]; k];
+    for col in 0..k {
+        let mut unit = vec![0.0; k];
+        unit[col] = 1.0;
+        let Some(x) = least_squares(&jtj, &unit) else {
+            return Vec::new();
+        };
+        for (row, v) in x.into_iter().enumerate() {
+            c[row][col] = v;
+        }
+    }
+    let sse: f64 = all.residuals_px.iter().map(|r| r * r).sum();
+    let n = pairs.len();
+    let mut trials = Vec::with_capacity(n);
+    for (i, g) in grid_n.iter().enumerate() {
+        let [r0, r1] = rows(*g);
+        let quad = |a: &[f64], b: &[f64]| -> f64 {
+            (0..k)
+                .map(|p| a[p] * (0..k).map(|q| c[p][q] * b[q]).sum::<f64>())
+                .sum()
+        };
+        let hat = [
+            [quad(&r0, &r0), quad(&r0, &r1)],
+            [quad(&r1, &r0), quad(&r1, &r1)],
+        ];
+        let a = [[1.0 - hat[0][0], -hat[0][1]], [-hat[1][0], 1.0 - hat[1][1]]];
+        let det = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+        if det.abs() < 1e-12 {
+            continue;
+        }
+        let inv = [
+            [a[1][1] / det, -a[0][1] / det],
+            [-a[1][0] / det, a[0][0] / det],
+        ];
+        let p = apply(m, pairs[i].0);
+        let e = [pairs[i].1[0] - p[0], pairs[i].1[1] - p[1]];
+        let out = [
+            inv[0][0] * e[0] + inv[0][1] * e[1],
+            inv[1][0] * e[0] + inv[1][1] * e[1],
+        ];
+        let d = out[0].hypot(out[1]);
+        let others = (sse - (e[0] * out[0] + e[1] * out[1])).max(0.0);
+        trials.push((i, d, (others / (n - 1) as f64).sqrt()));
+    }
+    trials
 }
 
 /// A similarity from the centre of the first hex (index 0, 0) and the centre of another hex,
@@ -567,7 +700,7 @@ fn refine_projective(mut h: Matrix, pairs: &[([f64; 2], [f64; 2])]) -> Matrix {
 
 /// Least squares `min |A x - b|` by Householder QR; `None` when A is rank-deficient.
 #[allow(clippy::needless_range_loop)] // Index arithmetic reads like the textbook.
-fn least_squares(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
+pub(crate) fn least_squares(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
     let m = a.len();
     let n = a.first()?.len();
     if m < n {
@@ -797,6 +930,49 @@ mod tests {
                 "{kind:?}"
             );
         }
+    }
+
+    #[test]
+    fn leave_one_out_from_one_fit_agrees_with_refitting() {
+        // Forty clicks with sub-pixel jitter and one 9 px off: the linear-time residuals and
+        // RMS without each point match refitting without it (exactly for the linear fits, to
+        // first order for the projective one), and the check names the same point.
+        let keystoned = [40.0, 1.5, 90.0, -1.2, 39.0, 70.0, 0.0, -0.0012, 1.0];
+        let mut rng = crate::synth::Rng::new(7);
+        let mut pairs: Vec<([f64; 2], [f64; 2])> = (0..40)
+            .map(|i| {
+                let g = [f64::from(i % 8) * 6.0 + 0.5, f64::from(i / 8) * 7.0 + 0.3];
+                let p = apply(&keystoned, g);
+                (
+                    g,
+                    [p[0] + rng.range(-0.7, 0.7), p[1] + rng.range(-0.7, 0.7)],
+                )
+            })
+            .collect();
+        pairs[13].1[0] += 9.0;
+        for (kind, tolerance) in [
+            (FitKind::Similarity, 1e-6),
+            (FitKind::Affine, 1e-6),
+            (FitKind::Projective, 0.05),
+        ] {
+            let exact = leave_one_out_exact(kind, &pairs);
+            let fast = leave_one_out(kind, &pairs);
+            assert_eq!(exact.len(), fast.len(), "{kind:?}");
+            for (a, b) in exact.iter().zip(&fast) {
+                assert_eq!(a.0, b.0);
+                assert!(
+                    (a.1 - b.1).abs() < tolerance * a.1.max(1.0),
+                    "{kind:?}: {a:?} {b:?}"
+                );
+                assert!(
+                    (a.2 - b.2).abs() < tolerance * a.2.max(1.0),
+                    "{kind:?}: {a:?} {b:?}"
+                );
+            }
+        }
+        let names: Vec<String> = (0..40).map(|i| format!("{i}")).collect();
+        let checked = check_pairs(FitKind::Projective, &names, &pairs);
+        assert_eq!(checked.suspect.map(|s| s.index), Some(13));
     }
 
     #[test]

@@ -20,7 +20,9 @@ pub mod cli;
 pub mod colour;
 pub mod files;
 pub mod hexsides;
+pub mod refine;
 pub mod scan;
+pub mod shape;
 pub mod synth;
 
 pub use calibrate::{CalibrationError, Fit, calibrate, calibrate_without, fit};
