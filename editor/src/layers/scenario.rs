@@ -106,11 +106,9 @@ impl ScenarioLayer {
         outlined.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
         outlined.dedup();
         for (hex, severity) in outlined {
-            let colour = match severity {
-                Severity::Error => Color32::from_rgb(225, 30, 30),
-                Severity::Warning => Color32::from_rgb(245, 160, 0),
-            };
-            view.outline_hex(painter, grid, rect, hex, Stroke::new(3.0, colour));
+            for stroke in outline_strokes(severity) {
+                view.outline_hex(painter, grid, rect, hex, stroke);
+            }
         }
         // The selected leader's command radius.
         let mut highlights = Highlights {
@@ -407,6 +405,7 @@ fn ghost_look(s: &Scenario, at: CounterAt) -> Ghost {
             Ghost::Unit(counters::UnitLook {
                 at,
                 colour: colour_of(a, unit.corps.as_ref()),
+                army_colour: Color32::GRAY,
                 symbol: s
                     .rules
                     .unit_kinds
@@ -424,6 +423,7 @@ fn ghost_look(s: &Scenario, at: CounterAt) -> Ghost {
             Ghost::Leader(counters::LeaderLook {
                 at,
                 colour: colour_of(a, Some(&corps.id)),
+                army_colour: Color32::GRAY,
                 commander: false,
                 name: corps
                     .leader
@@ -438,9 +438,26 @@ fn ghost_look(s: &Scenario, at: CounterAt) -> Ghost {
             Ghost::Leader(counters::LeaderLook {
                 at,
                 colour: colour_of(a, chief.commands.first()),
+                army_colour: Color32::GRAY,
                 commander: true,
                 name: chief.name.clone(),
             })
         }
+    }
+}
+
+/// A broken rule's outline, bottom first: a pure red (error) or amber (warning) line on a
+/// casing, which no zone's thin outline of its owner's colour has, so that a red army's zone
+/// and an error never look alike (issue 21).
+pub fn outline_strokes(severity: Severity) -> [Stroke; 2] {
+    match severity {
+        Severity::Error => [
+            Stroke::new(6.0, Color32::WHITE),
+            Stroke::new(3.0, Color32::from_rgb(225, 0, 0)),
+        ],
+        Severity::Warning => [
+            Stroke::new(6.0, Color32::from_black_alpha(200)),
+            Stroke::new(3.0, Color32::from_rgb(255, 170, 0)),
+        ],
     }
 }

@@ -24,7 +24,8 @@ use crate::model::scenario_edit::CounterAt;
 
 /// A counter's side, as a share of the hex's circumradius.
 pub const COUNTER_SIDE: f32 = 1.1;
-/// At most this many counters of a stack are drawn; a badge gives the count beyond three.
+/// At most this many counters of a stack are drawn; a badge gives the count of any stack of
+/// two or more.
 pub const STACK_SHOWN: usize = 4;
 
 const INK: Color32 = Color32::from_rgb(20, 20, 20);
@@ -36,6 +37,8 @@ pub const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 pub struct UnitLook {
     pub at: CounterAt,
     pub colour: Color32,
+    /// Its army's colour (the army's first corps'), for a stack's badge.
+    pub army_colour: Color32,
     pub symbol: Symbol,
     /// CP, morale and MP, written `CP-morale-MP` on the counter.
     pub values: [Option<u8>; 3],
@@ -50,6 +53,8 @@ pub struct UnitLook {
 pub struct LeaderLook {
     pub at: CounterAt,
     pub colour: Color32,
+    /// Its army's colour (the army's first corps'), for a stack's badge.
+    pub army_colour: Color32,
     pub commander: bool,
     pub name: String,
 }
@@ -91,6 +96,10 @@ impl CounterCache {
                 .iter()
                 .map(|c| (c.id.as_str(), colour32(&c.colour, NO_CORPS)))
                 .collect();
+            let army_colour = army.corps.first().map_or_else(
+                || colour32(&crate::model::defaults::corps_colour(a, 0), NO_CORPS),
+                |c| colour32(&c.colour, NO_CORPS),
+            );
             for (u, unit) in army.units.iter().enumerate() {
                 let Some(hex) = unit.placement.hex().and_then(|h| grid.lookup(h)) else {
                     continue;
@@ -109,6 +118,7 @@ impl CounterCache {
                 self.by_hex.entry(hex).or_default().units.push(UnitLook {
                     at: CounterAt::Unit(a, u),
                     colour,
+                    army_colour,
                     symbol,
                     values,
                     fire: unit.fire_modifier,
@@ -128,6 +138,7 @@ impl CounterCache {
                         .push(LeaderLook {
                             at: CounterAt::Leader(a, c),
                             colour: colour32(&corps.colour, NO_CORPS),
+                            army_colour,
                             commander: false,
                             name: leader.name.clone(),
                         });
@@ -147,6 +158,7 @@ impl CounterCache {
                         .push(LeaderLook {
                             at: CounterAt::Commander(a, k),
                             colour,
+                            army_colour,
                             commander: true,
                             name: chief.name.clone(),
                         });
@@ -230,6 +242,31 @@ pub fn badge_radius(side_px: f32) -> f32 {
     (0.17 * side_px).max(7.0)
 }
 
+/// What a stack's badge says: how many counters stand there, and the colours of the armies
+/// they belong to (two or more: an enemy unit is never hidden under a friendly one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Badge {
+    pub count: usize,
+    pub armies: Vec<Color32>,
+}
+
+/// The badge of a stack of two or more counters (units and leaders alike), or of a stack whose
+/// counters belong to two armies.
+pub fn badge(stack: &Stack) -> Option<Badge> {
+    let count = stack.units.len() + stack.leaders.len();
+    let mut armies: Vec<Color32> = Vec::new();
+    let colours = stack.units.iter().map(|u| (u.at.army(), u.army_colour));
+    let colours = colours.chain(stack.leaders.iter().map(|l| (l.at.army(), l.army_colour)));
+    let mut seen = Vec::new();
+    for (army, colour) in colours {
+        if !seen.contains(&army) {
+            seen.push(army);
+            armies.push(colour);
+        }
+    }
+    (count >= 2).then_some(Badge { count, armies })
+}
+
 /// Draws every stack in view. Returns how many counters were drawn.
 pub fn paint(
     painter: &egui::Painter,
@@ -282,11 +319,26 @@ pub fn paint(
             }
             drawn += 1;
         }
-        if stack.units.len() > 3
-            && let Some(top) = layout.units.last()
+        if let Some(badge) = badge(stack)
+            && let Some(at) = layout
+                .units
+                .last()
+                .map(|top| top.left_top())
+                .or_else(|| layout.leaders.first().map(|(p, r)| *p - vec2(*r, *r)))
         {
             let r = badge_radius(side);
-            let at = top.left_top();
+            // A mixed stack: a ring of each army's colour around the count, a half each.
+            if let [first, second, ..] = badge.armies[..] {
+                let ring = r + 3.0;
+                shapes.push(Shape::circle_filled(at, ring, first));
+                let half: Vec<Pos2> = (0..=16)
+                    .map(|k| {
+                        let angle = std::f32::consts::PI * (k as f32 / 16.0);
+                        at + ring * vec2(angle.cos(), angle.sin())
+                    })
+                    .collect();
+                shapes.push(Shape::convex_polygon(half, second, Stroke::NONE));
+            }
             shapes.push(Shape::circle_filled(at, r, INK));
             shapes.push(Shape::circle_stroke(
                 at,
@@ -297,7 +349,7 @@ pub fn paint(
             shapes.push(text_shape(
                 painter,
                 at,
-                &stack.units.len().to_string(),
+                &badge.count.to_string(),
                 (r * 1.2).max(8.0),
                 Color32::WHITE,
             ));

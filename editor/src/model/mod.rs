@@ -1,6 +1,7 @@
 //! The document model, with no egui: the map and scenario being edited, reversible changes and
 //! the undo history, the scenario's operations.
 
+pub mod defaults;
 pub mod delete;
 pub mod digitise_change;
 pub mod document;

@@ -7,7 +7,7 @@ use bataille_schema::map::Orientation;
 use bataille_schema::scenario::{
     Army, Commander, Conversion, Corps, LineLeader, Placement, Scenario, Symbol, Unit,
 };
-use bataille_schema::{Colour, Grid, Id, Side};
+use bataille_schema::{Grid, Id, Side};
 
 use crate::model::history::Change;
 use crate::model::scenario_edit::{
@@ -72,10 +72,7 @@ pub fn add_corps(s: &Scenario, a: usize) -> (String, Vec<Change>) {
         return ("Add corps".to_owned(), Vec::new());
     };
     let id = unique_id(&taken, &format!("{}-corps", army.id));
-    const PALETTE: [&str; 8] = [
-        "#c0392b", "#2e6bd1", "#e5c22f", "#e67e22", "#27ae60", "#8e44ad", "#7f8c8d", "#6d4c2f",
-    ];
-    let colour = PALETTE[army.corps.len() % PALETTE.len()];
+    let colour = crate::model::defaults::corps_colour(a, army.corps.len());
     let mut leader_id_taken = taken.clone();
     leader_id_taken.insert(id.0.clone());
     let corps = Corps {
@@ -85,7 +82,7 @@ pub fn add_corps(s: &Scenario, a: usize) -> (String, Vec<Change>) {
         ))),
         id,
         name: format!("Corps {}", army.corps.len() + 1),
-        colour: Colour::from(colour),
+        colour,
         friendly_edges: Vec::new(),
         allow: Vec::new(),
     };

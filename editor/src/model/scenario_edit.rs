@@ -335,6 +335,21 @@ pub fn sanitise_id(text: &str) -> String {
     if id.is_empty() { "item".to_owned() } else { id }
 }
 
+/// Whether an id is still the one the editor made, from the item's name or from one of the
+/// editor's defaults (`army-1-corps`), maybe numbered (`-2`): such an id follows the name when
+/// the name changes; an id the user typed stays (issue 21: `unit-1` stayed on Normandie).
+pub fn id_follows_name(id: &Id, name: &str, defaults: &[String]) -> bool {
+    let id = id.as_str();
+    let stem = match id.rsplit_once('-') {
+        Some((stem, n)) if !stem.is_empty() && n.parse::<u32>().is_ok() => stem,
+        _ => id,
+    };
+    let from_name = sanitise_id(name);
+    [id, stem]
+        .iter()
+        .any(|candidate| *candidate == from_name || defaults.iter().any(|d| d == candidate))
+}
+
 /// `base` made valid, suffixed `-2`, `-3`… until it is not in `taken`.
 pub fn unique_id(taken: &HashSet<String>, base: &str) -> Id {
     let base = sanitise_id(base);
@@ -369,6 +384,15 @@ pub enum CounterAt {
     Unit(usize, usize),
     Leader(usize, usize),
     Commander(usize, usize),
+}
+
+impl CounterAt {
+    /// The index of the army the counter belongs to.
+    pub fn army(self) -> usize {
+        match self {
+            CounterAt::Unit(a, _) | CounterAt::Leader(a, _) | CounterAt::Commander(a, _) => a,
+        }
+    }
 }
 
 /// Finds the counter (unit, line leader or commander) with this id.

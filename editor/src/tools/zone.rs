@@ -96,12 +96,16 @@ pub fn zone_colour(s: &Scenario, zone: &Zone) -> Color32 {
             .flat_map(|a| &a.corps)
             .find(|c| &c.id == id)
             .map_or(fallback, |c| colour32(&c.colour, fallback)),
+        // An army's zone takes its first corps' colour, or its family's (issue 21: two armies'
+        // zones never share a tint).
         Owner::Army(id) => s
             .armies
             .iter()
-            .find(|a| &a.id == id)
-            .and_then(|a| a.corps.first())
-            .map_or(fallback, |c| colour32(&c.colour, fallback)),
+            .position(|a| &a.id == id)
+            .map_or(fallback, |a| match s.armies[a].corps.first() {
+                Some(c) => colour32(&c.colour, fallback),
+                None => colour32(&crate::model::defaults::corps_colour(a, 0), fallback),
+            }),
     }
 }
 
@@ -309,7 +313,8 @@ impl ZoneTool {
                     let label = format!("New zone for {}", owner_name(s, &owner));
                     let button = egui::Button::new(label.as_str()).truncate();
                     if ui.add(button).on_hover_text(&label).clicked() {
-                        let zone = new_zone(s, owner, "Deployment zone");
+                        let name = crate::model::defaults::zone_name(s, &owner_name(s, &owner));
+                        let zone = new_zone(s, owner, &name);
                         self.zone = Some(s.zones.len());
                         edit = Some((
                             "New zone".to_owned(),

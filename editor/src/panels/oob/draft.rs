@@ -217,13 +217,25 @@ impl Draft {
             taken.insert(id.0.clone());
             id
         };
+        // An id the editor made follows a new name, unless the id was typed too.
+        let follow = |id: &mut Id, before: (&Id, &str), name: &str, defaults: &[String]| {
+            if id == before.0 && name != before.1 && id_follows_name(before.0, before.1, defaults) {
+                *id = Id(sanitise_id(name));
+            }
+        };
         let mut changes = Vec::new();
         let mut select = None;
-        let label;
+        let label: String;
         match (&self.original, &self.value, self.sel) {
             (DraftValue::Army(before), DraftValue::Army(after), Sel::Army(a)) => {
-                label = "Edit army";
+                label = edit_label("army", &before.name, &after.name);
                 let mut after = after.clone();
+                follow(
+                    &mut after.id,
+                    (&before.id, &before.name),
+                    &after.name.clone(),
+                    &[],
+                );
                 after.id = fix_id(&before.id, &after.id);
                 if after.id != before.id {
                     let moves = IdMoves {
@@ -239,8 +251,14 @@ impl Draft {
                 }));
             }
             (DraftValue::Commander(before), DraftValue::Commander(after), Sel::Commander(a, k)) => {
-                label = "Edit commander";
+                label = edit_label("commander", &before.name, &after.name);
                 let mut after = after.clone();
+                follow(
+                    &mut after.id,
+                    (&before.id, &before.name),
+                    &after.name.clone(),
+                    &[],
+                );
                 after.id = fix_id(&before.id, &after.id);
                 if after.id != before.id {
                     let moves = IdMoves {
@@ -260,8 +278,21 @@ impl Draft {
                 DraftValue::Corps(after),
                 Sel::Corps(a, c) | Sel::Leader(a, c),
             ) => {
-                label = "Edit corps";
+                label = edit_label("corps", &before.name, &after.name);
                 let mut after = after.clone();
+                let army_id = s.armies.get(a).map(|army| army.id.to_string());
+                let defaults: Vec<String> =
+                    army_id.iter().map(|id| format!("{id}-corps")).collect();
+                follow(
+                    &mut after.id,
+                    (&before.id, &before.name),
+                    &after.name.clone(),
+                    &defaults,
+                );
+                if let (Some(bl), Some(al)) = (&before.leader, &mut after.leader) {
+                    let defaults = [format!("{}-leader", before.id)];
+                    follow(&mut al.id, (&bl.id, &bl.name), &al.name.clone(), &defaults);
+                }
                 after.id = fix_id(&before.id, &after.id);
                 if let (Some(bl), Some(al)) = (&before.leader, &mut after.leader) {
                     al.id = fix_id(&bl.id, &al.id);
@@ -291,8 +322,14 @@ impl Draft {
                 ));
             }
             (DraftValue::Unit(before), DraftValue::Unit(after), Sel::Unit(a, u)) => {
-                label = "Edit unit";
+                label = edit_label("unit", &before.name, &after.name);
                 let mut after = after.clone();
+                follow(
+                    &mut after.id,
+                    (&before.id, &before.name),
+                    &after.name.clone(),
+                    &[],
+                );
                 after.id = fix_id(&before.id, &after.id);
                 if after.id != before.id {
                     let moves = IdMoves {
@@ -330,8 +367,18 @@ impl Draft {
                 }
             }
             (DraftValue::Zone(before), DraftValue::Zone(after), Sel::Zone(z)) => {
-                label = "Edit zone";
+                label = edit_label("zone", &before.name, &after.name);
                 let mut after = after.clone();
+                let defaults = [match &before.owner {
+                    bataille_schema::scenario::Owner::Army(id)
+                    | bataille_schema::scenario::Owner::Corps(id) => format!("{id}-zone"),
+                }];
+                follow(
+                    &mut after.id,
+                    (&before.id, &before.name),
+                    &after.name.clone(),
+                    &defaults,
+                );
                 after.id = fix_id(&before.id, &after.id);
                 if after.id != before.id {
                     let moves = IdMoves {
@@ -348,7 +395,7 @@ impl Draft {
             }
             _ => return None,
         }
-        Some(((label.to_owned(), changes), select))
+        Some(((label, changes), select))
     }
 }
 
@@ -443,4 +490,13 @@ pub(super) fn leader_fields(
         }
     }
     commit
+}
+
+/// An edit's name in Undo and Redo: "Rename unit Unit 1 to Normandie", or "Edit unit Normandie".
+fn edit_label(what: &str, before: &str, after: &str) -> String {
+    if before == after {
+        format!("Edit {what} {after}")
+    } else {
+        format!("Rename {what} {before} to {after}")
+    }
 }

@@ -445,7 +445,8 @@ impl OobPanel {
             commit = true;
             if *placement_kind == 2
                 && !matches!(unit.placement, Placement::Free { .. })
-                && let Some(zone) = s.zones.first()
+                && let Some(zone) =
+                    crate::model::defaults::own_zone(s, a, unit).or_else(|| s.zones.first())
             {
                 unit.placement = Placement::Free {
                     zone: zone.id.clone(),
@@ -473,7 +474,8 @@ impl OobPanel {
                 } else {
                     let mut zone = match &unit.placement {
                         Placement::Free { zone, .. } => zone.clone(),
-                        _ => zones[0].0.clone(),
+                        _ => crate::model::defaults::own_zone(s, a, unit)
+                            .map_or_else(|| zones[0].0.clone(), |z| z.id.clone()),
                     };
                     if combo_row(ui, "Zone", &mut zone, &zones) {
                         commit = true;

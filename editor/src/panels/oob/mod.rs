@@ -22,8 +22,8 @@ use crate::map::view::colour32;
 use crate::model::document::Document;
 use crate::model::history::Change;
 use crate::model::scenario_edit::{
-    ArmyHeader, CounterAt, Item, ItemPath, ScenarioChange, describe_placement, ids_in_use,
-    needs_placing, placement_dropped_on, placement_removed, unique_id,
+    ArmyHeader, CounterAt, Item, ItemPath, ScenarioChange, describe_placement, id_follows_name,
+    ids_in_use, needs_placing, placement_dropped_on, placement_removed, sanitise_id, unique_id,
 };
 use crate::panels::field::{Field, LABEL_WIDTH, number, optional_number};
 use crate::tools::zone::{owner_name, parse_hex_list};
@@ -120,6 +120,7 @@ impl Swatch {
                 let look = crate::map::counters::UnitLook {
                     at: CounterAt::Unit(0, 0),
                     colour: *colour,
+                    army_colour: *colour,
                     symbol: *symbol,
                     values: [None; 3],
                     fire: None,
@@ -180,6 +181,9 @@ pub struct OobPanel {
     open: HashMap<Node, bool>,
     draft: Option<Draft>,
     tree_focused: bool,
+    /// The tree takes the keyboard in its next frame (Order of battle from the palette or a
+    /// key: the arrows work at once, no click first).
+    pub focus_tree: bool,
     /// Bumped when a node is folded or unfolded.
     open_version: u64,
     /// The tree's rows and what they were computed from.

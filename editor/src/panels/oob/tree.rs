@@ -363,6 +363,12 @@ impl OobPanel {
                             select(cx, sel);
                         }
                     }
+                    let first_focusable = sel.is_some() && self.selected.is_none();
+                    if self.focus_tree && (selected || first_focusable) {
+                        self.focus_tree = false;
+                        resp.request_focus();
+                        any_focus = true;
+                    }
                     if selected && focus_selected {
                         // The keys moved the selection: the focus follows it.
                         resp.request_focus();
