@@ -114,7 +114,10 @@ pub fn legend(source: &LegendSource) -> Result<Option<Legend>, String> {
 
 /// The rules a source gives, without what belongs to its own battle: fire restrictions name
 /// its armies, corps and its map's terrain codes, which a new scenario has not (Denain's made
-/// four errors on an empty scenario).
+/// four errors on an empty scenario); a unit kind only some armies may field names them
+/// (Fontenoy 10: artillery French only, E0206 on an empty scenario), so every kind is open to
+/// any army and loses the words of its name that said so ("Artillery (French only, never
+/// moves)" becomes "Artillery"). Kinds, stacking and command come as they are.
 pub fn rules(source: &RulesSource) -> Result<Rules, String> {
     let scenario: Scenario = match source {
         RulesSource::Bundled(i) => {
@@ -129,10 +132,19 @@ pub fn rules(source: &RulesSource) -> Result<Rules, String> {
             bataille_schema::io::parse_scenario(&source).map_err(|e| e.to_string())?
         }
     };
-    Ok(Rules {
+    let mut rules = Rules {
         fire_restrictions: Vec::new(),
         ..scenario.rules
-    })
+    };
+    for kind in rules.unit_kinds.values_mut() {
+        if !kind.armies.is_empty() {
+            kind.armies.clear();
+            if let Some((plain, _)) = kind.name.split_once(" (") {
+                kind.name = plain.trim().to_owned();
+            }
+        }
+    }
+    Ok(rules)
 }
 
 #[cfg(test)]

@@ -167,8 +167,13 @@ impl DiagnosticsList {
                         .truncate()
                         .min_size(egui::vec2(0.0, row_height));
                     let mut row = ui.add(button);
+                    // The whole message and its help, with names for ids as in the row.
                     if let Some(help) = &d.help {
-                        row = row.on_hover_text(format!("{}\n{help}", d.message));
+                        let help = match &self.names {
+                            Some((_, names)) => crate::model::oob_ops::with_names(help, names),
+                            None => help.clone(),
+                        };
+                        row = row.on_hover_text(format!("{message}\n{help}"));
                     }
                     if row.clicked() {
                         self.cursor = Some(i);

@@ -35,6 +35,8 @@ pub struct SettingsDialog {
     notes: String,
     /// The unit kinds some unit has (they cannot be removed).
     used_kinds: std::collections::HashSet<Id>,
+    /// The armies (id, name) a unit kind may be restricted to.
+    armies: Vec<(Id, String)>,
     pub error: Option<String>,
 }
 
@@ -61,6 +63,11 @@ impl SettingsDialog {
             .collect();
         SettingsDialog {
             used_kinds,
+            armies: s
+                .armies
+                .iter()
+                .map(|a| (a.id.clone(), a.name.clone()))
+                .collect(),
             turns: settings.turns.to_string(),
             turn_minutes: settings.turn_minutes.to_string(),
             commander_radius: settings.rules.command.commander_radius_hexes.to_string(),
@@ -222,6 +229,7 @@ impl SettingsDialog {
                     ui,
                     &mut self.draft.rules.unit_kinds,
                     &self.used_kinds,
+                    &self.armies,
                 );
                 ui.separator();
                 ui.strong("Stacking (rule 3): a stack is legal when it fits one of these");

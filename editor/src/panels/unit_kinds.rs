@@ -1,5 +1,6 @@
 //! Editing the scenario's unit kinds (in the settings dialog): name, symbol, whether it fights,
-//! front and flank hexsides, immobile; adding a kind (its id made from its name) and removing
+//! front and flank hexsides, immobile, the armies that may field it (Fontenoy 10: artillery
+//! French only; all ticked is any army); adding a kind (its id made from its name) and removing
 //! one no unit uses.
 
 use std::collections::{BTreeMap, HashSet};
@@ -19,7 +20,12 @@ const SYMBOLS: [Symbol; 7] = [
 ];
 
 /// The unit kinds' section. `used` are the kinds some unit has (not removable).
-pub fn unit_kinds_ui(ui: &mut Ui, kinds: &mut BTreeMap<Id, UnitKind>, used: &HashSet<Id>) {
+pub fn unit_kinds_ui(
+    ui: &mut Ui,
+    kinds: &mut BTreeMap<Id, UnitKind>,
+    used: &HashSet<Id>,
+    armies: &[(Id, String)],
+) {
     ui.strong("Unit kinds");
     let mut remove = None;
     for (id, kind) in kinds.iter_mut() {
@@ -55,6 +61,31 @@ pub fn unit_kinds_ui(ui: &mut Ui, kinds: &mut BTreeMap<Id, UnitKind>, used: &Has
                     remove = Some(id.clone());
                 }
             });
+            if !armies.is_empty() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("fielded by");
+                    let mut ticked: Vec<bool> = armies
+                        .iter()
+                        .map(|(a, _)| kind.armies.is_empty() || kind.armies.contains(a))
+                        .collect();
+                    let mut changed = false;
+                    for ((_, name), tick) in armies.iter().zip(&mut ticked) {
+                        changed |= ui.checkbox(tick, name.as_str()).changed();
+                    }
+                    if changed {
+                        kind.armies = if ticked.iter().all(|t| *t) {
+                            Vec::new()
+                        } else {
+                            armies
+                                .iter()
+                                .zip(&ticked)
+                                .filter(|(_, t)| **t)
+                                .map(|((a, _), _)| a.clone())
+                                .collect()
+                        };
+                    }
+                });
+            }
         });
     }
     if let Some(id) = remove {
