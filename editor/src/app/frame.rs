@@ -72,10 +72,12 @@ impl EditorApp {
                     self.with_context(|cx, panels| panels.diagnostics.ui(cx, ui));
                 });
         }
+        let (left_width, right_width) =
+            crate::panels::right_dock::dock_widths(ui.max_rect().width(), LEFT_DOCK_WIDTH);
         if self.settings.show_left_dock {
             egui::Panel::left("left-dock")
                 .resizable(false)
-                .exact_size(LEFT_DOCK_WIDTH)
+                .exact_size(left_width)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
                         self.with_context(|cx, panels| panels.tool_dock.ui(cx, ui));
@@ -85,8 +87,20 @@ impl EditorApp {
         if self.settings.show_right_dock {
             egui::Panel::right("inspector")
                 .resizable(true)
-                .default_size(crate::panels::right_dock::RIGHT_DOCK_WIDTH)
-                .show(ui, |ui| self.right_dock(ui));
+                .default_size(right_width)
+                .show(ui, |ui| {
+                    // Content wider than the dock scrolls sideways instead of widening it
+                    // (the hexside results widened it 54 points, moving the map, issue 21);
+                    // text still wraps at the dock's width.
+                    let width = ui.available_width();
+                    egui::ScrollArea::horizontal()
+                        .id_salt("right-dock-width")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            ui.set_max_width(width);
+                            self.right_dock(ui);
+                        });
+                });
         }
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
@@ -515,7 +529,17 @@ impl EditorApp {
             .show(ctx, |ui| {
                 for toast in &self.toasts {
                     egui::Frame::popup(ui.style()).show(ui, |ui| {
-                        ui.label(&toast.text);
+                        // As wide as its words need, at most 420 points: an area anchored in the
+                        // corner otherwise lays text out in the width of its last frame (a
+                        // notice wrapped mid-word, issue 21).
+                        let font = egui::TextStyle::Body.resolve(ui.style());
+                        let natural = ui.ctx().fonts_mut(|f| {
+                            f.layout_no_wrap(toast.text.clone(), font, egui::Color32::WHITE)
+                                .size()
+                                .x
+                        });
+                        ui.set_width(natural.min(420.0).ceil());
+                        ui.add(egui::Label::new(&toast.text).wrap());
                     });
                 }
             });

@@ -355,19 +355,24 @@ impl EditorApp {
             }
             Command::SampleTerrain(code) => self.tools.terrain = code,
             Command::GoToHex { hex, close } => {
-                self.go_to_hex(ctx, &hex);
+                // Zoomed first, so that a hex the zoom takes out of sight is centred.
                 if close {
                     self.view.zoom = self.view.zoom.max(crate::map::view::ZOOM_100 * 2.0);
                 }
+                self.go_to_hex(ctx, &hex);
             }
             Command::GoToDiagnostic(d) => self.go_to_diagnostic(ctx, &d),
             Command::DigitisePanel(open) => self.digitise.set_open(open),
             Command::DigitiseOn(tab) => self.digitise.open_on(tab),
             Command::ShowOrderOfBattle => {
                 self.panels.right_dock.tab = DockTab::Oob;
+                self.panels.right_dock.oob.focus_tree = true;
                 self.settings.show_right_dock = true;
             }
-            Command::ShowDockTab(tab) => self.panels.right_dock.tab = tab,
+            Command::ShowDockTab(tab) => {
+                self.panels.right_dock.tab = tab;
+                self.settings.show_right_dock = true;
+            }
             Command::RotateClockwise => self.rotate_selected(true),
             Command::RotateAnticlockwise => self.rotate_selected(false),
             Command::RemoveFromMap => self.remove_selected_from_map(),

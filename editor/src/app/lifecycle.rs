@@ -17,8 +17,7 @@ use crate::services::files::PickPurpose;
 use crate::services::safety::DiskStamps;
 
 use crate::app::*;
-use crate::panels::export::ExportForm;
-use crate::services::export::{ExportEnd, ExportInput, ExportKind, ExportRequest};
+use crate::services::export::{ExportEnd, ExportInput, ExportRequest};
 use crate::services::jobs::{Job, JobEnd};
 use crate::services::save::remove_if_present;
 use crate::services::systems::Loaded;
@@ -221,7 +220,10 @@ impl EditorApp {
     }
 
     pub(crate) fn open_path_dialog(&mut self, purpose: PickPurpose, then: Option<Command>) {
-        let start = self.doc.document_path().map(Path::to_owned);
+        let start = self.doc.document_path().map(Path::to_owned).or_else(|| {
+            let name = format!("{}.ron", file_stem_of(&self.doc.map.name));
+            crate::panels::file_dialog::start_for_unsaved(&self.doc, &self.settings.recent, &name)
+        });
         let dialog = crate::panels::file_dialog::FileDialog::new(
             purpose,
             start.as_deref(),
@@ -324,24 +326,6 @@ impl EditorApp {
     // -----------------------------------------------------------------------------------------
     // File ▸ Export: the dialog, the job, its end reported (never dropped silently).
 
-    /// File ▸ Export ▸ …: opens the dialog for `kind`.
-    pub(crate) fn open_export(&mut self, kind: ExportKind) {
-        let stem = crate::app::lifecycle::file_stem_of(
-            &self
-                .doc
-                .scenario
-                .as_ref()
-                .map_or_else(|| self.doc.map.name.clone(), |s| s.scenario.title.clone()),
-        );
-        let form = ExportForm::new(
-            kind,
-            self.doc.document_path(),
-            &stem,
-            self.doc.scenario.is_some(),
-        );
-        self.dialog = Some(Dialog::Export(Box::new(form)));
-    }
-
     /// Starts an export of the document as it is now.
     pub fn start_export(&mut self, request: ExportRequest) {
         if self.exports.job.is_some() {
@@ -359,6 +343,9 @@ impl EditorApp {
             scenario: self.doc.scenario.as_ref().map(|s| s.scenario.clone()),
             map_dir,
         };
+        if let Some(folder) = request.folder() {
+            self.settings.export_folder = Some(folder);
+        }
         let label = format!("Exporting the {}", request.kind.title());
         let job_request = request.clone();
         let job = Job::spawn(&label, &self.egui_ctx, move |progress| {

@@ -425,13 +425,50 @@ impl EditorApp {
         }
     }
 
-    /// Centres the view on a hex and selects it.
+    /// Centres the view on a hex and selects it; a hex already wholly on screen stays where
+    /// it is (issue 21: F8 moved the map under the pointer for a hex in plain sight).
     pub fn go_to_hex(&mut self, ctx: &egui::Context, hex: &bataille_schema::HexName) {
         if let Some(index) = self.doc.map.grid.lookup(hex) {
             let [x, y] = self.doc.map.grid.centre(index);
-            self.view.centre = egui::pos2(x, y);
+            let centre = egui::pos2(x, y);
+            let in_sight = self
+                .view
+                .visible_grid_rect(self.map_rect)
+                .shrink(1.0)
+                .contains(centre);
+            if !in_sight {
+                self.view.centre = centre;
+            }
             self.tools.selection = Some(index);
             ctx.request_repaint();
         }
+    }
+
+    /// File ▸ Export ▸ …: opens the dialog for `kind`.
+    pub(crate) fn open_export(&mut self, kind: crate::services::export::ExportKind) {
+        let stem = lifecycle::file_stem_of(
+            &self
+                .doc
+                .scenario
+                .as_ref()
+                .map_or_else(|| self.doc.map.name.clone(), |s| s.scenario.title.clone()),
+        );
+        let mut form = crate::panels::export::ExportForm::new(
+            kind,
+            self.doc.document_path(),
+            &stem,
+            self.doc.scenario.is_some(),
+        );
+        // The folder of the last export, when it is still there (issue 21: every export
+        // started beside the scenario again).
+        if let Some(folder) = self
+            .settings
+            .export_folder
+            .as_deref()
+            .filter(|f| f.is_dir())
+        {
+            form.start_in(folder);
+        }
+        self.dialog = Some(Dialog::Export(Box::new(form)));
     }
 }

@@ -246,10 +246,15 @@ impl Command {
             ToggleLeftDock,
             ToggleRightDock,
             ToggleDiagnostics,
+            ShowOrderOfBattle,
+            ShowDockTab(DockTab::Inspector),
             NextDiagnostic,
             PreviousDiagnostic,
+            GoToSelection,
             MapSettings,
             Legend,
+            LegendHexsides,
+            LegendOverlays,
             NewScenario,
             ScenarioSettings,
             RotateClockwise,
@@ -259,6 +264,7 @@ impl Command {
             ShortcutSheet,
             ClearRecent,
             About,
+            ImportScan,
         ]);
         all
     }
@@ -442,7 +448,8 @@ impl Command {
             Tool(tool) => vec![key(tool.key())],
             BrushSmaller => vec![key(Key::OpenBracket)],
             BrushBigger => vec![key(Key::CloseBracket)],
-            ToggleDocks => vec![key(Key::Tab), key(Key::F11)],
+            // Not Tab: Tab moves the keyboard focus from widget to widget (issue 21).
+            ToggleDocks => vec![key(Key::F11), cmd_shift(Key::H)],
             NextDiagnostic => vec![key(Key::F8)],
             PreviousDiagnostic => vec![shift(Key::F8)],
             Escape => vec![key(Key::Escape)],

@@ -120,7 +120,48 @@ pub fn default_legend() -> std::collections::BTreeMap<String, TerrainType> {
     water.pattern = Some(bataille_schema::map::Pattern::Water);
     water.water = true;
     legend.insert("w".to_owned(), water);
+    // A village (issue 21: the starter legend had none; Denain's "Ville", 7.1: 2 MP).
+    let mut village = terrain("Village", "#b86b4b");
+    village.pattern = Some(bataille_schema::map::Pattern::Buildings);
+    village.effects.cost = Some(bataille_schema::map::MoveCost::Mp(2));
+    village.effects.protection = 1;
+    village.effects.blocks_sight = true;
+    village.effects.built_up = true;
+    legend.insert("v".to_owned(), village);
     legend
+}
+
+/// The starter legend's hexside features: a stream and a river (Denain 6 and 7: no zone of
+/// control across them; a stream costs 1 MP more, a river is crossed only by a bridge), so a
+/// new map can draw one with the hexside tool at once.
+pub fn default_hexside_types() -> std::collections::BTreeMap<Id, HexsideType> {
+    use bataille_schema::map::{HexsideSymbol, MoveCost};
+    let side = |name: &str, symbol, colour: &str, cost| HexsideType {
+        name: name.to_owned(),
+        symbol,
+        colour: Colour::from(colour),
+        water: true,
+        bridge: false,
+        blocks_zoc: true,
+        needs_breach: false,
+        cost: Some(cost),
+        cost_by_kind: Default::default(),
+    };
+    let mut types = std::collections::BTreeMap::new();
+    types.insert(
+        Id::from("stream"),
+        side("Stream", HexsideSymbol::Stream, "#5a8fc8", MoveCost::Mp(1)),
+    );
+    types.insert(
+        Id::from("river"),
+        side(
+            "River",
+            HexsideSymbol::River,
+            "#2f6fb5",
+            MoveCost::Impassable,
+        ),
+    );
+    types
 }
 
 impl Document {
@@ -161,7 +202,7 @@ impl Document {
             metres_per_hex: None,
             terrain: default_legend(),
             overlay_types: Default::default(),
-            hexside_types: Default::default(),
+            hexside_types: default_hexside_types(),
             rows: vec![row; rows as usize],
             overlays: Default::default(),
             hexsides: Default::default(),

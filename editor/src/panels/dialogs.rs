@@ -62,7 +62,7 @@ pub fn show(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &mut Option<Dialo
     let Some(open) = dialog.as_mut() else {
         return;
     };
-    let modal = |id: &str| egui::Modal::new(egui::Id::unique(id));
+    let modal = crate::panels::widgets::steady_modal;
     let keep = match open {
         Dialog::Guard { then, question } => {
             let mut keep = true;
@@ -196,7 +196,7 @@ fn recover_ui(cx: &ViewContext<'_>, ctx: &egui::Context, found: &mut Vec<FoundRe
     };
     // `Some(None)`: Later.
     let mut choice: Option<Option<Command>> = None;
-    egui::Modal::new(egui::Id::unique("recover")).show(ctx, |ui| {
+    crate::panels::widgets::steady_modal("recover").show(ctx, |ui| {
         ui.set_max_width(520.0);
         ui.heading(format!(
             "Recover unsaved changes from {}?",
@@ -242,7 +242,7 @@ fn path_ui(
         PickPurpose::Save => "Save the map as",
     };
     let mut outcome = FileOutcome::Open;
-    egui::Modal::new(egui::Id::unique("path")).show(ctx, |ui| {
+    crate::panels::widgets::steady_modal("path").show(ctx, |ui| {
         outcome = dialog.ui(ui, title);
         if browse
             && ui

@@ -56,6 +56,21 @@ impl ExportForm {
         }
     }
 
+    /// The destination moved to `folder`, its file name kept.
+    pub fn start_in(&mut self, folder: &Path) {
+        if let Some(name) = Path::new(self.out.trim()).file_name() {
+            self.out = folder.join(name).display().to_string();
+        }
+    }
+
+    /// A folder of the destination that does not exist yet (the export creates it).
+    pub fn missing_folder(&self) -> Option<PathBuf> {
+        let path = PathBuf::from(self.out.trim());
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty() && !p.is_dir())
+            .map(Path::to_owned)
+    }
+
     /// What is wrong with the form, in words (the Export button waits for none).
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -66,12 +81,10 @@ impl ExportForm {
             ));
         }
         let path = PathBuf::from(self.out.trim());
+        // A folder that does not exist is made by the export, as Choose… offers (issue 21:
+        // VASSAL refused one).
         if self.out.trim().is_empty() || self.out.trim().ends_with('/') || path.is_dir() {
             out.push("Choose the file to write.".to_owned());
-        } else if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
-            && !parent.is_dir()
-        {
-            out.push(format!("The folder {} does not exist.", parent.display()));
         }
         if matches!(self.options, ExportOptions::Print(_)) {
             for (what, text) in [("Hex size", &self.hex), ("Counter size", &self.counter)] {
@@ -198,6 +211,12 @@ impl ExportForm {
             ui.colored_label(
                 egui::Color32::from_rgb(220, 160, 40),
                 "This file exists and will be replaced.",
+            );
+        }
+        if let Some(folder) = self.missing_folder() {
+            ui.colored_label(
+                egui::Color32::from_rgb(220, 160, 40),
+                format!("The folder {} will be created.", folder.display()),
             );
         }
         let problems = self.problems();

@@ -32,6 +32,11 @@ pub struct FileDialog {
     pub extensions: Vec<&'static str>,
     /// Given to a saved file's name when it has none (no dot).
     pub default_extension: &'static str,
+    /// A click just entered a folder: the second click of that double click lands on the new
+    /// listing's row under the pointer and must not open it.
+    entered_folder: bool,
+    /// The path field has had the keyboard once (it takes it when the dialog opens).
+    focused: bool,
 }
 
 /// What the user did.
@@ -64,6 +69,8 @@ impl FileDialog {
             error: None,
             extensions: vec!["ron"],
             default_extension: "ron",
+            entered_folder: false,
+            focused: false,
         }
     }
 
@@ -98,6 +105,10 @@ impl FileDialog {
             let edit = ui
                 .add(egui::TextEdit::singleline(&mut self.text).desired_width(400.0))
                 .labelled_by(label.id);
+            if !self.focused {
+                self.focused = true;
+                edit.request_focus();
+            }
             if edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
                 outcome = self.choose();
             }
@@ -125,7 +136,13 @@ impl FileDialog {
                     for entry in entries {
                         let icon = if entry.is_dir { "📁" } else { "🗋" };
                         let row = ui.selectable_label(false, format!("{icon} {}", entry.name));
+                        if row.double_clicked() && self.entered_folder {
+                            // The second click of a double click that entered a folder.
+                            self.entered_folder = false;
+                            continue;
+                        }
                         if row.clicked() {
+                            self.entered_folder = entry.is_dir;
                             let path = folder.join(&entry.name);
                             if entry.is_dir {
                                 self.text = self.with_folder(&path);
@@ -282,6 +299,22 @@ fn list(folder: &Path, extensions: &[&str]) -> Result<Vec<Entry>, String> {
         (!a.is_dir, a.name.to_lowercase()).cmp(&(!b.is_dir, b.name.to_lowercase()))
     });
     Ok(entries)
+}
+
+/// Where the file dialog starts for a document never saved: beside its scan (a digitised map),
+/// else in the folder of the last file opened (`recent`), with `name` typed (issue 21: both
+/// started in the working folder).
+pub fn start_for_unsaved(
+    doc: &crate::model::document::Document,
+    recent: &[PathBuf],
+    name: &str,
+) -> Option<PathBuf> {
+    let scan = doc.map.background.as_ref().map(|b| PathBuf::from(&b.image));
+    scan.into_iter()
+        .chain(recent.iter().cloned())
+        .filter_map(|p| p.parent().map(Path::to_owned))
+        .find(|folder| folder.is_dir())
+        .map(|folder| folder.join(name))
 }
 
 #[cfg(test)]

@@ -544,7 +544,23 @@ impl LegendEditor {
 
     /// The changes that add or edit the draft entry.
     fn apply(&mut self, doc: &Document) -> Result<Command, String> {
-        let key = self.draft_key.trim().to_owned();
+        let mut key = self.draft_key.trim().to_owned();
+        // An overlay or hexside feature typed with a name and no id takes its id from the name
+        // ("Haie vive" → `haie-vive`), as units do (issue 21: it was refused).
+        let name = match self.tab {
+            LegendTab::Terrain => "",
+            LegendTab::Overlays => self.overlay.name.trim(),
+            LegendTab::Hexsides => self.hexside.name.trim(),
+        };
+        if key.is_empty() && !name.is_empty() {
+            let taken: std::collections::HashSet<String> = match self.tab {
+                LegendTab::Terrain => Default::default(),
+                LegendTab::Overlays => doc.map.overlay_types.keys().map(|k| k.0.clone()).collect(),
+                LegendTab::Hexsides => doc.map.hexside_types.keys().map(|k| k.0.clone()).collect(),
+            };
+            key = crate::model::scenario_edit::unique_id(&taken, name).0;
+            self.draft_key = key.clone();
+        }
         let renamed = self.selected.as_ref().is_some_and(|old| *old != key);
         let exists = match self.tab {
             LegendTab::Terrain => doc.map.terrain.contains_key(&key),

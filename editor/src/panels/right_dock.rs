@@ -16,6 +16,22 @@ use crate::services::systems::Loaded;
 /// nothing in it widens it by itself.
 pub const RIGHT_DOCK_WIDTH: f32 = 320.0;
 
+/// The docks' widths (left, right) in a window this wide, the left dock's full width being
+/// `left`: their full widths from 1280 points
+/// up, narrower below, so that at 1024 × 700 the map keeps more than half the window (it had
+/// 410 of 1024 points, issue 21).
+pub fn dock_widths(window_width: f32, left: f32) -> (f32, f32) {
+    let right = RIGHT_DOCK_WIDTH;
+    if window_width >= 1280.0 {
+        return (left, right);
+    }
+    let share = (window_width / 1280.0).clamp(0.6, 1.0).powi(2);
+    (
+        (left * share).max(160.0).round(),
+        (right * share).max(210.0).round(),
+    )
+}
+
 /// The pages the dock shows.
 #[derive(Default)]
 pub struct RightDock {

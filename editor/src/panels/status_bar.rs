@@ -33,6 +33,22 @@ impl StatusBar {
                 ui.separator();
                 ui.label(format!("zoom {:.0}%", ctx.view.zoom_percent()));
                 ui.separator();
+                // Hex names off is remembered between runs and maps: say so, and offer them
+                // back (issue 21: it persisted with no hint).
+                if !ctx.view.layers.hex_names {
+                    let show = crate::context::Command::ToggleHexNames;
+                    let text = format!("hex names off ({})", show.shortcut_text(ui.ctx()));
+                    if ui
+                        .button(text)
+                        .on_hover_text(
+                            "Hex names are hidden (remembered from an earlier map): show them",
+                        )
+                        .clicked()
+                    {
+                        ctx.send(show);
+                    }
+                    ui.separator();
+                }
                 let (errors, warnings) = ctx.diagnostic_counts();
                 ui.label(format!("⛔{errors} ⚠{warnings}"));
                 ui.separator();

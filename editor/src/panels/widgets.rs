@@ -181,3 +181,12 @@ pub const HEXSIDE_SYMBOLS: [HexsideSymbol; 5] = [
     HexsideSymbol::Bridge,
     HexsideSymbol::Fortification,
 ];
+
+/// A modal dialog whose top edge stays put while its content grows or shrinks (an error line
+/// appearing, a list filling): egui's default modal is centred, so a change of height moved
+/// every button under the pointer and a second click missed (issue 21).
+pub fn steady_modal(id: &str) -> egui::Modal {
+    let id = egui::Id::unique(id);
+    egui::Modal::new(id)
+        .area(egui::Modal::default_area(id).anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 64.0)))
+}

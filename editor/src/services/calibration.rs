@@ -209,9 +209,10 @@ impl Calibration {
         let guess = under.map(|h| grid.name(h));
         match self.target {
             ClickTarget::AddPoint => {
-                // With a fit of two points or more, the hex under the click is the likely
-                // name: it is filled in (and can be typed over).
-                let fitted = current.control_points.len() >= 2;
+                // With a fit of a point or more, the hex under the click is the likely name: it
+                // is filled in, selected, so that typing replaces it (issue 21: the second
+                // point's suggestion was only a hint to retype).
+                let fitted = !current.control_points.is_empty();
                 self.points.push(PointRow {
                     hex: guess
                         .as_ref()

@@ -108,10 +108,29 @@ pub enum ExportEnd {
     Cancelled,
 }
 
+impl ExportRequest {
+    /// The destination's folder (absolute), remembered for the next export.
+    pub fn folder(&self) -> Option<std::path::PathBuf> {
+        let folder = self.out.parent().filter(|p| !p.as_os_str().is_empty())?;
+        Some(bataille_schema::paths::absolute(folder))
+    }
+}
+
 /// The largest file an export writes (a VASSAL module of a big scan is tens of MB).
 const MAX_EXPORT_BYTES: u64 = 2 << 30;
 
+/// The destination's folder, made when missing (the dialog says it will be), just before the
+/// export is written.
+fn make_folder(path: &Path) -> Result<(), String> {
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(folder) => std::fs::create_dir_all(folder)
+            .map_err(|e| format!("cannot create the folder {}: {e}", folder.display())),
+        None => Ok(()),
+    }
+}
+
 fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    make_folder(path)?;
     bataille_schema::files::write_atomic_bytes(path, bytes, MAX_EXPORT_BYTES)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -112,6 +112,8 @@ pub struct Settings {
     pub show_hex_names: bool,
     /// View ▸ Table overlay's choices.
     pub table: crate::map::table_overlay::TableSettings,
+    /// The folder the last export went to: the next export starts there.
+    pub export_folder: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -123,6 +125,7 @@ impl Default for Settings {
             show_diagnostics: true,
             show_hex_names: true,
             table: Default::default(),
+            export_folder: None,
         }
     }
 }

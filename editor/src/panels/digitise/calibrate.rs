@@ -61,6 +61,15 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
     let suspect = calibration.suspect_row();
     let suspect_message = calibration.check.suspect.as_ref().map(|s| s.message());
     let mut dropped = None;
+    // A point just clicked: its name field takes the keyboard with the suggested name selected,
+    // so that typing replaces it and Enter keeps it (issue 21: typing appended to it).
+    let rows_id = ui.scope_id().with("calibration-rows");
+    let rows_before = ui.data(|d| d.get_temp::<usize>(rows_id));
+    let rows_now = calibration.points.len();
+    ui.data_mut(|d| d.insert_temp(rows_id, rows_now));
+    let fresh = rows_before
+        .filter(|before| rows_now > *before)
+        .map(|_| rows_now - 1);
     egui::Grid::new("control-points")
         .striped(true)
         .num_columns(5)
@@ -95,6 +104,15 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
                         .hint_text(hint)
                         .font(egui::TextStyle::Monospace),
                 );
+                if fresh == Some(i) {
+                    let mut state =
+                        egui::TextEdit::load_state(ui.ctx(), edit.id).unwrap_or_default();
+                    state
+                        .cursor
+                        .set_char_range(Some(egui::text::CCursorRange::select_all_str(&row.hex)));
+                    state.store(ui.ctx(), edit.id);
+                    edit.request_focus();
+                }
                 let edit = edit.on_hover_text(problem.clone().unwrap_or_default());
                 edit.widget_info(|| {
                     egui::WidgetInfo::labeled(

@@ -86,7 +86,7 @@ impl DigitisePanel {
             return;
         };
         let mut outcome = FileOutcome::Open;
-        egui::Modal::new(egui::Id::unique("import-scan")).show(egui_ctx, |ui| {
+        crate::panels::widgets::steady_modal("import-scan").show(egui_ctx, |ui| {
             outcome = dialog.ui(ui, "Import a scan");
             ui.weak("A PNG, JPEG or TIFF of the printed map, at most 12,000 × 12,000 pixels.");
         });
