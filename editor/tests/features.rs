@@ -271,8 +271,8 @@ fn a_failed_export_is_shown_not_dropped() {
     command(&mut h, Command::ExportVassal);
     let out = dir.path().join("blocker/battle.vmod");
     type_into(&mut h, "Destination", &out.display().to_string());
-    // The dialog says the folder does not exist and waits.
-    h.get_by_label_contains("does not exist");
+    // The dialog says the folder will be made (issue 21: made by the export, not refused).
+    h.get_by_label_contains("will be created");
     // Started anyway (as a script would), the job's failure reaches the user.
     let request = bataille_editor::services::export::ExportRequest {
         kind: bataille_editor::services::export::ExportKind::Vassal,

@@ -114,7 +114,11 @@ fn build_place_overstack_fix_save_reload() {
         let unit = &scenario_of(&h).armies[0].units[0];
         assert_eq!(unit.name, "Navarre 1/");
         assert_eq!(unit.cp, Some(3));
-        assert_eq!(unit.corps.as_ref().map(Id::as_str), Some("army-1-corps"));
+        // The army renamed before its corps was added: the corps id follows its new id.
+        assert_eq!(
+            unit.corps.as_ref().map(Id::as_str),
+            Some("armee-francaise-corps")
+        );
     }
     h.get_by_label_contains("Corps 1 (1)").click();
     h.run();
@@ -126,7 +130,8 @@ fn build_place_overstack_fix_save_reload() {
     type_into(&mut h, "Id", first.as_str());
     let second = scenario_of(&h).armies[0].units[1].id.clone();
     assert_ne!(second, first);
-    assert!(second.as_str().starts_with("unit-"), "{second}");
+    // (Its id followed its name, `navarre-2`; the first's, `navarre-1`, is suffixed again.)
+    assert!(second.as_str().starts_with("navarre-"), "{second}");
 
     // Drag both units from the tree onto hex 0404 (column 3, row 3): one unit a hex.
     let target = hex_at(&h, 3, 3);
