@@ -33,6 +33,14 @@ pub struct Scenario {
     /// The time of the first turn, `HH:MM`.
     #[schemars(pattern(r"^[0-2][0-9]:[0-5][0-9]$"))]
     pub start_time: String,
+    /// The language of the scenario's names and texts, an IETF tag (`"fr"`, `"en"`): the
+    /// print-and-play kit writes its own words in it (English when absent or not one it knows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        length(min = 2, max = 35),
+        pattern(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")
+    )]
+    pub language: Option<String>,
     /// Where the data comes from and what is reconstructed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,

@@ -407,6 +407,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     turns,
                     turn_minutes,
                     start_time: "11:00".into(),
+                    language: None,
                     notes,
                     allow: vec!["W0601".into()],
                     rules: Rules {

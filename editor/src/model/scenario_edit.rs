@@ -523,6 +523,7 @@ pub fn new_scenario(title: &str, map_file: &str) -> Scenario {
         turns: 10,
         turn_minutes: 60,
         start_time: "11:00".to_owned(),
+        language: None,
         notes: None,
         allow: Vec::new(),
         rules: Rules {

@@ -209,6 +209,7 @@ pub fn scenario(map_file: &str) -> Scenario {
         turns: 10,
         turn_minutes: 30,
         start_time: "10:00".into(),
+        language: None,
         notes: None,
         allow: Vec::new(),
         rules: Rules {
