@@ -87,6 +87,9 @@ pub fn run_print(args: &PrintArgs) -> anyhow::Result<String> {
     let kit = crate::print::kit(&loaded.scenario, &loaded.map.map, &options)
         .with_context(|| format!("printing {}", args.scenario.display()))?;
     write(&args.out, &kit.pdf)?;
+    for warning in &kit.warnings {
+        eprintln!("warning: {warning}");
+    }
     Ok(format!("wrote {}: {}", args.out.display(), kit.summary()))
 }
 

@@ -6,23 +6,31 @@
 //! the victory conditions.
 //!
 //! Every page is an SVG in millimetres drawn from the one symbology
-//! (`bataille_render::symbology`, text as glyph outlines), converted by `svg2pdf` and assembled
-//! into one document with `pdf-writer`. Drawings are made in tenths of a millimetre (the
-//! symbology's minimum line widths and text sizes are in its own units), then scaled.
+//! (`bataille_render::symbology`), its texts written as text in the bundled DejaVu Sans so the
+//! PDF can be searched and read aloud (`pdf`), converted by `svg2pdf` and assembled into one
+//! document with `pdf-writer`. Drawings are made in tenths of a millimetre (the symbology's
+//! minimum line widths and text sizes are in its own units), then scaled. The kit speaks the
+//! scenario's language (`words`). Map sheets are laid around the map (the paper turned when
+//! that needs fewer sheets, the map centred on them) and each draws only its own part of the
+//! map.
 
-use std::collections::{BTreeMap, HashMap};
+mod charts;
+mod pdf;
+mod words;
+
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use bataille_render::symbology::{self, Drawing};
 use bataille_render::text::{Anchor, Face, TextStyle, text_width};
 use bataille_render::tiny_skia::{PathBuilder, Rect, Transform};
 use bataille_render::{Layout, RenderOptions};
-use bataille_schema::map::{Effects, MoveCost};
-use bataille_schema::scenario::Placement;
-use bataille_schema::{Map, Scenario};
+use bataille_schema::map::{HexsideType, OverlaySymbol};
+use bataille_schema::{HexIndex, Map, Scenario};
 
 use crate::ExportError;
 use crate::counters::{Counter, counters, marker_counters};
+use words::{Words, fill, words};
 
 /// Drawing units per millimetre.
 const UNITS: f32 = 10.0;
@@ -136,6 +144,11 @@ pub struct Kit {
     pub pages: Vec<PageKind>,
     /// Map sections across and down.
     pub sections: [usize; 2],
+    /// The map sheets' paper, mm: the paper's size, turned to landscape when that needs fewer
+    /// sheets (every other page is portrait).
+    pub map_paper: [f32; 2],
+    /// What the player should know before printing (counters wider than the hexes).
+    pub warnings: Vec<String>,
 }
 
 impl Kit {
@@ -162,6 +175,8 @@ struct Page {
     kind: PageKind,
     /// SVG elements in millimetres.
     body: String,
+    /// Width and height, mm.
+    size: [f32; 2],
 }
 
 fn style(size_mm: f32, face: Face, colour: [u8; 4]) -> TextStyle {
@@ -174,7 +189,14 @@ fn style(size_mm: f32, face: Face, colour: [u8; 4]) -> TextStyle {
 }
 
 /// Text in a drawing in drawing units, at a position in millimetres.
-fn text(d: &mut Drawing, s: &str, size_mm: f32, face: Face, at_mm: [f32; 2], anchor: Anchor) {
+pub(crate) fn text(
+    d: &mut Drawing,
+    s: &str,
+    size_mm: f32,
+    face: Face,
+    at_mm: [f32; 2],
+    anchor: Anchor,
+) {
     d.text(
         s,
         &style(size_mm, face, INK),
@@ -184,13 +206,13 @@ fn text(d: &mut Drawing, s: &str, size_mm: f32, face: Face, at_mm: [f32; 2], anc
     );
 }
 
-const LEFT: Anchor = Anchor { x: 0.0, y: 1.0 };
+pub(crate) const LEFT: Anchor = Anchor { x: 0.0, y: 1.0 };
 
 fn rect_path(x: f32, y: f32, w: f32, h: f32) -> Option<bataille_render::tiny_skia::Path> {
     Rect::from_xywh(x * UNITS, y * UNITS, w * UNITS, h * UNITS).map(PathBuilder::from_rect)
 }
 
-fn line_mm(d: &mut Drawing, a: [f32; 2], b: [f32; 2], colour: [u8; 4], width_mm: f32) {
+pub(crate) fn line_mm(d: &mut Drawing, a: [f32; 2], b: [f32; 2], colour: [u8; 4], width_mm: f32) {
     let mut pb = PathBuilder::new();
     pb.move_to(a[0] * UNITS, a[1] * UNITS);
     pb.line_to(b[0] * UNITS, b[1] * UNITS);
@@ -203,14 +225,16 @@ fn line_mm(d: &mut Drawing, a: [f32; 2], b: [f32; 2], colour: [u8; 4], width_mm:
     );
 }
 
-/// A drawing (in drawing units) as SVG in millimetres.
+/// A drawing (in drawing units) as SVG in millimetres, its texts as text.
 fn mm_group(d: &Drawing) -> String {
     format!(
         "<g transform=\"scale({})\">\n{}</g>\n",
         1.0 / UNITS,
-        d.to_svg()
+        pdf::svg_with_text(d)
     )
 }
+
+/// The kit of a scenario on its map.
 
 /// The kit of a scenario on its map.
 pub fn kit(scenario: &Scenario, map: &Map, options: &PrintOptions) -> Result<Kit, ExportError> {
@@ -219,8 +243,15 @@ pub fn kit(scenario: &Scenario, map: &Map, options: &PrintOptions) -> Result<Kit
             "hex and counter sizes must be from 5 to 60 mm".to_owned(),
         ));
     }
-    let [pw, ph] = options.paper.size_mm();
-    let (aw, ah) = (pw - 2.0 * MARGIN, ph - 2.0 * MARGIN);
+    let w = words(scenario.language.as_deref());
+    let mut warnings = Vec::new();
+    if options.counter_mm > options.hex_mm + 0.05 {
+        warnings.push(format!(
+            "counters of {:.1} mm are wider than the {:.1} mm hexes: a counter covers its neighbours' hexes (choose a larger --hex or a smaller --counter)",
+            options.counter_mm, options.hex_mm
+        ));
+    }
+    let portrait = options.paper.size_mm();
     let render = RenderOptions {
         px_per_hex: options.hex_mm * UNITS,
         margin_px: Some(0.3 * options.hex_mm * UNITS),
@@ -238,44 +269,126 @@ pub fn kit(scenario: &Scenario, map: &Map, options: &PrintOptions) -> Result<Kit
         )),
         other => ExportError::Render(other),
     })?;
-    let map_svg = symbology::map_drawing(map, &layout, &render).to_svg();
-    let (map_w, map_h) = (layout.width as f32 / UNITS, layout.height as f32 / UNITS);
-    // Overlap: wide enough to hold a column (and a row) of hex centres with their marks.
-    let overlap = (1.2 * options.hex_mm).max(10.0);
-    let (step_x, step_y) = (aw - overlap, ah - overlap);
-    let nx = (((map_w - overlap) / step_x).ceil() as usize).max(1);
-    let ny = (((map_h - overlap) / step_y).ceil() as usize).max(1);
+    let map_size = [layout.width as f32 / UNITS, layout.height as f32 / UNITS];
+    let sheets = SheetLayout::around(map_size, portrait, options.hex_mm);
     let mut pages = vec![overview(
-        scenario,
-        map,
-        &map_svg,
-        [map_w, map_h],
-        [nx, ny],
-        [step_x, step_y],
-        [pw, ph],
+        scenario, map, &layout, &render, &sheets, portrait, w,
     )];
-    for iy in 0..ny {
-        for ix in 0..nx {
-            pages.push(map_section(
-                map,
-                &layout,
-                &map_svg,
-                [ix, iy],
-                [nx, ny],
-                [step_x, step_y],
-                overlap,
-                [pw, ph],
-            ));
+    let parts = MapParts::of(map, &layout, &render, &sheets);
+    for iy in 0..sheets.count[1] {
+        for ix in 0..sheets.count[0] {
+            pages.push(map_section(map, &layout, &parts, &sheets, [ix, iy], w));
         }
     }
-    pages.extend(counter_sheets(scenario, map, options, [pw, ph]));
-    pages.extend(charts(scenario, map, [pw, ph]));
-    let pdf = assemble(&pages, [pw, ph])?;
+    drop(parts);
+    pages.extend(counter_sheets(scenario, map, options, portrait, w));
+    pages.extend(
+        charts::charts(scenario, map, portrait, w)
+            .into_iter()
+            .map(|d| Page {
+                kind: PageKind::Chart,
+                body: mm_group(&d),
+                size: portrait,
+            }),
+    );
+    let pdf = pdf::assemble(
+        &pages
+            .iter()
+            .map(|p| pdf::Sheet {
+                size: p.size,
+                body: &p.body,
+            })
+            .collect::<Vec<_>>(),
+    )?;
     Ok(Kit {
         pdf,
         pages: pages.into_iter().map(|p| p.kind).collect(),
-        sections: [nx, ny],
+        sections: sheets.count,
+        map_paper: sheets.paper,
+        warnings,
     })
+}
+
+/// How the map is cut into sheets: the paper's way round that needs fewer sheets, and the
+/// map centred on the sheets' whole area, so that no sheet is left mostly blank.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetLayout {
+    /// The map sheets' paper, mm (portrait or landscape).
+    pub paper: [f32; 2],
+    /// Sections across and down.
+    pub count: [usize; 2],
+    /// From one section's origin to the next, mm.
+    pub step: [f32; 2],
+    /// The overlap between neighbouring sections, mm.
+    pub overlap: f32,
+    /// Where the first section's printable area starts on the map, mm (negative: the map is
+    /// centred, with blank paper before it).
+    pub origin: [f32; 2],
+    /// The map's size, mm.
+    pub map: [f32; 2],
+}
+
+impl SheetLayout {
+    /// The sheets for a map of `map` mm on paper of `portrait` size.
+    pub fn around(map: [f32; 2], portrait: [f32; 2], hex_mm: f32) -> SheetLayout {
+        // Overlap: wide enough to hold a column (and a row) of hex centres with their marks.
+        let overlap = (1.2 * hex_mm).max(10.0);
+        let fit = |paper: [f32; 2]| {
+            let area = [paper[0] - 2.0 * MARGIN, paper[1] - 2.0 * MARGIN];
+            let step = [area[0] - overlap, area[1] - overlap];
+            let count = [0, 1].map(|a| (((map[a] - overlap) / step[a]).ceil() as usize).max(1));
+            let origin = [0, 1].map(|a| {
+                let covered = step[a] * (count[a] - 1) as f32 + area[a];
+                -((covered - map[a]) / 2.0).max(0.0)
+            });
+            SheetLayout {
+                paper,
+                count,
+                step,
+                overlap,
+                origin,
+                map,
+            }
+        };
+        let upright = fit(portrait);
+        let turned = fit([portrait[1], portrait[0]]);
+        let sheets = |s: &SheetLayout| s.count[0] * s.count[1];
+        if sheets(&turned) < sheets(&upright) {
+            turned
+        } else {
+            upright
+        }
+    }
+
+    /// The printable area of the paper, mm.
+    pub fn area(&self) -> [f32; 2] {
+        [self.paper[0] - 2.0 * MARGIN, self.paper[1] - 2.0 * MARGIN]
+    }
+
+    /// Where section `[ix, iy]`'s printable area starts on the map, mm.
+    pub fn section_origin(&self, [ix, iy]: [usize; 2]) -> [f32; 2] {
+        [
+            self.origin[0] + ix as f32 * self.step[0],
+            self.origin[1] + iy as f32 * self.step[1],
+        ]
+    }
+
+    /// The sections whose printable area (widened by `reach` mm) holds the point `p` (mm), as
+    /// ranges of columns and rows.
+    fn sections_at(&self, p: [f32; 2], reach: f32) -> [std::ops::Range<usize>; 2] {
+        let area = self.area();
+        [0, 1].map(|a| {
+            let x = p[a] - self.origin[a];
+            let first = ((x - reach - area[a]) / self.step[a]).ceil().max(0.0) as usize;
+            let last = ((x + reach) / self.step[a]).floor();
+            let end = if last < 0.0 {
+                0
+            } else {
+                (last as usize + 1).min(self.count[a])
+            };
+            first.min(end)..end
+        })
+    }
 }
 
 fn section_name(ix: usize, iy: usize) -> String {
@@ -283,69 +396,76 @@ fn section_name(ix: usize, iy: usize) -> String {
     format!("{letter}{}", ix + 1)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn overview(
     scenario: &Scenario,
     map: &Map,
-    map_svg: &str,
-    [map_w, map_h]: [f32; 2],
-    [nx, ny]: [usize; 2],
-    [step_x, step_y]: [f32; 2],
+    layout: &Layout,
+    render: &RenderOptions,
+    sheets: &SheetLayout,
     [pw, ph]: [f32; 2],
+    w: &Words,
 ) -> Page {
     let mut d = Drawing::new();
-    text(
-        &mut d,
-        &scenario.title,
-        7.0,
-        Face::Bold,
-        [MARGIN, MARGIN + 7.0],
-        LEFT,
+    let width = pw - 2.0 * MARGIN;
+    let mut y = MARGIN;
+    for line in charts::wrap(&scenario.title, Face::Bold, 7.0, width) {
+        y += 7.0 * 1.3;
+        text(&mut d, &line, 7.0, Face::Bold, [MARGIN, y], LEFT);
+    }
+    y += 1.5;
+    let subtitle = fill(
+        w.subtitle,
+        &[
+            ("date", &scenario.date),
+            ("turns", &scenario.turns.to_string()),
+            ("minutes", &scenario.turn_minutes.to_string()),
+            ("start", &scenario.start_time),
+            ("map", &map.name),
+        ],
     );
-    text(
-        &mut d,
-        &format!(
-            "{} · {} turns of {} minutes from {} · map {}",
-            scenario.date, scenario.turns, scenario.turn_minutes, scenario.start_time, map.name
-        ),
-        3.5,
-        Face::Regular,
-        [MARGIN, MARGIN + 14.0],
-        LEFT,
-    );
-    text(
-        &mut d,
-        &format!(
-            "Print at 100% (no scaling). The map is {nx}×{ny} sections: trim each along its trim marks, overlap neighbours until the red marks coincide, and tape."
-        ),
-        3.0,
-        Face::Regular,
-        [MARGIN, MARGIN + 20.0],
-        LEFT,
-    );
-    let top = MARGIN + 26.0;
-    let (aw, ah) = (pw - 2.0 * MARGIN, ph - top - MARGIN);
+    for line in charts::wrap(&subtitle, Face::Regular, 3.5, width) {
+        y += 3.5 * 1.4;
+        text(&mut d, &line, 3.5, Face::Regular, [MARGIN, y], LEFT);
+    }
+    y += 1.5;
+    let sections = format!("{}×{}", sheets.count[0], sheets.count[1]);
+    let assembly = fill(w.assembly, &[("sections", &sections)]);
+    for line in charts::wrap(&assembly, Face::Regular, 3.0, width) {
+        y += 3.0 * 1.4;
+        text(&mut d, &line, 3.0, Face::Regular, [MARGIN, y], LEFT);
+    }
+    let top = y + 5.0;
+    let [map_w, map_h] = sheets.map;
+    let (aw, ah) = (width, ph - top - MARGIN);
     let scale = (aw / map_w).min(ah / map_h);
     let mut body = mm_group(&d);
+    // The overview shows the map's shapes; its names would be too small to read.
+    let small = RenderOptions {
+        hex_names: false,
+        labels: false,
+        ..render.clone()
+    };
     let _ = writeln!(
         body,
-        "<g transform=\"translate({} {}) scale({})\">\n{map_svg}</g>",
+        "<g transform=\"translate({} {}) scale({})\">\n{}</g>",
         MARGIN,
         top,
-        scale / UNITS
+        scale / UNITS,
+        symbology::map_drawing(map, layout, &small).to_svg()
     );
     // The sections over the map.
     let mut s = Drawing::new();
-    for iy in 0..ny {
-        for ix in 0..nx {
-            let x = MARGIN + ix as f32 * step_x * scale;
-            let y = top + iy as f32 * step_y * scale;
-            let w =
-                ((map_w - ix as f32 * step_x).min(step_x + (pw - 2.0 * MARGIN - step_x))) * scale;
-            let h =
-                ((map_h - iy as f32 * step_y).min(step_y + (ph - 2.0 * MARGIN - step_y))) * scale;
+    let area = sheets.area();
+    for iy in 0..sheets.count[1] {
+        for ix in 0..sheets.count[0] {
+            let [ox, oy] = sheets.section_origin([ix, iy]);
+            let x0 = ox.max(0.0);
+            let y0 = oy.max(0.0);
+            let x1 = (ox + area[0]).min(map_w);
+            let y1 = (oy + area[1]).min(map_h);
+            let (x, y) = (MARGIN + x0 * scale, top + y0 * scale);
             s.stroke(
-                rect_path(x, y, w, h),
+                rect_path(x, y, (x1 - x0) * scale, (y1 - y0) * scale),
                 [0x20, 0x40, 0xc0, 0xff],
                 0.4 * UNITS,
                 Transform::identity(),
@@ -369,34 +489,200 @@ fn overview(
     Page {
         kind: PageKind::Overview,
         body,
+        size: [pw, ph],
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What each map section draws, gathered once for the whole map: the hexes, hexside
+/// features and place names within reach of each section, so that a section draws only its
+/// own part of the map (the kit's work grows with the map's area, not with its square).
+struct MapParts<'a> {
+    options: &'a RenderOptions,
+    /// Terrain code of each hex, by row then column.
+    codes: Vec<Vec<Option<char>>>,
+    roads: HashSet<HexIndex>,
+    /// Per section (row-major): its hexes, in the grid's order.
+    hexes: Vec<Vec<HexIndex>>,
+    /// Per section: its hexside features (drawing order, hex, side, feature).
+    hexsides: Vec<Vec<(u8, HexIndex, bataille_schema::Side, &'a HexsideType)>>,
+    /// Per section: its place names.
+    labels: Vec<Vec<(HexIndex, &'a str)>>,
+}
+
+impl<'a> MapParts<'a> {
+    fn of(
+        map: &'a Map,
+        layout: &Layout,
+        options: &'a RenderOptions,
+        sheets: &SheetLayout,
+    ) -> MapParts<'a> {
+        let grid = &map.grid;
+        let n = sheets.count[0] * sheets.count[1];
+        let codes: Vec<Vec<Option<char>>> = (0..grid.rows as usize)
+            .map(|row| {
+                let mut chars = map.rows.get(row).map(|r| r.chars());
+                (0..grid.columns)
+                    .map(|_| chars.as_mut().and_then(Iterator::next))
+                    .collect()
+            })
+            .collect();
+        let radius = layout.radius_px / UNITS;
+        let centre_mm = |index: HexIndex| {
+            let c = layout.to_image(grid.centre(index));
+            [c[0] / UNITS, c[1] / UNITS]
+        };
+        let mut parts = MapParts {
+            options,
+            codes,
+            roads: HashSet::new(),
+            hexes: vec![Vec::new(); n],
+            hexsides: vec![Vec::new(); n],
+            labels: vec![Vec::new(); n],
+        };
+        let each = |p: [f32; 2], reach: f32, f: &mut dyn FnMut(usize)| {
+            let [xs, ys] = sheets.sections_at(p, reach);
+            for iy in ys {
+                for ix in xs.clone() {
+                    f(iy * sheets.count[0] + ix);
+                }
+            }
+        };
+        for index in grid.indices() {
+            let hexes = &mut parts.hexes;
+            each(centre_mm(index), radius * 1.3, &mut |s| {
+                hexes[s].push(index)
+            });
+        }
+        for (hex, ids) in &map.overlays {
+            if let Some(index) = grid.lookup(hex)
+                && ids.iter().any(|id| {
+                    map.overlay_types
+                        .get(id)
+                        .is_some_and(|o| o.symbol == OverlaySymbol::Road)
+                })
+            {
+                parts.roads.insert(index);
+            }
+        }
+        for (id, refs) in &map.hexsides {
+            let Some(feature) = map.hexside_types.get(id) else {
+                continue;
+            };
+            let order = symbology::part::hexside_order(feature.symbol);
+            for hexside in refs {
+                let Ok((index, side)) = grid.parse_hexside(hexside.as_str()) else {
+                    continue;
+                };
+                let hexsides = &mut parts.hexsides;
+                each(centre_mm(index), radius * 1.3, &mut |s| {
+                    hexsides[s].push((order, index, side, feature));
+                });
+            }
+        }
+        for list in &mut parts.hexsides {
+            // Stable: features of one order keep the file's order, as the renderer draws them.
+            list.sort_by_key(|(order, ..)| *order);
+        }
+        if options.labels {
+            for (hex, label) in &map.labels {
+                let Some(index) = grid.lookup(hex) else {
+                    continue;
+                };
+                let reach = radius
+                    + text_width(label, Face::Bold, (0.34 * radius * UNITS).max(7.0)) / UNITS;
+                let labels = &mut parts.labels;
+                each(centre_mm(index), reach, &mut |s| {
+                    labels[s].push((index, label.as_str()));
+                });
+            }
+        }
+        parts
+    }
+
+    /// The map's drawing for one section, in the renderer's layer order.
+    fn drawing(&self, map: &Map, layout: &Layout, section: usize) -> Drawing {
+        use symbology::part;
+        let o = self.options;
+        let hexes = &self.hexes[section];
+        let code_at = |index: HexIndex| {
+            self.codes
+                .get(index.row as usize)
+                .and_then(|row| row.get(index.col as usize))
+                .copied()
+                .flatten()
+        };
+        let mut d = Drawing::new();
+        for &index in hexes {
+            part::terrain(&mut d, map, layout, index, code_at(index));
+        }
+        if o.patterns {
+            for &index in hexes {
+                part::pattern(&mut d, map, layout, index, code_at(index));
+            }
+        }
+        if o.grid_lines {
+            for &index in hexes {
+                part::grid_line(&mut d, map, layout, index);
+            }
+        }
+        if o.hexsides {
+            for (_, index, side, feature) in &self.hexsides[section] {
+                part::hexside(&mut d, map, layout, *index, *side, feature);
+            }
+        }
+        if o.overlays {
+            let is_road = |index: HexIndex| self.roads.contains(&index);
+            for casing in [true, false] {
+                for &index in hexes.iter().filter(|i| self.roads.contains(i)) {
+                    part::roads(&mut d, map, layout, index, casing, &is_road);
+                }
+            }
+            for &index in hexes {
+                if map.overlays.contains_key(&map.grid.name(index)) {
+                    part::overlays(&mut d, map, layout, index, &code_at);
+                }
+            }
+        }
+        if o.hex_names {
+            for &index in hexes {
+                part::hex_name(&mut d, map, layout, index);
+            }
+        }
+        for (index, label) in &self.labels[section] {
+            part::label(&mut d, map, layout, *index, label, o.paper);
+        }
+        d
+    }
+}
+
 fn map_section(
     map: &Map,
     layout: &Layout,
-    map_svg: &str,
+    parts: &MapParts<'_>,
+    sheets: &SheetLayout,
     [ix, iy]: [usize; 2],
-    [nx, ny]: [usize; 2],
-    [step_x, step_y]: [f32; 2],
-    overlap: f32,
-    [pw, ph]: [f32; 2],
+    w: &Words,
 ) -> Page {
-    let (aw, ah) = (pw - 2.0 * MARGIN, ph - 2.0 * MARGIN);
-    let (ox, oy) = (ix as f32 * step_x, iy as f32 * step_y);
+    let [pw, ph] = sheets.paper;
+    let [nx, ny] = sheets.count;
+    let [aw, ah] = sheets.area();
+    let overlap = sheets.overlap;
+    let [ox, oy] = sheets.section_origin([ix, iy]);
     let mut body = String::new();
     let _ = writeln!(
         body,
         "<defs><clipPath id=\"area\"><rect x=\"{MARGIN}\" y=\"{MARGIN}\" width=\"{aw}\" height=\"{ah}\"/></clipPath></defs>"
     );
+    let section = parts.drawing(map, layout, iy * nx + ix);
     let _ = writeln!(
         body,
-        "<g clip-path=\"url(#area)\"><g transform=\"translate({} {}) scale({})\">\n{map_svg}</g></g>",
+        "<g clip-path=\"url(#area)\"><g transform=\"translate({} {}) scale({})\">\n{}</g></g>",
         MARGIN - ox,
         MARGIN - oy,
-        1.0 / UNITS
+        1.0 / UNITS,
+        pdf::svg_with_text(&section)
     );
+    drop(section);
     let mut d = Drawing::new();
     // Trim marks at the printable area's corners, outside it.
     for (x, y) in [
@@ -446,18 +732,14 @@ fn map_section(
     }
     // Alignment marks on the hex centres inside the overlap bands.
     let r = 1.4;
-    for index in map.grid.indices() {
+    for &index in &parts.hexes[iy * nx + ix] {
         let c = layout.to_image(map.grid.centre(index));
         let p = [c[0] / UNITS - ox + MARGIN, c[1] / UNITS - oy + MARGIN];
         let inside = |b: &[f32; 4]| {
             p[0] >= b[0] + r && p[0] <= b[2] - r && p[1] >= b[1] + r && p[1] <= b[3] - r
         };
         if bands.iter().any(inside) {
-            let circle = bataille_render::tiny_skia::PathBuilder::from_circle(
-                p[0] * UNITS,
-                p[1] * UNITS,
-                r * UNITS,
-            );
+            let circle = PathBuilder::from_circle(p[0] * UNITS, p[1] * UNITS, r * UNITS);
             d.stroke(circle, MARK, 0.2 * UNITS, Transform::identity());
             line_mm(
                 &mut d,
@@ -477,15 +759,16 @@ fn map_section(
     }
     text(
         &mut d,
-        &format!(
-            "{} — map section {} of {}×{} (row {}, column {}) · overlap {:.0} mm",
-            map.name,
-            section_name(ix, iy),
-            nx,
-            ny,
-            iy + 1,
-            ix + 1,
-            overlap
+        &fill(
+            w.map_section,
+            &[
+                ("map", &map.name),
+                ("name", &section_name(ix, iy)),
+                ("sections", &format!("{nx}×{ny}")),
+                ("row", &(iy + 1).to_string()),
+                ("column", &(ix + 1).to_string()),
+                ("overlap", &format!("{overlap:.0}")),
+            ],
         ),
         2.8,
         Face::Regular,
@@ -499,6 +782,7 @@ fn map_section(
             row: iy,
         },
         body,
+        size: [pw, ph],
     }
 }
 
@@ -537,6 +821,7 @@ fn counter_sheets(
     map: &Map,
     options: &PrintOptions,
     [pw, ph]: [f32; 2],
+    w: &Words,
 ) -> Vec<Page> {
     let grid = sheet_grid(options.paper, options.counter_mm);
     let mut all: Vec<Counter> = counters(scenario, map);
@@ -547,43 +832,45 @@ fn counter_sheets(
     let per_sheet = grid.columns * grid.rows;
     let mut pages = Vec::new();
     let sheets = all.len().div_ceil(per_sheet).max(1);
+    let width = pw - 2.0 * MARGIN;
+    // One line each above the counters: smaller type rather than a line off the page.
+    let fitted = |s: &str, size: f32, face: Face| {
+        let wide = text_width(s, face, size);
+        if wide > width {
+            size * width / wide
+        } else {
+            size
+        }
+    };
     for (sheet, chunk) in all.chunks(per_sheet).enumerate() {
         for back in [false, true] {
             let mut d = Drawing::new();
-            let title = if back {
-                format!(
-                    "{} — counter sheet {} of {}: BACKS",
-                    scenario.title,
-                    sheet + 1,
-                    sheets
-                )
-            } else {
-                format!(
-                    "{} — counter sheet {} of {}: fronts",
-                    scenario.title,
-                    sheet + 1,
-                    sheets
-                )
-            };
+            let n = (sheet + 1).to_string();
+            let of = sheets.to_string();
+            let values = [("title", scenario.title.as_str()), ("n", &n), ("of", &of)];
+            let title = fill(if back { w.sheet_backs } else { w.sheet_fronts }, &values);
+            let size = fitted(&title, 3.2, Face::Bold);
             text(
                 &mut d,
                 &title,
-                3.2,
+                size,
                 Face::Bold,
                 [MARGIN, MARGIN + 4.0],
                 LEFT,
             );
+            let note = if back {
+                w.backs_note.to_owned()
+            } else {
+                fill(
+                    w.fronts_note,
+                    &[("size", &format!("{:.1}", options.counter_mm))],
+                )
+            };
+            let size = fitted(&note, 2.6, Face::Regular);
             text(
                 &mut d,
-                &if back {
-                    "Print on the back of the fronts page, flipped on the long edge: each back lands on its front.".to_owned()
-                } else {
-                    format!(
-                        "Counters {:.1} mm. Backs: units one combat point less, batteries fired, leaders activated, Disorder → Rout.",
-                        options.counter_mm
-                    )
-                },
-                2.6,
+                &note,
+                size,
                 Face::Regular,
                 [MARGIN, MARGIN + 9.0],
                 LEFT,
@@ -605,14 +892,14 @@ fn counter_sheets(
                     PageKind::CounterFronts(sheet)
                 },
                 body: mm_group(&d),
+                size: [pw, ph],
             });
         }
     }
-    let _ = (pw, ph);
     pages
 }
 
-fn translate(item: symbology::Item, dx: f32, dy: f32) -> symbology::Item {
+pub(crate) fn translate(item: symbology::Item, dx: f32, dy: f32) -> symbology::Item {
     use symbology::Item;
     let t = |transform: Transform| transform.post_translate(dx, dy);
     match item {
@@ -654,577 +941,6 @@ fn translate(item: symbology::Item, dx: f32, dy: f32) -> symbology::Item {
     }
 }
 
-/// A flow of lines over pages: headings, text wrapped to the width, table rows.
-struct Flow {
-    pages: Vec<Drawing>,
-    y: f32,
-    width: f32,
-    height: f32,
-}
-
-impl Flow {
-    fn new([pw, ph]: [f32; 2]) -> Self {
-        Flow {
-            pages: vec![Drawing::new()],
-            y: MARGIN,
-            width: pw - 2.0 * MARGIN,
-            height: ph - MARGIN,
-        }
-    }
-
-    fn need(&mut self, mm: f32) {
-        if self.y + mm > self.height {
-            self.pages.push(Drawing::new());
-            self.y = MARGIN;
-        }
-    }
-
-    fn page(&mut self) -> &mut Drawing {
-        let last = self.pages.len() - 1;
-        &mut self.pages[last]
-    }
-
-    fn heading(&mut self, s: &str, size: f32) {
-        self.need(size * 2.5 + 6.0);
-        self.y += size * 1.6;
-        let y = self.y;
-        text(self.page(), s, size, Face::Bold, [MARGIN, y], LEFT);
-        self.y += size * 0.6;
-    }
-
-    fn paragraph(&mut self, s: &str, size: f32, indent: f32) {
-        for line in wrap(s, size, self.width - indent) {
-            self.need(size * 1.45);
-            self.y += size * 1.45;
-            let y = self.y;
-            text(
-                self.page(),
-                &line,
-                size,
-                Face::Regular,
-                [MARGIN + indent, y],
-                LEFT,
-            );
-        }
-    }
-
-    /// A table row: cells at column offsets (mm), an optional swatch drawing in the first
-    /// column (drawn in units, centred in a `row_h` square).
-    fn row(
-        &mut self,
-        cells: &[(f32, String, Face)],
-        swatch: Option<Drawing>,
-        row_h: f32,
-        size: f32,
-    ) {
-        self.need(row_h);
-        let y = self.y;
-        if let Some(swatch) = swatch {
-            for item in swatch.items {
-                self.page().items.push(translate(
-                    item,
-                    (MARGIN + row_h / 2.0) * UNITS,
-                    (y + row_h / 2.0) * UNITS,
-                ));
-            }
-        }
-        for (x, s, face) in cells {
-            text(
-                self.page(),
-                s,
-                size,
-                *face,
-                [MARGIN + x, y + row_h / 2.0],
-                Anchor { x: 0.0, y: 0.5 },
-            );
-        }
-        self.y += row_h;
-        let (y, width) = (self.y, self.width);
-        line_mm(
-            self.page(),
-            [MARGIN, y],
-            [MARGIN + width, y],
-            [0xc0, 0xc0, 0xc0, 0xff],
-            0.15,
-        );
-    }
-
-    fn gap(&mut self, mm: f32) {
-        self.y += mm;
-    }
-}
-
-/// Words wrapped to lines no wider than `width` mm.
-fn wrap(s: &str, size: f32, width: f32) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in s.split_whitespace() {
-        let candidate = if line.is_empty() {
-            word.to_owned()
-        } else {
-            format!("{line} {word}")
-        };
-        if !line.is_empty() && text_width(&candidate, Face::Regular, size) > width {
-            lines.push(std::mem::take(&mut line));
-            line = word.to_owned();
-        } else {
-            line = candidate;
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
-fn cost_text(cost: Option<MoveCost>, default: &str) -> String {
-    match cost {
-        None => default.to_owned(),
-        Some(MoveCost::Mp(n)) => n.to_string(),
-        Some(MoveCost::AllMp) => "all".to_owned(),
-        Some(MoveCost::HalfMp) => "½".to_owned(),
-        Some(MoveCost::Impassable) => "—".to_owned(),
-    }
-}
-
-/// The cost for a unit kind: its movement class's (`moves_as`, else its id), else the default.
-fn cost_for(
-    cost: Option<MoveCost>,
-    by_kind: &BTreeMap<bataille_schema::Id, MoveCost>,
-    kind_id: &bataille_schema::Id,
-    moves_as: Option<&bataille_schema::Id>,
-) -> Option<MoveCost> {
-    by_kind
-        .get(moves_as.unwrap_or(kind_id))
-        .or_else(|| by_kind.get(kind_id))
-        .copied()
-        .or(cost)
-}
-
-fn effects_notes(e: &Effects) -> String {
-    let mut notes = Vec::new();
-    if e.built_up {
-        notes.push("built-up".to_owned());
-    }
-    if e.elevated {
-        notes.push("elevated".to_owned());
-    }
-    if e.redoubt {
-        notes.push("redoubt".to_owned());
-    }
-    if e.road_bonus_mp > 0 {
-        notes.push(format!("+{} MP on road", e.road_bonus_mp));
-    }
-    notes.join(", ")
-}
-
-fn charts(scenario: &Scenario, map: &Map, paper: [f32; 2]) -> Vec<Page> {
-    let mut flow = Flow::new(paper);
-    let kinds: Vec<(&bataille_schema::Id, &bataille_schema::scenario::UnitKind)> = scenario
-        .rules
-        .unit_kinds
-        .iter()
-        .filter(|(_, k)| !k.immobile)
-        .collect();
-    flow.heading(&format!("Terrain effects chart — {}", map.name), 6.0);
-    flow.paragraph(
-        "Movement points to enter a hex (— impassable, all: the whole move), protection added to fire against a unit there, whether it blocks line of sight and zones of control. Generated from the map's legend.",
-        3.0,
-        0.0,
-    );
-    flow.gap(2.0);
-    let size = 2.8;
-    let kind_w = 15.0;
-    let name_w = 52.0;
-    let swatch_w = 12.0;
-    let mut header: Vec<(f32, String, Face)> = vec![(swatch_w, "Terrain".to_owned(), Face::Bold)];
-    for (i, (_, kind)) in kinds.iter().enumerate() {
-        let name: String = kind.name.chars().take(9).collect();
-        header.push((swatch_w + name_w + i as f32 * kind_w, name, Face::Bold));
-    }
-    let after = swatch_w + name_w + kinds.len() as f32 * kind_w;
-    header.push((after, "Prot.".to_owned(), Face::Bold));
-    header.push((after + 10.0, "LOS".to_owned(), Face::Bold));
-    header.push((after + 20.0, "ZOC".to_owned(), Face::Bold));
-    header.push((after + 30.0, "Other".to_owned(), Face::Bold));
-    flow.row(&header, None, 7.0, size);
-    let radius = 4.6 * UNITS;
-    for (code, terrain) in &map.terrain {
-        let Some(c) = code.chars().next() else {
-            continue;
-        };
-        let e = &terrain.effects;
-        let mut cells = vec![(
-            swatch_w,
-            terrain.name.chars().take(34).collect(),
-            Face::Regular,
-        )];
-        for (i, (id, kind)) in kinds.iter().enumerate() {
-            cells.push((
-                swatch_w + name_w + i as f32 * kind_w,
-                cost_text(
-                    cost_for(e.cost, &e.cost_by_kind, id, kind.moves_as.as_ref()),
-                    "1",
-                ),
-                Face::Regular,
-            ));
-        }
-        cells.push((
-            after,
-            if e.protection > 0 {
-                format!("+{}", e.protection)
-            } else {
-                String::new()
-            },
-            Face::Regular,
-        ));
-        cells.push((
-            after + 10.0,
-            if e.blocks_sight {
-                "blocks".to_owned()
-            } else {
-                String::new()
-            },
-            Face::Regular,
-        ));
-        cells.push((
-            after + 20.0,
-            if e.blocks_zoc {
-                "blocks".to_owned()
-            } else {
-                String::new()
-            },
-            Face::Regular,
-        ));
-        cells.push((after + 30.0, effects_notes(e), Face::Regular));
-        flow.row(&cells, symbology::terrain_hex(map, c, radius), 10.0, size);
-    }
-    if !map.overlay_types.is_empty() {
-        flow.gap(4.0);
-        let mut header = header.clone();
-        header[0].1 = "Overlay".to_owned();
-        flow.row(&header, None, 7.0, size);
-        for overlay in map.overlay_types.values() {
-            let e = &overlay.effects;
-            let mut cells = vec![(0.0, overlay.name.chars().take(40).collect(), Face::Regular)];
-            for (i, (id, kind)) in kinds.iter().enumerate() {
-                cells.push((
-                    swatch_w + name_w + i as f32 * kind_w,
-                    cost_text(
-                        cost_for(e.cost, &e.cost_by_kind, id, kind.moves_as.as_ref()),
-                        "",
-                    ),
-                    Face::Regular,
-                ));
-            }
-            cells.push((
-                after,
-                if e.protection > 0 {
-                    format!("+{}", e.protection)
-                } else {
-                    String::new()
-                },
-                Face::Regular,
-            ));
-            cells.push((
-                after + 10.0,
-                if e.blocks_sight {
-                    "blocks".to_owned()
-                } else {
-                    String::new()
-                },
-                Face::Regular,
-            ));
-            cells.push((
-                after + 20.0,
-                if e.blocks_zoc {
-                    "blocks".to_owned()
-                } else {
-                    String::new()
-                },
-                Face::Regular,
-            ));
-            cells.push((after + 30.0, effects_notes(e), Face::Regular));
-            // Overlay names are long: the name spans the swatch column.
-            flow.row(&cells, None, 8.0, size);
-        }
-    }
-    if !map.hexside_types.is_empty() {
-        flow.gap(4.0);
-        let mut header: Vec<(f32, String, Face)> =
-            vec![(swatch_w, "Hexside (cost to cross)".to_owned(), Face::Bold)];
-        for (i, (_, kind)) in kinds.iter().enumerate() {
-            let name: String = kind.name.chars().take(9).collect();
-            header.push((swatch_w + name_w + i as f32 * kind_w, name, Face::Bold));
-        }
-        header.push((after, "ZOC".to_owned(), Face::Bold));
-        header.push((after + 10.0, "Other".to_owned(), Face::Bold));
-        flow.row(&header, None, 7.0, size);
-        for hexside in map.hexside_types.values() {
-            let mut cells = vec![(
-                swatch_w,
-                hexside.name.chars().take(34).collect(),
-                Face::Regular,
-            )];
-            for (i, (id, kind)) in kinds.iter().enumerate() {
-                cells.push((
-                    swatch_w + name_w + i as f32 * kind_w,
-                    cost_text(
-                        cost_for(
-                            hexside.cost,
-                            &hexside.cost_by_kind,
-                            id,
-                            kind.moves_as.as_ref(),
-                        ),
-                        "",
-                    ),
-                    Face::Regular,
-                ));
-            }
-            cells.push((
-                after,
-                if hexside.blocks_zoc {
-                    "blocks".to_owned()
-                } else {
-                    String::new()
-                },
-                Face::Regular,
-            ));
-            let mut other = Vec::new();
-            if hexside.needs_breach {
-                other.push("breach needed");
-            }
-            if hexside.bridge {
-                other.push("bridge");
-            }
-            if hexside.water {
-                other.push("water");
-            }
-            cells.push((after + 10.0, other.join(", "), Face::Regular));
-            let mut swatch = Drawing::new();
-            let colour = crate::counters::rgb(&hexside.colour);
-            let mut pb = PathBuilder::new();
-            pb.move_to(-4.0 * UNITS, 0.0);
-            pb.line_to(4.0 * UNITS, 0.0);
-            let width = match hexside.symbol {
-                bataille_schema::map::HexsideSymbol::River => 1.6,
-                bataille_schema::map::HexsideSymbol::Stream => 0.9,
-                _ => 0.7,
-            };
-            swatch.stroke(
-                pb.finish(),
-                [colour[0], colour[1], colour[2], 255],
-                width * UNITS,
-                Transform::identity(),
-            );
-            flow.row(&cells, Some(swatch), 8.0, size);
-        }
-    }
-    // Set-up and reinforcements.
-    flow.heading(&format!("Set-up — {}", scenario.title), 6.0);
-    let zone_names: HashMap<&str, &str> = scenario
-        .zones
-        .iter()
-        .map(|z| (z.id.as_str(), z.name.as_str()))
-        .collect();
-    let all = counters(scenario, map);
-    for army in &scenario.armies {
-        flow.heading(&army.name, 4.2);
-        for counter in all.iter().filter(|c| c.army == Some(army.id.as_str())) {
-            let Some(placement) = counter.placement else {
-                continue;
-            };
-            let facing = match &counter.kind {
-                crate::counters::CounterKind::Unit { unit, .. } => unit
-                    .facing
-                    .map(|f| format!(", facing {f}"))
-                    .unwrap_or_default(),
-                crate::counters::CounterKind::Marker(_) => String::new(),
-            };
-            let line = match placement {
-                Placement::Hex(hex) => format!("{} — {}{facing}", hex.as_str(), counter.name),
-                Placement::Free { zone, at } => format!(
-                    "{} — {}{facing} (free set-up in {})",
-                    at.as_ref().map_or("anywhere", |h| h.as_str()),
-                    counter.name,
-                    zone_names
-                        .get(zone.as_str())
-                        .copied()
-                        .unwrap_or(zone.as_str())
-                ),
-                Placement::Reinforcement { .. } | Placement::Unplaced => continue,
-            };
-            flow.paragraph(&line, 2.9, 3.0);
-        }
-    }
-    let mut by_turn: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-    for counter in &all {
-        if let Some(Placement::Reinforcement { turn, entry }) = counter.placement {
-            let entry: Vec<&str> = entry.iter().map(|h| h.as_str()).collect();
-            let army = scenario
-                .armies
-                .iter()
-                .find(|a| Some(a.id.as_str()) == counter.army)
-                .map_or("", |a| a.name.as_str());
-            by_turn.entry(*turn).or_default().push(format!(
-                "{} ({army}) enters at {}",
-                counter.name,
-                entry.join(" or ")
-            ));
-        }
-    }
-    if !by_turn.is_empty() {
-        flow.heading("Reinforcement schedule", 4.8);
-        for (turn, lines) in &by_turn {
-            flow.heading(
-                &format!(
-                    "Turn {turn} — {}",
-                    crate::counters::turn_time(scenario, *turn)
-                ),
-                3.6,
-            );
-            for line in lines {
-                flow.paragraph(line, 2.9, 3.0);
-            }
-        }
-    }
-    // Victory.
-    let v = &scenario.victory;
-    flow.heading("Victory conditions", 6.0);
-    for objective in &v.objectives {
-        flow.paragraph(
-            &format!(
-                "{} ({}): {} points",
-                objective.name,
-                objective.hex.as_str(),
-                objective.points
-            ),
-            3.0,
-            3.0,
-        );
-    }
-    for objective in &v.unit_objectives {
-        let name = all
-            .iter()
-            .find(|c| c.id == objective.unit.as_str())
-            .map_or(objective.unit.as_str(), |c| c.name.as_str());
-        flow.paragraph(
-            &format!("Eliminating or routing {name}: {} points", objective.points),
-            3.0,
-            3.0,
-        );
-    }
-    if v.points_per_enemy_cp_eliminated > 0 {
-        flow.paragraph(
-            &format!(
-                "Each enemy combat point eliminated: {} points",
-                v.points_per_enemy_cp_eliminated
-            ),
-            3.0,
-            3.0,
-        );
-    }
-    if v.points_per_enemy_unit_routed > 0 {
-        flow.paragraph(
-            &format!(
-                "Each enemy unit routed: {} points",
-                v.points_per_enemy_unit_routed
-            ),
-            3.0,
-            3.0,
-        );
-    }
-    for hold in &v.holds {
-        let army = scenario
-            .armies
-            .iter()
-            .find(|a| a.id == hold.army)
-            .map_or(hold.army.as_str(), |a| a.name.as_str());
-        let hexes: Vec<&str> = hold.hexes.iter().map(|h| h.as_str()).collect();
-        let count = hold
-            .at_least
-            .map_or_else(|| "all of".to_owned(), |n| format!("at least {n} of"));
-        flow.paragraph(
-            &format!("{army} holds {count} {}: {}", hexes.join(", "), hold.result),
-            3.0,
-            3.0,
-        );
-    }
-    for loss in &v.leader_losses {
-        let leader = all
-            .iter()
-            .find(|c| c.id == loss.leader.as_str())
-            .map_or(loss.leader.as_str(), |c| c.name.as_str());
-        let winner = scenario
-            .armies
-            .iter()
-            .find(|a| a.id == loss.winner)
-            .map_or(loss.winner.as_str(), |a| a.name.as_str());
-        flow.paragraph(&format!("If {leader} is lost: {winner} wins"), 3.0, 3.0);
-    }
-    if let Some(notes) = &v.notes {
-        flow.gap(2.0);
-        flow.paragraph(notes, 3.0, 0.0);
-    }
-    flow.pages
-        .into_iter()
-        .map(|d| Page {
-            kind: PageKind::Chart,
-            body: mm_group(&d),
-        })
-        .collect()
-}
-
-/// The pages as one PDF: each page's SVG converted by svg2pdf into a form XObject, drawn over
-/// the whole page.
-fn assemble(pages: &[Page], [pw, ph]: [f32; 2]) -> Result<Vec<u8>, ExportError> {
-    use pdf_writer::{Content, Finish, Name, Pdf, Ref};
-    let pt = 72.0 / 25.4;
-    let (wpt, hpt) = (pw * pt, ph * pt);
-    let mut alloc = Ref::new(1);
-    let catalog_id = alloc.bump();
-    let tree_id = alloc.bump();
-    let mut pdf = Pdf::new();
-    let mut page_ids = Vec::new();
-    let options = svg2pdf::usvg::Options::default();
-    for page in pages {
-        let svg = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{pw}mm\" height=\"{ph}mm\" viewBox=\"0 0 {pw} {ph}\">\n<rect width=\"{pw}\" height=\"{ph}\" fill=\"#ffffff\"/>\n{}</svg>\n",
-            page.body
-        );
-        let tree = svg2pdf::usvg::Tree::from_str(&svg, &options)
-            .map_err(|error| ExportError::Pdf(error.to_string()))?;
-        let (chunk, svg_id) = svg2pdf::to_chunk(&tree, svg2pdf::ConversionOptions::default())
-            .map_err(|error| ExportError::Pdf(error.to_string()))?;
-        let mut renumbered = HashMap::new();
-        let chunk = chunk.renumber(|old| *renumbered.entry(old).or_insert_with(|| alloc.bump()));
-        let svg_id = renumbered
-            .get(&svg_id)
-            .copied()
-            .ok_or_else(|| ExportError::Pdf("the page's drawing was lost".to_owned()))?;
-        let page_id = alloc.bump();
-        let content_id = alloc.bump();
-        page_ids.push(page_id);
-        let name = Name(b"S1");
-        let mut p = pdf.page(page_id);
-        p.media_box(pdf_writer::Rect::new(0.0, 0.0, wpt, hpt));
-        p.parent(tree_id);
-        p.contents(content_id);
-        p.resources().x_objects().pair(name, svg_id);
-        p.finish();
-        let mut content = Content::new();
-        content
-            .transform([wpt, 0.0, 0.0, hpt, 0.0, 0.0])
-            .x_object(name);
-        pdf.stream(content_id, &content.finish());
-        pdf.extend(&chunk);
-    }
-    pdf.catalog(catalog_id).pages(tree_id);
-    let count = page_ids.len() as i32;
-    pdf.pages(tree_id).kids(page_ids).count(count);
-    Ok(pdf.finish())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1235,6 +951,8 @@ mod tests {
             pdf: Vec::new(),
             pages,
             sections: [2, 1],
+            map_paper: [210.0, 297.0],
+            warnings: Vec::new(),
         };
         let map = |column| PageKind::Map { column, row: 0 };
         let one = kit(vec![
@@ -1291,13 +1009,22 @@ mod tests {
     }
 
     #[test]
-    fn wrapping() {
-        let lines = wrap("one two three four five six seven", 3.0, 20.0);
-        assert!(lines.len() > 1);
-        assert!(
-            lines
-                .iter()
-                .all(|l| text_width(l, Face::Regular, 3.0) <= 20.0 || !l.contains(' '))
-        );
+    fn sheets_go_around_the_map() {
+        // Denain at 16 mm on A4: 6 portrait sheets (3×2, the lower row mostly blank) or 4
+        // landscape ones; the map is centred on them.
+        let a4 = Paper::A4.size_mm();
+        let s = SheetLayout::around([450.0, 336.0], a4, 16.0);
+        assert_eq!(s.count, [2, 2]);
+        assert_eq!(s.paper, [297.0, 210.0]);
+        let area = s.area();
+        let right = s.section_origin([1, 0])[0] + area[0];
+        assert!((-s.origin[0] - (right - 450.0)).abs() < 1e-3, "{s:?}");
+        // A tall map keeps the paper upright.
+        let tall = SheetLayout::around([180.0, 500.0], a4, 16.0);
+        assert_eq!(tall.paper, a4);
+        assert_eq!(tall.count, [1, 2]);
+        // Every hex is in the sections that show it.
+        let [xs, ys] = s.sections_at([230.0, 10.0], 5.0);
+        assert_eq!((xs, ys), (0..2, 0..1));
     }
 }
