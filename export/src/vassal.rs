@@ -307,6 +307,38 @@ fn rotator_type() -> String {
     format!("rotate;{}", seq(';', &tokens))
 }
 
+/// The map that eliminated counters go to (a window of its own, opened from the toolbar).
+pub const DEAD_PILE: &str = "Eliminated units";
+/// Where on the dead pile's board they land, pixels.
+const DEAD_PILE_SPOT: (u32, u32) = (120, 120);
+
+/// A `SendToLocation` trait: "Eliminate" (Ctrl+E) sends the counter to the dead pile, "Return
+/// to the map" (Ctrl+R) brings it back where it was (VASSAL keeps the map and point it left).
+fn dead_pile_type() -> String {
+    let (x, y) = DEAD_PILE_SPOT;
+    let tokens = [
+        "Eliminate",         // command name
+        "69,130",            // key: Ctrl+E
+        DEAD_PILE,           // map (its name, as VASSAL's editor writes it)
+        DEAD_PILE,           // board
+        &x.to_string(),      // x
+        &y.to_string(),      // y
+        "Return to the map", // back command name
+        "82,130",            // back key: Ctrl+R
+        "0",                 // x index
+        "0",                 // y index
+        "1",                 // x offset
+        "1",                 // y offset
+        "Eliminate",         // description
+        "L",                 // destination: a location on the map
+        "",                  // zone
+        "",                  // region
+        "",                  // property filter
+        "",                  // grid location
+    ];
+    format!("sendto;{}", seq(';', &tokens))
+}
+
 /// A piece definition as a PieceSlot holds it: the AddPiece command `+/null/TYPE/STATE`.
 pub fn piece_definition(
     front: &str,
@@ -324,6 +356,12 @@ pub fn piece_definition(
     let mut state = SequenceEncoder::with("-1", '\t')
         .append(&basic_state)
         .value();
+    // Outside the layer: eliminate to the dead pile and back (no map or point to go back to
+    // at the start).
+    piece_type = SequenceEncoder::with(&dead_pile_type(), '\t')
+        .append(&piece_type)
+        .value();
+    state = SequenceEncoder::with(";;", '\t').append(&state).value();
     if let Some(index) = facing_index {
         piece_type = SequenceEncoder::with(&rotator_type(), '\t')
             .append(&piece_type)
@@ -485,7 +523,26 @@ pub fn export(
     for tag in [
         "VASSAL.build.module.BasicCommandEncoder",
         "VASSAL.build.module.Documentation",
+    ] {
+        body.empty(tag, &[]);
+    }
+    // The sides: one per army (VASSAL's PlayerRoster reads each child's text as a side).
+    body.open(
         "VASSAL.build.module.PlayerRoster",
+        &[
+            ("buttonKeyStroke", String::new()),
+            ("buttonText", "Retire".to_owned()),
+            (
+                "buttonToolTip",
+                "Switch sides, become observer, or release faction".to_owned(),
+            ),
+        ],
+    );
+    for army in &scenario.armies {
+        body.text_element("entry", &[], &army.name);
+    }
+    body.close("VASSAL.build.module.PlayerRoster");
+    for tag in [
         "VASSAL.build.module.GlobalOptions",
         "VASSAL.build.module.Chatter",
         "VASSAL.build.module.KeyNamer",
@@ -494,6 +551,29 @@ pub fn export(
     ] {
         body.empty(tag, &[]);
     }
+    // The rules' die: one six-sided die, its roll reported in the chat.
+    body.empty(
+        "VASSAL.build.module.DiceButton",
+        &[
+            ("addToTotal", "0".to_owned()),
+            ("canDisable", "false".to_owned()),
+            ("hotkey", "54,130".to_owned()),
+            ("icon", String::new()),
+            ("nDice", "1".to_owned()),
+            ("nSides", "6".to_owned()),
+            ("name", "1d6".to_owned()),
+            ("plus", "0".to_owned()),
+            ("prompt", "false".to_owned()),
+            (
+                "reportFormat",
+                "** $name$ = $result$ *** <$PlayerName$>".to_owned(),
+            ),
+            ("reportTotal", "false".to_owned()),
+            ("sortDice", "false".to_owned()),
+            ("text", "1d6".to_owned()),
+            ("tooltip", "Roll one six-sided die (Ctrl+6)".to_owned()),
+        ],
+    );
     // The map, its board and grid.
     body.open(
         "VASSAL.build.module.Map",
@@ -648,6 +728,7 @@ pub fn export(
         body.close("VASSAL.build.module.map.SetupStack");
     }
     body.close("VASSAL.build.module.Map");
+    dead_pile_map(&mut body);
     // The counter tray: a tab per army, a panel per corps; markers.
     body.open(
         "VASSAL.build.module.PieceWindow",
@@ -832,6 +913,83 @@ pub fn export(
     Ok(zip.finish()?.into_inner())
 }
 
+/// The dead pile: a map of its own with one plain board, opened from the toolbar, where
+/// "Eliminate" puts counters; they are dragged back, or sent back with "Return to the map".
+fn dead_pile_map(body: &mut Xml) {
+    body.open(
+        "VASSAL.build.module.Map",
+        &[
+            ("mapName", DEAD_PILE.to_owned()),
+            ("allowMultiple", "false".to_owned()),
+            ("backgroundcolor", "255,255,255".to_owned()),
+            ("buttonName", "Eliminated".to_owned()),
+            ("changeFormat", "$message$".to_owned()),
+            ("color", "255,0,0".to_owned()),
+            (
+                "createFormat",
+                "$pieceName$ created in $location$ *".to_owned(),
+            ),
+            ("edgeHeight", "0".to_owned()),
+            ("edgeWidth", "0".to_owned()),
+            ("hideKey", String::new()),
+            ("hotkey", "69,195".to_owned()),
+            ("icon", String::new()),
+            ("launch", "true".to_owned()),
+            ("markMoved", "Never".to_owned()),
+            ("markUnmovedHotkey", String::new()),
+            ("markUnmovedIcon", String::new()),
+            ("markUnmovedText", String::new()),
+            ("markUnmovedTooltip", String::new()),
+            ("moveKey", String::new()),
+            ("moveToFormat", "$pieceName$ eliminated *".to_owned()),
+            ("moveWithinFormat", "$pieceName$ moves *".to_owned()),
+            ("showKey", String::new()),
+            ("thickness", "3".to_owned()),
+            ("tooltip", "The eliminated units (Ctrl+Shift+E)".to_owned()),
+        ],
+    );
+    body.open(
+        "VASSAL.build.module.map.BoardPicker",
+        &[
+            ("addColumnText", "Add column".to_owned()),
+            ("addRowText", "Add row".to_owned()),
+            ("boardPrompt", "Select board".to_owned()),
+            ("slotHeight", "125".to_owned()),
+            ("slotScale", "0.2".to_owned()),
+            ("slotWidth", "350".to_owned()),
+            ("title", "Choose Boards".to_owned()),
+        ],
+    );
+    body.empty(
+        "VASSAL.build.module.map.boardPicker.Board",
+        &[
+            ("name", DEAD_PILE.to_owned()),
+            ("image", String::new()),
+            ("width", "600".to_owned()),
+            ("height", "400".to_owned()),
+            ("reversible", "false".to_owned()),
+            ("color", "232,226,208".to_owned()),
+        ],
+    );
+    body.close("VASSAL.build.module.map.BoardPicker");
+    for tag in [
+        "VASSAL.build.module.map.StackMetrics",
+        "VASSAL.build.module.map.ForwardToKeyBuffer",
+        "VASSAL.build.module.map.Scroller",
+        "VASSAL.build.module.map.ForwardToChatter",
+        "VASSAL.build.module.map.MenuDisplayer",
+        "VASSAL.build.module.map.MapCenterer",
+        "VASSAL.build.module.map.StackExpander",
+        "VASSAL.build.module.map.PieceMover",
+        "VASSAL.build.module.map.KeyBufferer",
+        "VASSAL.build.module.map.CounterDetailViewer",
+        "VASSAL.build.module.map.Zoomer",
+    ] {
+        body.empty(tag, &[]);
+    }
+    body.close("VASSAL.build.module.Map");
+}
+
 /// The image file stem of a counter (markers share one image per kind).
 fn image_stem(counter: &Counter) -> String {
     match &counter.kind {
@@ -915,6 +1073,12 @@ mod tests {
         let d = piece_definition("f.png", "b.png", "Navarre 1/", "Reduced", Some(3), 7);
         assert!(d.starts_with("+/null/rotate;12;"), "{d}");
         assert!(d.contains("piece;;;f.png;Navarre 1\\/"), "{d}");
-        assert!(d.ends_with("3\t-1\\\tnull;0;0;7;0"), "{d}");
+        // Rotator, SendToLocation (no way back yet), Embellishment, BasicPiece: each inner
+        // level's delimiters escaped once more.
+        assert!(
+            d.contains("\tsendto;Eliminate;69,130;Eliminated units;"),
+            "{d}"
+        );
+        assert!(d.ends_with("3\t;;\\\t-1\\\\\tnull;0;0;7;0"), "{d}");
     }
 }
