@@ -1,8 +1,10 @@
 //! A hexagonal Tiled map (`.tmx`, Tiled 1.8's format) of a map, or of a scenario's map with its
 //! units: a generated tileset (one tile per terrain of the legend, in its colour and pattern,
 //! drawn by the one symbology), the terrain layer, hexside features as polylines whose type (the
-//! class in Tiled's interface) is the feature's id, overlays as points, labels as text objects,
-//! units as points, and the digitised scan, when there is one, as an image layer.
+//! class in Tiled's interface) is the feature's id, roads as polylines from hex centre to hex
+//! centre (joined as the map draws them), other overlays as points, labels as text objects kept
+//! inside the map, units as points whose values are integer properties, and the digitised
+//! scan, when there is one, as an image layer.
 //!
 //! Tiled's hexagonal renderer (libtiled `HexagonalRenderer`) works in whole pixels and rounds
 //! odd tile sizes down to even. The tiles here are 64 × 56 with a 32-pixel side on flat maps
@@ -11,13 +13,13 @@
 //! same affine map from the grid's space (circumradius 1) to Tiled's pixels, and the scan is
 //! resampled through it, so nothing drifts.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use bataille_render::symbology;
 use bataille_render::tiny_skia::{Pixmap, Transform};
-use bataille_schema::map::Orientation;
+use bataille_schema::map::{Orientation, OverlaySymbol};
 use bataille_schema::scenario::Placement;
 use bataille_schema::{HexIndex, Map, Scenario};
 
@@ -208,7 +210,7 @@ pub fn export(
     let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
     let _ = writeln!(
         out,
-        r#"<map version="1.8" tiledversion="1.8.2" orientation="hexagonal" renderorder="right-down" width="{}" height="{}" tilewidth="{tw}" tileheight="{th}" infinite="0" hexsidelength="{SIDE}" staggeraxis="{}" staggerindex="{}" nextlayerid="8" nextobjectid="{{NEXT}}">"#,
+        r#"<map version="1.8" tiledversion="1.8.2" orientation="hexagonal" renderorder="right-down" width="{}" height="{}" tilewidth="{tw}" tileheight="{th}" infinite="0" hexsidelength="{SIDE}" staggeraxis="{}" staggerindex="{}" nextlayerid="{{NEXTLAYER}}" nextobjectid="{{NEXT}}">"#,
         grid.columns,
         grid.rows,
         if geometry.stagger_x { "x" } else { "y" },
@@ -354,7 +356,63 @@ pub fn export(
         }
     }
     let _ = writeln!(out, " </objectgroup>");
-    // Overlays.
+    // Roads: each road overlay's network as polylines from hex centre to hex centre, joined as
+    // the renderer joins them (a bend is a bend, not a triangle).
+    let _ = writeln!(out, r#" <objectgroup id="{layer_id}" name="roads">"#);
+    layer_id += 1;
+    let is_road_type = |id: &bataille_schema::Id| {
+        map.overlay_types
+            .get(id)
+            .is_some_and(|o| o.symbol == OverlaySymbol::Road)
+    };
+    for (id, overlay) in map
+        .overlay_types
+        .iter()
+        .filter(|(_, o)| o.symbol == OverlaySymbol::Road)
+    {
+        let hexes: BTreeSet<HexIndex> = map
+            .overlays
+            .iter()
+            .filter(|(_, ids)| ids.contains(id))
+            .filter_map(|(hex, _)| grid.lookup(hex))
+            .collect();
+        for chain in road_chains(grid, &hexes) {
+            let points: Vec<[f64; 2]> = chain
+                .iter()
+                .map(|index| geometry.to_tiled(grid.centre(*index)))
+                .collect();
+            let first = points[0];
+            let _ = writeln!(
+                out,
+                r#"  <object id="{object_id}" name="{}" type="{}" x="{}" y="{}">"#,
+                xml(&overlay.name),
+                xml(id.as_str()),
+                n(first[0]),
+                n(first[1])
+            );
+            let _ = writeln!(out, "   <properties>");
+            let hexes: Vec<String> = chain.iter().map(|i| grid.name(*i).to_string()).collect();
+            let _ = writeln!(
+                out,
+                r#"    <property name="hexes" value="{}"/>"#,
+                xml(&hexes.join(" "))
+            );
+            let _ = writeln!(out, "   </properties>");
+            if points.len() == 1 {
+                let _ = writeln!(out, "   <point/>");
+            } else {
+                let relative: Vec<String> = points
+                    .iter()
+                    .map(|p| format!("{},{}", n(p[0] - first[0]), n(p[1] - first[1])))
+                    .collect();
+                let _ = writeln!(out, r#"   <polyline points="{}"/>"#, relative.join(" "));
+            }
+            let _ = writeln!(out, "  </object>");
+            object_id += 1;
+        }
+    }
+    let _ = writeln!(out, " </objectgroup>");
+    // Overlays other than roads.
     let _ = writeln!(out, r#" <objectgroup id="{layer_id}" name="overlays">"#);
     layer_id += 1;
     for (hex, ids) in &map.overlays {
@@ -362,7 +420,7 @@ pub fn export(
             continue;
         };
         let c = geometry.to_tiled(grid.centre(index));
-        for id in ids {
+        for id in ids.iter().filter(|id| !is_road_type(id)) {
             let _ = writeln!(
                 out,
                 r#"  <object id="{object_id}" name="{}" type="{}" x="{}" y="{}">"#,
@@ -386,12 +444,16 @@ pub fn export(
         };
         let c = geometry.to_tiled(grid.centre(index));
         let (w, h) = (160.0, 20.0);
+        // Inside the map: a name at the edge is moved in rather than cut by it.
+        let x = (c[0] - w / 2.0).clamp(0.0, (f64::from(geometry.width_px) - w).max(0.0));
+        let y = (c[1] + 0.25 * f64::from(th) - h / 2.0)
+            .clamp(0.0, (f64::from(geometry.height_px) - h).max(0.0));
         let _ = writeln!(
             out,
             r#"  <object id="{object_id}" name="{}" type="label" x="{}" y="{}" width="{w}" height="{h}">"#,
             xml(hex.as_str()),
-            n(c[0] - w / 2.0),
-            n(c[1] + 0.25 * f64::from(th) - h / 2.0)
+            n(x),
+            n(y)
         );
         let _ = writeln!(
             out,
@@ -419,6 +481,7 @@ pub fn export(
                     n(c[1])
                 );
                 let _ = writeln!(out, "   <properties>");
+                let mut numbers = Vec::new();
                 let mut property = |name: &str, value: String| {
                     let _ = writeln!(
                         out,
@@ -437,11 +500,18 @@ pub fn export(
                 }
                 for (name, value) in [("cp", unit.cp), ("mp", unit.mp), ("morale", unit.morale)] {
                     if let Some(value) = value {
-                        property(name, value.to_string());
+                        numbers.push((name, u32::from(value)));
                     }
                 }
                 if let Placement::Free { zone, .. } = &unit.placement {
                     property("zone", zone.as_str().to_owned());
+                }
+                // Values as Tiled's integers, not strings.
+                for (name, value) in numbers {
+                    let _ = writeln!(
+                        out,
+                        r#"    <property name="{name}" type="int" value="{value}"/>"#
+                    );
                 }
                 let _ = writeln!(out, "   </properties>");
                 let _ = writeln!(out, "   <point/>");
@@ -452,8 +522,70 @@ pub fn export(
         let _ = writeln!(out, " </objectgroup>");
     }
     let _ = writeln!(out, "</map>");
-    let tmx = out.replace("{NEXT}", &object_id.to_string());
+    let tmx = out
+        .replace("{NEXT}", &object_id.to_string())
+        .replace("{NEXTLAYER}", &(layer_id + 1).to_string());
     Ok(TiledFiles { tmx, images })
+}
+
+/// A road network as chains of hexes: each chain runs between hexes where the road ends or
+/// forks (or round a loop), each link joining neighbours the renderer joins; a lone road hex
+/// is a chain of one.
+pub fn road_chains(grid: &bataille_schema::Grid, hexes: &BTreeSet<HexIndex>) -> Vec<Vec<HexIndex>> {
+    let is_road = |index: HexIndex| hexes.contains(&index);
+    let links: BTreeMap<HexIndex, Vec<HexIndex>> = hexes
+        .iter()
+        .map(|&a| {
+            let linked = grid
+                .neighbours(a)
+                .map(|(_, b)| b)
+                .filter(|&b| symbology::part::road_linked(grid, &is_road, a, b))
+                .collect();
+            (a, linked)
+        })
+        .collect();
+    let mut used: BTreeSet<(HexIndex, HexIndex)> = BTreeSet::new();
+    let key = |a: HexIndex, b: HexIndex| if a < b { (a, b) } else { (b, a) };
+    let mut chains = Vec::new();
+    let walk = |start: HexIndex, used: &mut BTreeSet<(HexIndex, HexIndex)>| {
+        let mut out = Vec::new();
+        for &next in &links[&start] {
+            if used.contains(&key(start, next)) {
+                continue;
+            }
+            let mut chain = vec![start];
+            let (mut previous, mut here) = (start, next);
+            used.insert(key(start, next));
+            loop {
+                chain.push(here);
+                let onward = &links[&here];
+                if onward.len() != 2 {
+                    break;
+                }
+                let Some(&after) = onward.iter().find(|&&h| h != previous) else {
+                    break;
+                };
+                if !used.insert(key(here, after)) {
+                    break;
+                }
+                (previous, here) = (here, after);
+            }
+            out.push(chain);
+        }
+        out
+    };
+    // From the ends and forks first, then round what is left (loops).
+    for (&hex, linked) in &links {
+        if linked.is_empty() {
+            chains.push(vec![hex]);
+        } else if linked.len() != 2 {
+            chains.extend(walk(hex, &mut used));
+        }
+    }
+    for &hex in links.keys() {
+        chains.extend(walk(hex, &mut used));
+    }
+    chains
 }
 
 fn argb([r, g, b]: [u8; 3]) -> String {

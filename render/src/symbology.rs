@@ -531,6 +531,18 @@ pub mod part {
         crate::map::draw_roads(d, map, layout, index, casing, is_road);
     }
 
+    /// Whether the roads of neighbouring hexes `a` and `b` are drawn joined: both roads, and
+    /// not the shortcut of a triangle of road hexes (exports that carry roads as lines join
+    /// them as the map shows them).
+    pub fn road_linked(
+        grid: &bataille_schema::Grid,
+        is_road: &dyn Fn(HexIndex) -> bool,
+        a: HexIndex,
+        b: HexIndex,
+    ) -> bool {
+        crate::map::road_linked(grid, is_road, a, b)
+    }
+
     /// The hex's other overlays (redoubt, town, bridge, fortification, marker); `code_at` gives
     /// the terrain codes of its neighbours (a bridge spans the water).
     pub fn overlays(
