@@ -342,6 +342,36 @@ fn vassal_module_puts_every_hex_centre_where_the_board_has_it() {
                 }
             }
         }
+        // The dead pile: a second map with a board of its own, opened from the toolbar.
+        let maps: Vec<roxmltree::Node> = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "VASSAL.build.module.Map")
+            .collect();
+        assert_eq!(maps.len(), 2, "the board and the dead pile");
+        let dead_pile = maps[1].attribute("mapName").unwrap();
+        assert_eq!(maps[1].attribute("launch"), Some("true"));
+        assert!(maps[1].descendants().any(|n| {
+            n.tag_name().name() == "VASSAL.build.module.map.boardPicker.Board"
+                && n.attribute("width") == Some("600")
+        }));
+        // The sides: one per army (PlayerRoster.build reads each child's text).
+        let sides: Vec<&str> = find("VASSAL.build.module.PlayerRoster")
+            .children()
+            .filter(|n| n.is_element())
+            .filter_map(|n| n.text())
+            .collect();
+        let armies: Vec<&str> = loaded
+            .scenario
+            .armies
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect();
+        assert_eq!(sides, armies);
+        // The rules' die: a button rolling one six-sided die.
+        let dice = find("VASSAL.build.module.DiceButton");
+        assert_eq!(dice.attribute("nDice"), Some("1"));
+        assert_eq!(dice.attribute("nSides"), Some("6"));
+        assert!(dice.attribute("reportFormat").unwrap().contains("$result$"));
         let mut stacked: BTreeMap<String, usize> = BTreeMap::new();
         for stack in doc
             .descendants()
@@ -383,13 +413,29 @@ fn vassal_module_puts_every_hex_centre_where_the_board_has_it() {
                     "{layer:?}"
                 );
                 assert_eq!(layer_state, "-1", "the front up at the start");
-                if traits.len() == 3 {
-                    let (rotator, index) = &traits[0];
-                    assert_eq!(rotator[0], "rotate");
+                if let Some((rotator, index)) = traits.iter().find(|(t, _)| t[0] == "rotate") {
+                    // The rotator is outermost: the whole counter turns.
+                    assert_eq!(&traits[0].0, rotator);
                     assert_eq!(rotator[1], "12");
                     let index: u32 = index.parse().unwrap();
                     assert!(index < 12);
                 }
+                // SendToLocation.mySetType: "Eliminate" sends the counter to the dead pile's
+                // map (by name, as VASSAL's editor writes it) at a point; "Return to the map"
+                // brings it back (its state: no map or point to go back to at the start).
+                let (send, send_state) = traits
+                    .iter()
+                    .find(|(t, _)| t[0] == "sendto")
+                    .unwrap_or_else(|| panic!("an Eliminate command: {definition}"));
+                assert_eq!(send.len(), 19, "{send:?}");
+                assert_eq!(send[1], "Eliminate");
+                assert_eq!(send[3], dead_pile, "{send:?}");
+                assert_eq!(send[7], "Return to the map");
+                assert_eq!(send[14], "L", "destination: a location");
+                let x: i64 = send[5].parse().unwrap();
+                let y: i64 = send[6].parse().unwrap();
+                assert!((0..600).contains(&x) && (0..400).contains(&y));
+                assert_eq!(vassal_decode(send_state, ';').len(), 3);
             }
             *stacked.entry(location).or_default() += slots.len();
         }
@@ -482,6 +528,19 @@ fn tiled_map_round_trips_through_the_real_tiled() {
             assert_eq!(tileset.tilecount as usize, map.terrain.len());
             let hexsides: usize = map.hexsides.values().map(Vec::len).sum();
             let mut layers = BTreeMap::new();
+            let mut roads_seen = std::collections::BTreeSet::new();
+            let road_hexes: std::collections::BTreeSet<HexIndex> = map
+                .overlays
+                .iter()
+                .filter(|(_, ids)| {
+                    ids.iter().any(|id| {
+                        map.overlay_types
+                            .get(id)
+                            .is_some_and(|o| o.symbol == bataille_schema::map::OverlaySymbol::Road)
+                    })
+                })
+                .filter_map(|(hex, _)| map.grid.lookup(hex))
+                .collect();
             for layer in loaded.layers() {
                 if let Some(objects) = layer.as_object_layer() {
                     layers.insert(layer.name.clone(), objects.objects().count());
@@ -497,12 +556,87 @@ fn tiled_map_round_trips_through_the_real_tiled() {
                     }
                     if layer.name == "labels" {
                         for object in objects.objects() {
-                            assert!(matches!(object.shape, tiled::ObjectShape::Text { .. }));
+                            let tiled::ObjectShape::Text { width, height, .. } = object.shape
+                            else {
+                                panic!("a label is a text object");
+                            };
+                            // Inside the map: no name overhangs its edge.
+                            let (w, h) = (
+                                (loaded.width * 48 + 16) as f32,
+                                (loaded.height * 56 + 28) as f32,
+                            );
+                            assert!(
+                                object.x >= 0.0
+                                    && object.y >= 0.0
+                                    && object.x + width <= w + 0.01
+                                    && object.y + height <= h + 0.01,
+                                "{input}: label {} at ({}, {}) on a {w} × {h} map",
+                                object.name,
+                                object.x,
+                                object.y
+                            );
+                        }
+                    }
+                    if layer.name == "roads" {
+                        for object in objects.objects() {
+                            assert!(
+                                map.overlay_types
+                                    .get(object.user_type.as_str())
+                                    .is_some_and(
+                                        |o| o.symbol == bataille_schema::map::OverlaySymbol::Road
+                                    ),
+                                "{}",
+                                object.user_type
+                            );
+                            let Some(tiled::PropertyValue::StringValue(hexes)) =
+                                object.properties.get("hexes")
+                            else {
+                                panic!("a road names its hexes");
+                            };
+                            let hexes: Vec<HexIndex> = hexes
+                                .split(' ')
+                                .map(|h| map.grid.lookup(&h.into()).unwrap())
+                                .collect();
+                            for pair in hexes.windows(2) {
+                                assert!(
+                                    map.grid.neighbours(pair[0]).any(|(_, n)| n == pair[1]),
+                                    "{input}: a road leaps between hexes that do not touch"
+                                );
+                            }
+                            for hex in &hexes {
+                                roads_seen.insert(*hex);
+                            }
+                            if hexes.len() > 1 {
+                                let tiled::ObjectShape::Polyline { points } = &object.shape else {
+                                    panic!("a road is a polyline");
+                                };
+                                assert_eq!(points.len(), hexes.len());
+                            }
+                        }
+                    }
+                    if layer.name == "units" {
+                        for object in objects.objects() {
+                            for value in ["cp", "mp", "morale"] {
+                                if let Some(v) = object.properties.get(value) {
+                                    assert!(
+                                        matches!(v, tiled::PropertyValue::IntValue(_)),
+                                        "{value} of {} is {v:?}, not a number",
+                                        object.name
+                                    );
+                                }
+                            }
                         }
                     }
                 }
             }
             assert_eq!(layers.get("hexsides"), Some(&hexsides));
+            // Every road hex lies on a road line, and the roads are lines, not pins.
+            assert!(!road_hexes.is_empty());
+            assert_eq!(
+                roads_seen, road_hexes,
+                "{input}: road hexes on the road lines"
+            );
+            assert!(layers.get("roads").is_some_and(|n| *n < road_hexes.len()));
             assert_eq!(layers.get("labels"), Some(&map.labels.len()));
             assert_eq!(layers.contains_key("units"), with_units);
 
@@ -704,7 +838,7 @@ fn print_kit_pages_counters_and_hex_size() {
             .filter(|l| l.starts_with("Page") && l.contains("size:"))
             .collect();
         assert_eq!(page_lines.len(), pages);
-        for line in page_lines {
+        for (i, line) in page_lines.iter().enumerate() {
             let numbers: Vec<f64> = line
                 .split(':')
                 .nth(1)
@@ -712,11 +846,34 @@ fn print_kit_pages_counters_and_hex_size() {
                 .split_whitespace()
                 .filter_map(|t| t.parse().ok())
                 .collect();
+            let upright = (numbers[0] - w_pt).abs() < 0.5 && (numbers[1] - h_pt).abs() < 0.5;
+            let turned = (numbers[0] - h_pt).abs() < 0.5 && (numbers[1] - w_pt).abs() < 0.5;
+            // Map sheets (pages 2 to 1 + map_pages) may be turned to landscape.
+            let map_sheet = (1..=map_pages).contains(&i);
+            assert!(upright || (map_sheet && turned), "page {}: {line}", i + 1);
+        }
+        // No map sheet is left mostly blank: the map covers most of each one's area.
+        for page in 2..2 + map_pages {
+            let image = page_image(&pdf, page, 20, dir.path());
+            let inked = image
+                .pixels()
+                .filter(|p| p.0.iter().any(|c| *c < 245))
+                .count();
+            let share = inked as f64 / (image.width() * image.height()) as f64;
             assert!(
-                (numbers[0] - w_pt).abs() < 0.5 && (numbers[1] - h_pt).abs() < 0.5,
-                "{line}"
+                share > 0.35,
+                "{scenario}: map sheet {page} is {share:.2} map"
             );
         }
+        // Page 1's words stay on the page: nothing in its right-hand margin.
+        let first = page_image(&pdf, 1, 100, dir.path());
+        let edge = first.width() - (5.0 / 25.4 * 100.0) as u32;
+        let off = (edge..first.width())
+            .flat_map(|x| (0..first.height()).map(move |y| (x, y)))
+            .filter(|&(x, y)| first.get_pixel(x, y).0.iter().any(|c| *c < 200))
+            .count();
+        assert_eq!(off, 0, "{scenario}: page 1 runs into its right margin");
+        kit_text_checks(scenario, &pdf);
         // The map's hex size, from the alignment marks on the hex centres (first section).
         let dpi = 300.0;
         let section = page_image(&pdf, 2, dpi as u32, dir.path());
@@ -756,6 +913,145 @@ fn print_kit_pages_counters_and_hex_size() {
             "{scenario}: the backs are mirrored (not laid out as the fronts)"
         );
     }
+}
+
+/// The kit's text is text (fonts embedded, searchable), in the scenario's one language, every
+/// name of the legend printed whole, and no word of the developers on any page.
+fn kit_text_checks(scenario: &str, pdf: &Path) {
+    let (Some(pdftotext), Some(pdffonts)) = (tool("pdftotext"), tool("pdffonts")) else {
+        eprintln!("\n!!! SKIPPED the kit's text checks: no pdftotext/pdffonts on PATH !!!\n");
+        return;
+    };
+    let mut command = Command::new(pdffonts);
+    command.arg(pdf);
+    let fonts =
+        String::from_utf8(run_with_timeout(command, Duration::from_secs(60)).stdout).unwrap();
+    assert!(
+        fonts
+            .lines()
+            .any(|l| l.contains("DejaVuSans") && l.contains(" yes ")),
+        "{scenario}: no embedded DejaVu Sans:\n{fonts}"
+    );
+    // In the content's order: the lines of a wrapped cell follow one another.
+    let mut command = Command::new(pdftotext);
+    command.arg("-raw").arg(pdf).arg("-");
+    let output = run_with_timeout(command, Duration::from_secs(60));
+    assert!(output.status.success());
+    let raw = String::from_utf8(output.stdout).unwrap();
+    // Wrapped lines joined: a name split over two lines of a cell reads as one.
+    let text = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let loaded = load_scenario(&root().join(scenario)).unwrap();
+    let map = &loaded.map.map;
+    for name in map
+        .terrain
+        .values()
+        .map(|t| &t.name)
+        .chain(map.overlay_types.values().map(|o| &o.name))
+        .chain(map.hexside_types.values().map(|h| &h.name))
+        .chain(
+            loaded
+                .scenario
+                .rules
+                .unit_kinds
+                .values()
+                .filter(|k| !k.immobile)
+                .map(|k| &k.name),
+        )
+    {
+        let words = name.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains(&words),
+            "{scenario}: «{name}» not printed whole"
+        );
+    }
+    for word in ["expressible", "reconstructed", "not available", "(data)"] {
+        assert!(
+            !text.contains(word),
+            "{scenario}: «{word}» printed in the kit"
+        );
+    }
+    let french = loaded.scenario.language.as_deref() == Some("fr");
+    let (own, other) = if french {
+        (
+            [
+                "Table des effets du terrain",
+                "Conditions de victoire",
+                "brèche obligatoire",
+            ],
+            [
+                "Terrain effects chart",
+                "Victory conditions",
+                "counter sheet",
+            ],
+        )
+    } else {
+        (
+            [
+                "Terrain effects chart",
+                "Victory conditions",
+                "counter sheet",
+            ],
+            [
+                "Table des effets du terrain",
+                "Conditions de victoire",
+                "planche de pions",
+            ],
+        )
+    };
+    for phrase in own {
+        assert!(text.contains(phrase), "{scenario}: «{phrase}» missing");
+    }
+    for phrase in other {
+        assert!(
+            !text.contains(phrase),
+            "{scenario}: «{phrase}» in the other language"
+        );
+    }
+    // The units and leaders are named (the set-up), searchable.
+    for army in &loaded.scenario.armies {
+        for unit in army.units.iter().take(3) {
+            assert!(
+                text.contains(&unit.name),
+                "{scenario}: {} not in the text",
+                unit.name
+            );
+        }
+    }
+}
+
+/// A counter larger than the hex is printed, with a warning saying so.
+#[test]
+fn print_warns_when_counters_do_not_fit_the_hexes() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("kit.pdf");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.current_dir(root()).args([
+        "print",
+        "scenarios/denain-1712.ron",
+        "--out",
+        pdf.to_str().unwrap(),
+        "--hex",
+        "12mm",
+        "--counter",
+        "5/8in",
+    ]);
+    let output = run_with_timeout(command, Duration::from_secs(240));
+    assert!(output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("warning") && said.contains("15.9 mm") && said.contains("12.0 mm"),
+        "{said}"
+    );
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.current_dir(root()).args([
+        "print",
+        "scenarios/denain-1712.ron",
+        "--out",
+        pdf.to_str().unwrap(),
+    ]);
+    let output = run_with_timeout(command, Duration::from_secs(240));
+    assert!(output.status.success());
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("warning"));
 }
 
 /// A digitised map: its scan (here the map rendered to a PNG, with the exact fit) comes out as
