@@ -147,3 +147,131 @@ fn table_refuses_what_it_cannot_draw_with_a_clear_error() {
     assert!(text(&out.stderr).contains("write a .svg or a .pdf"));
     assert!(!out_path.exists());
 }
+
+/// The text pdftotext finds in a PDF (None when poppler's tools are missing).
+fn pdf_text(pdf: &std::path::Path) -> Option<String> {
+    let out = Command::new("pdftotext")
+        .args(["-layout"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .ok()?;
+    out.status.success().then(|| text(&out.stdout))
+}
+
+#[test]
+fn denain_plan_names_its_entries_and_numbers_the_hexes_players_need() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("denain.svg");
+    let out = bataille(&[
+        "table",
+        "scenarios/denain-1712.ron",
+        "--system",
+        "louis-xiv",
+        "--figures",
+        "15mm",
+        "--table",
+        "180x120cm",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&written).unwrap();
+    // Denain 13.2: the French enter by 3211 or 3212, the Allies by 2719 or 2820.
+    let entries: Vec<roxmltree::Node> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("entry"))
+        .collect();
+    for hex in ["3211", "3212", "2719", "2820"] {
+        let entry = entries
+            .iter()
+            .find(|n| n.attribute("data-hex") == Some(hex))
+            .unwrap_or_else(|| panic!("no entry drawn at {hex}"));
+        let label: String = entry
+            .descendants()
+            .filter(|n| n.is_text())
+            .filter_map(|n| n.text())
+            .collect();
+        assert!(
+            label.contains("Turn 1") && label.contains(hex),
+            "{hex}: {label}"
+        );
+        // An entry off the table is an arrow at its edge, saying how far the hex is.
+        if entry.attribute("data-off-table") == Some("true") {
+            assert!(label.contains("off the table"), "{label}");
+            assert!(entry.children().any(|n| n.has_tag_name("path")));
+        }
+    }
+    assert!(
+        entries
+            .iter()
+            .any(|n| n.attribute("data-off-table") == Some("true")),
+        "on a 180 × 120 cm table some of Denain's entries lie off it"
+    );
+    // The Valenciennes garrison and Fagel's troops are named at their entries.
+    assert!(
+        written.contains("Garnison de Valenciennes"),
+        "French entry unnamed"
+    );
+    assert!(written.contains("Fagel"), "Allied entry unnamed");
+    // Hex numbers: the victory hexes on the table, and the hexes along the edges.
+    let numbers: Vec<&str> = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("hex-numbers"))
+        .expect("a hex-numbers layer")
+        .children()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(numbers.len() > 20, "{numbers:?}");
+    assert!(numbers.contains(&"2111"), "Denain's hex 2111 numbered");
+}
+
+#[test]
+fn rosters_read_as_a_players_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.svg");
+    let roster = dir.path().join("roster.pdf");
+    for (system, scenario) in [
+        ("louis-xiv", "scenarios/denain-1712.ron"),
+        ("age-of-honor", "scenarios/fontenoy-1745.ron"),
+    ] {
+        let out = bataille(&[
+            "table",
+            scenario,
+            "--system",
+            system,
+            "--out",
+            plan.to_str().unwrap(),
+            "--roster",
+            roster.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let Some(sheet) = pdf_text(&roster) else {
+            eprintln!("\n!!! SKIPPED the roster text checks: no pdftotext on PATH !!!\n");
+            return;
+        };
+        // English plurals, and no heading with nothing under it (Denain's baggage, outside
+        // the formations, has no troop type under the systems).
+        assert!(!sheet.contains("batterys"), "{sheet}");
+        if scenario.contains("denain") {
+            assert!(!sheet.contains("Outside the corps"), "{scenario}: {sheet}");
+        }
+        // Names, not ids: the tables' names of what the ratings say.
+        for id in [
+            "platoon-fire",
+            "fire-by-rank",
+            "french-austrian",
+            "line-infantry",
+        ] {
+            assert!(!sheet.contains(id), "{scenario}: the id {id} on the roster");
+        }
+        if system == "louis-xiv" {
+            assert!(sheet.contains("2 batteries"), "{sheet}");
+            assert!(sheet.contains("Armies of Louis XIV: France"), "{sheet}");
+        } else {
+            assert!(sheet.contains("Platoon fire / linear foot"), "{sheet}");
+        }
+    }
+}

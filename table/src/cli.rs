@@ -31,6 +31,24 @@ pub struct Args {
     /// Also write the armies' rosters: `.svg` or `.pdf` (one A4 page per army or more).
     #[arg(long)]
     pub roster: Option<PathBuf>,
+    /// Turn the table over the map, degrees clockwise (`--turn 30`): for a battle whose lines
+    /// do not run north-south or east-west.
+    #[arg(long, default_value_t = 0.0, value_parser = parse_turn, allow_hyphen_values = true)]
+    pub turn: f64,
+}
+
+/// A turn in degrees, -360 to 360.
+fn parse_turn(text: &str) -> Result<f64, String> {
+    let turn: f64 = text
+        .trim()
+        .trim_end_matches('°')
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of degrees"))?;
+    if turn.is_finite() && (-360.0..=360.0).contains(&turn) {
+        Ok(turn)
+    } else {
+        Err(format!("`{text}`: turn the table by -360 to 360 degrees"))
+    }
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -89,6 +107,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let request = PlanRequest {
         figures: args.figures.clone(),
         table: args.table,
+        turn_degrees: args.turn,
     };
     let plan = plan(scenario, &loaded.map.map, &system, &request)?;
     match out_format {

@@ -7,7 +7,7 @@
 //! ```no_run
 //! use bataille_table::{PlanRequest, plan};
 //! # fn demo(s: &bataille_schema::Scenario, m: &bataille_schema::Map, sys: &bataille_schema::System) {
-//! let request = PlanRequest { figures: "15mm".into(), table: None };
+//! let request = PlanRequest { figures: "15mm".into(), table: None, turn_degrees: 0.0 };
 //! let plan = plan(s, m, sys, &request).unwrap();
 //! println!("needs a table of {:.0} × {:.0} cm", plan.needed_mm[0] / 10.0, plan.needed_mm[1] / 10.0);
 //! std::fs::write("plan.svg", &plan.svg).unwrap();
@@ -105,6 +105,9 @@ pub struct PlanRequest {
     pub figures: String,
     /// The table; `None`: a table just large enough for the deployed armies.
     pub table: Option<TableSize>,
+    /// How far the table is turned over the map, degrees clockwise (0: north at the top): a
+    /// battle whose lines run across the map's grain fits a table better turned.
+    pub turn_degrees: f64,
 }
 
 /// A plan, drawn.
@@ -117,7 +120,7 @@ pub struct Plan {
     /// The table the deployed armies need (their bases and a 10 cm margin, rounded up to 10 cm).
     pub needed_mm: [f64; 2],
     /// Where the drawing's top-left corner is, in table millimetres of the whole map (the
-    /// first hex's centre is at the origin).
+    /// first hex's centre is at the origin) turned by the table's turn.
     pub origin_mm: [f64; 2],
     /// Metres of ground a millimetre of table.
     pub metres_per_mm: f64,
@@ -133,6 +136,24 @@ pub struct Plan {
     pub units: Vec<PlacedUnit>,
     /// The scale bar's length in metres of ground.
     pub scale_bar_metres: f64,
+    /// The hex numbers printed on the plan (objectives, entry hexes, the hexes along its edges).
+    pub hex_numbers: Vec<String>,
+    /// Each entry hex of each reinforcement group, drawn and named on the plan.
+    pub entries: Vec<Entry>,
+}
+
+/// Where a reinforcement group enters, as the plan draws it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The entry hex.
+    pub hex: String,
+    pub turn: u32,
+    /// What the plan prints beside it (turn, troops, army, hexes; how far off the table).
+    pub label: String,
+    /// The hex is on the table (a ring round it); else an arrow at the edge points to it.
+    pub on_table: bool,
+    /// Where the ring or arrow is drawn, drawing millimetres.
+    pub at: [f64; 2],
 }
 
 /// The scenario's use of a system.

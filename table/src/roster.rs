@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use bataille_schema::Scenario;
-use bataille_schema::system::{System, expand_leader, expand_unit};
+use bataille_schema::system::{System, TableName, Values, expand_leader, expand_unit};
 
 use crate::svg::{esc, wrap};
 use crate::{PlanError, used};
@@ -39,7 +39,7 @@ pub fn roster_pages(scenario: &Scenario, system: &System) -> Result<Vec<String>,
                 indent: 2.0,
                 bold: false,
                 boxes: 0,
-                notes: join(&ratings),
+                notes: join(&ratings, system),
             });
         }
         let mut corps_ids: Vec<Option<&bataille_schema::Id>> =
@@ -54,12 +54,25 @@ pub fn roster_pages(scenario: &Scenario, system: &System) -> Result<Vec<String>,
             if members.is_empty() {
                 continue;
             }
+            // Units the system has no troop type for (baggage) are not on the roster: a
+            // heading with nothing under it is left out.
+            let members: Vec<_> = members
+                .into_iter()
+                .filter(|unit| {
+                    expand_unit(army, unit, used, Some(system))
+                        .text("troop_type")
+                        .is_some()
+                })
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
             let corps = corps_id.and_then(|id| army.corps.iter().find(|c| &c.id == id));
             let title = match corps {
                 Some(c) => match &c.leader {
                     Some(l) => {
                         let ratings = expand_leader(&l.id, &l.name, false, used, Some(system));
-                        let r = join(&ratings);
+                        let r = join(&ratings, system);
                         format!(
                             "{} — {}{}",
                             c.name,
@@ -90,12 +103,21 @@ pub fn roster_pages(scenario: &Scenario, system: &System) -> Result<Vec<String>,
                 let troop = system.troop_types.get(troop_id);
                 let troop_name = troop.map_or(troop_id, |t| t.name.as_str());
                 let count = match (troop.and_then(|t| t.bases_per_unit), e.number("units")) {
-                    (Some(_), Some(n)) => format!(
-                        "{n} {}{}",
-                        troop.map_or("unit", |t| t.unit_name.as_str()),
-                        if n == 1 { "" } else { "s" }
-                    ),
-                    _ => format!("{} stands", e.number("stands").unwrap_or(0)),
+                    (Some(_), Some(n)) => {
+                        let name = troop.map_or("unit", |t| t.unit_name.as_str());
+                        format!(
+                            "{n} {}",
+                            if n == 1 {
+                                name.to_owned()
+                            } else {
+                                plural(name)
+                            }
+                        )
+                    }
+                    _ => {
+                        let n = e.number("stands").unwrap_or(0);
+                        format!("{n} {}", if n == 1 { "stand" } else { "stands" })
+                    }
                 };
                 let bases = e
                     .number("bases")
@@ -131,7 +153,7 @@ pub fn roster_pages(scenario: &Scenario, system: &System) -> Result<Vec<String>,
                     indent: 6.0,
                     bold: false,
                     boxes: bases.clamp(0, 60) as usize,
-                    notes: [join(&ratings)]
+                    notes: [join(&ratings, system)]
                         .into_iter()
                         .chain(table_notes)
                         .filter(|n| !n.is_empty())
@@ -165,12 +187,59 @@ pub fn roster_pages(scenario: &Scenario, system: &System) -> Result<Vec<String>,
     Ok(pages)
 }
 
-fn join(ratings: &bataille_schema::system::Ratings) -> String {
+/// Ratings as a player reads them: each rating's name in words and its value by the name the
+/// system's table gives it ("fire type: Platoon fire / linear foot", not "platoon-fire").
+fn join(ratings: &bataille_schema::system::Ratings, system: &System) -> String {
     ratings
         .iter()
-        .map(|(k, v)| format!("{}: {v}", k.as_str().replace('_', " ")))
+        .map(|(k, v)| {
+            let value = v.to_string();
+            let table = system
+                .ratings
+                .get(k)
+                .or_else(|| system.leader_ratings.get(k))
+                .and_then(|spec| match spec.values {
+                    Values::Table(table) => Some(table),
+                    _ => None,
+                });
+            let named = match table {
+                Some(TableName::TroopTypes) => {
+                    system.troop_types.get(value.as_str()).map(|t| &t.name)
+                }
+                Some(TableName::FireTypes) => {
+                    system.fire_types.get(value.as_str()).map(|t| &t.name)
+                }
+                Some(TableName::ArtilleryClasses) => system
+                    .artillery_classes
+                    .get(value.as_str())
+                    .map(|t| &t.name),
+                Some(TableName::CavalryTypes) => {
+                    system.cavalry_types.get(value.as_str()).map(|t| &t.name)
+                }
+                Some(TableName::NationalTables) => {
+                    system.national_tables.get(value.as_str()).map(|t| &t.name)
+                }
+                None => None,
+            };
+            let value = named.cloned().unwrap_or(value);
+            format!("{}: {value}", k.as_str().replace('_', " "))
+        })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// An English noun's plural ("battery" → "batteries", "battalion" → "battalions", "battery
+/// group" → "battery groups"): the names of the systems' units are English.
+pub(crate) fn plural(noun: &str) -> String {
+    let consonant_y =
+        noun.ends_with('y') && !noun[..noun.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
+    if consonant_y {
+        format!("{}ies", &noun[..noun.len() - 1])
+    } else if noun.ends_with(['s', 'x', 'z']) || noun.ends_with("ch") || noun.ends_with("sh") {
+        format!("{noun}es")
+    } else {
+        format!("{noun}s")
+    }
 }
 
 fn note_lines(row: &Row) -> Vec<String> {
@@ -285,4 +354,18 @@ pub fn roster_svg(pages: &[String]) -> String {
 /// The roster as a PDF of one A4 page per SVG page, through svg2pdf.
 pub fn roster_pdf(pages: &[String]) -> Result<Vec<u8>, PlanError> {
     crate::pdf_pages(pages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plural;
+
+    #[test]
+    fn plurals_of_the_systems_units() {
+        assert_eq!(plural("battery"), "batteries");
+        assert_eq!(plural("battalion"), "battalions");
+        assert_eq!(plural("regiment"), "regiments");
+        assert_eq!(plural("battery group"), "battery groups");
+        assert_eq!(plural("day"), "days");
+    }
 }

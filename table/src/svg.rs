@@ -41,7 +41,36 @@ pub(crate) fn draw(
     laid: Laid,
 ) -> Result<Plan, PlanError> {
     let Laid { mut units, later } = laid;
-    let (lo, hi) = deployed_bounds(&units, map, mm_per_grid);
+    // A turned table: the map is turned the other way under it (table millimetres of the
+    // whole map, about the first hex's centre), and every position below goes through `rot`.
+    let turn = request.turn_degrees;
+    let (ts, tc) = (-turn).to_radians().sin_cos();
+    let rot = move |p: [f64; 2]| [p[0] * tc - p[1] * ts, p[0] * ts + p[1] * tc];
+    for u in &mut units {
+        u.centre = rot(u.centre);
+        u.hex_centre = rot(u.hex_centre);
+        u.bearing -= turn;
+    }
+    let (lo, hi) = if units.is_empty() {
+        // No unit: the turned map's bounds.
+        let (min, max) = map.grid.bounds();
+        let corners = [
+            [min[0], min[1]],
+            [max[0], min[1]],
+            [min[0], max[1]],
+            [max[0], max[1]],
+        ]
+        .map(|[x, y]| rot([f64::from(x) * mm_per_grid, f64::from(y) * mm_per_grid]));
+        let lo = corners
+            .iter()
+            .fold([f64::INFINITY; 2], |a, c| [a[0].min(c[0]), a[1].min(c[1])]);
+        let hi = corners.iter().fold([f64::NEG_INFINITY; 2], |a, c| {
+            [a[0].max(c[0]), a[1].max(c[1])]
+        });
+        (lo, hi)
+    } else {
+        deployed_bounds(&units, map, mm_per_grid)
+    };
     let needed = [
         round_up(hi[0] - lo[0] + 2.0 * MARGIN_MM, 100.0),
         round_up(hi[1] - lo[1] + 2.0 * MARGIN_MM, 100.0),
@@ -71,7 +100,7 @@ pub(crate) fn draw(
     }
     for (hex, label) in &map.labels {
         if let Some(index) = map.grid.lookup(hex)
-            && !inside(centre_mm(map, index, mm_per_grid))
+            && !inside(rot(centre_mm(map, index, mm_per_grid)))
         {
             outside_places.push(format!("{label} ({hex})"));
         }
@@ -81,7 +110,10 @@ pub(crate) fn draw(
         u.centre = [u.centre[0] - origin[0], u.centre[1] - origin[1]];
         u.hex_centre = [u.hex_centre[0] - origin[0], u.hex_centre[1] - origin[1]];
     }
-    let to = |p: [f64; 2]| [p[0] - origin[0], p[1] - origin[1]];
+    let to = |p: [f64; 2]| {
+        let p = rot(p);
+        [p[0] - origin[0], p[1] - origin[1]]
+    };
     let grid_pt = |p: [f32; 2]| to([f64::from(p[0]) * mm_per_grid, f64::from(p[1]) * mm_per_grid]);
 
     let mut s = String::new();
@@ -309,6 +341,10 @@ pub(crate) fn draw(
         }
     }
     let _ = writeln!(s, "</g>");
+    // Hex numbers where players need them: the objectives, the entry hexes and the hexes
+    // along the table's edges (to lay the map out from); entries drawn and named.
+    let (hex_numbers, entries) =
+        hex_numbers_and_entries(&mut s, scenario, map, mm_per_grid, &to, size, apothem);
     // The layout grid: 30 cm squares (1 ft if the table was given in inches or feet).
     let imperial = request.table.is_some_and(|t| t.imperial);
     let step = if imperial { 304.8 } else { 300.0 };
@@ -433,6 +469,13 @@ pub(crate) fn draw(
             needed[1] / 10.0
         ),
     ];
+    if turn != 0.0 {
+        legend.push(format!(
+            "the table is turned {} degrees clockwise over the map: north is {} degrees anticlockwise from the plan's top",
+            fmt_num(turn),
+            fmt_num(turn)
+        ));
+    }
     if !outside.is_empty() {
         legend.push(format!("outside the table: {}", outside.join(", ")));
     }
@@ -477,7 +520,198 @@ pub(crate) fn draw(
         later,
         units,
         scale_bar_metres: bar_m,
+        hex_numbers,
+        entries,
     })
+}
+
+/// Draws the hex numbers of the objectives, the entry hexes and the hexes along the table's
+/// edges, and each reinforcement group's entry: a marker on its hex when the hex is on the
+/// table, an arrow at the edge pointing to it when it is not, named with its turn and troops.
+fn hex_numbers_and_entries(
+    s: &mut String,
+    scenario: &Scenario,
+    map: &Map,
+    mm_per_grid: f64,
+    to: &dyn Fn([f64; 2]) -> [f64; 2],
+    size: [f64; 2],
+    apothem: f64,
+) -> (Vec<String>, Vec<crate::Entry>) {
+    let grid = &map.grid;
+    let on_table = |p: [f64; 2]| p[0] >= 0.0 && p[1] >= 0.0 && p[0] <= size[0] && p[1] <= size[1];
+    // Reinforcement groups: army, turn and entry hexes; their troops' formations and leaders.
+    let mut groups: BTreeMap<(usize, u32, Vec<bataille_schema::HexName>), Vec<String>> =
+        BTreeMap::new();
+    for (a, army) in scenario.armies.iter().enumerate() {
+        let mut add = |turn: u32, entry: &[bataille_schema::HexName], name: String| {
+            let key = (a, turn, entry.to_vec());
+            let names = groups.entry(key).or_default();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        };
+        for unit in &army.units {
+            if let bataille_schema::scenario::Placement::Reinforcement { turn, entry } =
+                &unit.placement
+            {
+                let name = unit
+                    .corps
+                    .as_ref()
+                    .and_then(|c| army.corps.iter().find(|k| &k.id == c))
+                    .map_or_else(|| unit.name.clone(), |k| k.name.clone());
+                add(*turn, entry, name);
+            }
+        }
+        let leaders = army
+            .commanders
+            .iter()
+            .map(|c| (&c.name, &c.placement))
+            .chain(
+                army.corps
+                    .iter()
+                    .filter_map(|k| k.leader.as_ref().map(|l| (&l.name, &l.placement))),
+            );
+        for (name, placement) in leaders {
+            if let bataille_schema::scenario::Placement::Reinforcement { turn, entry } = placement {
+                add(*turn, entry, name.clone());
+            }
+        }
+    }
+    let mut numbered: BTreeMap<HexIndex, bool> = BTreeMap::new(); // hex → emphasised
+    for objective in &scenario.victory.objectives {
+        if let Some(index) = grid.lookup(&objective.hex) {
+            numbered.insert(index, true);
+        }
+    }
+    let mut entries = Vec::new();
+    let _ = writeln!(
+        s,
+        r##"<g id="entries" font-size="6" fill="#7a1010" stroke="#7a1010">"##
+    );
+    for ((a, turn, hexes), names) in &groups {
+        let army = &scenario.armies[*a].name;
+        let hex_names: Vec<&str> = hexes.iter().map(|h| h.as_str()).collect();
+        let label = format!(
+            "Turn {turn}: {} ({army}) enter at {}",
+            names.join(", "),
+            hex_names.join(" or ")
+        );
+        for hex in hexes {
+            let Some(index) = grid.lookup(hex) else {
+                continue;
+            };
+            let hex = hex.as_str();
+            numbered.insert(index, true);
+            let c = to(centre_mm(map, index, mm_per_grid));
+            let inside = on_table(c);
+            // Off the table: the arrow stands at the edge, on the line from the table's middle.
+            let at = if inside {
+                c
+            } else {
+                let m = [size[0] / 2.0, size[1] / 2.0];
+                let d = [c[0] - m[0], c[1] - m[1]];
+                let t = [0, 1]
+                    .map(|k| {
+                        if d[k].abs() < 1e-9 {
+                            f64::INFINITY
+                        } else {
+                            (size[k] / 2.0 - 12.0) / d[k].abs()
+                        }
+                    })
+                    .into_iter()
+                    .fold(f64::INFINITY, f64::min);
+                [m[0] + d[0] * t, m[1] + d[1] * t]
+            };
+            let bearing = if inside {
+                0.0
+            } else {
+                (c[1] - at[1]).atan2(c[0] - at[0]).to_degrees()
+            };
+            let away = if inside {
+                String::new()
+            } else {
+                format!(
+                    ", {:.0} cm off the table",
+                    (c[0] - at[0]).hypot(c[1] - at[1]) / 10.0
+                )
+            };
+            let text = format!("{label}{away}");
+            if inside {
+                let _ = writeln!(
+                    s,
+                    r##"<g class="entry" data-hex="{hex}"><circle cx="{:.2}" cy="{:.2}" r="{:.2}" fill="none" stroke-width="1.2" stroke-dasharray="3 1.5"/>"##,
+                    c[0],
+                    c[1],
+                    apothem * 0.8
+                );
+            } else {
+                // An arrow 16 mm long pointing off the table towards the hex.
+                let _ = writeln!(
+                    s,
+                    r##"<g class="entry" data-hex="{hex}" data-off-table="true"><path d="M-16 0L-4 0M-6 -4L0 0L-6 4" fill="none" stroke-width="1.6" transform="translate({:.2} {:.2}) rotate({bearing:.1})"/>"##,
+                    at[0], at[1]
+                );
+            }
+            // The name beside it, kept on the table.
+            let tx = (at[0] - 60.0).clamp(4.0, (size[0] - 124.0).max(4.0));
+            let ty = if at[1] > size[1] / 2.0 {
+                at[1] - apothem * 0.9 - 2.0
+            } else {
+                at[1] + apothem * 0.9 + 6.0
+            };
+            let _ = writeln!(
+                s,
+                r##"<text x="{tx:.2}" y="{ty:.2}" stroke="#ffffff" stroke-width="0.8" paint-order="stroke">{}</text></g>"##,
+                esc(&text)
+            );
+            entries.push(crate::Entry {
+                hex: hex.to_owned(),
+                turn: *turn,
+                label: text,
+                on_table: inside,
+                at,
+            });
+        }
+    }
+    let _ = writeln!(s, "</g>");
+    // The edges: every hex whose centre is on the table within a hex of its edge.
+    for index in grid.indices() {
+        let c = to(centre_mm(map, index, mm_per_grid));
+        if !on_table(c) {
+            continue;
+        }
+        let edge = c[0].min(c[1]).min(size[0] - c[0]).min(size[1] - c[1]);
+        if edge < 2.0 * apothem {
+            numbered.entry(index).or_insert(false);
+        }
+    }
+    let number_mm = (apothem * 0.2).clamp(3.0, 10.0);
+    let _ = writeln!(
+        s,
+        r##"<g id="hex-numbers" font-size="{number_mm:.2}" text-anchor="middle" fill="#3a362e" stroke="#f4f1e4" stroke-width="0.6" paint-order="stroke">"##
+    );
+    let mut printed = Vec::new();
+    for (index, emphasised) in &numbered {
+        let c = to(centre_mm(map, *index, mm_per_grid));
+        if !on_table(c) {
+            continue;
+        }
+        let name = grid.name(*index).to_string();
+        let weight = if *emphasised {
+            r#" font-weight="bold""#
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.2}" y="{:.2}"{weight}>{name}</text>"#,
+            c[0],
+            c[1] - apothem * 0.62
+        );
+        printed.push(name);
+    }
+    let _ = writeln!(s, "</g>");
+    (printed, entries)
 }
 
 /// The deployed area: every base drawn (the map's bounds when no unit is on it), in table

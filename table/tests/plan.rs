@@ -90,6 +90,7 @@ fn check_every_unit(
         &PlanRequest {
             figures: figures.into(),
             table,
+            turn_degrees: 0.0,
         },
     )
     .expect("plan");
@@ -261,6 +262,7 @@ fn the_scale_bar_measures_what_it_says() {
             &PlanRequest {
                 figures: figures.into(),
                 table: None,
+                turn_degrees: 0.0,
             },
         )
         .unwrap();
@@ -292,6 +294,7 @@ fn a_table_too_small_shows_the_best_window_and_names_what_falls_outside() {
         &PlanRequest {
             figures: "15mm".into(),
             table: None,
+            turn_degrees: 0.0,
         },
     )
     .unwrap();
@@ -371,6 +374,7 @@ fn the_pdf_pages_are_the_size_asked_for() {
         &PlanRequest {
             figures: "15mm".into(),
             table: Some(table),
+            turn_degrees: 0.0,
         },
     )
     .unwrap();
@@ -440,4 +444,55 @@ fn bataille_table_escape(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// A table turned a quarter turn over the map holds what the map turned a quarter turn would
+/// show: a 120 × 180 cm table turned 90° holds the same Fontenoy units as the 180 × 120 cm
+/// one, each base the same shape, each front turned 90° the other way; a turn of 30° keeps
+/// every base's size and the distances between them.
+#[test]
+fn a_turned_table_turns_the_map_under_it() {
+    let loaded = scenario("fontenoy-1745.ron");
+    let lx = system("louis-xiv");
+    let request = |table: &str, turn: f64| PlanRequest {
+        figures: "15mm".into(),
+        table: Some(table.parse().unwrap()),
+        turn_degrees: turn,
+    };
+    let flat = plan(
+        &loaded.scenario,
+        &loaded.map.map,
+        &lx,
+        &request("180x120cm", 0.0),
+    )
+    .unwrap();
+    let turned = plan(
+        &loaded.scenario,
+        &loaded.map.map,
+        &lx,
+        &request("120x180cm", 90.0),
+    )
+    .unwrap();
+    assert_eq!(flat.outside.len(), turned.outside.len());
+    assert!(turned.svg.contains("turned 90 degrees clockwise"));
+    for (a, b) in flat.units.iter().zip(&turned.units) {
+        assert_eq!(a.id, b.id);
+        assert!(angle_diff(a.bearing - 90.0, b.bearing) < 1e-6, "{}", a.id);
+    }
+    let thirty = plan(
+        &loaded.scenario,
+        &loaded.map.map,
+        &lx,
+        &request("180x120cm", 30.0),
+    )
+    .unwrap();
+    let dist = |p: &Plan, i: usize, j: usize| {
+        let (a, b) = (p.units[i].centre, p.units[j].centre);
+        (a[0] - b[0]).hypot(a[1] - b[1])
+    };
+    for i in [0, 5, 17] {
+        let j = i + 11;
+        assert!((dist(&flat, i, j) - dist(&thirty, i, j)).abs() < 1e-6);
+        assert!(angle_diff(flat.units[i].bearing - 30.0, thirty.units[i].bearing) < 1e-6);
+    }
 }
