@@ -235,8 +235,6 @@ fn mm_group(d: &Drawing) -> String {
 }
 
 /// The kit of a scenario on its map.
-
-/// The kit of a scenario on its map.
 pub fn kit(scenario: &Scenario, map: &Map, options: &PrintOptions) -> Result<Kit, ExportError> {
     if !(5.0..=60.0).contains(&options.hex_mm) || !(5.0..=60.0).contains(&options.counter_mm) {
         return Err(ExportError::Invalid(
