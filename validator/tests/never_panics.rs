@@ -384,6 +384,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 turns,
                 turn_minutes: 60,
                 start_time: "05:00".into(),
+                language: None,
                 notes: None,
                 allow: vec![],
                 rules: Rules {
