@@ -151,6 +151,10 @@ pub fn load_scan(path: &Path, limits: &ScanLimits, progress: Progress) -> Result
     decode_scan(&bytes, limits, &|p| progress(0.1 + 0.9 * p))
 }
 
+/// The most memory reading a scan's header may take (its metadata: an ICC profile is a few
+/// hundred kilobytes).
+pub const MAX_HEADER_ALLOC: u64 = 16 * 1024 * 1024;
+
 /// Decodes a scan held in memory.
 pub fn decode_scan(
     bytes: &[u8],
@@ -169,7 +173,13 @@ pub fn decode_scan(
     // than allowed, is refused before anything is allocated.
     let format = reader.format();
     let mut reader = reader;
-    reader.no_limits();
+    // Reading the header already decompresses metadata (a PNG's ICC profile, its text): bounded
+    // from the first byte ([`MAX_HEADER_ALLOC`]), or a small crafted file makes it allocate
+    // gigabytes. The dimensions are checked below with their own message, then the pixels get
+    // the scan's own memory limit.
+    let mut header_limits = Limits::no_limits();
+    header_limits.max_alloc = Some(MAX_HEADER_ALLOC.min(limits.max_alloc_bytes));
+    reader.limits(header_limits);
     let mut decoder = match reader.into_decoder() {
         Ok(decoder) => decoder,
         Err(error) => {
