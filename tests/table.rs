@@ -186,7 +186,10 @@ fn denain_plan_names_its_entries_and_numbers_the_hexes_players_need() {
     for hex in ["3211", "3212", "2719", "2820"] {
         let entry = entries
             .iter()
-            .find(|n| n.attribute("data-hex") == Some(hex))
+            .find(|n| {
+                n.attribute("data-hexes")
+                    .is_some_and(|h| h.split(' ').any(|h| h == hex))
+            })
             .unwrap_or_else(|| panic!("no entry drawn at {hex}"));
         let label: String = entry
             .descendants()
@@ -197,7 +200,11 @@ fn denain_plan_names_its_entries_and_numbers_the_hexes_players_need() {
             label.contains("Turn 1") && label.contains(hex),
             "{hex}: {label}"
         );
-        // An entry off the table is an arrow at its edge, saying how far the hex is.
+        // An entry off the table is an arrow at its edge, saying how far the hex is; the
+        // names are on the table.
+        let text = entry.children().find(|n| n.has_tag_name("text")).unwrap();
+        let x: f64 = text.attribute("x").unwrap().parse().unwrap();
+        assert!((0.0..=1800.0).contains(&x), "{label} at x = {x}");
         if entry.attribute("data-off-table") == Some("true") {
             assert!(label.contains("off the table"), "{label}");
             assert!(entry.children().any(|n| n.has_tag_name("path")));

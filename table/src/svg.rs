@@ -588,19 +588,18 @@ fn hex_numbers_and_entries(
         s,
         r##"<g id="entries" font-size="6" fill="#7a1010" stroke="#7a1010">"##
     );
-    for ((a, turn, hexes), names) in &groups {
-        let army = &scenario.armies[*a].name;
+    // Labels already placed (their baseline's y and x range), so that two do not overlap.
+    let mut placed: Vec<(f64, f64, f64)> = Vec::new();
+    for ((_, turn, hexes), names) in &groups {
         let hex_names: Vec<&str> = hexes.iter().map(|h| h.as_str()).collect();
-        let label = format!(
-            "Turn {turn}: {} ({army}) enter at {}",
-            names.join(", "),
-            hex_names.join(" or ")
-        );
+        let mut marks = String::new();
+        let mut first: Option<[f64; 2]> = None;
+        let mut farthest = 0.0f64;
+        let mut group_entries = Vec::new();
         for hex in hexes {
             let Some(index) = grid.lookup(hex) else {
                 continue;
             };
-            let hex = hex.as_str();
             numbered.insert(index, true);
             let c = to(centre_mm(map, index, mm_per_grid));
             let inside = on_table(c);
@@ -622,52 +621,76 @@ fn hex_numbers_and_entries(
                     .fold(f64::INFINITY, f64::min);
                 [m[0] + d[0] * t, m[1] + d[1] * t]
             };
-            let bearing = if inside {
-                0.0
-            } else {
-                (c[1] - at[1]).atan2(c[0] - at[0]).to_degrees()
-            };
-            let away = if inside {
-                String::new()
-            } else {
-                format!(
-                    ", {:.0} cm off the table",
-                    (c[0] - at[0]).hypot(c[1] - at[1]) / 10.0
-                )
-            };
-            let text = format!("{label}{away}");
             if inside {
-                let _ = writeln!(
-                    s,
-                    r##"<g class="entry" data-hex="{hex}"><circle cx="{:.2}" cy="{:.2}" r="{:.2}" fill="none" stroke-width="1.2" stroke-dasharray="3 1.5"/>"##,
+                let _ = write!(
+                    marks,
+                    r##"<circle cx="{:.2}" cy="{:.2}" r="{:.2}" fill="none" stroke-width="1.2" stroke-dasharray="3 1.5"/>"##,
                     c[0],
                     c[1],
                     apothem * 0.8
                 );
             } else {
                 // An arrow 16 mm long pointing off the table towards the hex.
-                let _ = writeln!(
-                    s,
-                    r##"<g class="entry" data-hex="{hex}" data-off-table="true"><path d="M-16 0L-4 0M-6 -4L0 0L-6 4" fill="none" stroke-width="1.6" transform="translate({:.2} {:.2}) rotate({bearing:.1})"/>"##,
+                let bearing = (c[1] - at[1]).atan2(c[0] - at[0]).to_degrees();
+                farthest = farthest.max((c[0] - at[0]).hypot(c[1] - at[1]));
+                let _ = write!(
+                    marks,
+                    r##"<path d="M-16 0L-4 0M-6 -4L0 0L-6 4" fill="none" stroke-width="1.6" transform="translate({:.2} {:.2}) rotate({bearing:.1})"/>"##,
                     at[0], at[1]
                 );
             }
-            // The name beside it, kept on the table.
-            let tx = (at[0] - 60.0).clamp(4.0, (size[0] - 124.0).max(4.0));
-            let ty = if at[1] > size[1] / 2.0 {
-                at[1] - apothem * 0.9 - 2.0
-            } else {
-                at[1] + apothem * 0.9 + 6.0
-            };
-            let _ = writeln!(
-                s,
-                r##"<text x="{tx:.2}" y="{ty:.2}" stroke="#ffffff" stroke-width="0.8" paint-order="stroke">{}</text></g>"##,
-                esc(&text)
-            );
+            first.get_or_insert(at);
+            group_entries.push((hex.as_str().to_owned(), inside, at));
+        }
+        let Some(at) = first else {
+            continue;
+        };
+        let away = if farthest > 0.0 {
+            format!(" ({:.0} cm off the table)", farthest / 10.0)
+        } else {
+            String::new()
+        };
+        let label = format!(
+            "Turn {turn}: {} enter at {}{away}",
+            names.join(", "),
+            hex_names.join(" or ")
+        );
+        // The name beside the first mark, towards the table's middle, clear of other names.
+        let width = label.chars().count() as f64 * 6.0 * 0.55;
+        let right_half = at[0] > size[0] / 2.0;
+        let (anchor, x) = if right_half {
+            ("end", (at[0] - 20.0).max(width.min(size[0] - 4.0)))
+        } else {
+            ("start", (at[0] + 20.0).min((size[0] - width).max(4.0)))
+        };
+        let span = if right_half {
+            (x - width, x)
+        } else {
+            (x, x + width)
+        };
+        let step = if at[1] > size[1] / 2.0 { -9.0 } else { 9.0 };
+        let mut y = (at[1] + if step < 0.0 { -6.0 } else { 10.0 }).clamp(10.0, size[1] - 4.0);
+        while placed
+            .iter()
+            .any(|(py, a, b)| (py - y).abs() < 8.0 && span.0 < *b && *a < span.1)
+        {
+            y += step;
+        }
+        placed.push((y, span.0, span.1));
+        let hexes_attr: Vec<&str> = group_entries.iter().map(|(h, ..)| h.as_str()).collect();
+        let off = group_entries.iter().any(|(_, inside, _)| !inside);
+        let _ = writeln!(
+            s,
+            r##"<g class="entry" data-hexes="{}"{}>{marks}<text x="{x:.2}" y="{y:.2}" text-anchor="{anchor}" stroke="#ffffff" stroke-width="0.8" paint-order="stroke">{}</text></g>"##,
+            hexes_attr.join(" "),
+            if off { r#" data-off-table="true""# } else { "" },
+            esc(&label)
+        );
+        for (hex, inside, at) in group_entries {
             entries.push(crate::Entry {
-                hex: hex.to_owned(),
+                hex,
                 turn: *turn,
-                label: text,
+                label: label.clone(),
                 on_table: inside,
                 at,
             });

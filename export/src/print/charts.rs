@@ -584,6 +584,12 @@ fn victory(flow: &mut Flow, scenario: &Scenario, map: &Map, w: &Words) {
     }
     for hold in &v.holds {
         let hexes: Vec<&str> = hold.hexes.iter().map(|h| h.as_str()).collect();
+        // The result opens the line: a capital ("Marginal Allied victory: …").
+        let mut chars = hold.result.chars();
+        let result: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
         let army = army_name(hold.army.as_str());
         let hexes = hexes.join(", ");
         let line = match hold.at_least {
@@ -593,12 +599,12 @@ fn victory(flow: &mut Flow, scenario: &Scenario, map: &Map, w: &Words) {
                     ("army", &army),
                     ("n", &n.to_string()),
                     ("hexes", &hexes),
-                    ("result", &hold.result),
+                    ("result", &result),
                 ],
             ),
             None => fill(
                 w.holds_all,
-                &[("army", &army), ("hexes", &hexes), ("result", &hold.result)],
+                &[("army", &army), ("hexes", &hexes), ("result", &result)],
             ),
         };
         flow.paragraph(&line, 3.0, 3.0);
