@@ -172,7 +172,7 @@ impl EditorApp {
         let typing = ctx.text_edit_focused();
         // A modal keeps the keyboard; the legend editor is a window beside the map (Undo works).
         let dialog_open = self.dialog.is_some() || self.panels.digitise.import_dialog.is_some();
-        for command in crate::context::command::pressed(ctx, typing, dialog_open) {
+        for command in crate::context::shortcuts::pressed(ctx, typing, dialog_open) {
             self.request(command);
         }
     }
@@ -265,6 +265,7 @@ impl EditorApp {
                     panels.scenario_layer.input(cx, ui, &response, pointer, tap)
                 }));
 
+        self.with_context(|cx, _| crate::layers::keys::input(cx, ui, &response));
         // Strokes.
         let pressed_on_map = response.is_pointer_button_down_on() || tap.is_some();
         let down_on = pressed_on_map && !counters_took;

@@ -125,7 +125,7 @@ impl EditorApp {
     }
 
     /// Applies what a tool returned.
-    fn apply_tool_output(&mut self, out: ToolOutput) {
+    pub(crate) fn apply_tool_output(&mut self, out: ToolOutput) {
         if let Some(label) = out.begin {
             self.history.begin_group(label);
         }
@@ -306,6 +306,7 @@ impl EditorApp {
             }
             Command::Edit { label, changes } => self.apply_edit(&label, changes),
             Command::Stroke(out) => self.apply_tool_output(out),
+            Command::ApplyTool { hex, remove } => self.apply_tool_at(hex, remove),
             Command::Select(sel) => {
                 self.select(sel);
                 ctx.request_repaint();
@@ -525,7 +526,7 @@ impl EditorApp {
     }
 
     /// Takes the selected counter off the map (Delete).
-    fn remove_selected_from_map(&mut self) {
+    pub(crate) fn remove_selected_from_map(&mut self) {
         let (Some(at), Some(file)) = (self.selected_counter(), &self.doc.scenario) else {
             return;
         };

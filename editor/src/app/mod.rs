@@ -471,4 +471,43 @@ impl EditorApp {
         }
         self.dialog = Some(Dialog::Export(Box::new(form)));
     }
+
+    /// The current tool applied to one hex, as a click there would (`remove`: a right click),
+    /// one undo step: the map by keyboard (`layers::keys`).
+    pub fn apply_tool_at(&mut self, hex: HexIndex, remove: bool) {
+        use crate::tools::{StrokeKind, Tool};
+        let [x, y] = self.doc.map.grid.centre(hex);
+        let kind = if remove {
+            StrokeKind::Remove
+        } else {
+            StrokeKind::Add
+        };
+        self.tools.selection = Some(hex);
+        let out = match self.tools.tool {
+            Tool::Units => {
+                match (self.selected_counter(), remove) {
+                    (Some(at), false) => self.move_counter(at, hex),
+                    (Some(_), true) => self.remove_selected_from_map(),
+                    (None, _) => {}
+                }
+                return;
+            }
+            Tool::Zone => {
+                let unit = match self.oob.selected {
+                    Some(Sel::Unit(a, u)) => Some((a, u)),
+                    _ => None,
+                };
+                let zone = &mut self.oob.zone_tool;
+                zone.stroke_input(&self.doc, unit, [x, y], kind, true)
+            }
+            _ => {
+                self.tools.stroke = Some(kind);
+                self.tools
+                    .stroke_input(&self.doc, [x, y], kind, true, false)
+            }
+        };
+        self.apply_tool_output(out);
+        let end = self.tools.end_stroke();
+        self.apply_tool_output(end);
+    }
 }

@@ -74,6 +74,12 @@ pub enum Command {
     },
     /// What a map tool returned for this frame's pointer input (a stroke's part).
     Stroke(ToolOutput),
+    /// The current tool applied to one hex as a click there would (Enter on the map), or as a
+    /// right click (`remove`, Shift+Enter): one undo step.
+    ApplyTool {
+        hex: HexIndex,
+        remove: bool,
+    },
     /// Select an item of the order of battle (and the hex its counter stands on), or nothing.
     Select(Option<Sel>),
     /// Show the order of battle in the right dock, scrolled to the selection.
@@ -265,6 +271,7 @@ impl Command {
             ClearRecent,
             About,
             ImportScan,
+            DigitisePanel(true),
         ]);
         all
     }
@@ -314,6 +321,7 @@ impl Command {
             ToggleTableOverlay => "Table overlay",
             Edit { label, .. } => return label.clone(),
             Stroke(_) => "Stroke",
+            ApplyTool { .. } => "Apply the tool",
             Select(_) => "Select",
             ShowOrderOfBattle => "Order of battle",
             PickTerrain(code) => return format!("Terrain {code}"),
@@ -395,6 +403,7 @@ impl Command {
                 "Show a miniatures table (180 × 120 cm…) on the map at a system's ground scale"
             }
             Edit { .. } | Stroke(_) => "An edit of the document",
+            ApplyTool { .. } => "The current tool on the selected hex, as a click there",
             Select(_) => "Select an item of the order of battle",
             ShowOrderOfBattle => "Show the order of battle in the right dock",
             PickTerrain(_) => "Paint this terrain (brush or fill)",
@@ -522,42 +531,6 @@ pub fn shortcut_label(ctx: &egui::Context, shortcut: &KeyboardShortcut) -> Strin
 
 fn is_function_key(key: Key) -> bool {
     matches!(key, Key::F1 | Key::F8 | Key::F11 | Key::Escape)
-}
-
-/// The commands whose shortcuts match this frame's key presses, consumed from the input:
-/// shortcuts with more modifiers first (Ctrl+Shift+Z before Ctrl+Z, Shift+R before R).
-pub fn pressed(ctx: &egui::Context, typing: bool, dialog_open: bool) -> Vec<Command> {
-    let mut table: Vec<(KeyboardShortcut, Command)> = Command::all()
-        .into_iter()
-        .flat_map(|c| c.shortcuts().into_iter().map(move |s| (s, c.clone())))
-        .collect();
-    let weight = |m: Modifiers| u8::from(m.shift) + u8::from(m.alt) + u8::from(m.command);
-    table.sort_by_key(|(s, _)| std::cmp::Reverse(weight(s.modifiers)));
-    // egui takes the focus from a text field as the frame with Escape begins: whether one had
-    // it is the last frame's `typing`.
-    let typing_id = egui::Id::unique("bataille-typing-last-frame");
-    let was_typing = ctx.data(|d| d.get_temp::<bool>(typing_id)).unwrap_or(false);
-    ctx.data_mut(|d| d.insert_temp(typing_id, typing));
-    let escape_is_a_fields = (typing || was_typing) && !dialog_open;
-    let menu_open = egui::Popup::is_any_open(ctx);
-    let mut out = Vec::new();
-    for (shortcut, command) in table {
-        if typing && !Command::works_while_typing(&shortcut) {
-            continue;
-        }
-        // Escape in a dock's text field is the field's: it puts the value back (`panels::field`).
-        // An open menu or combo box is on top of everything: its popup closes on Escape.
-        if (escape_is_a_fields || menu_open) && command == Command::Escape {
-            continue;
-        }
-        if dialog_open && !command.works_over_dialogs() {
-            continue;
-        }
-        if ctx.input_mut(|i| i.consume_shortcut(&shortcut)) {
-            out.push(command);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

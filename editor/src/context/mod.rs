@@ -6,6 +6,7 @@
 //! only the app's one handler, draining the commands, does.
 
 pub mod command;
+pub mod shortcuts;
 
 use std::cell::RefCell;
 

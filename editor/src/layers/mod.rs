@@ -6,6 +6,7 @@
 //! the context and knows nothing of it.
 
 pub mod command_view;
+pub mod keys;
 pub mod scan;
 pub mod scenario;
 

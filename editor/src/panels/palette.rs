@@ -15,16 +15,32 @@ pub struct PaletteState {
     pub selected: usize,
 }
 
-/// The commands whose label or tooltip holds every word of the query.
+/// The commands whose label or tooltip holds every word of the query: those whose label
+/// starts with it first, then those whose label holds every word, then the tooltips' (issue 21:
+/// "order" offered "Inspector dock", whose hover text names the order of battle, first).
 pub fn matches(query: &str) -> Vec<Command> {
-    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-    Command::all()
+    let query = query.trim().to_lowercase();
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let mut ranked: Vec<(u8, Command)> = Command::all()
         .into_iter()
-        .filter(|c| {
-            let text = format!("{} {}", c.label(), c.tooltip()).to_lowercase();
-            words.iter().all(|w| text.contains(w.as_str()))
+        .filter_map(|c| {
+            let label = c.label().to_lowercase();
+            let text = format!("{label} {}", c.tooltip().to_lowercase());
+            let rank = if label.starts_with(&query) {
+                0
+            } else if words.iter().all(|w| label.contains(w)) {
+                1
+            } else if words.iter().all(|w| text.contains(w)) {
+                2
+            } else {
+                return None;
+            };
+            Some((rank, c))
         })
-        .collect()
+        .collect();
+    // Stable: commands of one rank stay in the table's order.
+    ranked.sort_by_key(|(rank, _)| *rank);
+    ranked.into_iter().map(|(_, c)| c).collect()
 }
 
 /// The palette's body: a filter and the matching commands; the command chosen (Enter or a
