@@ -282,3 +282,61 @@ fn rosters_read_as_a_players_sheet() {
         }
     }
 }
+
+#[test]
+fn the_best_turn_puts_at_least_as_many_units_on_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("denain.svg");
+    let outside = |said: &str| -> usize {
+        said.lines()
+            .find_map(|l| l.split_once("outside: "))
+            .map_or(0, |(_, list)| list.matches(" (").count())
+    };
+    let run = |turn: &str| {
+        let out = bataille(&[
+            "table",
+            "scenarios/denain-1712.ron",
+            "--system",
+            "louis-xiv",
+            "--table",
+            "180x120cm",
+            "--turn",
+            turn,
+            "--out",
+            svg.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let flat = run("0");
+    let best = run("best");
+    assert!(best.contains("clockwise over the map"), "{best}");
+    assert!(outside(&best) <= outside(&flat), "{best}\n{flat}");
+    assert!(outside(&flat) > 0, "{flat}");
+    // The plan says how it is turned.
+    let turn: f64 = best
+        .split("turned ")
+        .nth(1)
+        .and_then(|r| r.split('°').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let written = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(
+        turn == 0.0,
+        !written.contains("clockwise over the map"),
+        "{turn}"
+    );
+    // Best needs a table to fit.
+    let out = bataille(&[
+        "table",
+        "scenarios/denain-1712.ron",
+        "--system",
+        "louis-xiv",
+        "--turn",
+        "best",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("needs a `--table`"));
+}

@@ -32,20 +32,32 @@ pub struct Args {
     #[arg(long)]
     pub roster: Option<PathBuf>,
     /// Turn the table over the map, degrees clockwise (`--turn 30`): for a battle whose lines
-    /// do not run north-south or east-west.
-    #[arg(long, default_value_t = 0.0, value_parser = parse_turn, allow_hyphen_values = true)]
-    pub turn: f64,
+    /// do not run north-south or east-west. `--turn best` (with `--table`) tries every 15° and
+    /// keeps the turn that puts the most units on the table.
+    #[arg(long, default_value = "0", value_parser = parse_turn, allow_hyphen_values = true)]
+    pub turn: Turn,
 }
 
-/// A turn in degrees, -360 to 360.
-fn parse_turn(text: &str) -> Result<f64, String> {
+/// How the table is turned over the map.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Turn {
+    Degrees(f64),
+    /// The turn, in steps of 15°, that leaves the fewest units off the table.
+    Best,
+}
+
+/// A turn in degrees, -360 to 360, or `best`.
+fn parse_turn(text: &str) -> Result<Turn, String> {
+    if text.trim().eq_ignore_ascii_case("best") {
+        return Ok(Turn::Best);
+    }
     let turn: f64 = text
         .trim()
         .trim_end_matches('°')
         .parse()
-        .map_err(|_| format!("`{text}` is not a number of degrees"))?;
+        .map_err(|_| format!("`{text}` is not a number of degrees (or `best`)"))?;
     if turn.is_finite() && (-360.0..=360.0).contains(&turn) {
-        Ok(turn)
+        Ok(Turn::Degrees(turn))
     } else {
         Err(format!("`{text}`: turn the table by -360 to 360 degrees"))
     }
@@ -104,12 +116,36 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let system_path = system_path_of(&args.scenario, used);
     let system =
         load_system(&system_path).with_context(|| format!("loading system `{}`", args.system))?;
-    let request = PlanRequest {
+    let request = |turn_degrees: f64| PlanRequest {
         figures: args.figures.clone(),
         table: args.table,
-        turn_degrees: args.turn,
+        turn_degrees,
     };
-    let plan = plan(scenario, &loaded.map.map, &system, &request)?;
+    let plan = match args.turn {
+        Turn::Degrees(turn) => plan(scenario, &loaded.map.map, &system, &request(turn))?,
+        Turn::Best => {
+            if args.table.is_none() {
+                bail!("`--turn best` needs a `--table` to fit");
+            }
+            // Every 15° over half a turn (a table turned 180° holds the same units); the
+            // smallest turn wins a tie.
+            let mut best = plan(scenario, &loaded.map.map, &system, &request(0.0))?;
+            let mut best_turn = 0.0;
+            for step in 1..12 {
+                let turn = f64::from(step) * 15.0;
+                let candidate = plan(scenario, &loaded.map.map, &system, &request(turn))?;
+                if candidate.outside.len() < best.outside.len() {
+                    best = candidate;
+                    best_turn = turn;
+                }
+            }
+            println!(
+                "turned {best_turn}° clockwise over the map: {} outside the table",
+                best.outside.len()
+            );
+            best
+        }
+    };
     match out_format {
         Format::Svg => write_atomic(&args.out, &plan.svg)
             .with_context(|| format!("cannot write {}", args.out.display()))?,
