@@ -526,3 +526,49 @@ fn a_tiled_export_to_a_fifo_is_refused_not_hung() {
     let error = end.expect_err("refused");
     assert!(error.contains("FIFO"), "{error}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The largest map.
+
+/// The largest map allowed (999 × 999 hexes, with the stress generator's rivers, roads and
+/// towns) opens without building a mesh per hex in the first frame: zoomed out, the map is one
+/// image painted off the UI thread (with its progress shown), no larger than the GPU allows
+/// (kittest's 2048 px: a 4096 px image aborted the first frame).
+#[test]
+fn the_largest_map_opens_at_once_and_is_drawn_off_the_ui_thread() {
+    let (map, _) = bataille_schema::stress::generate(
+        bataille_schema::stress::StressSize {
+            columns: 999,
+            rows: 999,
+            units: 0,
+            corps: 1,
+        },
+        "big.ron",
+    );
+    let (dir, path) = temp_with_map(&map, "big.ron");
+    drop(map);
+    let mut h = harness(app_with_file(dir.path(), &path));
+    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    h.step();
+    assert_eq!(
+        h.state().view.rebuilt_chunks,
+        0,
+        "no chunk mesh is built for a map drawn as one image"
+    );
+    assert!(
+        h.state().view.overview_painting().is_some(),
+        "the image is painted off the UI thread"
+    );
+    // Zoomed in, only the chunks in view are built.
+    h.state_mut().execute(Command::Zoom100);
+    h.step();
+    let built = h.state().view.rebuilt_chunks;
+    assert!(built > 0 && built < 200, "{built} chunks built");
+    // Another file opened meanwhile: the painting stops.
+    h.state_mut().execute(Command::ZoomOut);
+    let (_small_dir, small) = temp_with_map(&blank_map(8, 6), "small.ron");
+    h.state_mut().execute(Command::OpenPath(small));
+    h.step();
+    assert_eq!(h.state().doc.map.grid.columns, 8);
+    assert!(h.state().view.overview_painting().is_none());
+}

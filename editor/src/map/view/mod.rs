@@ -216,6 +216,11 @@ impl MapView {
         self.centre -= delta / self.zoom;
     }
 
+    /// How far the zoomed-out image of the map is, while it is painted off the UI thread.
+    pub fn overview_painting(&self) -> Option<f32> {
+        self.overview.painting()
+    }
+
     /// Drops every cached mesh (legend, grid or document change).
     pub fn invalidate_all(&mut self) {
         self.grid_key = None;
@@ -378,7 +383,6 @@ impl MapView {
         let mut under_lines = Some(under_lines);
         self.place(&doc.map.grid, rect);
         let view = self.visible_grid_rect(rect);
-        self.rebuild_dirty(doc, Some(view));
         let key = ScreenKey {
             zoom: self.zoom,
             offset: rect.center().to_vec2() - self.centre.to_vec2() * self.zoom,
@@ -398,7 +402,13 @@ impl MapView {
             && self.layers.hexsides
             && self.layers.overlays
             && !detail
-            && overview::Overview::serves(doc, self.zoom);
+            && overview::Overview::serves(doc, self.zoom, painter.ctx());
+        // The overview holds everything drawn zoomed out (unless a scan lies between the
+        // terrain and the features): no chunk mesh is needed then.
+        self.prepare(doc);
+        if !(use_overview && overview::Overview::with_features(doc)) {
+            self.rebuild_dirty(doc, Some(view));
+        }
         let mut shapes = Vec::new();
         for (layer, &show) in wanted.iter().enumerate() {
             if layer == OUTLINE
@@ -457,6 +467,9 @@ impl MapView {
             }
         }
         painter.extend(shapes);
+        if use_overview {
+            self.overview.paint_progress(painter, rect);
+        }
         self.paint_text(painter, rect, doc, view);
     }
 

@@ -6,6 +6,14 @@
 //! only the terrain goes in (the features stay meshes, drawn over the scan).
 //! An edit repaints only the pixels of the chunks it touched (`TextureHandle::set_partial`),
 //! when the overview is next drawn.
+//!
+//! The whole image is painted off the UI thread, band by band (issue 26: on the largest map,
+//! 999 × 999 hexes, it took most of the first frame, with the chunk meshes the overview makes
+//! unneeded): until it is ready the view says how far it is, and a new document cancels it.
+//! It is never larger than the GPU allows (`max_texture_side`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use bataille_render::Layout;
 use bataille_render::symbology::{Drawing, part};
@@ -34,7 +42,26 @@ pub(super) struct Overview {
     dirty: Vec<Rect>,
     /// Whether the features (hexsides, roads, overlays) are in the image.
     pub(super) features: bool,
+    /// The image being painted off the UI thread.
+    painting: Option<Painting>,
 }
+
+/// The whole image painted on its own thread: its progress, and a flag that stops it (set when
+/// dropped: a new document, a new grid).
+struct Painting {
+    handle: Option<std::thread::JoinHandle<Option<ColorImage>>>,
+    progress: Arc<AtomicU32>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Drop for Painting {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// How many bands the whole image is painted in (progress and cancelling between them).
+const BANDS: usize = 16;
 
 impl Overview {
     /// Forgets the image (a new grid or legend).
@@ -44,24 +71,54 @@ impl Overview {
 
     /// Marks a grid-space rectangle for repainting.
     pub(super) fn invalidate(&mut self, bounds: Rect) {
-        if self.texture.is_some() {
+        if self.texture.is_some() || self.painting.is_some() {
             self.dirty.push(bounds);
         }
     }
 
-    /// The scale the overview would have for this grid.
-    fn scale_for(doc: &Document) -> (f32, egui::Pos2, [usize; 2]) {
+    /// The image's largest side on this GPU.
+    pub(super) fn max_side(ctx: &egui::Context) -> f32 {
+        MAX_SIDE.min(ctx.input(|i| i.max_texture_side) as f32)
+    }
+
+    /// Whether the features go into the image: not when a scan lies between the terrain and
+    /// them.
+    pub(super) fn with_features(doc: &Document) -> bool {
+        doc.map.background.is_none()
+    }
+
+    /// How far the image being painted is, while it is.
+    pub(super) fn painting(&self) -> Option<f32> {
+        let painting = self.painting.as_ref()?;
+        Some(f32::from_bits(painting.progress.load(Ordering::Relaxed)))
+    }
+
+    /// Says how far the image being painted is, over the map, while it is.
+    pub(super) fn paint_progress(&self, painter: &egui::Painter, rect: Rect) {
+        if let Some(done) = self.painting() {
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                format!("Drawing the map… {:.0} %", done * 100.0),
+                egui::FontId::proportional(18.0),
+                Color32::from_gray(235),
+            );
+        }
+    }
+
+    /// The scale the overview would have for this grid, its image at most `max_side` a side.
+    fn scale_for(doc: &Document, max_side: f32) -> (f32, egui::Pos2, [usize; 2]) {
         let (min, max) = doc.map.grid.bounds();
         let (w, h) = (max[0] - min[0] + 2.0, max[1] - min[1] + 2.0);
-        let scale = (MAX_SIDE / w.max(h)).min(MAX_SCALE);
+        let scale = (max_side / w.max(h)).min(MAX_SCALE);
         let origin = pos2(min[0] - 1.0, min[1] - 1.0);
         let size = [(w * scale).ceil() as usize, (h * scale).ceil() as usize];
         (scale, origin, size)
     }
 
     /// Whether the overview draws the terrain at this zoom (no texel larger than a point).
-    pub(super) fn serves(doc: &Document, zoom: f32) -> bool {
-        let (scale, _, _) = Overview::scale_for(doc);
+    pub(super) fn serves(doc: &Document, zoom: f32, ctx: &egui::Context) -> bool {
+        let (scale, _, _) = Overview::scale_for(doc, Overview::max_side(ctx));
         zoom <= scale
     }
 
@@ -162,21 +219,33 @@ impl Overview {
         Some(([x0, y0], image))
     }
 
-    /// The texture, built or brought up to date.
+    /// The texture, built or brought up to date; `None` while the whole image is being painted
+    /// off the UI thread (started here).
     pub(super) fn texture(
         &mut self,
         ctx: &egui::Context,
         doc: &Document,
     ) -> Option<&TextureHandle> {
+        if self.texture.is_some() && self.features != Overview::with_features(doc) {
+            self.clear(); // A scan came or went: the features move in or out of the image.
+        }
         if self.texture.is_none() {
-            let (scale, origin, size) = Overview::scale_for(doc);
-            self.scale = scale;
-            self.origin = origin;
-            self.size = size;
-            self.dirty.clear();
-            let (_, image) = self.paint_region(doc, None)?;
-            self.texture = Some(ctx.load_texture("map overview", image, TextureOptions::LINEAR));
-        } else if !self.dirty.is_empty() {
+            match &self.painting {
+                None => self.start_painting(ctx, doc),
+                Some(painting) if painting.handle.as_ref().is_none_or(|h| h.is_finished()) => {
+                    let mut done = self.painting.take()?;
+                    let image = done.handle.take()?.join().ok().flatten()?;
+                    self.texture =
+                        Some(ctx.load_texture("map overview", image, TextureOptions::LINEAR));
+                }
+                Some(_) => {}
+            }
+            if self.texture.is_none() {
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+                return None;
+            }
+        }
+        if !self.dirty.is_empty() {
             let dirty = std::mem::take(&mut self.dirty);
             for region in dirty {
                 if let Some((at, image)) = self.paint_region(doc, Some(region))
@@ -187,6 +256,71 @@ impl Overview {
             }
         }
         self.texture.as_ref()
+    }
+
+    /// Lays the image out for `doc` and paints it on its own thread, band by band, from a copy
+    /// of the document (the editor goes on meanwhile; edits made are repainted after).
+    fn start_painting(&mut self, ctx: &egui::Context, doc: &Document) {
+        let (scale, origin, size) = Overview::scale_for(doc, Overview::max_side(ctx));
+        self.scale = scale;
+        self.origin = origin;
+        self.size = size;
+        self.features = Overview::with_features(doc);
+        self.dirty.clear();
+        let painter = Overview {
+            scale,
+            origin,
+            size,
+            features: self.features,
+            ..Overview::default()
+        };
+        let doc = doc.clone();
+        let progress = Arc::new(AtomicU32::new(0f32.to_bits()));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (p, c, repaint) = (progress.clone(), cancel.clone(), ctx.clone());
+        let spawned = std::thread::Builder::new()
+            .name("map overview".into())
+            .spawn(move || {
+                let image = painter.paint_bands(&doc, &|fraction| {
+                    p.store(fraction.to_bits(), Ordering::Relaxed);
+                    repaint.request_repaint();
+                    !c.load(Ordering::Relaxed)
+                });
+                repaint.request_repaint();
+                image
+            });
+        self.painting = spawned.ok().map(|handle| Painting {
+            handle: Some(handle),
+            progress,
+            cancel,
+        });
+    }
+
+    /// The whole image, painted in [`BANDS`] bands of rows; `None` when `progress` answers
+    /// `false` (cancelled).
+    fn paint_bands(&self, doc: &Document, progress: &dyn Fn(f32) -> bool) -> Option<ColorImage> {
+        let [w, h] = self.size;
+        let mut image = ColorImage::filled([w, h], Color32::TRANSPARENT);
+        let band = h.div_ceil(BANDS).max(1);
+        for (i, y0) in (0..h).step_by(band).enumerate() {
+            let y1 = (y0 + band).min(h);
+            let region = Rect::from_min_max(
+                self.origin + vec2(0.0, y0 as f32 / self.scale),
+                self.origin + vec2(w as f32 / self.scale, y1 as f32 / self.scale),
+            );
+            if let Some(([x, y], patch)) = self.paint_region(doc, Some(region)) {
+                let [pw, ph] = patch.size;
+                for row in 0..ph.min(h.saturating_sub(y)) {
+                    let to = (y + row) * w + x;
+                    let n = pw.min(w - x);
+                    image.pixels[to..to + n].copy_from_slice(&patch.pixels[row * pw..row * pw + n]);
+                }
+            }
+            if !progress((i + 1) as f32 * band as f32 / h as f32) {
+                return None;
+            }
+        }
+        Some(image)
     }
 
     /// The image's rectangle in grid space.
@@ -214,7 +348,7 @@ mod tests {
     use bataille_schema::stress::{StressSize, generate};
 
     fn laid_out(doc: &Document) -> Overview {
-        let (scale, origin, size) = Overview::scale_for(doc);
+        let (scale, origin, size) = Overview::scale_for(doc, MAX_SIDE);
         Overview {
             scale,
             origin,
@@ -281,5 +415,30 @@ mod tests {
             at_centre(&o, &doc, hex, at, &patch),
             legend_colour(&doc, other)
         );
+    }
+
+    #[test]
+    fn the_image_is_never_larger_than_the_gpu_allows() {
+        let (map, _) = generate(
+            StressSize {
+                columns: 400,
+                rows: 300,
+                units: 0,
+                corps: 1,
+            },
+            "m.ron",
+        );
+        let (doc, _) = Document::from_map(map, None);
+        let ctx = egui::Context::default();
+        ctx.begin_pass(egui::RawInput {
+            max_texture_side: Some(2048),
+            ..Default::default()
+        });
+        let max = Overview::max_side(&ctx);
+        assert_eq!(max, 2048.0);
+        let (_, _, [w, h]) = Overview::scale_for(&doc, max);
+        assert!(w <= 2048 && h <= 2048, "{w} × {h}");
+        let (_, _, [w, h]) = Overview::scale_for(&doc, MAX_SIDE);
+        assert!(w.max(h) > 2048, "the map would need more: {w} × {h}");
     }
 }
