@@ -337,3 +337,28 @@ fn panels_and_layers_send_commands_and_return_no_requests() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// One file per tool behind one trait (issue 21, as Tiled's `AbstractTool`): every tool has its
+/// implementation, which says it is that tool; names and keys are each one tool's; and the
+/// tools' module matches on no tool but to find its implementation (a tool is not a branch in
+/// five matches).
+#[test]
+fn every_tool_is_one_implementation_of_the_tool_trait() {
+    use bataille_editor::tools::Tool;
+    let mut names = std::collections::HashSet::new();
+    let mut keys = std::collections::HashSet::new();
+    for tool in Tool::ALL {
+        let imp = tool.imp();
+        assert_eq!(imp.id(), tool, "{}", imp.name());
+        assert!(names.insert(imp.name()), "{} named twice", imp.name());
+        assert!(keys.insert(imp.key()), "{:?} is two tools' key", imp.key());
+        assert!(!imp.tooltip().is_empty() && !imp.icon().is_empty());
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tools/mod.rs");
+    let code = std::fs::read_to_string(root).expect("tools/mod.rs");
+    let arms = code.matches("Tool::Brush =>").count();
+    assert_eq!(
+        arms, 1,
+        "tools/mod.rs matches on the tools beyond `Tool::imp`"
+    );
+}

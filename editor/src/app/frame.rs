@@ -481,40 +481,15 @@ impl EditorApp {
         let Some(hex) = self.hovered else {
             return;
         };
-        let hover = egui::Stroke::new(2.0, egui::Color32::WHITE);
-        match self.tools.tool {
-            Tool::Brush => {
-                for h in self.tools.brush_footprint(&self.doc, hex) {
-                    self.view.outline_hex(
-                        painter,
-                        grid,
-                        rect,
-                        h,
-                        egui::Stroke::new(1.5, egui::Color32::from_white_alpha(200)),
-                    );
-                }
-            }
-            Tool::Hexside => {
-                if let Some(pos) = pointer {
-                    let g = self.view.to_grid(rect, pos);
-                    if let Some((side, d)) =
-                        crate::model::document::nearest_side(grid, hex, [g.x, g.y])
-                        && d <= crate::tools::HEXSIDE_REACH
-                    {
-                        self.view.highlight_side(
-                            painter,
-                            grid,
-                            rect,
-                            hex,
-                            side,
-                            egui::Stroke::new(4.0, egui::Color32::from_rgb(255, 120, 0)),
-                        );
-                    }
-                }
-                self.view.outline_hex(painter, grid, rect, hex, hover);
-            }
-            _ => self.view.outline_hex(painter, grid, rect, hex, hover),
-        }
+        self.tools.tool.imp().feedback(&crate::tools::Feedback {
+            state: &self.tools,
+            doc: &self.doc,
+            view: &self.view,
+            painter,
+            rect,
+            hover: hex,
+            pointer,
+        });
     }
 
     fn toasts_ui(&mut self, ctx: &egui::Context) {

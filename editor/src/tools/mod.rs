@@ -1,14 +1,23 @@
-//! The map tools (select, brush, fill, eyedropper, hexside, overlay, label): their shortcuts and
-//! options, and how pointer input on the map becomes edit commands. Tools read the document
-//! and return commands; they never change it themselves.
+//! The map tools, one file each behind the [`MapTool`] trait (as Tiled's `AbstractTool`): its
+//! name, key, icon and tooltip, what a stroke on the map makes of the document (changes, never
+//! written by the tool), and its feedback under the pointer. Adding a tool adds a file and a
+//! line in [`Tool::imp`]. The options a tool has are in the tool dock (`panels::tool_dock`).
 
+pub mod brush;
+pub mod eyedropper;
+pub mod fill;
 pub mod hexside;
+pub mod hexside_tool;
+pub mod label;
+pub mod overlay;
+pub mod select;
+pub mod units;
 pub mod zone;
 
-use bataille_schema::{HexIndex, HexName, HexsideRef, Id};
+use bataille_schema::{HexIndex, HexsideRef, Id};
 use egui::Key;
 
-use crate::model::document::{Document, flood_region, nearest_side};
+use crate::model::document::Document;
 use crate::model::history::{CellChange, Change};
 
 /// A map tool.
@@ -40,69 +49,99 @@ impl Tool {
         Tool::Units,
     ];
 
-    pub fn name(self) -> &'static str {
+    /// The tool's implementation (its file).
+    pub fn imp(self) -> &'static dyn MapTool {
         match self {
-            Tool::Select => "Select",
-            Tool::Brush => "Brush",
-            Tool::Fill => "Fill",
-            Tool::Eyedropper => "Eyedropper",
-            Tool::Hexside => "Hexside",
-            Tool::Overlay => "Overlay",
-            Tool::Label => "Label",
-            Tool::Zone => "Zone",
-            Tool::Units => "Units",
+            Tool::Select => &select::SelectTool,
+            Tool::Brush => &brush::BrushTool,
+            Tool::Fill => &fill::FillTool,
+            Tool::Eyedropper => &eyedropper::EyedropperTool,
+            Tool::Hexside => &hexside_tool::HexsideTool,
+            Tool::Overlay => &overlay::OverlayTool,
+            Tool::Label => &label::LabelTool,
+            Tool::Zone => &zone::ZoneMapTool,
+            Tool::Units => &units::UnitsTool,
         }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.imp().name()
     }
 
     /// The key that selects it.
     pub fn key(self) -> Key {
-        match self {
-            Tool::Select => Key::S,
-            Tool::Brush => Key::B,
-            Tool::Fill => Key::F,
-            Tool::Eyedropper => Key::I,
-            Tool::Hexside => Key::H,
-            Tool::Overlay => Key::O,
-            Tool::Label => Key::L,
-            Tool::Zone => Key::Z,
-            Tool::Units => Key::U,
-        }
+        self.imp().key()
     }
 
     pub fn icon(self) -> &'static str {
-        match self {
-            Tool::Select => "⛶",
-            Tool::Brush => "✏",
-            Tool::Fill => "🎨",
-            Tool::Eyedropper => "💧",
-            Tool::Hexside => "〰",
-            Tool::Overlay => "🏰",
-            Tool::Label => "🔤",
-            Tool::Zone => "🚩",
-            Tool::Units => "♟",
-        }
+        self.imp().icon()
     }
 
     /// The tool-bar tooltip, with the key.
     pub fn tooltip(self) -> String {
-        let what = match self {
-            Tool::Select => "Select a hex to inspect it; Esc clears the selection",
-            Tool::Brush => "Paint terrain; [ and ] change the brush size",
-            Tool::Fill => "Fill the connected area of one terrain",
-            Tool::Eyedropper => "Pick the terrain under the cursor (or Alt-click with any tool)",
-            Tool::Hexside => "Drag along hex edges to add the chosen feature; right-drag removes",
-            Tool::Overlay => "Click or drag to add the chosen overlay; right-click removes",
-            Tool::Label => "Click a hex to set its label; right-click removes it",
-            Tool::Zone => {
-                "Drag to add hexes to a deployment zone (or entry hexes, objectives); \
-                 right-drag removes"
-            }
-            Tool::Units => {
-                "Drag counters onto hexes and between them; click a hex to place the selected \
-                 counter; right-click takes one off"
-            }
-        };
-        format!("{} ({}) — {what}", self.name(), self.key().name())
+        format!(
+            "{} ({}) — {}",
+            self.name(),
+            self.key().name(),
+            self.imp().tooltip()
+        )
+    }
+}
+
+/// One frame of a stroke on the map, for a tool.
+#[derive(Debug, Clone, Copy)]
+pub struct Stroke {
+    /// The pointer in grid space.
+    pub pointer: [f32; 2],
+    /// The hex under it.
+    pub hex: Option<HexIndex>,
+    pub kind: StrokeKind,
+    /// The stroke began this frame.
+    pub pressed: bool,
+}
+
+/// What a tool's feedback is painted with: the hex under the pointer (and the pointer), the
+/// document, its state, the view and where the map is.
+pub struct Feedback<'a> {
+    pub state: &'a ToolState,
+    pub doc: &'a Document,
+    pub view: &'a crate::map::view::MapView,
+    pub painter: &'a egui::Painter,
+    pub rect: egui::Rect,
+    pub hover: HexIndex,
+    pub pointer: Option<egui::Pos2>,
+}
+
+impl Feedback<'_> {
+    /// The hovered hex outlined in white (most tools' feedback).
+    pub fn outline_hover(&self) {
+        let stroke = egui::Stroke::new(2.0, egui::Color32::WHITE);
+        self.view.outline_hex(
+            self.painter,
+            &self.doc.map.grid,
+            self.rect,
+            self.hover,
+            stroke,
+        );
+    }
+}
+
+/// A map tool (one file each).
+pub trait MapTool: Sync {
+    /// Its id, as commands name it.
+    fn id(&self) -> Tool;
+    fn name(&self) -> &'static str;
+    /// The key that selects it.
+    fn key(&self) -> Key;
+    fn icon(&self) -> &'static str;
+    /// What it does, in a sentence (the key is added).
+    fn tooltip(&self) -> &'static str;
+    /// One frame of a stroke: the changes it makes of the document (with the undo group's
+    /// beginning and label); it may keep what the stroke needs in `state`.
+    fn stroke(&self, state: &mut ToolState, doc: &Document, stroke: Stroke) -> ToolOutput;
+    /// What it shows under the pointer, painted last: the hovered hex by default.
+    fn feedback(&self, feedback: &Feedback<'_>) {
+        feedback.outline_hover();
     }
 }
 
@@ -213,7 +252,7 @@ impl ToolState {
     }
 
     /// Terrain changes painting the brush at a hex.
-    fn paint_at(&self, doc: &Document, centre: HexIndex) -> Option<Change> {
+    pub(crate) fn paint_at(&self, doc: &Document, centre: HexIndex) -> Option<Change> {
         let cells: Vec<CellChange> = self
             .brush_footprint(doc, centre)
             .into_iter()
@@ -241,233 +280,18 @@ impl ToolState {
         pressed: bool,
         alt: bool,
     ) -> ToolOutput {
-        let mut out = ToolOutput::default();
-        let grid = &doc.map.grid;
-        let hex = grid.hex_at(pointer);
         if kind == StrokeKind::Pan {
-            return out;
+            return ToolOutput::default();
         }
-        if alt || self.tool == Tool::Eyedropper {
-            if let Some(hex) = hex {
-                out.picked = doc.code(hex);
-            }
-            return out;
-        }
-        match self.tool {
-            Tool::Eyedropper | Tool::Zone | Tool::Units => {}
-            Tool::Select => {
-                if pressed {
-                    self.selection = hex;
-                }
-            }
-            Tool::Brush => {
-                if pressed {
-                    out.begin = Some("Paint terrain");
-                }
-                if let Some(hex) = hex
-                    && kind == StrokeKind::Add
-                {
-                    // Fill the gap when the pointer jumped several hexes in one frame.
-                    let path: Vec<HexIndex> = match self.last_hex {
-                        Some(last) if last != hex && !pressed => {
-                            let a = grid.hex(last);
-                            let b = grid.hex(hex);
-                            a.line_to(b).filter_map(|h| grid.index(h)).skip(1).collect()
-                        }
-                        Some(last) if last == hex && !pressed => Vec::new(),
-                        _ => vec![hex],
-                    };
-                    for h in path {
-                        if let Some(change) = self.paint_at(doc, h) {
-                            out.changes.push(change);
-                        }
-                    }
-                    self.last_hex = Some(hex);
-                }
-            }
-            Tool::Fill => {
-                if pressed
-                    && kind == StrokeKind::Add
-                    && let Some(hex) = hex
-                {
-                    let cells: Vec<CellChange> = flood_region(doc, hex)
-                        .into_iter()
-                        .filter_map(|h| {
-                            let before = doc.code(h)?;
-                            (before != self.terrain).then_some(CellChange {
-                                hex: h,
-                                before,
-                                after: self.terrain,
-                            })
-                        })
-                        .collect();
-                    if !cells.is_empty() {
-                        out.begin = Some("Fill");
-                        out.changes.push(Change::Terrain(cells));
-                    }
-                }
-            }
-            Tool::Hexside => {
-                let Some(feature) = self.hexside.clone() else {
-                    return out;
-                };
-                if pressed {
-                    out.begin = Some(if kind == StrokeKind::Add {
-                        "Draw hexside feature"
-                    } else {
-                        "Remove hexside feature"
-                    });
-                    self.last_side = None;
-                    self.stroke_sides.clear();
-                }
-                let Some(hex) = hex else {
-                    return out;
-                };
-                let Some((side, distance)) = nearest_side(grid, hex, pointer) else {
-                    return out;
-                };
-                if distance > HEXSIDE_REACH {
-                    return out;
-                }
-                let side_key = hexside::key(grid, hex, side);
-                if hexside::is_edge(grid, side_key) {
-                    // Features on the map's edge break E0606: never drawn there.
-                    return out;
-                }
-                let last = self.stroke_sides.last().map(|(k, _)| *k);
-                if last == Some(side_key) {
-                    return out;
-                }
-                // The chain from the last side to this one: no gap when the pointer jumped.
-                let path = match last {
-                    Some(last) => hexside::chain(grid, last, side_key, 12),
-                    None => vec![side_key],
-                };
-                for step in path {
-                    // A corner cut: the side before turned out to be a stray; take it back.
-                    if let [.., (before, _), (middle, added)] = self.stroke_sides[..]
-                        && hexside::is_stray(grid, before, middle, step)
-                    {
-                        self.stroke_sides.pop();
-                        if added && kind == StrokeKind::Add {
-                            out.changes.push(Change::Hexside {
-                                feature: feature.clone(),
-                                side: grid.hexside_ref(middle.0, middle.1),
-                                present: false,
-                            });
-                        }
-                    }
-                    let side_ref = grid.hexside_ref(step.0, step.1);
-                    let mut added = false;
-                    match kind {
-                        StrokeKind::Add => {
-                            if !doc.has_hexside(&feature, &side_ref)
-                                || out.changes.iter().any(|c| {
-                                    matches!(c, Change::Hexside { side, present: false, .. } if *side == side_ref)
-                                })
-                            {
-                                out.changes.push(Change::Hexside {
-                                    feature: feature.clone(),
-                                    side: side_ref.clone(),
-                                    present: true,
-                                });
-                                added = true;
-                            }
-                        }
-                        StrokeKind::Remove => {
-                            let present: Vec<Id> = if doc.has_hexside(&feature, &side_ref) {
-                                vec![feature.clone()]
-                            } else {
-                                doc.hexside_features(&side_ref)
-                                    .into_iter()
-                                    .cloned()
-                                    .collect()
-                            };
-                            for feature in present {
-                                out.changes.push(Change::Hexside {
-                                    feature,
-                                    side: side_ref.clone(),
-                                    present: false,
-                                });
-                            }
-                        }
-                        StrokeKind::Pan => {}
-                    }
-                    self.stroke_sides.push((step, added));
-                    self.last_side = Some(side_ref);
-                }
-            }
-            Tool::Overlay => {
-                let Some(overlay) = self.overlay.clone() else {
-                    return out;
-                };
-                if pressed {
-                    out.begin = Some(if kind == StrokeKind::Add {
-                        "Place overlay"
-                    } else {
-                        "Remove overlay"
-                    });
-                    self.last_hex = None;
-                }
-                let Some(hex) = hex else {
-                    return out;
-                };
-                if self.last_hex == Some(hex) {
-                    return out;
-                }
-                self.last_hex = Some(hex);
-                let name: HexName = grid.name(hex);
-                match kind {
-                    StrokeKind::Add => {
-                        if !doc.has_overlay(&name, &overlay) {
-                            out.changes.push(Change::Overlay {
-                                hex: name,
-                                overlay,
-                                present: true,
-                            });
-                        }
-                    }
-                    StrokeKind::Remove => {
-                        let present: Vec<Id> = if doc.has_overlay(&name, &overlay) {
-                            vec![overlay]
-                        } else {
-                            doc.overlays_at(hex).to_vec()
-                        };
-                        for overlay in present {
-                            out.changes.push(Change::Overlay {
-                                hex: name.clone(),
-                                overlay,
-                                present: false,
-                            });
-                        }
-                    }
-                    StrokeKind::Pan => {}
-                }
-            }
-            Tool::Label => {
-                if !pressed {
-                    return out;
-                }
-                let Some(hex) = hex else {
-                    return out;
-                };
-                let name = grid.name(hex);
-                let before = doc.map.labels.get(&name).cloned();
-                let text = self.label_text.trim();
-                let after = match kind {
-                    StrokeKind::Add if !text.is_empty() => Some(text.to_owned()),
-                    _ => None,
-                };
-                if before != after {
-                    out.changes.push(Change::Label {
-                        hex: name,
-                        before,
-                        after,
-                    });
-                }
-            }
-        }
-        out
+        let stroke = Stroke {
+            pointer,
+            hex: doc.map.grid.hex_at(pointer),
+            kind,
+            pressed,
+        };
+        // Alt makes any tool the eyedropper.
+        let tool = if alt { Tool::Eyedropper } else { self.tool };
+        tool.imp().stroke(self, doc, stroke)
     }
 
     /// The stroke ended (button released).

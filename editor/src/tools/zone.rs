@@ -86,6 +86,37 @@ impl Default for ZoneTool {
     }
 }
 
+/// The zone tool (Z) as a map tool: its strokes go to [`ZoneTool::stroke_input`], which holds the
+/// mode and the zone painted (in the scenario's state, with the selected unit for entry hexes).
+pub struct ZoneMapTool;
+
+impl super::MapTool for ZoneMapTool {
+    fn id(&self) -> super::Tool {
+        super::Tool::Zone
+    }
+    fn name(&self) -> &'static str {
+        "Zone"
+    }
+    fn key(&self) -> egui::Key {
+        egui::Key::Z
+    }
+    fn icon(&self) -> &'static str {
+        "🚩"
+    }
+    fn tooltip(&self) -> &'static str {
+        "Drag to add hexes to a deployment zone (or entry hexes, objectives); right-drag removes"
+    }
+
+    fn stroke(
+        &self,
+        _state: &mut super::ToolState,
+        _doc: &Document,
+        _stroke: super::Stroke,
+    ) -> super::ToolOutput {
+        super::ToolOutput::default()
+    }
+}
+
 /// The colour of a zone: its corps' colour, or its army's first corps' colour.
 pub fn zone_colour(s: &Scenario, zone: &Zone) -> Color32 {
     let fallback = Color32::from_rgb(120, 120, 200);
