@@ -551,8 +551,11 @@ fn a_small_window_leaves_the_map_room() {
 #[test]
 fn a_notice_wraps_between_words() {
     let (_dir, mut h) = open(&new_scenario("Toast", "map.ron"));
-    let text = "The export was written to a folder with a rather long name, and here is what \
-                happened next in plenty of words";
+    // A short notice first: the corner's area took its width, and the next, long one was laid
+    // out in it.
+    command(&mut h, Command::Notify("Saved".to_owned()));
+    let text = "Exported the Tiled map /tmp/battles/fontenoy-1745/exports/fontenoy.tmx and \
+                2 image(s) beside it";
     command(&mut h, Command::Notify(text.to_owned()));
     let galley = flat(shapes(&h))
         .into_iter()
@@ -646,4 +649,58 @@ fn a_new_map_is_saved_where_the_last_file_was() {
         "{typed} is in {}",
         folder.display()
     );
+}
+
+// 7. A calibration point's name field takes the keyboard as the point is clicked, the suggested
+// name filled in and selected: typing replaces it (it was a grey hint to retype at point 2, and
+// from point 3 typing appended to it: "0120120 — not a hex").
+#[test]
+fn a_calibration_points_name_is_typed_over_its_suggestion() {
+    use common::scan::{click_at, import, screen_of_scan_hex, setup};
+    let (dir, map_path, scan_path, truth) = setup(None);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    import(&mut h, &scan_path);
+    h.get_by_label("Calibrate").click();
+    h.run();
+    h.get_by_label("✚ Click hex centres").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Num0);
+    h.run();
+    let points = [
+        (HexIndex::new(0, 0), "0101"),
+        (HexIndex::new(11, 0), "1201"),
+        (HexIndex::new(0, 8), "0109"),
+        (HexIndex::new(6, 4), "0705"),
+    ];
+    for (i, (hex, name)) in points.iter().enumerate() {
+        let at = screen_of_scan_hex(&h, &truth, *hex, 0.0);
+        click_at(&mut h, at);
+        let field = format!("Hex of point {}", i + 1);
+        assert!(
+            h.get_by_label(&field).is_focused(),
+            "{field} has the keyboard"
+        );
+        if i >= 1 {
+            // From the second point the fit suggests the name: it is there already.
+            assert!(
+                !h.state().digitise.calibration.points[i].hex.is_empty(),
+                "point {} is suggested",
+                i + 1
+            );
+        }
+        h.event(egui::Event::Text((*name).to_owned()));
+        h.run();
+        h.key_press(Key::Enter);
+        h.run();
+        assert_eq!(h.state().digitise.calibration.points[i].hex, *name);
+    }
+    let fitted = h
+        .state()
+        .doc
+        .map
+        .background
+        .as_ref()
+        .map_or(0, |b| b.control_points.len());
+    assert_eq!(fitted, 4);
 }
