@@ -572,3 +572,48 @@ fn the_largest_map_opens_at_once_and_is_drawn_off_the_ui_thread() {
     assert_eq!(h.state().doc.map.grid.columns, 8);
     assert!(h.state().view.overview_painting().is_none());
 }
+
+// ---------------------------------------------------------------------------------------------
+// What a scenario names.
+
+/// A scenario's miniatures system is confined to its root as its map is: a stranger's scenario
+/// naming a file elsewhere on the disk is refused, not read.
+#[test]
+fn a_system_file_outside_the_scenarios_root_is_not_read() {
+    let dir = tempfile::tempdir().expect("dir");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).expect("a repository");
+    std::fs::create_dir_all(repo.join("scenarios")).expect("scenarios");
+    std::fs::create_dir_all(dir.path().join("outside")).expect("outside");
+    let system = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../systems/age-of-honor.ron"),
+    )
+    .expect("the bundled system");
+    std::fs::write(dir.path().join("outside/age.ron"), &system).expect("write");
+    std::fs::write(repo.join("scenarios/age.ron"), &system).expect("write");
+    write_map(&repo.join("scenarios/map.ron"), &demo_map());
+    let text = bataille_schema::scenario_to_string(&scenario("map.ron")).expect("text");
+    let with = |file: &str| {
+        text.replacen(
+            "Scenario(\n",
+            &format!(
+                "Scenario(\n    miniatures: [(system: \"age-of-honor\", file: \"{file}\")],\n"
+            ),
+            1,
+        )
+    };
+    let path = repo.join("scenarios/battle.ron");
+    std::fs::write(&path, with("../../outside/age.ron")).expect("write");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    let systems = h.state_mut().scenario_systems();
+    assert_eq!(systems.len(), 1);
+    let error = systems[0].1.as_ref().as_ref().expect_err("refused");
+    assert!(error.contains("refused"), "{error}");
+    // The same system inside the root is read.
+    std::fs::write(&path, with("age.ron")).expect("write");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    let systems = h.state_mut().scenario_systems();
+    assert!(systems[0].1.is_ok(), "{:?}", systems[0].1);
+}

@@ -8,13 +8,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bataille_schema::LoadError;
-use bataille_schema::io::{DocumentKind, read_source, sniff_kind};
 
 use crate::context::command::FileCommand;
-use crate::model::document::{Document, NewMapSettings, ScenarioFile};
+use crate::model::document::{Document, NewMapSettings};
 use crate::panels::file_safety::SafetyDialog;
 use crate::services::files::PickPurpose;
-use crate::services::safety::DiskStamps;
 
 use crate::app::*;
 use crate::services::export::{ExportEnd, ExportInput, ExportRequest};
@@ -45,7 +43,7 @@ impl EditorApp {
     /// Opens a map or a scenario (with its map), replacing the document. Reports failure in an
     /// error dialog and keeps the current document.
     pub fn open_path(&mut self, path: &Path) -> bool {
-        match load_document_stamped(path) {
+        match crate::services::door::open_document(path) {
             Ok((doc, notes, stamps)) => {
                 self.remove_recovery();
                 self.replace_document(doc, false);
@@ -240,46 +238,6 @@ impl EditorApp {
         self.settings.table = self.table.settings();
         let saved = self.settings.save(self.config.config_dir.as_deref());
         self.report_io("save the editor's settings", saved);
-    }
-}
-
-/// The bytes a source was read from (its text, and the byte-order mark it started with).
-fn source_bytes(source: &bataille_schema::SourceFile) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(source.text.len() + 3);
-    if source.bom {
-        bytes.extend_from_slice("\u{feff}".as_bytes());
-    }
-    bytes.extend_from_slice(source.text.as_bytes());
-    bytes
-}
-
-/// Reads a map, or a scenario and its map, into a document; with notes on repairs made, and
-/// what each file read held (to notice a change on disk before a save overwrites it).
-pub fn load_document_stamped(
-    path: &Path,
-) -> Result<(Document, Vec<String>, DiskStamps), LoadError> {
-    let source = read_source(path)?;
-    let mut stamps = DiskStamps::default();
-    match sniff_kind(&source)? {
-        DocumentKind::Map => {
-            // The schema refuses a grid beyond its limit as it reads (E0121).
-            let map = bataille_schema::io::parse_map(&source)?;
-            stamps.record(path, &source_bytes(&source));
-            let (doc, notes) = Document::from_map(map, Some(path.to_owned()));
-            Ok((doc, notes, stamps))
-        }
-        DocumentKind::Scenario => {
-            let loaded = bataille_schema::load_scenario(path)?;
-            stamps.record(path, &source_bytes(&loaded.source));
-            let map_path = loaded.map.source.path.clone();
-            stamps.record(&map_path, &source_bytes(&loaded.map.source));
-            let (mut doc, notes) = Document::from_map(loaded.map.map, Some(map_path));
-            doc.scenario = Some(ScenarioFile {
-                scenario: loaded.scenario,
-                path: path.to_owned(),
-            });
-            Ok((doc, notes, stamps))
-        }
     }
 }
 

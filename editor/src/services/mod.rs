@@ -3,6 +3,7 @@
 
 pub mod calibration;
 pub mod digitise;
+pub mod door;
 pub mod export;
 pub mod files;
 pub mod jobs;

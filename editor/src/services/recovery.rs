@@ -80,23 +80,10 @@ pub fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| bataille_schema::paths::absolute(path))
 }
 
-/// Checks what a recovery holds as a file opened from disk is checked: the grid within the
-/// limits (before anything is allocated per hex), numbers finite, and the text a save would
-/// write parsed back, so it opens again.
+/// Checks what a recovery holds as a file opened from disk is checked
+/// ([`crate::services::door::check_recovered`]).
 pub fn check_content(recovery: &Recovery) -> Result<(), String> {
-    let map = &recovery.map;
-    bataille_schema::limits::check_grid(&map.grid).map_err(|e| format!("its map: {e}"))?;
-    let text = bataille_schema::map_to_string(map).map_err(|e| format!("its map: {e}"))?;
-    let source = bataille_schema::SourceFile::new("the recovered map", text);
-    bataille_schema::io::parse_map(&source).map_err(|e| format!("its map: {}", e.message()))?;
-    if let Some(scenario) = &recovery.scenario {
-        let text = bataille_schema::scenario_to_string(scenario)
-            .map_err(|e| format!("its scenario: {e}"))?;
-        let source = bataille_schema::SourceFile::new("the recovered scenario", text);
-        bataille_schema::io::parse_scenario(&source)
-            .map_err(|e| format!("its scenario: {}", e.message()))?;
-    }
-    Ok(())
+    crate::services::door::check_recovered(&recovery.map, recovery.scenario.as_ref())
 }
 
 /// The kind of the file at `path` now: `Ok(None)` when there is none.

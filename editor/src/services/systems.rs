@@ -52,7 +52,10 @@ impl SystemCache {
             .iter()
             .map(|used| {
                 let path = system_path_of(scenario_path, used);
-                let loaded = self.load(&path);
+                let loaded = match crate::services::door::system_path(scenario_path, &used.file) {
+                    Ok(_) => self.load(&path),
+                    Err(refused) => Arc::new(Err(format!("{}: {refused}", path.display()))),
+                };
                 let loaded = match &*loaded {
                     Ok(system) if system.id != used.system => Arc::new(Err(format!(
                         "{} holds system `{}`, not `{}`",
