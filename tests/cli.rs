@@ -137,7 +137,7 @@ fn valid_files_stay_silent() {
     ]);
     assert_eq!(code(&human), 0, "{}", stdout(&human));
     assert_eq!(stdout(&human), "");
-    assert_eq!(stderr(&human).trim(), "0 errors, 0 warnings in 6 files");
+    assert_eq!(stderr(&human).trim(), "0 errors, 0 warnings in 7 files");
     let (diagnostics, exit) = json(&["tests/fixtures/valid", "--deny-warnings"]);
     assert_eq!(exit, 0);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");

@@ -205,6 +205,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     });
     let out_dir = args.out.parent().unwrap_or_else(|| Path::new(""));
     let mut map = Map {
+        paths: Default::default(),
+        short_lines: None,
         format_version: FORMAT_VERSION,
         name,
         notes: None,

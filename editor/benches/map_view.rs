@@ -103,6 +103,8 @@ fn bench_map(size: u32) -> Map {
         );
     }
     let mut map = Map {
+        paths: Default::default(),
+        short_lines: None,
         format_version: 1,
         name: format!("Bench {size}"),
         notes: None,

@@ -51,6 +51,7 @@ fn two_armies(
     s.armies.push(Army {
         id: Id::from("autriche"),
         name: "Autriche".into(),
+        colour: None,
         friendly_edges: Vec::new(),
         commanders: Vec::new(),
         units: allied,

@@ -39,6 +39,7 @@ fn battle() -> Scenario {
     s.armies.push(Army {
         id: Id::from("fr"),
         name: "French".into(),
+        colour: None,
         friendly_edges: Vec::new(),
         commanders: Vec::new(),
         corps: vec![Corps {

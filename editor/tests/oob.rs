@@ -219,6 +219,7 @@ fn small_oob() -> Scenario {
     s.armies.push(Army {
         id: Id::from("fr"),
         name: "French".into(),
+        colour: None,
         friendly_edges: Vec::new(),
         commanders: vec![Commander {
             id: Id::from("villars"),

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use bataille_render::symbology::{self, CounterFace, Drawing, MarkerKind};
 use bataille_render::tiny_skia::{Pixmap, Transform};
-use bataille_schema::scenario::{Placement, Symbol, Unit};
+use bataille_schema::scenario::{CounterLayout, Placement, Symbol, Unit};
 use bataille_schema::{Map, Scenario};
 
 /// A counter of the kit or the module.
@@ -22,6 +22,8 @@ pub struct Counter<'a> {
     pub placement: Option<&'a Placement>,
     /// The bearing its facing points to, degrees clockwise from north (units with a facing).
     pub facing: Option<f32>,
+    /// How the game prints its counters (the scenario's `rules.counters`).
+    pub layout: &'a CounterLayout,
 }
 
 /// What a counter shows.
@@ -47,6 +49,7 @@ impl Counter<'_> {
                 colour,
             } => symbology::counter(
                 unit,
+                self.layout,
                 *symbol,
                 *colour,
                 self.facing.map(|_| 0.0),
@@ -74,13 +77,31 @@ impl Counter<'_> {
     }
 }
 
-/// The markers every kit carries, with how many of each.
-pub fn markers() -> Vec<(MarkerKind, usize)> {
-    vec![
-        (MarkerKind::Disorder, 12),
-        (MarkerKind::OutOfCommand, 6),
-        (MarkerKind::Turn, 1),
-    ]
+/// The markers the game uses (`rules.counters.markers`), with how many of each: the kit and
+/// the module carry these and no others.
+pub fn markers(scenario: &Scenario) -> Vec<(MarkerKind, usize)> {
+    scenario
+        .rules
+        .counters
+        .markers
+        .iter()
+        .map(|m| {
+            let colour = m.army.as_ref().and_then(|id| {
+                let army = scenario.armies.iter().find(|a| &a.id == id)?;
+                army.colour
+                    .as_ref()
+                    .map(rgb)
+                    .or_else(|| army.corps.first().map(|c| rgb(&c.colour)))
+            });
+            (MarkerKind::of(&m.marker, colour), m.count as usize)
+        })
+        .collect()
+}
+
+/// Whether a unit's counter has a back that prints something (not a blank back).
+pub fn has_back(scenario: &Scenario, unit: &Unit) -> bool {
+    let back = scenario.rules.counters.back_of(unit.kind.as_str());
+    !symbology::is_blank(symbology::CounterValues::of(unit), back)
 }
 
 /// Every counter of the scenario: for each army its commanders, then each corps' leader and
@@ -95,6 +116,7 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
     let grey = [0xb0, 0xb0, 0xb0];
     let mut out = Vec::new();
     for army in &scenario.armies {
+        let army_colour = army.colour.as_ref().map(rgb).unwrap_or(grey);
         for commander in &army.commanders {
             let colour = commander
                 .commands
@@ -114,6 +136,7 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
                 }),
                 placement: Some(&commander.placement),
                 facing: None,
+                layout: &scenario.rules.counters,
             });
         }
         let mut corps_ids: Vec<Option<&str>> =
@@ -136,6 +159,7 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
                     }),
                     placement: Some(&leader.placement),
                     facing: None,
+                    layout: &scenario.rules.counters,
                 });
             }
             for unit in army
@@ -145,7 +169,7 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
             {
                 let colour = corps_id
                     .and_then(|id| colours.get(id).copied())
-                    .unwrap_or(grey);
+                    .unwrap_or(army_colour);
                 let symbol = scenario
                     .rules
                     .unit_kinds
@@ -166,6 +190,7 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
                     },
                     placement: Some(&unit.placement),
                     facing,
+                    layout: &scenario.rules.counters,
                 });
             }
         }
@@ -174,29 +199,20 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
 }
 
 /// The marker counters (not placed), `count` copies each named `marker-KIND-N`.
-pub fn marker_counters<'a>() -> Vec<Counter<'a>> {
+pub fn marker_counters(scenario: &Scenario) -> Vec<Counter<'_>> {
     let mut out = Vec::new();
-    for (kind, count) in markers() {
-        let label = match kind {
-            MarkerKind::Disorder => "disorder",
-            MarkerKind::OutOfCommand => "out-of-command",
-            MarkerKind::Turn => "turn",
-            MarkerKind::Leader { .. } => "leader",
-        };
+    for (kind, count) in markers(scenario) {
+        let label = kind.slug();
         for n in 1..=count {
             out.push(Counter {
                 id: format!("marker-{label}-{n}"),
-                name: match kind {
-                    MarkerKind::Disorder => "Disorder / Rout".to_owned(),
-                    MarkerKind::OutOfCommand => "Out of command".to_owned(),
-                    MarkerKind::Turn => "Game turn".to_owned(),
-                    MarkerKind::Leader { .. } => String::new(),
-                },
+                name: kind.title(),
                 army: None,
                 corps: None,
                 kind: CounterKind::Marker(kind.clone()),
                 placement: None,
                 facing: None,
+                layout: &scenario.rules.counters,
             });
         }
     }

@@ -545,7 +545,7 @@ impl<'a> MapParts<'a> {
                 }
             }
         };
-        for index in grid.indices() {
+        for index in map.hexes() {
             let hexes = &mut parts.hexes;
             each(centre_mm(index), radius * 1.3, &mut |s| {
                 hexes[s].push(index)
@@ -823,7 +823,7 @@ fn counter_sheets(
 ) -> Vec<Page> {
     let grid = sheet_grid(options.paper, options.counter_mm);
     let mut all: Vec<Counter> = counters(scenario, map);
-    all.extend(marker_counters());
+    all.extend(marker_counters(scenario));
     for counter in &mut all {
         counter.facing = None;
     }

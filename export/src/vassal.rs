@@ -466,7 +466,7 @@ pub fn export(
     let mut images: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     images.insert("board.png".to_owned(), board_png);
     let all = counters(scenario, map);
-    let markers = marker_counters();
+    let markers = marker_counters(scenario);
     for counter in all.iter().chain(markers.iter()) {
         let stem = image_stem(counter);
         let front = format!("{stem}.png");
@@ -994,13 +994,7 @@ fn dead_pile_map(body: &mut Xml) {
 fn image_stem(counter: &Counter) -> String {
     match &counter.kind {
         crate::counters::CounterKind::Marker(kind) if counter.id.starts_with("marker-") => {
-            let kind = match kind {
-                bataille_render::symbology::MarkerKind::Disorder => "disorder",
-                bataille_render::symbology::MarkerKind::OutOfCommand => "out-of-command",
-                bataille_render::symbology::MarkerKind::Turn => "turn",
-                bataille_render::symbology::MarkerKind::Leader { .. } => "leader",
-            };
-            format!("marker-{kind}")
+            format!("marker-{}", file_stem(&kind.slug()))
         }
         _ => format!("c-{}", file_stem(&counter.id)),
     }

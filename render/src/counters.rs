@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use bataille_schema::scenario::{Symbol, Unit};
+use bataille_schema::scenario::{
+    CounterBack, CounterLayout, CounterValue, MarkerType, Symbol, Unit,
+};
 use bataille_schema::{Grid, HexIndex, Map, Scenario, Side};
 use tiny_skia::Transform;
 
@@ -61,25 +63,67 @@ impl CounterValues {
         }
     }
 
-    /// The printed line: `CP-morale-MP` (`3-2-4`, a dash for a value the unit lacks); with a
-    /// fire modifier, the modifier first (`+2 · 3` for a battery, which has no CP or morale;
-    /// `+1 · 3-2-4` otherwise). `None` when there is nothing to print. The reduced side shows
-    /// one combat point less (Denain 2).
+    /// The printed line in the default (Vae Victis) layout: see [`CounterValues::text_in`].
     pub fn text(&self, face: CounterFace) -> Option<String> {
-        let cp = match face {
-            CounterFace::Front => self.cp,
-            CounterFace::Reduced => self.cp.map(|cp| cp.saturating_sub(1)),
+        let layout = CounterLayout::default();
+        self.text_in(&layout, layout.back, face)
+    }
+
+    /// The printed line of one face in a game's layout: its `values` joined by `-` (`3-2-4`,
+    /// `4-4`; a dash for a value the unit lacks); with a fire modifier, the modifier first
+    /// (`+2 · 3` for a battery with nothing but movement points, `+1 · 3-2-4` otherwise).
+    /// `None` when there is nothing to print, and for a blank back: a `Blank` back, or a
+    /// `Reduced(n)` back of a unit with no more than `n` combat points (its first loss
+    /// eliminates it). A `Reduced(n)` back shows `n` combat points less.
+    pub fn text_in(
+        &self,
+        layout: &CounterLayout,
+        back: CounterBack,
+        face: CounterFace,
+    ) -> Option<String> {
+        if face == CounterFace::Reduced && is_blank(*self, back) {
+            return None;
+        }
+        let cp = match (face, back) {
+            (CounterFace::Reduced, CounterBack::Reduced(loss)) => {
+                self.cp.map(|cp| cp.saturating_sub(loss))
+            }
+            _ => self.cp,
+        };
+        let value = |v: CounterValue| match v {
+            CounterValue::Cp => cp,
+            CounterValue::Morale => self.morale,
+            CounterValue::Mp => self.mp,
         };
         let show = |v: Option<u8>| v.map_or_else(|| "–".to_owned(), |v| v.to_string());
-        let full = || format!("{}-{}-{}", show(cp), show(self.morale), show(self.mp));
+        let full = || {
+            layout
+                .values
+                .iter()
+                .map(|v| show(value(*v)))
+                .collect::<Vec<_>>()
+                .join("-")
+        };
+        let only_mp = layout
+            .values
+            .iter()
+            .all(|v| *v == CounterValue::Mp || value(*v).is_none());
         match self.fire_modifier {
-            Some(fire) if cp.is_none() && self.morale.is_none() => {
-                Some(format!("{fire:+} · {}", show(self.mp)))
-            }
+            Some(fire) if only_mp => Some(format!("{fire:+} · {}", show(self.mp))),
             Some(fire) => Some(format!("{fire:+} · {}", full())),
-            None if cp.is_none() && self.morale.is_none() && self.mp.is_none() => None,
+            None if layout.values.iter().all(|v| value(*v).is_none()) => None,
             None => Some(full()),
         }
+    }
+}
+
+/// Whether a unit's back is blank: a one-sided counter, or a step-loss back of a unit that
+/// has no more combat points than the loss (Denain: a 1-CP unit has no reduced side).
+pub fn is_blank(values: CounterValues, back: CounterBack) -> bool {
+    match back {
+        CounterBack::Blank => true,
+        CounterBack::Reduced(loss) => values.cp.is_some_and(|cp| cp <= loss),
+        CounterBack::Same | CounterBack::Fired => false,
     }
 }
 
@@ -102,6 +146,74 @@ pub enum MarkerKind {
     OutOfCommand,
     /// The game-turn marker.
     Turn,
+    /// A battery that has fired (Denain 4 B).
+    Fired,
+    /// A replacement line leader (Denain 9.4: an "aide de camp 1" with a replacement bar),
+    /// in its army's colour.
+    AideDeCamp { colour: [u8; 3], activation: u8 },
+    /// A marker of the game's own: the text of each face.
+    Text { front: String, back: Option<String> },
+}
+
+impl MarkerKind {
+    /// The marker a game's layout names (`army_colour`: the colour of the army it belongs to).
+    pub fn of(marker: &MarkerType, army_colour: Option<[u8; 3]>) -> MarkerKind {
+        match marker {
+            MarkerType::Disorder => MarkerKind::Disorder,
+            MarkerType::OutOfCommand => MarkerKind::OutOfCommand,
+            MarkerType::Turn => MarkerKind::Turn,
+            MarkerType::Fired => MarkerKind::Fired,
+            MarkerType::AideDeCamp(activation) => MarkerKind::AideDeCamp {
+                colour: army_colour.unwrap_or(NO_CORPS),
+                activation: *activation,
+            },
+            MarkerType::Text { front, back } => MarkerKind::Text {
+                front: front.clone(),
+                back: back.clone(),
+            },
+        }
+    }
+
+    /// A short name for ids and file names (`"disorder"`, `"text-demoralized"`).
+    pub fn slug(&self) -> String {
+        match self {
+            MarkerKind::Leader { .. } => "leader".to_owned(),
+            MarkerKind::Disorder => "disorder".to_owned(),
+            MarkerKind::OutOfCommand => "out-of-command".to_owned(),
+            MarkerKind::Turn => "turn".to_owned(),
+            MarkerKind::Fired => "fired".to_owned(),
+            MarkerKind::AideDeCamp { activation, .. } => format!("aide-de-camp-{activation}"),
+            MarkerKind::Text { front, .. } => {
+                let slug: String = front
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            '-'
+                        }
+                    })
+                    .collect();
+                format!("text-{}", slug.trim_matches('-'))
+            }
+        }
+    }
+
+    /// The name of the marker as a player reads it (`"Disorder / Rout"`).
+    pub fn title(&self) -> String {
+        match self {
+            MarkerKind::Leader { name, .. } => name.clone(),
+            MarkerKind::Disorder => "Disorder / Rout".to_owned(),
+            MarkerKind::OutOfCommand => "Out of command".to_owned(),
+            MarkerKind::Turn => "Game turn".to_owned(),
+            MarkerKind::Fired => "Fired".to_owned(),
+            MarkerKind::AideDeCamp { activation, .. } => format!("Aide de camp {activation}"),
+            MarkerKind::Text { front, back } => match back {
+                Some(back) => format!("{front} / {back}"),
+                None => front.clone(),
+            },
+        }
+    }
 }
 
 pub(crate) fn draw_scenario(
@@ -118,12 +230,18 @@ pub(crate) fn draw_scenario(
             corps_colour.insert(corps.id.as_str(), rgb_of(&corps.colour));
         }
     }
-    let mut stacks: BTreeMap<HexIndex, Vec<&Unit>> = BTreeMap::new();
+    let mut stacks: BTreeMap<HexIndex, Vec<(&Unit, [u8; 3])>> = BTreeMap::new();
     let mut leaders: BTreeMap<HexIndex, Vec<Leader>> = BTreeMap::new();
     for army in &scenario.armies {
+        let army_colour = army.colour.as_ref().map(rgb_of).unwrap_or(NO_CORPS);
         for unit in &army.units {
             if let Some(index) = unit.placement.hex().and_then(|hex| grid.lookup(hex)) {
-                stacks.entry(index).or_default().push(unit);
+                let colour = unit
+                    .corps
+                    .as_ref()
+                    .and_then(|id| corps_colour.get(id.as_str()).copied())
+                    .unwrap_or(army_colour);
+                stacks.entry(index).or_default().push((unit, colour));
             }
         }
         for corps in &army.corps {
@@ -158,13 +276,9 @@ pub(crate) fn draw_scenario(
             let c = centre_px(grid, layout, *index);
             // At most four counters show; each one up and left of the one below.
             let shown = units.len().min(4);
-            for (k, unit) in units.iter().take(shown).enumerate() {
+            for (k, (unit, colour)) in units.iter().take(shown).enumerate() {
+                let (unit, colour) = (*unit, *colour);
                 let step = 0.1 * side_px * k as f32;
-                let colour = unit
-                    .corps
-                    .as_ref()
-                    .and_then(|id| corps_colour.get(id.as_str()).copied())
-                    .unwrap_or(NO_CORPS);
                 let symbol = scenario
                     .rules
                     .unit_kinds
@@ -177,6 +291,7 @@ pub(crate) fn draw_scenario(
                 draw_counter(
                     d,
                     unit,
+                    &scenario.rules.counters,
                     symbol,
                     colour,
                     facing,
@@ -220,6 +335,7 @@ fn facing_degrees(grid: &Grid, _index: HexIndex, side: Side) -> Option<f32> {
 pub(crate) fn draw_counter(
     d: &mut Drawing,
     unit: &Unit,
+    layout: &CounterLayout,
     symbol: Symbol,
     colour: [u8; 3],
     facing: Option<f32>,
@@ -230,6 +346,8 @@ pub(crate) fn draw_counter(
     draw_counter_values(
         d,
         CounterValues::of(unit),
+        layout,
+        layout.back_of(unit.kind.as_str()),
         symbol,
         colour,
         facing,
@@ -244,6 +362,8 @@ pub(crate) fn draw_counter(
 pub(crate) fn draw_counter_values(
     d: &mut Drawing,
     values: CounterValues,
+    layout: &CounterLayout,
+    back: CounterBack,
     symbol: Symbol,
     colour: [u8; 3],
     facing: Option<f32>,
@@ -257,7 +377,12 @@ pub(crate) fn draw_counter_values(
     let shadow = square.map(|[x, y]| [x + 0.06 * s, y + 0.06 * s]);
     fill(d, polygon(&shadow), [0, 0, 0, 0x50], t);
     fill(d, polygon(&square), opaque(colour), t);
-    if face == CounterFace::Reduced {
+    if face == CounterFace::Reduced && is_blank(values, back) {
+        // A blank back: the counter's colour and edge, nothing printed.
+        stroke(d, polygon(&square), INK, (0.035 * s).max(0.8), t);
+        return;
+    }
+    if face == CounterFace::Reduced && back != CounterBack::Same {
         let band = [[-h, -h], [h, -h], [h, -0.72 * h], [-h, -0.72 * h]];
         fill(d, polygon(&band), [0xff, 0xff, 0xff, 0xb0], t);
     }
@@ -320,7 +445,7 @@ pub(crate) fn draw_counter_values(
         }
         Symbol::Other => {}
     }
-    if let Some(text) = values.text(face) {
+    if let Some(text) = values.text_in(layout, back, face) {
         let ink = if luminance(colour) > 0.3 {
             INK
         } else {
@@ -387,6 +512,7 @@ pub(crate) fn draw_leader(d: &mut Drawing, leader: &Leader, pos: [f32; 2], s: f3
 /// A leader or marker as a square counter centred at the origin, `s` across.
 pub(crate) fn draw_marker_counter(d: &mut Drawing, kind: &MarkerKind, s: f32, back: bool) {
     let t = Transform::identity();
+    let back_face = back;
     let h = s / 2.0;
     let square = [[-h, -h], [h, -h], [h, h], [-h, h]];
     let (background, title): ([u8; 3], String) = match kind {
@@ -395,6 +521,12 @@ pub(crate) fn draw_marker_counter(d: &mut Drawing, kind: &MarkerKind, s: f32, ba
         MarkerKind::Disorder => ([0xf0, 0xc0, 0x30], "DISORDER".to_owned()),
         MarkerKind::OutOfCommand => ([0xe0, 0xe0, 0xe0], "NO CMD".to_owned()),
         MarkerKind::Turn => ([0xf7, 0xf3, 0xe8], "TURN".to_owned()),
+        MarkerKind::Fired => ([0xd8, 0xd8, 0xd8], "FIRED".to_owned()),
+        MarkerKind::AideDeCamp { colour, .. } => (*colour, "ADC".to_owned()),
+        MarkerKind::Text { front, back } => match back {
+            Some(back) if back_face => ([0xd0, 0xd0, 0xd0], back.to_uppercase()),
+            _ => ([0xf7, 0xf3, 0xe8], front.to_uppercase()),
+        },
     };
     let background = if back && matches!(kind, MarkerKind::Leader { .. }) {
         crate::shade(background, 0.55)
@@ -446,6 +578,24 @@ pub(crate) fn draw_marker_counter(d: &mut Drawing, kind: &MarkerKind, s: f32, ba
             d.text("ACTIVATED", &style, [0.0, -0.39 * s], Anchor::CENTRE, t);
         }
     }
+    if let MarkerKind::AideDeCamp { activation, .. } = kind {
+        // The replacement bar across the top, and the activation value.
+        let bar = [[-h, -h], [h, -h], [h, -0.7 * h], [-h, -0.7 * h]];
+        fill(d, polygon(&bar), INK, t);
+        let style = TextStyle {
+            face: Face::Bold,
+            size_px: 0.3 * s,
+            colour: ink,
+            halo: None,
+        };
+        d.text(
+            &activation.to_string(),
+            &style,
+            [0.0, 0.3 * s],
+            Anchor::CENTRE,
+            t,
+        );
+    }
     let size = (0.8 * s / title.chars().count().max(1) as f32).min(0.2 * s);
     let style = TextStyle {
         face: Face::Bold,
@@ -464,4 +614,105 @@ pub(crate) fn draw_marker_counter(d: &mut Drawing, kind: &MarkerKind, s: f32, ba
 /// The last word of a name (`"Maréchal de Villars"` → `"Villars"`).
 fn surname(name: &str) -> String {
     name.split_whitespace().last().unwrap_or(name).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(cp: Option<u8>, morale: Option<u8>, mp: Option<u8>) -> CounterValues {
+        CounterValues {
+            cp,
+            morale,
+            mp,
+            fire_modifier: None,
+        }
+    }
+
+    #[test]
+    fn the_layout_decides_what_a_counter_prints() {
+        // Vae Victis (the default): CP-morale-MP, the back one CP lower.
+        let vae = CounterLayout::default();
+        let unit = values(Some(3), Some(2), Some(4));
+        assert_eq!(
+            unit.text_in(&vae, vae.back, CounterFace::Front).as_deref(),
+            Some("3-2-4")
+        );
+        assert_eq!(
+            unit.text_in(&vae, vae.back, CounterFace::Reduced)
+                .as_deref(),
+            Some("2-2-4")
+        );
+        // Denain 2: a 1-CP unit has no reduced side (its first loss eliminates it).
+        let one = values(Some(1), Some(3), Some(5));
+        assert_eq!(one.text_in(&vae, vae.back, CounterFace::Reduced), None);
+        assert!(is_blank(one, vae.back));
+        // A game printing combat strength and movement allowance on one-sided counters.
+        let naw = CounterLayout {
+            values: vec![CounterValue::Cp, CounterValue::Mp],
+            back: CounterBack::Blank,
+            ..CounterLayout::default()
+        };
+        let division = values(Some(7), None, Some(4));
+        assert_eq!(
+            division
+                .text_in(&naw, naw.back, CounterFace::Front)
+                .as_deref(),
+            Some("7-4")
+        );
+        assert_eq!(division.text_in(&naw, naw.back, CounterFace::Reduced), None);
+        // The same back repeats the front; the default text keeps the old behaviour.
+        assert_eq!(
+            unit.text_in(&vae, CounterBack::Same, CounterFace::Reduced)
+                .as_deref(),
+            Some("3-2-4")
+        );
+        assert_eq!(unit.text(CounterFace::Front).as_deref(), Some("3-2-4"));
+    }
+
+    #[test]
+    fn a_blank_back_draws_no_value_and_no_symbol() {
+        let naw = CounterLayout {
+            values: vec![CounterValue::Cp, CounterValue::Mp],
+            back: CounterBack::Blank,
+            ..CounterLayout::default()
+        };
+        let division = values(Some(7), None, Some(4));
+        let count = |face| {
+            let mut d = Drawing::new();
+            draw_counter_values(
+                &mut d,
+                division,
+                &naw,
+                naw.back,
+                Symbol::Infantry,
+                [0x3e, 0x6f, 0xc2],
+                None,
+                40.0,
+                face,
+                Transform::identity(),
+            );
+            d.items.len()
+        };
+        // The front: shadow, body, edge, symbol box and strokes, the values; the back: the
+        // body and its edge after the shadow.
+        assert!(count(CounterFace::Front) > 6);
+        assert_eq!(count(CounterFace::Reduced), 3);
+    }
+
+    #[test]
+    fn markers_come_from_the_layout() {
+        let kind = MarkerKind::of(&MarkerType::AideDeCamp(1), Some([1, 2, 3]));
+        assert_eq!(kind.slug(), "aide-de-camp-1");
+        assert_eq!(kind.title(), "Aide de camp 1");
+        let text = MarkerKind::of(
+            &MarkerType::Text {
+                front: "Demoralized".into(),
+                back: None,
+            },
+            None,
+        );
+        assert_eq!(text.slug(), "text-demoralized");
+        assert_eq!(MarkerKind::Disorder.slug(), "disorder");
+    }
 }

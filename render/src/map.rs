@@ -61,19 +61,18 @@ fn corners_px(grid: &Grid, layout: &Layout, index: HexIndex) -> [[f32; 2]; 6] {
 
 /// Terrain, patterns, outlines, hexsides, overlays and hex names.
 pub(crate) fn draw_map(d: &mut Drawing, map: &Map, layout: &Layout, options: &RenderOptions) {
-    let grid = &map.grid;
     let codes = terrain_codes(map);
     let code_at = |index: HexIndex| codes[index.row as usize][index.col as usize];
-    for index in grid.indices() {
+    for index in map.hexes() {
         draw_terrain_fill(d, map, layout, index, code_at(index));
     }
     if options.patterns {
-        for index in grid.indices() {
+        for index in map.hexes() {
             draw_terrain_pattern(d, map, layout, index, code_at(index));
         }
     }
     if options.grid_lines {
-        for index in grid.indices() {
+        for index in map.hexes() {
             draw_grid_line(d, map, layout, index);
         }
     }
@@ -84,7 +83,7 @@ pub(crate) fn draw_map(d: &mut Drawing, map: &Map, layout: &Layout, options: &Re
         draw_overlays(d, map, layout, &codes);
     }
     if options.hex_names {
-        for index in grid.indices() {
+        for index in map.hexes() {
             draw_hex_name(d, map, layout, index);
         }
     }
@@ -533,12 +532,27 @@ pub(crate) fn draw_roads(
             (colour, 0.12 * r)
         };
         let mut ends = Vec::new();
-        for (_, n) in grid.neighbours(index) {
-            if road_linked(grid, is_road, index, n) {
-                ends.push(lerp(c, centre_px(grid, layout, n), 0.5));
+        let stated = stated_links(map, index);
+        if let Some(links) = &stated {
+            // The file states where the road runs: from hex to hex along its paths.
+            for link in links {
+                match link {
+                    Link::Hex(n) => ends.push(lerp(c, centre_px(grid, layout, *n), 0.5)),
+                    Link::Side(side) => {
+                        if let Some([a, b]) = grid.side_corners(index, *side) {
+                            ends.push(lerp(layout.to_image(a), layout.to_image(b), 0.5));
+                        }
+                    }
+                }
+            }
+        } else {
+            for (_, n) in grid.neighbours(index) {
+                if road_linked(grid, is_road, index, n) {
+                    ends.push(lerp(c, centre_px(grid, layout, n), 0.5));
+                }
             }
         }
-        if ends.is_empty() {
+        if ends.is_empty() && stated.is_none() {
             // A lone road hex: towards the map's edge when it lies on it, else a stub.
             for side in sides(grid.orientation) {
                 if grid.neighbour(index, side).is_none()
@@ -637,6 +651,63 @@ pub(crate) fn draw_hex_overlays(
             }
         }
     }
+}
+
+/// Where a stated road runs from a hex: to a neighbouring hex, or out through a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Link {
+    Hex(HexIndex),
+    Side(bataille_schema::Side),
+}
+
+/// The links the map's `paths` state for a hex of a road overlay, or `None` when no path of
+/// the hex's road overlays names it (its roads are then guessed from its road neighbours).
+pub(crate) fn stated_links(map: &Map, index: HexIndex) -> Option<Vec<Link>> {
+    if map.paths.is_empty() {
+        return None;
+    }
+    let grid = &map.grid;
+    let name = grid.name(index);
+    let ids = map.overlays.get(&name)?;
+    let mut links: Vec<Link> = Vec::new();
+    let mut named = false;
+    for id in ids {
+        let Some(paths) = map.paths.get(id) else {
+            continue;
+        };
+        for path in paths {
+            let tokens: Vec<&str> = path.split_whitespace().collect();
+            for (t, token) in tokens.iter().enumerate() {
+                let (hex, side) = match token.split_once('/') {
+                    Some((hex, side)) => (hex, bataille_schema::Side::parse(side)),
+                    None => (*token, None),
+                };
+                if hex != name.as_str() {
+                    continue;
+                }
+                named = true;
+                if let Some(side) = side {
+                    links.push(Link::Side(side));
+                }
+                for other in [t.checked_sub(1), Some(t + 1)].into_iter().flatten() {
+                    let Some(next) = tokens.get(other) else {
+                        continue;
+                    };
+                    let next_hex = next.split_once('/').map_or(*next, |(h, _)| h);
+                    if next_hex == name.as_str() {
+                        continue;
+                    }
+                    if let Some(n) = grid.lookup(&bataille_schema::HexName::from(next_hex))
+                        && grid.side_between(index, n).is_some()
+                    {
+                        links.push(Link::Hex(n));
+                    }
+                }
+            }
+        }
+    }
+    links.dedup();
+    named.then_some(links)
 }
 
 /// Whether the road of hex `a` runs to its neighbour `b` (both must have a road; `is_road` tells

@@ -18,11 +18,11 @@
 
 use std::fmt::Write as _;
 
-use bataille_schema::scenario::{Symbol, Unit};
+use bataille_schema::scenario::{CounterBack, CounterLayout, Symbol, Unit};
 use bataille_schema::{Map, Scenario};
 use tiny_skia::{FillRule, LineCap, LineJoin, Path, PathSegment, Pixmap, Stroke, Transform};
 
-pub use crate::counters::{CounterFace, CounterValues, Leader, MarkerKind};
+pub use crate::counters::{CounterFace, CounterValues, Leader, MarkerKind, is_blank};
 use crate::text::{Anchor, TextStyle, paint, text_path};
 use crate::{Layout, RenderOptions};
 
@@ -384,6 +384,7 @@ pub fn terrain_hex(map: &Map, code: char, radius: f32) -> Option<Drawing> {
 /// le verso du pion"), and the facing wedge when `facing` (a bearing in degrees) is given.
 pub fn counter(
     unit: &Unit,
+    layout: &CounterLayout,
     symbol: Symbol,
     colour: [u8; 3],
     facing: Option<f32>,
@@ -394,6 +395,7 @@ pub fn counter(
     crate::counters::draw_counter(
         &mut d,
         unit,
+        layout,
         symbol,
         colour,
         facing,
@@ -406,8 +408,11 @@ pub fn counter(
 
 /// A unit's counter as [`counter`] draws it, from its values (CP, morale, MP: `None` is drawn
 /// as a dash; a battery's fire modifier) rather than the unit.
+#[allow(clippy::too_many_arguments)]
 pub fn counter_of_values(
     values: CounterValues,
+    layout: &CounterLayout,
+    back: CounterBack,
     symbol: Symbol,
     colour: [u8; 3],
     facing: Option<f32>,
@@ -418,6 +423,8 @@ pub fn counter_of_values(
     crate::counters::draw_counter_values(
         &mut d,
         values,
+        layout,
+        back,
         symbol,
         colour,
         facing,

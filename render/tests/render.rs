@@ -328,6 +328,7 @@ fn artillery_counters_print_their_fire_modifier() {
         for face in [CounterFace::Front, CounterFace::Reduced] {
             let printed = texts(&symbology::counter(
                 unit,
+                &scenario.rules.counters,
                 Symbol::Artillery,
                 [0x20, 0x40, 0xa0],
                 Some(0.0),
@@ -342,6 +343,8 @@ fn artillery_counters_print_their_fire_modifier() {
         }
         let of_values = texts(&symbology::counter_of_values(
             CounterValues::of(unit),
+            &scenario.rules.counters,
+            scenario.rules.counters.back,
             Symbol::Artillery,
             [0x20, 0x40, 0xa0],
             None,
@@ -367,6 +370,7 @@ fn artillery_counters_print_their_fire_modifier() {
         .unwrap();
     let printed = texts(&symbology::counter(
         infantry,
+        &scenario.rules.counters,
         Symbol::Infantry,
         [0x20, 0x40, 0xa0],
         None,

@@ -481,7 +481,34 @@ fn write_document<T: Serialize>(
     // `Name(` was written when the struct began: no copy of the whole text here.
     let mut text = capture.out;
     text.push_str(")\n");
-    Ok(text)
+    Ok(without_needless_escapes(text))
+}
+
+/// ron escapes strings with `char::escape_debug`, which writes an apostrophe as `\'` although
+/// a double-quoted string needs no escape for it (`"Braine-l\'Alleud"`). Escapes come in
+/// pairs, so walking them pairwise finds every `\'` and nothing else; the text reads back to
+/// the same value.
+fn without_needless_escapes(text: String) -> String {
+    if !text.contains("\\'") {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\'') => out.push('\''),
+            Some(next) => {
+                out.push('\\');
+                out.push(next);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 struct Capture<'a> {

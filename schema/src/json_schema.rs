@@ -222,6 +222,7 @@ fn without_units(scenario: &Scenario) -> Scenario {
         allow,
         rules,
         armies,
+        sides,
         zones,
         victory,
         miniatures,
@@ -232,6 +233,7 @@ fn without_units(scenario: &Scenario) -> Scenario {
             let crate::scenario::Army {
                 id,
                 name,
+                colour,
                 friendly_edges,
                 commanders,
                 corps,
@@ -240,6 +242,7 @@ fn without_units(scenario: &Scenario) -> Scenario {
             crate::scenario::Army {
                 id: id.clone(),
                 name: name.clone(),
+                colour: colour.clone(),
                 friendly_edges: friendly_edges.clone(),
                 commanders: commanders.clone(),
                 corps: corps.clone(),
@@ -248,6 +251,7 @@ fn without_units(scenario: &Scenario) -> Scenario {
         })
         .collect();
     Scenario {
+        sides: sides.clone(),
         format_version: *format_version,
         title: title.clone(),
         map: map.clone(),

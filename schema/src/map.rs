@@ -48,6 +48,17 @@ pub struct Map {
     /// Terrain, one string per hex row from the first row down, one code per hex from the first
     /// column. Painting one hex changes one line of the file.
     pub rows: Vec<String>,
+    /// Where linear overlays run (roads), by overlay id: each entry a path of neighbouring hexes
+    /// written as their names separated by spaces (`"0901 1002 1102"`), so a road is drawn
+    /// from hex to hex along the paths the file states, not guessed from which hexes have a
+    /// road. A path may start or end with a hexside (`"1001/N"`): the road leaves the map (or
+    /// the hex) through it. Hexes of the overlay that no path names are drawn as before.
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub paths: BTreeMap<Id, Vec<String>>,
     /// Overlays present in a hex, by hex name.
     #[serde(
         deserialize_with = "crate::unique::deserialize",
@@ -88,12 +99,48 @@ pub struct Map {
     /// how they are printed. Each must lie on the edge of the map.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub half_hexes: Vec<HexName>,
+    /// Lines of unequal length: the columns (flat grid) or rows (pointy grid) of this printed
+    /// parity have no hex in the grid's last row (column). A printed map whose even columns,
+    /// printed half a hex lower, are one hex shorter (17 rows in odd columns, 16 in even) is
+    /// `short_lines: Some(Even)`. The missing cells are not hexes (unlike `half_hexes`, which
+    /// are cut by the frame but playable): nothing may stand on them, the renderer and the
+    /// exports leave them out, and their character in the terrain rows is ignored (write a
+    /// space).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_lines: Option<Shifted>,
     /// Diagnostic codes allowed for the whole map (`["W0601"]`), as a scenario's `allow`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allow: Vec<String>,
 }
 
 impl Map {
+    /// Whether a cell of the grid is not a hex: the last cell of a short line
+    /// (`short_lines`).
+    pub fn is_absent(&self, index: crate::HexIndex) -> bool {
+        let Some(parity) = self.short_lines else {
+            return false;
+        };
+        let grid = &self.grid;
+        let (line_number, cell, last) = match grid.orientation {
+            Orientation::Flat => (grid.first_column + index.col, index.row, grid.rows),
+            Orientation::Pointy => (grid.first_row + index.row, index.col, grid.columns),
+        };
+        let odd = line_number % 2 == 1;
+        cell + 1 == last && odd == matches!(parity, Shifted::Odd)
+    }
+
+    /// The map hex of a name: on the grid and not an absent cell.
+    pub fn hex(&self, name: &HexName) -> Option<crate::HexIndex> {
+        self.grid
+            .lookup(name)
+            .filter(|index| !self.is_absent(*index))
+    }
+
+    /// Every hex of the map (absent cells left out), row by row.
+    pub fn hexes(&self) -> impl Iterator<Item = crate::HexIndex> + '_ {
+        self.grid.indices().filter(|index| !self.is_absent(*index))
+    }
+
     /// The first number of the map that is not finite (NaN, an infinity), by JSON pointer.
     pub fn non_finite(&self) -> Option<(String, f64)> {
         let mut numbers: Vec<(String, f64)> = Vec::new();
@@ -213,6 +260,14 @@ pub struct Effects {
     #[serde(default, skip_serializing_if = "is_zero_u8")]
     #[schemars(range(max = 5))]
     pub protection: u8,
+    /// A unit defending here has its combat strength multiplied by this ("2× defence": 2),
+    /// beside any additive `protection`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 2, max = 4))]
+    pub defence_multiplier: Option<u8>,
+    /// Artillery may not fire through or into it (a wood that "blocks artillery").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub blocks_fire: bool,
     /// Blocks line of sight (Denain 10.2: town, forest, elevation, fortifications, redoubts).
     #[serde(default, skip_serializing_if = "is_false")]
     pub blocks_sight: bool,

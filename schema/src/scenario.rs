@@ -51,6 +51,11 @@ pub struct Scenario {
     pub rules: Rules,
     /// The armies, each with its commanders in chief, corps and units.
     pub armies: Vec<Army>,
+    /// The sides of the battle, each grouping allied armies (a nationality is an army): allies
+    /// may share hexes and count together for victory, and each army keeps its own losses.
+    /// Absent: each army is a side of its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<Faction>,
     /// Deployment zones: named hex sets owned by a corps or an army.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zones: Vec<Zone>,
@@ -59,6 +64,18 @@ pub struct Scenario {
     /// its counters (`systems/*.ron`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub miniatures: Vec<MiniaturesUse>,
+}
+
+/// A side of the battle: the armies fighting together.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Faction {
+    pub id: Id,
+    #[schemars(length(min = 1, max = 120))]
+    pub name: String,
+    /// Its armies, by id (each army on one side only).
+    #[schemars(length(min = 1))]
+    pub armies: Vec<Id>,
 }
 
 /// A miniatures rules system a scenario supports, and how its counters convert.
@@ -135,11 +152,263 @@ pub struct Rules {
     pub unit_kinds: BTreeMap<Id, UnitKind>,
     /// Stacking (rule 3).
     pub stacking: Stacking,
-    /// Command (rules 8 and 9).
+    /// The command structure (rules 1, 5, 8 and 9): corps, line leaders, commanders in chief
+    /// and their radii. Absent: the game has none (one unit a hex, no leaders): no unit needs a
+    /// corps, no corps a leader or a commander, and nothing is out of command.
+    #[serde(default = "Command::none", skip_serializing_if = "Command::is_none")]
     pub command: Command,
+    /// The numbers of the rules the validator's checks come from, as this game's rulebook
+    /// numbers them, for diagnostics to cite. A check whose rule is not numbered here cites no
+    /// rule: never another game's.
+    #[serde(default, skip_serializing_if = "RuleNumbers::is_empty")]
+    pub rule_numbers: RuleNumbers,
     /// Units that may not fire until they reach a place (Denain 11.1 Note).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fire_restrictions: Vec<FireRestriction>,
+    /// The game's charts and tables (a combat results table with its die), printed in the kit
+    /// and shown in the module.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub charts: Vec<Chart>,
+    /// How the game's counters are printed: the values a unit shows, its back, the markers.
+    /// Absent: the layout of the two bundled Vae Victis games (see [`CounterLayout`]).
+    #[serde(default, skip_serializing_if = "CounterLayout::is_default")]
+    pub counters: CounterLayout,
+}
+
+/// A chart of the rules read by a die roll: a combat results table (columns of odds or
+/// differentials, a row per roll), or any table the players consult.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Chart {
+    pub id: Id,
+    /// Its title as printed (`"Combat Results Table"`).
+    #[schemars(length(min = 1, max = 120))]
+    pub name: String,
+    /// The rule that explains it (`"6.0"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub rule: Option<String>,
+    /// The die its rows are read with.
+    pub die: Die,
+    /// What the columns stand for (`"odds, attacker to defender"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 120))]
+    pub columns_are: Option<String>,
+    /// The column headings, left to right (`["1-5", "1-4", …, "6-1"]`).
+    #[schemars(length(min = 1, max = 30))]
+    pub columns: Vec<String>,
+    /// One row per roll, each with one result per column.
+    #[schemars(length(min = 1, max = 40))]
+    pub rows: Vec<ChartRow>,
+    /// What each result means (`"Ae": "attacker eliminated"`).
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub results: BTreeMap<String, String>,
+    /// Notes printed under it (odds beyond the table, rounding).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+/// One row of a chart: the roll that reads it and the result in each column.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChartRow {
+    /// The roll (`1`), or the first of a range of rolls read on this row.
+    pub roll: u8,
+    /// The last roll of the range; absent: `roll` alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<u8>,
+    /// One result per column.
+    pub results: Vec<String>,
+}
+
+/// The dice a chart is read with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Die {
+    /// One six-sided die: 1-6.
+    D6,
+    /// Two six-sided dice added: 2-12.
+    TwoD6,
+    /// One ten-sided die: 0-9 or 1-10, as printed.
+    D10,
+}
+
+impl Die {
+    /// The smallest and largest roll.
+    pub fn rolls(self) -> (u8, u8) {
+        match self {
+            Die::D6 => (1, 6),
+            Die::TwoD6 => (2, 12),
+            Die::D10 => (0, 10),
+        }
+    }
+
+    /// The die's name as players write it (`"1d6"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Die::D6 => "1d6",
+            Die::TwoD6 => "2d6",
+            Die::D10 => "1d10",
+        }
+    }
+}
+
+/// How a game's counters are printed: which values a unit's counter shows, what its back shows
+/// and which markers the game uses. Every field has the Vae Victis default (Denain 2: combat
+/// points, movement points and, in red, morale; the back one combat point lower; Disorder/Rout,
+/// Out of command and Turn markers), so a file without `counters` prints as before.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterLayout {
+    /// The values printed under the symbol, in order, joined by `-` (Vae Victis
+    /// `[Cp, Morale, Mp]`: `3-2-4`; a game printing combat strength and movement allowance:
+    /// `[Cp, Mp]`: `4-4`). A battery's fire modifier (Denain 10.3) is printed before them
+    /// whenever a unit has one.
+    #[serde(default = "CounterLayout::default_values")]
+    #[schemars(length(min = 1, max = 3))]
+    pub values: Vec<CounterValue>,
+    /// What the back of a unit's counter shows.
+    #[serde(default = "CounterLayout::default_back")]
+    pub back: CounterBack,
+    /// The back by unit kind, over `back` (Fontenoy 9: a battery's back is its fired side).
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub back_by_kind: BTreeMap<Id, CounterBack>,
+    /// Units of at least this many combat points also have a replacement counter, its front
+    /// two points lower than the unit's front, its back three (Denain 2: "le pion de
+    /// remplacement pour les unités à trois points de combat qui ont déjà subi un
+    /// retournement": `Some(3)`). Absent: no replacement counters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 2, max = 12))]
+    pub replacement_from_cp: Option<u8>,
+    /// The markers the game uses, with how many of each the kit and the module carry.
+    #[serde(default = "CounterLayout::default_markers")]
+    pub markers: Vec<MarkerUse>,
+    /// What the kit's key says the printed values are (`"combat strength - movement
+    /// allowance"`); absent: the values' names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 200))]
+    pub legend: Option<String>,
+}
+
+impl Default for CounterLayout {
+    fn default() -> Self {
+        Self {
+            values: Self::default_values(),
+            back: Self::default_back(),
+            back_by_kind: BTreeMap::new(),
+            replacement_from_cp: None,
+            markers: Self::default_markers(),
+            legend: None,
+        }
+    }
+}
+
+impl CounterLayout {
+    fn default_values() -> Vec<CounterValue> {
+        vec![CounterValue::Cp, CounterValue::Morale, CounterValue::Mp]
+    }
+
+    fn default_back() -> CounterBack {
+        CounterBack::Reduced(1)
+    }
+
+    fn default_markers() -> Vec<MarkerUse> {
+        vec![
+            MarkerUse::new(MarkerType::Disorder, 12),
+            MarkerUse::new(MarkerType::OutOfCommand, 6),
+            MarkerUse::new(MarkerType::Turn, 1),
+        ]
+    }
+
+    /// True for the default layout, which is left out of the file.
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// The back a unit of this kind has.
+    pub fn back_of(&self, kind: &str) -> CounterBack {
+        self.back_by_kind.get(kind).copied().unwrap_or(self.back)
+    }
+}
+
+/// A value a unit's counter prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum CounterValue {
+    /// Combat points (combat strength): the unit's `cp`.
+    Cp,
+    /// Morale: the unit's `morale`.
+    Morale,
+    /// Movement points (movement allowance): the unit's `mp`.
+    Mp,
+}
+
+/// What the back of a unit's counter shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum CounterBack {
+    /// Nothing: the counter is printed on one side (a unit that is eliminated, not reduced).
+    Blank,
+    /// The front's values again.
+    Same,
+    /// The unit after a step loss: this many combat points less (Denain 2: 1). A unit with no
+    /// more combat points than that has a blank back: its first loss eliminates it.
+    Reduced(#[schemars(range(min = 1, max = 12))] u8),
+    /// Its fired side (Fontenoy 9: a battery is turned over once it has fired).
+    Fired,
+}
+
+/// A marker the game uses, and how many are printed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerUse {
+    pub marker: MarkerType,
+    /// How many the kit and the module carry.
+    #[schemars(range(min = 1, max = 200))]
+    pub count: u32,
+    /// The army whose colour it takes (an aide de camp); absent: neutral.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<Id>,
+}
+
+impl MarkerUse {
+    /// `count` markers of a kind, of no army.
+    pub fn new(marker: MarkerType, count: u32) -> Self {
+        Self {
+            marker,
+            count,
+            army: None,
+        }
+    }
+}
+
+/// A kind of marker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum MarkerType {
+    /// Disordered on the front, routed on the back (Denain 12.2).
+    Disorder,
+    /// Out of command (Denain 8.3).
+    OutOfCommand,
+    /// The game-turn marker.
+    Turn,
+    /// A battery that has fired (Denain 4 B: "placer un marqueur tir de barrage").
+    Fired,
+    /// A replacement line leader with this activation value (Denain 9.4: an "aide de camp 1",
+    /// identified by a replacement bar).
+    AideDeCamp(#[schemars(range(max = 10))] u8),
+    /// A marker of the game's own, with the text of each face (`("Demoralized", None)`).
+    Text {
+        #[schemars(length(min = 1, max = 40))]
+        front: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(length(min = 1, max = 40))]
+        back: Option<String>,
+    },
 }
 
 /// Units of an army that may fire only in some places (Denain 11.1 Note: the French units, but
@@ -210,6 +479,11 @@ pub struct UnitKind {
     /// Only these armies may field it (Fontenoy: artillery French only); empty: any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub armies: Vec<Id>,
+    /// The range of its fire in hexes (an artillery bombardment two hexes away); absent: it
+    /// fights only adjacent units, or the rules give no range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 20))]
+    pub range_hexes: Option<u8>,
 }
 
 impl UnitKind {
@@ -278,14 +552,97 @@ pub struct StackTerm {
     pub max_cp: Option<u32>,
 }
 
-/// Command (rules 8, 9).
+/// The numbers of the rules behind the checks, in this game's rulebook (`stacking: "3"` for the
+/// Vae Victis games, `"4.4"` for another). Each is cited by the diagnostics of its checks.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RuleNumbers {
+    /// Stacking (E0301-E0303; Vae Victis 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub stacking: Option<String>,
+    /// No unit enters or stays in an enemy-held hex (E0304; Fontenoy 7.3, Denain 7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub enemy_hexes: Option<String>,
+    /// Every combat unit acts with its corps (E0401, E0402; Vae Victis 1, 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub corps: Option<String>,
+    /// Each corps has one line leader (E0403; Vae Victis 9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub line_leaders: Option<String>,
+    /// What each commander in chief commands (E0404, E0405; Vae Victis 8.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub commanders: Option<String>,
+    /// A commander's command radius (W0801; Vae Victis 8.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub commander_radius: Option<String>,
+    /// A line leader's command of its units (W0901; Vae Victis 9.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub unit_command: Option<String>,
+    /// Lines of battle (W0901; Vae Victis 9.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub lines_of_battle: Option<String>,
+    /// The set-up: fixed hexes and deployment zones (E0501-E0511; Fontenoy 0.2, Denain 13.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub setup: Option<String>,
+    /// Reinforcements: when and where they enter (E0507, E0508, E0512, E0513; Denain 13.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub reinforcements: Option<String>,
+    /// Terrain a unit may not enter (E0504, E0511, E0513; Vae Victis 7.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub terrain: Option<String>,
+    /// The death of a leader deciding the game (E0205; Fontenoy 8.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub leader_deaths: Option<String>,
+    /// Victory conditions (E0207, E0509; Fontenoy 13, Denain 13.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub victory: Option<String>,
+    /// Fire restrictions (E0701; Denain 11.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 40))]
+    pub fire: Option<String>,
+}
+
+impl RuleNumbers {
+    /// True when no rule is numbered (left out of the file).
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// The command structure (rules 1, 5, 8, 9). Each part the game has is switched on; a file
+/// that writes `command` without the switches has all three (the two bundled games).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Command {
+    /// Every combat unit belongs to one corps of its army (rules 1, 5).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub corps: bool,
+    /// Each corps has one line leader (9), who commands its units within a radius (9.1).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub line_leaders: bool,
+    /// Each corps is commanded by a commander in chief of its army (8.1), who commands its line
+    /// leader within a radius (8.2).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub commanders: bool,
     /// Default command radius of a commander in chief, in hexes (8.2: Fontenoy 10, Denain 5).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
     #[schemars(range(min = bounds::RADIUS_HEXES.min, max = bounds::RADIUS_HEXES.max))]
     pub commander_radius_hexes: u32,
     /// Default command radius of a line leader over its units, in hexes (9.1).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
     #[schemars(range(min = bounds::RADIUS_HEXES.min, max = bounds::RADIUS_HEXES.max))]
     pub leader_radius_hexes: u32,
     /// The path may not pass enemy front or flank hexes not occupied by a friendly unit (8.2).
@@ -303,6 +660,40 @@ pub struct Command {
     pub commanders_move_as: Option<Id>,
 }
 
+impl Command {
+    /// No command structure at all: no corps needed, no leaders, no commanders.
+    pub fn none() -> Self {
+        Self {
+            corps: false,
+            line_leaders: false,
+            commanders: false,
+            commander_radius_hexes: 0,
+            leader_radius_hexes: 0,
+            blocked_by_enemy_front_and_flank: false,
+            lines_of_battle: false,
+            leaders_move_as: None,
+            commanders_move_as: None,
+        }
+    }
+
+    /// True for [`Command::none`] (left out of the file).
+    pub fn is_none(&self) -> bool {
+        *self == Self::none()
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+fn is_zero_u32(value: &u32) -> bool {
+    *value == 0
+}
+
 /// An army (one side).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -310,6 +701,10 @@ pub struct Army {
     pub id: Id,
     #[schemars(length(min = 1, max = 120))]
     pub name: String,
+    /// The colour of its counters when a unit has no corps (a nationality's colour: French
+    /// blue, British red); absent: a corps' colour, else grey.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
     /// Map edges its routed units flee to (12.3), unless a corps says otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub friendly_edges: Vec<MapEdge>,
@@ -529,8 +924,68 @@ pub struct Victory {
     /// Leaders whose loss decides the game (Fontenoy 13).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub leader_losses: Vec<LeaderLoss>,
+    /// Other conditions, from a small vocabulary: exiting units, the first to destroy so many
+    /// enemy strength points, a side's loss threshold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<VictoryCondition>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+}
+
+/// A victory condition. `side` names a side of `sides` or an army.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum VictoryCondition {
+    /// Units of `side` leaving the map through given hexes during their movement: at least
+    /// `units` of them, or units worth at least `strength` combat points, by turn `by_turn`
+    /// (absent: the end).
+    Exit {
+        side: Id,
+        #[schemars(length(min = 1))]
+        hexes: Vec<HexName>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        units: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        strength: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by_turn: Option<u32>,
+        #[schemars(length(min = 1, max = 200))]
+        result: String,
+    },
+    /// The first side to destroy this many enemy combat points (before losing as many).
+    FirstToDestroy {
+        side: Id,
+        #[schemars(range(min = 1))]
+        strength: u32,
+        #[schemars(length(min = 1, max = 200))]
+        result: String,
+    },
+    /// A side's or army's loss threshold: once it has lost this many combat points, the
+    /// effect applies (demoralisation).
+    LossThreshold {
+        side: Id,
+        #[schemars(range(min = 1))]
+        strength: u32,
+        #[schemars(length(min = 1, max = 200))]
+        effect: String,
+    },
+    /// Victory points per enemy combat point destroyed, for this side.
+    PointsPerEnemyStrength {
+        side: Id,
+        #[schemars(range(min = 1))]
+        points: u32,
+    },
+}
+
+impl VictoryCondition {
+    /// The side or army it is for.
+    pub fn side(&self) -> &Id {
+        match self {
+            VictoryCondition::Exit { side, .. }
+            | VictoryCondition::FirstToDestroy { side, .. }
+            | VictoryCondition::LossThreshold { side, .. }
+            | VictoryCondition::PointsPerEnemyStrength { side, .. } => side,
+        }
+    }
 }
 
 /// A victory hex.

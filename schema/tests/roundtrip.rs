@@ -48,6 +48,8 @@ fn effects() -> impl Strategy<Value = Effects> {
     )
         .prop_map(
             |(cost, cost_by_kind, protection, flags, road_bonus_mp)| Effects {
+                defence_multiplier: None,
+                blocks_fire: false,
                 cost,
                 cost_by_kind,
                 protection,
@@ -165,6 +167,8 @@ prop_compose! {
         let mut friendly_edges = BTreeMap::new();
         friendly_edges.insert("French".to_owned(), vec![MapEdge::West, MapEdge::North]);
         Map {
+            paths: Default::default(),
+            short_lines: None,
             format_version: 1,
             name: "Generated".into(),
             notes,
@@ -313,6 +317,7 @@ fn army(zones: Vec<Id>) -> impl Strategy<Value = Army> {
             |(id, name, friendly_edges, commanders, corps, units)| Army {
                 id,
                 name,
+                colour: None,
                 friendly_edges,
                 commanders: commanders
                     .into_iter()
@@ -387,6 +392,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     kinds.insert(
                         Id::from(kind),
                         UnitKind {
+                            range_hexes: None,
                             name: kind.into(),
                             symbol,
                             combat: true,
@@ -400,6 +406,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     );
                 }
                 Scenario {
+                    sides: Vec::new(),
                     format_version: 1,
                     title,
                     map: "../maps/m.ron".into(),
@@ -411,6 +418,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     notes,
                     allow: vec!["W0601".into()],
                     rules: Rules {
+                        rule_numbers: Default::default(),
+                        charts: Vec::new(),
+                        counters: Default::default(),
                         system: Id::from("vae-victis"),
                         unit_kinds: kinds,
                         stacking: Stacking {
@@ -434,6 +444,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                             },
                         },
                         command: Command {
+                            corps: true,
+                            line_leaders: true,
+                            commanders: true,
                             commander_radius_hexes: 10,
                             leader_radius_hexes: 4,
                             blocked_by_enemy_front_and_flank: stacked,
@@ -469,6 +482,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         })
                         .collect(),
                     victory: Victory {
+                        conditions: Vec::new(),
                         objectives: objectives
                             .into_iter()
                             .map(|((c, r), name, points)| Objective {
@@ -637,4 +651,32 @@ fn painting_one_hex_changes_one_line() {
         .count();
     assert_eq!(before.lines().count(), after.lines().count());
     assert_eq!(changed, 1);
+}
+
+/// fmt writes an apostrophe as it is (`"Braine-l'Alleud"`, not `"Braine-l\'Alleud"`), keeps the
+/// escapes a double-quoted string needs, and reads back to the same value.
+#[test]
+fn strings_are_written_without_needless_escapes() {
+    let (mut map, _) = bataille_schema::stress::generate(
+        bataille_schema::stress::StressSize {
+            columns: 4,
+            rows: 4,
+            units: 0,
+            corps: 1,
+        },
+        "m.ron",
+    );
+    map.labels
+        .insert(HexName::from("0101"), "Braine-l'Alleud".to_owned());
+    map.notes = Some("a \"quote\", a back\\slash then ' and \\' and a\nline".to_owned());
+    let text = map_to_string(&map).unwrap();
+    assert!(text.contains(r#""Braine-l'Alleud""#), "{text}");
+    assert!(!text.contains(r"l\'Alleud"), "{text}");
+    assert!(
+        text.contains(r#""a \"quote\", a back\\slash then ' and \\' and a\nline""#),
+        "{text}"
+    );
+    let back = parse_map(&SourceFile::new("m.ron", text.clone())).unwrap();
+    assert_eq!(back.labels, map.labels);
+    assert_eq!(back.notes, map.notes);
 }

@@ -97,6 +97,7 @@ codes! {
     E0206, Error, "references", "ids", "unknown army";
     E0207, Error, "references", "Denain 13.3", "unknown unit";
     E0208, Error, "references", "map file", "the scenario's map cannot be loaded";
+    E0209, Error, "references", "sides", "army on two sides";
     E0301, Error, "stacking", "Fontenoy 3; Denain 3", "stack over a limit at set-up";
     E0302, Error, "stacking", "Fontenoy 3; Denain 3", "stack mixes kinds no composition allows";
     E0303, Error, "stacking", "Fontenoy 3; Denain 3, 13.2", "reinforcements entering together break stacking";
@@ -118,6 +119,8 @@ codes! {
     E0510, Error, "deployment", "Fontenoy 0.2; Denain 13.1", "counter placed free in another corps' or army's zone";
     E0511, Error, "deployment", "Fontenoy 7.4, 9; Denain 7.4, 9; terrain table", "leader on terrain it cannot enter";
     E0512, Error, "deployment", "Denain 13.2", "reinforcements cannot all enter in column by the last turn";
+    E0513, Error, "deployment", "Denain 13.2; terrain table", "reinforcement enters by terrain it cannot enter";
+    E0514, Error, "deployment", "victory conditions", "exit hex not on the map's edge";
     E0601, Error, "map", "map grid", "wrong number of terrain rows";
     E0602, Error, "map", "map grid", "terrain row of the wrong length";
     E0603, Error, "map", "terrain table", "terrain code not in the legend";
@@ -129,7 +132,10 @@ codes! {
     E0609, Error, "map", "Denain 7.5", "bridge overlay away from water";
     E0610, Error, "map", "map grid", "terrain code not one character";
     E0611, Error, "map", "map grid", "half-hex not on the edge of the map";
+    E0612, Error, "map", "map grid", "road path that does not run from hex to neighbouring hex";
     E0701, Error, "rules", "Denain 11.1", "fire restriction names a terrain code the map lacks";
+    E0702, Error, "rules", "charts", "chart row without one result per column";
+    E0703, Error, "rules", "charts", "chart rolls do not cover the die once each";
     W0801, Warning, "command", "Fontenoy 8.2; Denain 8.2", "line leader out of its commander's radius at set-up";
     W0901, Warning, "command", "Fontenoy 9.1-9.3; Denain 9.1, 9.3", "unit out of command at set-up";
     E1001, Error, "miniatures", "system file", "a miniatures system file cannot be loaded";

@@ -186,8 +186,11 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
         blocked = vec![HexSet::new(grid); armies];
         let mut friendly: Vec<HexSet> = vec![HexSet::new(grid); armies];
         for p in &placed {
-            if let Some(set) = friendly.get_mut(p.army) {
-                set.insert(p.hex);
+            // Allies' units are friendly too (`sides`).
+            for (army, set) in friendly.iter_mut().enumerate() {
+                if ctx.allied(army, p.army) {
+                    set.insert(p.hex);
+                }
             }
         }
         for p in &placed {
@@ -196,7 +199,7 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 .chain(p.hexes_of(grid, SideClass::Flank))
                 .collect();
             for (army, set) in blocked.iter_mut().enumerate() {
-                if army == p.army {
+                if ctx.allied(army, p.army) {
                     continue;
                 }
                 for hex in &zone {
@@ -221,8 +224,14 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
     let mut chief_reach: HashMap<(usize, usize), HashMap<HexIndex, u32>> = HashMap::new();
 
     let mut found = Vec::new();
+    let numbers = ctx.numbers();
     for (a, army) in s.armies.iter().enumerate() {
         for (c, corps) in army.corps.iter().enumerate() {
+            // A game without line leaders commands no unit through one (and no leader is out
+            // of a commander's radius).
+            if !rules.line_leaders {
+                continue;
+            }
             let Some(leader) = &corps.leader else {
                 continue;
             };
@@ -234,7 +243,7 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 continue;
             };
             // 8.2: the line leader within the radius of a commander in chief commanding the corps.
-            if !leader.always_in_command {
+            if rules.commanders && !leader.always_in_command {
                 let chiefs: Vec<(usize, HexIndex, u32)> = army
                     .commanders
                     .iter()
@@ -287,8 +296,9 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                         format!("line leader `{}` of `{}` at {leader_name} is out of command: {why}", leader.id, corps.id),
                     )
                     .help(format!(
-                        "move `{}` or a commander closer, or add `allow: [\"W0801\"]` to the leader if intended (8.2)",
-                        leader.id
+                        "move `{}` or a commander closer, or add `allow: [\"W0801\"]` to the leader if intended{}",
+                        leader.id,
+                        ctx.cite(&numbers.commander_radius)
                     ))
                     .hex(leader_name.as_str())
                     .subject(leader.id.as_str());
@@ -368,9 +378,14 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                         format!("unit `{}` at {here} is out of command: {why}{line}", p.unit.id),
                     )
                     .help(format!(
-                        "move it within {radius} hexes of `{}`{}, or add `allow: [\"W0901\"]` to the unit if intended (9.1)",
+                        "move it within {radius} hexes of `{}`{}, or add `allow: [\"W0901\"]` to the unit if intended{}",
                         leader.id,
-                        if rules.lines_of_battle { " or beside a commanded unit of its corps on a flank hex (9.3)" } else { "" }
+                        if rules.lines_of_battle {
+                            format!(" or beside a commanded unit of its corps on a flank hex{}", ctx.cite(&numbers.lines_of_battle))
+                        } else {
+                            String::new()
+                        },
+                        ctx.cite(&numbers.unit_command)
                     ))
                     .hex(here.as_str())
                     .subject(p.unit.id.as_str())
@@ -453,6 +468,7 @@ mod tests {
 
     fn kind(front: u8, flank: u8) -> UnitKind {
         UnitKind {
+            range_hexes: None,
             name: "k".into(),
             symbol: Symbol::Infantry,
             combat: true,

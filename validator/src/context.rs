@@ -153,6 +153,9 @@ pub(crate) struct Ctx<'a> {
     /// Zone id → index (first definition).
     pub zones: HashMap<&'a str, usize>,
     pub counters: Vec<Counter<'a>>,
+    /// The side of each army: the index of the `sides` entry listing it, else a side of its
+    /// own (beyond the listed sides).
+    pub side_of: Vec<usize>,
     pub out: Vec<Diagnostic>,
 }
 
@@ -210,6 +213,18 @@ impl<'a> Ctx<'a> {
         for (z, zone) in scenario.zones.iter().enumerate() {
             zones.entry(zone.id.as_str()).or_insert(z);
         }
+        let side_of = scenario
+            .armies
+            .iter()
+            .enumerate()
+            .map(|(a, army)| {
+                scenario
+                    .sides
+                    .iter()
+                    .position(|side| side.armies.contains(&army.id))
+                    .unwrap_or(scenario.sides.len() + a)
+            })
+            .collect();
         Self {
             scenario,
             map: map.map(MapView::new),
@@ -217,6 +232,7 @@ impl<'a> Ctx<'a> {
             corps,
             zones,
             counters,
+            side_of,
             out: Vec::new(),
         }
     }
@@ -239,9 +255,43 @@ impl<'a> Ctx<'a> {
         self.corps.get(corps).map(|(a, _)| *a)
     }
 
-    /// The map hex of a name, when there is a map and the name is on it.
+    /// The map hex of a name, when there is a map and the name is one of its hexes (not an
+    /// absent cell of a short line).
     pub fn lookup(&self, name: &HexName) -> Option<HexIndex> {
-        self.map.as_ref()?.grid.lookup(name)
+        self.map.as_ref()?.map.hex(name)
+    }
+
+    /// Whether two armies fight on the same side (the same army, or allies in `sides`).
+    pub fn allied(&self, a: usize, b: usize) -> bool {
+        self.side_of.get(a) == self.side_of.get(b)
+    }
+
+    /// The side key of an army for grouping (allies share it).
+    pub fn side_key(&self, army: usize) -> usize {
+        self.side_of.get(army).copied().unwrap_or(usize::MAX)
+    }
+
+    /// `" (4.4)"` when the scenario numbers the rule, `""` otherwise: a help cites only the
+    /// scenario's own rule numbers, never another game's.
+    pub fn cite(&self, number: &Option<String>) -> String {
+        match number {
+            Some(n) => format!(" ({n})"),
+            None => String::new(),
+        }
+    }
+
+    /// `"rule 4.4: "` when the scenario numbers the rule, `""` otherwise, to begin a
+    /// parenthesis that explains the rule.
+    pub fn cite_prefix(&self, number: &Option<String>) -> String {
+        match number {
+            Some(n) => format!("{}: ", rule_ref(n)),
+            None => String::new(),
+        }
+    }
+
+    /// The scenario's rule numbers.
+    pub fn numbers(&self) -> &'a bataille_schema::scenario::RuleNumbers {
+        &self.scenario.rules.rule_numbers
     }
 
     /// The movement class of a kind: its `moves_as`, else its own id.
@@ -256,6 +306,15 @@ impl<'a> Ctx<'a> {
     pub fn kind_name(&self, kind_id: &str) -> String {
         self.kind(kind_id)
             .map_or_else(|| kind_id.to_owned(), |k| k.name.to_lowercase())
+    }
+}
+
+/// `rule 3`, `rules 1, 5` (several numbers), as a help cites a rule.
+pub(crate) fn rule_ref(number: &str) -> String {
+    if number.contains([',', ';', ' ']) {
+        format!("rules {number}")
+    } else {
+        format!("rule {number}")
     }
 }
 

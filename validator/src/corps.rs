@@ -34,7 +34,8 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                     .subject(unit.id.as_str()),
                 );
             }
-            if !kind.combat {
+            // A game without corps (`rules.command.corps: false`) asks none of its units.
+            if !kind.combat || !s.rules.command.corps && unit.corps.is_none() {
                 continue;
             }
             // Rules 1 and 5: every combat unit belongs to one corps of its own army.
@@ -47,8 +48,9 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                         format!("combat unit `{}` belongs to no corps", unit.id),
                     )
                     .help(format!(
-                        "add `corps: \"…\"` naming a corps of army `{}` (rules 1, 5: every combat unit acts with its corps)",
-                        army.id
+                        "add `corps: \"…\"` naming a corps of army `{}` ({}every combat unit acts with its corps)",
+                        army.id,
+                        ctx.cite_prefix(&ctx.numbers().corps)
                     ))
                     .subject(unit.id.as_str()),
                 ),
@@ -80,9 +82,10 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                 }
             }
         }
+        let command = &s.rules.command;
         for (c, corps) in army.corps.iter().enumerate() {
-            // Rule 9: a corps has one line leader.
-            if corps.leader.is_none() {
+            // Rule 9: a corps has one line leader, when the game has line leaders.
+            if command.line_leaders && corps.leader.is_none() {
                 ctx.push(
                     Diagnostic::new(
                         Code::E0403,
@@ -90,11 +93,19 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                         format!("/armies/{a}/corps/{c}"),
                         format!("corps `{}` has no line leader", corps.id),
                     )
-                    .help("add `leader: (id: …, name: …, activation: …)` (rule 9: each corps has one line leader)")
+                    .help(format!(
+                        "add `leader: (id: …, name: …, activation: …)` ({}each corps has one line leader)",
+                        ctx.cite_prefix(&ctx.numbers().line_leaders)
+                    ))
                     .subject(corps.id.as_str()),
                 );
             }
-            // 8.1: every corps is commanded by at least one commander in chief of its army.
+            // 8.1: every corps is commanded by at least one commander in chief of its army,
+            // when the game has commanders in chief.
+            if !command.commanders {
+                continue;
+            }
+            let commanders_rule = ctx.cite(&ctx.numbers().commanders);
             let commanded = army
                 .commanders
                 .iter()
@@ -110,13 +121,13 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                     ),
                 )
                 .help(format!(
-                    "add `{}` to the `commands` of a commander of army `{}` (8.1)",
+                    "add `{}` to the `commands` of a commander of army `{}`{commanders_rule}",
                     corps.id, army.id
                 ))
                 .subject(corps.id.as_str());
                 if army.commanders.is_empty() {
                     d.help = Some(format!(
-                        "army `{}` has no commander in chief: add one whose `commands` lists `{}` (8.1)",
+                        "army `{}` has no commander in chief: add one whose `commands` lists `{}`{commanders_rule}",
                         army.id, corps.id
                     ));
                 }

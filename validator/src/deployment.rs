@@ -5,8 +5,8 @@
 use std::collections::{HashMap, HashSet};
 
 use bataille_schema::map::MoveCost;
-use bataille_schema::scenario::{Owner, Placement, ReinforcementEntry, Zone};
-use bataille_schema::{HexIndex, HexName};
+use bataille_schema::scenario::{Owner, Placement, ReinforcementEntry, VictoryCondition, Zone};
+use bataille_schema::{HexIndex, HexName, Id};
 
 use crate::codes::Code;
 use crate::context::{Counter, CounterRole, Ctx, SCENARIO, describe_hexes};
@@ -23,6 +23,9 @@ fn zone_army(ctx: &Ctx<'_>, owner: &Owner) -> Option<usize> {
 fn off_map_text(ctx: &Ctx<'_>, hex: &HexName) -> Option<String> {
     let view = ctx.map.as_ref()?;
     match view.grid.parse(hex.as_str()) {
+        Ok(index) if view.map.is_absent(index) => Some(format!(
+            "{hex} is not a hex: the map's short lines (`short_lines`) have no hex there"
+        )),
         Ok(_) => None,
         Err(error) => Some(error.to_string()),
     }
@@ -158,7 +161,10 @@ fn placements(ctx: &mut Ctx<'_>) {
                             "{noun} `{id}` is placed at {hex} on {what}, which {class} cannot enter ({noun}s move as {class}: rules.command.{setting})"
                         ),
                     )
-                    .help("place it on a hex its movement class can enter (9: a line leader moves as a cavalry unit)")
+                    .help(format!(
+                        "place it on a hex its movement class can enter{}",
+                        ctx.cite(&ctx.numbers().terrain)
+                    ))
                     .hex(hex.as_str())
                     .subject(id),
                 );
@@ -227,8 +233,9 @@ fn placements(ctx: &mut Ctx<'_>) {
                         ),
                     )
                     .help(format!(
-                        "make it arrive on turn {} or earlier (13.2)",
-                        s.turns
+                        "make it arrive on turn {} or earlier{}",
+                        s.turns,
+                        ctx.cite(&ctx.numbers().reinforcements)
                     ))
                     .subject(id);
                     // One entry hex: that is the hex concerned.
@@ -247,7 +254,44 @@ fn placements(ctx: &mut Ctx<'_>) {
                                 format!("{}/placement/Reinforcement/entry/{k}", counter.pointer),
                                 format!("{noun} `{id}` enters at {hex}: {why}"),
                             )
-                            .help("name an entry hex on the map (13.2)")
+                            .help(format!(
+                                "name an entry hex on the map{}",
+                                ctx.cite(&ctx.numbers().reinforcements)
+                            ))
+                            .hex(hex.as_str())
+                            .subject(id),
+                        );
+                        continue;
+                    }
+                    // The entry hex is the first hex it enters: terrain its kind (or, for a
+                    // leader, its movement class) cannot enter is no entry (E0513).
+                    let class = match (counter.role, counter.unit) {
+                        (CounterRole::Unit, Some(unit)) => Some(ctx.movement_class(&unit.kind)),
+                        (CounterRole::Leader, _) => {
+                            s.rules.command.leaders_move_as.as_ref().map(Id::as_str)
+                        }
+                        (CounterRole::Commander, _) => {
+                            s.rules.command.commanders_move_as.as_ref().map(Id::as_str)
+                        }
+                        _ => None,
+                    };
+                    if let (Some(class), Some(view), Some(index)) =
+                        (class, ctx.map.as_ref(), ctx.lookup(hex))
+                        && let Some((MoveCost::Impassable, what)) = view.entry_cost(index, class)
+                    {
+                        found.push(
+                            Diagnostic::new(
+                                Code::E0513,
+                                SCENARIO,
+                                format!("{}/placement/Reinforcement/entry/{k}", counter.pointer),
+                                format!(
+                                    "{noun} `{id}` enters at {hex}, on {what}, which {class} cannot enter"
+                                ),
+                            )
+                            .help(format!(
+                                "name an entry hex its kind can enter, or change the terrain's cost{}",
+                                ctx.cite(&ctx.numbers().reinforcements)
+                            ))
                             .hex(hex.as_str())
                             .subject(id),
                         );
@@ -286,7 +330,7 @@ fn zones(ctx: &mut Ctx<'_>) {
                 continue;
             };
             let entries = claimed.entry(index).or_default();
-            if let Some(&(oz, ok, oa)) = entries.iter().find(|(_, _, oa)| *oa != army) {
+            if let Some(&(oz, ok, oa)) = entries.iter().find(|(_, _, oa)| !ctx.allied(*oa, army)) {
                 let other = &s.zones[oz];
                 found.push(
                     Diagnostic::new(
@@ -353,6 +397,61 @@ fn victory_hexes(ctx: &mut Ctx<'_>) {
                 hex,
                 &format!("victory condition `{}` names", hold.result),
             );
+        }
+    }
+    for (i, condition) in v.conditions.iter().enumerate() {
+        if let VictoryCondition::Exit { hexes, result, .. } = condition {
+            for (k, hex) in hexes.iter().enumerate() {
+                check(
+                    format!("/victory/conditions/{i}/Exit/hexes/{k}"),
+                    hex,
+                    &format!("exit hex of `{result}`:"),
+                );
+            }
+        }
+    }
+    ctx.out.extend(found);
+    exits_on_the_edge(ctx);
+}
+
+/// Units exit the map through its edge: an exit hex of a victory condition that is not on the
+/// map's edge (all six neighbours are hexes of the map) is reported (E0514).
+fn exits_on_the_edge(ctx: &mut Ctx<'_>) {
+    let Some(view) = ctx.map.as_ref() else {
+        return;
+    };
+    let mut found = Vec::new();
+    for (i, condition) in ctx.scenario.victory.conditions.iter().enumerate() {
+        let VictoryCondition::Exit { hexes, result, .. } = condition else {
+            continue;
+        };
+        for (k, hex) in hexes.iter().enumerate() {
+            let Some(index) = ctx.lookup(hex) else {
+                continue;
+            };
+            let inner = view
+                .grid
+                .neighbours(index)
+                .filter(|(_, n)| !view.map.is_absent(*n))
+                .count()
+                == 6;
+            if inner {
+                found.push(
+                    Diagnostic::new(
+                        Code::E0514,
+                        SCENARIO,
+                        format!("/victory/conditions/{i}/Exit/hexes/{k}"),
+                        format!(
+                            "exit hex {hex} of `{result}` is not on the map's edge: no unit can leave the map from it"
+                        ),
+                    )
+                    .help(format!(
+                        "name a hex on the edge the units leave by{}",
+                        ctx.cite(&ctx.numbers().victory)
+                    ))
+                    .hex(hex.as_str()),
+                );
+            }
         }
     }
     ctx.out.extend(found);

@@ -135,6 +135,8 @@ fn scenario_diagnostics(
     references::unique_ids(&mut ctx);
     references::references(&mut ctx);
     references::allow_lists(&mut ctx);
+    references::sides_and_layout(&mut ctx);
+    rules::charts(&mut ctx);
     corps::corps_membership(&mut ctx);
     stacking::stacking(&mut ctx);
     deployment::deployment(&mut ctx);

@@ -93,7 +93,9 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
         }
         for (c, code) in row.chars().enumerate().take(columns) {
             let mut buf = [0u8; 4];
-            if map.terrain.contains_key(&*code.encode_utf8(&mut buf)) {
+            if map.terrain.contains_key(&*code.encode_utf8(&mut buf))
+                || map.is_absent(HexIndex::new(c as u32, r as u32))
+            {
                 continue;
             }
             let seen = unknown_seen.entry(code).or_default();
@@ -222,7 +224,7 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
     // Overlays: of known types, on the map; bridge overlays where water is.
     for (hex, overlays) in &map.overlays {
         let base = key_pointer("/overlays", hex.as_str());
-        let index = match grid.parse(hex.as_str()) {
+        let index = match parse_hex(map, hex) {
             Ok(index) => Some(index),
             Err(error) => {
                 out.push(off_map(
@@ -290,7 +292,7 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
 
     // Labels, checked hexes and control points lie on the map.
     for hex in map.labels.keys() {
-        if let Err(error) = grid.parse(hex.as_str()) {
+        if let Err(error) = parse_hex(map, hex) {
             out.push(off_map(
                 key_pointer("/labels", hex.as_str()),
                 hex,
@@ -300,7 +302,7 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
         }
     }
     for (k, hex) in map.checked.iter().enumerate() {
-        if let Err(error) = grid.parse(hex.as_str()) {
+        if let Err(error) = parse_hex(map, hex) {
             out.push(off_map(
                 format!("/checked/{k}"),
                 hex,
@@ -311,7 +313,7 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
     }
     // Half-hexes: the frame cuts only hexes on the map's edge (a hex with a side off the map).
     for (k, hex) in map.half_hexes.iter().enumerate() {
-        match grid.parse(hex.as_str()) {
+        match parse_hex(map, hex) {
             Err(error) => out.push(off_map(
                 format!("/half_hexes/{k}"),
                 hex,
@@ -331,6 +333,7 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
             Ok(_) => {}
         }
     }
+    check_paths(map, out);
     // Suppressions must name codes, or they silently suppress nothing.
     for (k, code) in map.allow.iter().enumerate() {
         if code.parse::<Code>().is_err() {
@@ -353,6 +356,83 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// A hex of the map by name, with why not: off the grid, malformed, or an absent cell of a
+/// short line (`short_lines`).
+fn parse_hex(map: &Map, hex: &HexName) -> Result<HexIndex, String> {
+    match map.grid.parse(hex.as_str()) {
+        Ok(index) if map.is_absent(index) => Err(format!(
+            "{hex} is not a hex: the map's short lines (`short_lines`) have no hex there"
+        )),
+        Ok(index) => Ok(index),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// The paths of linear overlays (roads): of a known overlay type, each token a hex of the map
+/// (or, at either end, a hexside the road leaves by), each hex next to the one before (E0612).
+fn check_paths(map: &Map, out: &mut Vec<Diagnostic>) {
+    let grid = &map.grid;
+    for (id, paths) in &map.paths {
+        let base = key_pointer("/paths", id.as_str());
+        if !map.overlay_types.contains_key(id) {
+            out.push(
+                Diagnostic::new(
+                    Code::E0604,
+                    MAP,
+                    base.clone(),
+                    format!("paths are given for overlay `{id}`, which is not in `overlay_types`"),
+                )
+                .help("name an overlay type of the legend (a road)"),
+            );
+        }
+        for (p, path) in paths.iter().enumerate() {
+            let pointer = format!("{base}/{p}");
+            let tokens: Vec<&str> = path.split_whitespace().collect();
+            let mut previous: Option<(HexIndex, &str)> = None;
+            for (t, token) in tokens.iter().enumerate() {
+                let at_end = t == 0 || t + 1 == tokens.len();
+                let (hex, side) = match token.split_once('/') {
+                    Some(_) if !at_end => {
+                        out.push(path_break(&pointer, format!("road path {p} of `{id}`: the hexside `{token}` is in the middle of the path; a hexside may only begin or end it")));
+                        continue;
+                    }
+                    Some((hex, _)) => (hex, true),
+                    None => (*token, false),
+                };
+                let index = match parse_hex(map, &HexName::from(hex)) {
+                    Ok(index) => index,
+                    Err(why) => {
+                        out.push(path_break(
+                            &pointer,
+                            format!("road path {p} of `{id}`: `{token}`: {why}"),
+                        ));
+                        previous = None;
+                        continue;
+                    }
+                };
+                if side && grid.parse_hexside(token).is_err() {
+                    out.push(path_break(
+                        &pointer,
+                        format!("road path {p} of `{id}`: `{token}` is not a hexside of this grid"),
+                    ));
+                }
+                if let Some((before, name)) = previous
+                    && before != index
+                    && grid.side_between(before, index).is_none()
+                {
+                    out.push(path_break(&pointer, format!("road path {p} of `{id}` jumps from {name} to {hex}, which are not neighbours")));
+                }
+                previous = Some((index, hex));
+            }
+        }
+    }
+}
+
+fn path_break(pointer: &str, message: String) -> Diagnostic {
+    Diagnostic::new(Code::E0612, MAP, pointer.to_owned(), message)
+        .help("write the path as neighbouring hexes, one after the other (`\"0901 1002 1102\"`)")
 }
 
 fn off_map(pointer: String, hex: &HexName, what: &str, why: &str) -> Diagnostic {

@@ -258,8 +258,15 @@ fn check_group(
     };
     let mut d = Diagnostic::new(code, SCENARIO, last.pointer(), format!("{place}: {text}"))
         .help(format!(
-            "move `{}` or another counter elsewhere (rule 3; {})",
+            "move `{}` or another counter elsewhere ({}{})",
             last.id,
+            ctx.numbers()
+                .stacking
+                .as_deref()
+                .map_or_else(String::new, |n| format!(
+                    "{}; ",
+                    crate::context::rule_ref(n)
+                )),
             allowed_stacks(ctx)
         ))
         .hex(hex)
@@ -305,8 +312,9 @@ fn key_of<'h>(ctx: &Ctx<'_>, hex: &'h HexName) -> Option<Key<'h>> {
 pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
     opposing(ctx);
     let s = ctx.scenario;
-    // Set-up stacks, grouped by army and hex (stacking is between friendly units, 3; opposing
-    // counters in one hex are E0304), in file order so the last unit placed is the last piece.
+    // Set-up stacks, grouped by side and hex (stacking is between friendly units, 3, allies'
+    // included; opposing counters in one hex are E0304), in file order so the last unit placed
+    // is the last piece.
     let mut order: Vec<(usize, Key<'_>)> = Vec::new();
     let mut groups: HashMap<(usize, Key<'_>), (&HexName, Vec<Piece<'_>>)> = HashMap::new();
     let mut arrivals: Vec<(usize, u32, Key<'_>)> = Vec::new();
@@ -332,7 +340,7 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
                     at: (a, u, false),
                     placement: &unit.placement,
                 };
-                let key = (a, key);
+                let key = (ctx.side_key(a), key);
                 groups
                     .entry(key.clone())
                     .or_insert_with(|| {
@@ -355,7 +363,7 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
                     at: (a, u, true),
                     placement: &unit.placement,
                 };
-                let key = (a, *turn, key);
+                let key = (ctx.side_key(a), *turn, key);
                 arriving
                     .entry(key.clone())
                     .or_insert_with(|| {
@@ -422,16 +430,17 @@ fn opposing(ctx: &mut Ctx<'_>) {
             continue;
         };
         let first_army = ctx.counters[first].army;
+        // Allies (`sides`) share hexes: only another side's counter is an enemy.
         let Some(&second) = members
             .iter()
-            .find(|&&i| ctx.counters[i].army != first_army)
+            .find(|&&i| !ctx.allied(ctx.counters[i].army, first_army))
         else {
             continue;
         };
         let subject = &ctx.counters[second];
         let enemies: Vec<&str> = members
             .iter()
-            .filter(|&&i| ctx.counters[i].army != subject.army)
+            .filter(|&&i| !ctx.allied(ctx.counters[i].army, subject.army))
             .map(|&i| ctx.counters[i].id.as_str())
             .collect();
         let mut d = Diagnostic::new(
@@ -448,15 +457,17 @@ fn opposing(ctx: &mut Ctx<'_>) {
             ),
         )
         .help(format!(
-            "move `{}` or the enemy elsewhere: only friendly counters stack (3), and no move \
-             may enter a hex the enemy holds (Fontenoy 7.3, Denain 7)",
-            subject.id
+            "move `{}` or the enemy elsewhere: only friendly counters stack{}, and no move \
+             may enter a hex the enemy holds{}",
+            subject.id,
+            ctx.cite(&ctx.numbers().stacking),
+            ctx.cite(&ctx.numbers().enemy_hexes)
         ))
         .hex(hex.as_str())
         .subject(subject.id.as_str());
         for &i in &members {
             let other = &ctx.counters[i];
-            if other.army == subject.army {
+            if ctx.allied(other.army, subject.army) {
                 continue;
             }
             d = d.related(

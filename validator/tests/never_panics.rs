@@ -68,6 +68,8 @@ fn effects() -> impl Strategy<Value = Effects> {
     )
         .prop_map(
             |(cost, cost_by_kind, redoubt, built_up, needs_breach)| Effects {
+                defence_multiplier: None,
+                blocks_fire: false,
                 cost,
                 cost_by_kind,
                 redoubt,
@@ -189,6 +191,8 @@ fn map() -> impl Strategy<Value = Map> {
                 half_hexes,
                 allow,
             )| Map {
+                paths: Default::default(),
+                short_lines: None,
                 format_version: 1,
                 name: "m".into(),
                 notes: None,
@@ -291,6 +295,7 @@ fn army() -> impl Strategy<Value = Army> {
         .prop_map(|(id, commanders, corps, units)| Army {
             id,
             name: "a".into(),
+            colour: None,
             friendly_edges: vec![],
             commanders,
             corps,
@@ -309,6 +314,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
     )
         .prop_map(
             |(combat, front_hexsides, flank_hexsides, moves_as, immobile, armies)| UnitKind {
+                range_hexes: None,
                 name: "K".into(),
                 symbol: Symbol::Infantry,
                 combat,
@@ -377,6 +383,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 turns,
                 (column, leaders_move_as, commanders_move_as, fire),
             )| Scenario {
+                sides: Vec::new(),
                 format_version: 1,
                 title: "t".into(),
                 map: "m.ron".into(),
@@ -388,6 +395,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 notes: None,
                 allow: vec![],
                 rules: Rules {
+                    rule_numbers: Default::default(),
+                    charts: Vec::new(),
+                    counters: Default::default(),
                     system: "vae-victis".into(),
                     unit_kinds,
                     stacking: Stacking {
@@ -400,6 +410,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         column_entry: vec![EntryAllowance::AllMp; column],
                     },
                     command: Command {
+                        corps: true,
+                        line_leaders: true,
+                        commanders: true,
                         commander_radius_hexes,
                         leader_radius_hexes,
                         blocked_by_enemy_front_and_flank: blocked,
@@ -423,6 +436,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 armies,
                 zones,
                 victory: Victory {
+                    conditions: Vec::new(),
                     objectives: objectives
                         .into_iter()
                         .map(|hex| Objective {

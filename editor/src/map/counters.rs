@@ -541,8 +541,11 @@ pub fn unit_symbol(look: &UnitLook) -> Arc<Symbol2d> {
         look.facing_degrees.map(f32::to_bits),
     );
     cached(key, || {
+        let layout = bataille_schema::scenario::CounterLayout::default();
         symbology::counter_of_values(
             counter_values(look.values, look.fire),
+            &layout,
+            layout.back,
             look.symbol,
             rgb(look.colour),
             look.facing_degrees,

@@ -171,6 +171,8 @@ impl Document {
         let rows = settings.rows.clamp(1, MAX_HEXES_PER_SIDE);
         let row: String = "c".repeat(columns as usize);
         let map = Map {
+            paths: Default::default(),
+            short_lines: None,
             format_version: bataille_schema::FORMAT_VERSION,
             name: if settings.name.trim().is_empty() {
                 "Untitled".to_owned()

@@ -38,6 +38,7 @@ pub fn add_army(s: &Scenario) -> (String, Vec<Change>) {
     let army = Army {
         id: unique_id(&taken, &name),
         name,
+        colour: None,
         friendly_edges: Vec::new(),
         commanders: Vec::new(),
         corps: Vec::new(),

@@ -481,6 +481,7 @@ pub fn new_scenario(title: &str, map_file: &str) -> Scenario {
     use bataille_schema::scenario::{Composition, StackTerm, Symbol, UnitKind};
     let mut unit_kinds = std::collections::BTreeMap::new();
     let kind = |name: &str, symbol, combat, front, flank, immobile| UnitKind {
+        range_hexes: None,
         name: name.to_owned(),
         symbol,
         combat,
@@ -516,6 +517,7 @@ pub fn new_scenario(title: &str, map_file: &str) -> Scenario {
         max_cp: None,
     };
     Scenario {
+        sides: Vec::new(),
         format_version: bataille_schema::FORMAT_VERSION,
         title: title.to_owned(),
         map: map_file.to_owned(),
@@ -527,6 +529,9 @@ pub fn new_scenario(title: &str, map_file: &str) -> Scenario {
         notes: None,
         allow: Vec::new(),
         rules: Rules {
+            rule_numbers: Default::default(),
+            charts: Vec::new(),
+            counters: Default::default(),
             system: Id::from("vae-victis"),
             unit_kinds,
             stacking: Stacking {
@@ -547,6 +552,9 @@ pub fn new_scenario(title: &str, map_file: &str) -> Scenario {
                 column_entry: Vec::new(),
             },
             command: Command {
+                corps: true,
+                line_leaders: true,
+                commanders: true,
                 commander_radius_hexes: 5,
                 leader_radius_hexes: 4,
                 blocked_by_enemy_front_and_flank: false,
@@ -581,6 +589,7 @@ mod tests {
         Army {
             id: Id::from(id),
             name: id.to_owned(),
+            colour: None,
             friendly_edges: Vec::new(),
             commanders: Vec::new(),
             corps: Vec::new(),

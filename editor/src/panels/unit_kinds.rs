@@ -98,6 +98,7 @@ pub fn unit_kinds_ui(
         kinds.insert(
             id,
             UnitKind {
+                range_hexes: None,
                 name,
                 symbol: Symbol::Infantry,
                 combat: true,

@@ -268,6 +268,7 @@ mod tests {
         s.armies.push(bataille_schema::scenario::Army {
             id: "fr".into(),
             name: "French".into(),
+            colour: None,
             friendly_edges: vec![],
             commanders: vec![],
             corps: vec![bataille_schema::scenario::Corps {

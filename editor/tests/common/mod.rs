@@ -105,6 +105,8 @@ pub fn blank_map(columns: u32, rows: u32) -> Map {
     });
     let digits = |n: u32| if n >= 100 { 3 } else { 2 };
     Map {
+        paths: Default::default(),
+        short_lines: None,
         format_version: 1,
         name: format!("Test map {columns}x{rows}"),
         notes: None,
@@ -202,6 +204,7 @@ pub fn demo_map() -> Map {
 /// A minimal scenario naming a map file.
 pub fn scenario(map_file: &str) -> Scenario {
     Scenario {
+        sides: Vec::new(),
         format_version: 1,
         title: "Test scenario".into(),
         map: map_file.into(),
@@ -213,6 +216,9 @@ pub fn scenario(map_file: &str) -> Scenario {
         notes: None,
         allow: Vec::new(),
         rules: Rules {
+            rule_numbers: Default::default(),
+            charts: Vec::new(),
+            counters: Default::default(),
             system: Id::from("vae-victis"),
             unit_kinds: BTreeMap::new(),
             stacking: Stacking {
@@ -221,6 +227,9 @@ pub fn scenario(map_file: &str) -> Scenario {
                 column_entry: Vec::new(),
             },
             command: Command {
+                corps: true,
+                line_leaders: true,
+                commanders: true,
                 commander_radius_hexes: 4,
                 leader_radius_hexes: 2,
                 blocked_by_enemy_front_and_flank: false,
@@ -289,6 +298,7 @@ pub fn france(units: Vec<Unit>) -> Army {
     Army {
         id: Id::from("france"),
         name: "France".into(),
+        colour: None,
         friendly_edges: Vec::new(),
         commanders: Vec::new(),
         units,
