@@ -856,11 +856,19 @@ fn counter_sheets(
                 [MARGIN, MARGIN + 4.0],
                 LEFT,
             );
+            // A game whose units are printed on one side (`rules.counters.back: Blank`) says so.
+            let layout = &scenario.rules.counters;
+            let one_sided = layout.back == bataille_schema::scenario::CounterBack::Blank
+                && layout.back_by_kind.is_empty();
             let note = if back {
                 w.backs_note.to_owned()
             } else {
                 fill(
-                    w.fronts_note,
+                    if one_sided {
+                        w.fronts_note_one_sided
+                    } else {
+                        w.fronts_note
+                    },
                     &[("size", &format!("{:.1}", options.counter_mm))],
                 )
             };

@@ -8,7 +8,7 @@ use bataille_render::symbology::{self, Drawing};
 use bataille_render::text::{Face, text_width};
 use bataille_render::tiny_skia::{PathBuilder, Transform};
 use bataille_schema::map::{Effects, MoveCost};
-use bataille_schema::scenario::Placement;
+use bataille_schema::scenario::{Placement, VictoryCondition};
 use bataille_schema::{Map, Scenario};
 
 use super::words::{Words, fill};
@@ -234,6 +234,12 @@ fn effects_notes(e: &Effects, w: &Words) -> Vec<String> {
     if e.road_bonus_mp > 0 {
         notes.push(fill(w.road_bonus, &[("n", &e.road_bonus_mp.to_string())]));
     }
+    if let Some(n) = e.defence_multiplier {
+        notes.push(fill(w.defence_multiplier, &[("n", &n.to_string())]));
+    }
+    if e.blocks_fire {
+        notes.push(w.blocks_fire.to_owned());
+    }
     notes
 }
 
@@ -259,7 +265,58 @@ pub(crate) fn charts(scenario: &Scenario, map: &Map, paper: [f32; 2], w: &Words)
     terrain_effects(&mut flow, scenario, map, w);
     setup(&mut flow, scenario, map, w);
     victory(&mut flow, scenario, map, w);
+    rule_charts(&mut flow, scenario, w);
     flow.pages
+}
+
+/// The rules' charts (`rules.charts`: a combat results table): a row per roll of its die, a
+/// column per heading, what each result means and the chart's notes.
+fn rule_charts(flow: &mut Flow, scenario: &Scenario, w: &Words) {
+    for chart in &scenario.rules.charts {
+        let title = match &chart.rule {
+            Some(rule) => format!("[{rule}] {}", chart.name),
+            None => chart.name.clone(),
+        };
+        flow.heading(&title, 6.0);
+        if let Some(what) = &chart.columns_are {
+            flow.paragraph(what, 3.0, 0.0);
+        }
+        flow.gap(1.0);
+        let size = 3.0;
+        let first = (widest_word(&fill(w.die, &[("die", chart.die.name())]), Face::Bold, size)
+            + 3.0)
+            .max(12.0);
+        let each = ((flow.width - first) / chart.columns.len().max(1) as f32).min(18.0);
+        let mut columns = vec![(0.0, first)];
+        for k in 0..chart.columns.len() {
+            columns.push((first + k as f32 * each, each));
+        }
+        let mut header = vec![fill(w.die, &[("die", chart.die.name())])];
+        header.extend(chart.columns.iter().cloned());
+        let table = Table {
+            columns,
+            header,
+            size,
+        };
+        table.header(flow);
+        for row in &chart.rows {
+            let roll = match row.to {
+                Some(to) if to != row.roll => format!("{}-{to}", row.roll),
+                _ => row.roll.to_string(),
+            };
+            let mut cells = vec![roll];
+            cells.extend(row.results.iter().cloned());
+            table.row(flow, &cells, None, 6.0);
+        }
+        flow.gap(2.0);
+        for (result, meaning) in &chart.results {
+            flow.paragraph(&format!("{result}: {meaning}"), 2.9, 3.0);
+        }
+        if let Some(notes) = &chart.notes {
+            flow.paragraph(notes, 2.9, 3.0);
+        }
+        flow.gap(3.0);
+    }
 }
 
 fn terrain_effects(flow: &mut Flow, scenario: &Scenario, map: &Map, w: &Words) {
@@ -605,6 +662,84 @@ fn victory(flow: &mut Flow, scenario: &Scenario, map: &Map, w: &Words) {
             None => fill(
                 w.holds_all,
                 &[("army", &army), ("hexes", &hexes), ("result", &result)],
+            ),
+        };
+        flow.paragraph(&line, 3.0, 3.0);
+    }
+    let side_name = |id: &str| {
+        scenario
+            .sides
+            .iter()
+            .find(|s| s.id.as_str() == id)
+            .map_or_else(|| army_name(id), |s| s.name.clone())
+    };
+    let capital = |text: &str| {
+        let mut chars = text.chars();
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+            .unwrap_or_default()
+    };
+    for condition in &v.conditions {
+        let line = match condition {
+            VictoryCondition::Exit {
+                side,
+                hexes,
+                units,
+                strength,
+                by_turn,
+                result,
+            } => {
+                let hexes: Vec<&str> = hexes.iter().map(|h| h.as_str()).collect();
+                let by = by_turn.map_or_else(String::new, |t| {
+                    fill(w.by_turn, &[("turn", &t.to_string())])
+                });
+                let (template, n) = match (units, strength) {
+                    (Some(n), _) => (w.exit_units, *n),
+                    (None, Some(n)) => (w.exit_strength, *n),
+                    (None, None) => (w.exit_units, 1),
+                };
+                fill(
+                    template,
+                    &[
+                        ("result", &capital(result)),
+                        ("n", &n.to_string()),
+                        ("side", &side_name(side.as_str())),
+                        ("hexes", &hexes.join(", ")),
+                        ("by", &by),
+                    ],
+                )
+            }
+            VictoryCondition::FirstToDestroy {
+                side,
+                strength,
+                result,
+            } => fill(
+                w.first_to_destroy,
+                &[
+                    ("result", &capital(result)),
+                    ("side", &side_name(side.as_str())),
+                    ("n", &strength.to_string()),
+                ],
+            ),
+            VictoryCondition::LossThreshold {
+                side,
+                strength,
+                effect,
+            } => fill(
+                w.loss_threshold,
+                &[
+                    ("side", &side_name(side.as_str())),
+                    ("n", &strength.to_string()),
+                    ("effect", effect),
+                ],
+            ),
+            VictoryCondition::PointsPerEnemyStrength { side, points } => fill(
+                w.per_strength,
+                &[
+                    ("side", &side_name(side.as_str())),
+                    ("points", &points.to_string()),
+                ],
             ),
         };
         flow.paragraph(&line, 3.0, 3.0);

@@ -15,6 +15,7 @@ pub(crate) struct Words {
     pub sheet_fronts: &'static str,
     pub sheet_backs: &'static str,
     pub fronts_note: &'static str,
+    pub fronts_note_one_sided: &'static str,
     pub backs_note: &'static str,
     pub tec: &'static str,
     pub tec_note: &'static str,
@@ -50,6 +51,15 @@ pub(crate) struct Words {
     pub holds_all: &'static str,
     pub holds_some: &'static str,
     pub leader_loss: &'static str,
+    pub defence_multiplier: &'static str,
+    pub blocks_fire: &'static str,
+    pub exit_units: &'static str,
+    pub exit_strength: &'static str,
+    pub by_turn: &'static str,
+    pub first_to_destroy: &'static str,
+    pub loss_threshold: &'static str,
+    pub per_strength: &'static str,
+    pub die: &'static str,
 }
 
 const ENGLISH: Words = Words {
@@ -60,6 +70,7 @@ const ENGLISH: Words = Words {
     sheet_fronts: "{title} — counter sheet {n} of {of}: fronts",
     sheet_backs: "{title} — counter sheet {n} of {of}: BACKS",
     fronts_note: "Counters {size} mm. Backs: units one combat point less, batteries fired, leaders activated, Disorder → Rout.",
+    fronts_note_one_sided: "Counters {size} mm. Units are printed on one side: their backs are blank.",
     backs_note: "Print on the back of the fronts page, flipped on the long edge: each back lands on its front.",
     tec: "Terrain effects chart — {map}",
     tec_note: "Movement points to enter a hex or cross a hexside (— impassable, all: the whole move, ½: half the move), protection added against fire at a unit there, and what blocks line of sight and zones of control.",
@@ -95,6 +106,15 @@ const ENGLISH: Words = Words {
     holds_all: "{result}: {army} holds {hexes}",
     holds_some: "{result}: {army} holds at least {n} of {hexes}",
     leader_loss: "If {leader} is lost: {winner} wins",
+    defence_multiplier: "defence ×{n}",
+    blocks_fire: "blocks artillery fire",
+    exit_units: "{result}: {n} units of {side} leave the map by {hexes}{by}",
+    exit_strength: "{result}: units of {side} worth {n} combat points leave the map by {hexes}{by}",
+    by_turn: " by the end of turn {turn}",
+    first_to_destroy: "{result}: {side} first to destroy {n} enemy combat points",
+    loss_threshold: "{side}, once it has lost {n} combat points: {effect}",
+    per_strength: "{side}: {points} points per enemy combat point destroyed",
+    die: "Die ({die})",
 };
 
 const FRENCH: Words = Words {
@@ -105,6 +125,7 @@ const FRENCH: Words = Words {
     sheet_fronts: "{title} — planche de pions {n} sur {of} : recto",
     sheet_backs: "{title} — planche de pions {n} sur {of} : VERSO",
     fronts_note: "Pions de {size} mm. Versos : unités à un point de combat de moins, batteries ayant tiré, chefs activés, Désordre → Déroute.",
+    fronts_note_one_sided: "Pions de {size} mm. Les unités sont imprimées d'un seul côté : leur verso est vide.",
     backs_note: "Imprimez au dos de la page des rectos, en retournant la feuille sur le bord long : chaque verso tombe sur son recto.",
     tec: "Table des effets du terrain — {map}",
     tec_note: "Points de mouvement pour entrer dans un hex ou franchir un côté d’hex (— infranchissable, tout : tout le mouvement, ½ : la moitié du mouvement), protection ajoutée contre le tir sur une unité qui s’y trouve, et ce qui bloque les lignes de vue et les zones de contrôle.",
@@ -140,6 +161,15 @@ const FRENCH: Words = Words {
     holds_all: "{result} : {army} tient {hexes}",
     holds_some: "{result} : {army} tient au moins {n} de ces hex : {hexes}",
     leader_loss: "{leader} perdu : {winner} gagne",
+    defence_multiplier: "défense ×{n}",
+    blocks_fire: "bloque le tir d'artillerie",
+    exit_units: "{result} : {n} unités de {side} sortent de la carte par {hexes}{by}",
+    exit_strength: "{result} : des unités de {side} valant {n} points de combat sortent de la carte par {hexes}{by}",
+    by_turn: " avant la fin du tour {turn}",
+    first_to_destroy: "{result} : {side} détruit le premier {n} points de combat ennemis",
+    loss_threshold: "{side}, après la perte de {n} points de combat : {effect}",
+    per_strength: "{side} : {points} points par point de combat ennemi détruit",
+    die: "Dé ({die})",
 };
 
 /// The words for a language tag (`"fr"`, `"fr-FR"`, `"en"`); English when unknown.
