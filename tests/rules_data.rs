@@ -103,7 +103,11 @@ fn the_third_game_validates_clean_with_no_allow() {
     }
     // Canonical as written, apostrophes unescaped.
     let output = run(&root(), &["fmt", "--check", SCENARIO, MAP]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let map = std::fs::read_to_string(root().join(MAP)).unwrap();
     assert!(map.contains(r#""Braine-l'Alleud""#));
 }
@@ -118,8 +122,13 @@ fn helps_cite_the_games_own_rule_numbers() {
     let (diagnostics, exit) = copy.validate();
     assert_eq!(exit, 1);
     assert_eq!(codes(&diagnostics), ["E0301"]);
-    let help = with_code(&diagnostics, "E0301")[0]["message"].as_str().unwrap().to_owned()
-        + with_code(&diagnostics, "E0301")[0]["help"].as_str().unwrap();
+    let help = with_code(&diagnostics, "E0301")[0]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+        + with_code(&diagnostics, "E0301")[0]["help"]
+            .as_str()
+            .unwrap();
     assert!(help.contains("rule 4.4"), "{help}");
     for other in ["rule 3", "Fontenoy", "Denain", "8.1", "rule 9"] {
         assert!(!help.contains(other), "{other} in {help}");
@@ -137,7 +146,10 @@ fn allies_share_hexes_and_enemies_do_not() {
     let copy = Copy::new(
         &[
             (prussian, "placement: Hex(\"1707\")"),
-            ("armies: [\"anglo-allied\", \"prussian\"]", "armies: [\"anglo-allied\"]"),
+            (
+                "armies: [\"anglo-allied\", \"prussian\"]",
+                "armies: [\"anglo-allied\"]",
+            ),
         ],
         &[],
     );
@@ -148,7 +160,10 @@ fn allies_share_hexes_and_enemies_do_not() {
     assert!(help.contains("(4.4)") && !help.contains("Denain"), "{help}");
     // An army on both sides.
     let copy = Copy::new(
-        &[("armies: [\"anglo-allied\", \"prussian\"]", "armies: [\"anglo-allied\", \"prussian\", \"french\"]")],
+        &[(
+            "armies: [\"anglo-allied\", \"prussian\"]",
+            "armies: [\"anglo-allied\", \"prussian\", \"french\"]",
+        )],
         &[],
     );
     assert_eq!(codes(&copy.validate().0), ["E0209"]);
@@ -170,7 +185,9 @@ fn command_is_asked_only_when_the_rules_have_it() {
     let (diagnostics, _) = copy.validate();
     assert_eq!(codes(&diagnostics), ["E0401"]);
     assert_eq!(with_code(&diagnostics, "E0401").len(), 53);
-    let help = with_code(&diagnostics, "E0401")[0]["help"].as_str().unwrap();
+    let help = with_code(&diagnostics, "E0401")[0]["help"]
+        .as_str()
+        .unwrap();
     assert!(!help.contains("rules 1, 5"), "{help}");
 }
 
@@ -181,20 +198,29 @@ fn victory_conditions_are_checked() {
     let (diagnostics, _) = copy.validate();
     assert_eq!(codes(&diagnostics), ["E0509", "E0514"], "{diagnostics:?}");
     assert_eq!(with_code(&diagnostics, "E0514")[0]["hex"], "1005");
-    let copy = Copy::new(&[("side: \"france\", hexes", "side: \"nobody\", hexes")], &[]);
+    let copy = Copy::new(
+        &[("side: \"france\", hexes", "side: \"nobody\", hexes")],
+        &[],
+    );
     assert_eq!(codes(&copy.validate().0), ["E0206"]);
 }
 
 #[test]
 fn the_combat_results_table_is_checked() {
     let copy = Copy::new(
-        &[("(roll: 6, results: [\"Ae\", ", "(roll: 5, results: [\"Ae\", ")],
+        &[(
+            "(roll: 6, results: [\"Ae\", ",
+            "(roll: 5, results: [\"Ae\", ",
+        )],
         &[],
     );
     let (diagnostics, _) = copy.validate();
     assert_eq!(codes(&diagnostics), ["E0703"]);
     let message = diagnostics[0]["message"].as_str().unwrap();
-    assert!(message.contains("no row reads 6") && message.contains("5 read twice"), "{message}");
+    assert!(
+        message.contains("no row reads 6") && message.contains("5 read twice"),
+        "{message}"
+    );
     let copy = Copy::new(&[("\"Ae\", \"Ar\", \"Ar\", ", "\"Ae\", \"Ar\", ")], &[]);
     assert_eq!(codes(&copy.validate().0), ["E0702"]);
 }
@@ -202,12 +228,23 @@ fn the_combat_results_table_is_checked() {
 #[test]
 fn absent_cells_are_not_hexes_and_entry_hexes_are_checked_against_terrain() {
     // 0217: even columns have 16 hexes.
-    let copy = Copy::new(&[("placement: Hex(\"0514\")", "placement: Hex(\"0217\")")], &[]);
+    let copy = Copy::new(
+        &[("placement: Hex(\"0514\")", "placement: Hex(\"0217\")")],
+        &[],
+    );
     let (diagnostics, _) = copy.validate();
     assert_eq!(codes(&diagnostics), ["E0503"]);
-    assert!(diagnostics[0]["message"].as_str().unwrap().contains("not a hex"));
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a hex")
+    );
     // 0117: odd columns have 17.
-    let copy = Copy::new(&[("placement: Hex(\"0514\")", "placement: Hex(\"0117\")")], &[]);
+    let copy = Copy::new(
+        &[("placement: Hex(\"0514\")", "placement: Hex(\"0117\")")],
+        &[],
+    );
     assert_eq!(copy.validate().0, Vec::<Value>::new());
     // A Prussian entering by a wood (no movement).
     let copy = Copy::new(&[("entry: [\"2303\"", "entry: [\"2301\"")], &[]);
@@ -226,9 +263,20 @@ fn roads_run_along_the_paths_the_map_states() {
     let out = copy.dir.path().join("map.png");
     let output = run(
         &root(),
-        &["render", MAP, "--out", out.to_str().unwrap(), "--scale", "48"],
+        &[
+            "render",
+            MAP,
+            "--out",
+            out.to_str().unwrap(),
+            "--scale",
+            "48",
+        ],
     );
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let image = image::open(&out).unwrap().to_rgb8();
     let road = [0xf3, 0xe9, 0xb5];
     let road_near = |[x, y]: [f32; 2]| {
@@ -239,7 +287,12 @@ fn roads_run_along_the_paths_the_map_states() {
                 let (px, py) = ((x as i32 + dx) as u32, (y as i32 + dy) as u32);
                 if px < w
                     && py < h
-                    && image.get_pixel(px, py).0.iter().zip(road).all(|(a, b)| a.abs_diff(b) < 24)
+                    && image
+                        .get_pixel(px, py)
+                        .0
+                        .iter()
+                        .zip(road)
+                        .all(|(a, b)| a.abs_diff(b) < 24)
                 {
                     hits += 1;
                 }
@@ -264,7 +317,10 @@ fn roads_run_along_the_paths_the_map_states() {
         [m[0] + (c[0] - m[0]) * 0.2, m[1] + (c[1] - m[1]) * 0.2]
     };
     use bataille_schema::Side;
-    assert!(road_near(middle(Side::NE)), "no road towards 1701's NE side");
+    assert!(
+        road_near(middle(Side::NE)),
+        "no road towards 1701's NE side"
+    );
     assert!(!road_near(middle(Side::N)), "a road towards 1701's N side");
     // The road from 1601 comes in through 1701's SW side.
     assert!(road_near(middle(Side::SW)), "no road from 1601");
@@ -276,9 +332,19 @@ fn the_kit_and_the_module_print_the_games_counters_and_chart() {
     let vmod = dir.path().join("naw.vmod");
     let output = run(
         &root(),
-        &["export", "--vassal", SCENARIO, "--out", vmod.to_str().unwrap()],
+        &[
+            "export",
+            "--vassal",
+            SCENARIO,
+            "--out",
+            vmod.to_str().unwrap(),
+        ],
     );
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let file = std::fs::File::open(&vmod).unwrap();
     let mut zip = zip::ZipArchive::new(file).unwrap();
     let mut entries: std::collections::BTreeMap<String, Vec<u8>> = Default::default();
@@ -290,9 +356,15 @@ fn the_kit_and_the_module_print_the_games_counters_and_chart() {
     }
     let names: Vec<&String> = entries.keys().collect();
     // The game's one marker, the turn marker; none of the Vae Victis markers.
-    assert!(names.iter().any(|n| n.as_str() == "images/marker-turn.png"), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.as_str() == "images/marker-turn.png"),
+        "{names:?}"
+    );
     for absent in ["disorder", "out-of-command"] {
-        assert!(!names.iter().any(|n| n.contains(absent)), "{absent}: {names:?}");
+        assert!(
+            !names.iter().any(|n| n.contains(absent)),
+            "{absent}: {names:?}"
+        );
     }
     let build = String::from_utf8_lossy(&entries["buildFile.xml"]).into_owned();
     assert!(build.contains("Grenadiers of the Guard"));
@@ -300,8 +372,15 @@ fn the_kit_and_the_module_print_the_games_counters_and_chart() {
     // The kit: a page more for the chart; its text is in the PDF's page streams, compressed, so
     // the page count and the summary say it.
     let kit = dir.path().join("kit.pdf");
-    let output = run(&root(), &["print", SCENARIO, "--out", kit.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = run(
+        &root(),
+        &["print", SCENARIO, "--out", kit.to_str().unwrap()],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let summary = String::from_utf8_lossy(&output.stdout).into_owned()
         + &String::from_utf8_lossy(&output.stderr);
     assert!(summary.contains("1 counter sheet"), "{summary}");
