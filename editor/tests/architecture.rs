@@ -362,3 +362,62 @@ fn every_tool_is_one_implementation_of_the_tool_trait() {
         "tools/mod.rs matches on the tools beyond `Tool::imp`"
     );
 }
+
+/// One map canvas (issue 21): the map's layers in one listed order, bottom first — scan,
+/// terrain, zones, counters, command radius, suggestions, table overlay, tool feedback — and
+/// the app reaches a layer's painting and pointer input only through that list
+/// (`EditorApp::with_layer` in `app/mod.rs`, the frame's loops in `app/frame.rs`).
+#[test]
+fn the_map_is_painted_and_offered_the_pointer_through_its_listed_layers() {
+    use bataille_editor::layers::MapLayerKind as K;
+    assert_eq!(
+        K::ORDER,
+        [
+            K::Scan,
+            K::Terrain,
+            K::Zones,
+            K::Counters,
+            K::CommandRadius,
+            K::Suggestions,
+            K::TableOverlay,
+            K::ToolFeedback
+        ]
+    );
+    let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app");
+    let mut files = Vec::new();
+    rust_files(&app, &mut files);
+    for file in files {
+        let code = std::fs::read_to_string(&file).expect("readable");
+        let rel = file
+            .strip_prefix(&app)
+            .expect("under app")
+            .display()
+            .to_string();
+        if rel == "mod.rs" {
+            continue;
+        }
+        for side_door in [
+            "scan_layer.paint",
+            "scan_layer.input",
+            "scenario_layer.paint",
+            "scenario_layer.input",
+            "table.paint(",
+            "table.input(",
+            ".feedback(",
+        ] {
+            assert!(
+                !code.contains(side_door),
+                "app/{rel} calls `{side_door}`: go through the map's layers"
+            );
+        }
+    }
+    let frame = std::fs::read_to_string(app.join("frame.rs")).expect("frame.rs");
+    assert!(
+        frame.contains("for kind in MapLayerKind::ORDER"),
+        "painted in order"
+    );
+    assert!(
+        frame.contains("MapLayerKind::ORDER.into_iter().rev()"),
+        "offered the pointer top first"
+    );
+}

@@ -184,12 +184,27 @@ impl EditorApp {
         let rect = response.rect;
         self.map_rect = rect;
         painter.rect_filled(rect, 0.0, egui::Color32::from_gray(96));
-        self.paint_map(&painter, rect);
-        self.with_digitise(|cx, panels, digitise| {
-            panels.scan_layer.paint(cx, digitise, &painter, rect);
-        });
-        self.with_context(|cx, panels| panels.scenario_layer.paint(cx, &painter, rect));
-        self.paint_table_overlay(&painter, rect);
+        let pointer = ui.input(|i| i.pointer.latest_pos());
+        let map = crate::layers::MapFrame {
+            painter: &painter,
+            rect,
+            pointer,
+        };
+        // The layers, bottom first (`MapLayerKind::ORDER`): the scan and the terrain are the map
+        // view's meshes, the others handed the context. The tool's feedback is the top layer,
+        // painted once this frame's input has moved the pointer's things.
+        use crate::layers::MapLayerKind;
+        for kind in MapLayerKind::ORDER {
+            match kind {
+                // The scan is painted with the terrain, under its grid lines.
+                MapLayerKind::Scan => {}
+                MapLayerKind::Terrain => self.paint_map(&painter, rect),
+                MapLayerKind::ToolFeedback => {}
+                _ => {
+                    self.with_layer(kind, |cx, layer| layer.paint(cx, &map));
+                }
+            }
+        }
 
         let (pointer, delta, primary, secondary, middle, space, alt, zoom_delta, wheel) =
             ui.input(|i| {
@@ -251,39 +266,42 @@ impl EditorApp {
             None => (primary, secondary, middle),
         };
 
-        // The legend's eyedropper takes the click first; then the table overlay's tag, then
-        // counters take the press (drags from the tree, between hexes).
+        // The legend's eyedropper (a click mode of the legend window) takes the click first;
+        // then the map's layers, top first; what none takes is the tool's stroke.
+        let panning = space || middle;
         let picking = self.tools.stroke.is_none()
-            && self.legend_pick_input(&response, rect, pointer, space || middle);
-        let table_took = !picking
-            && self.tools.stroke.is_none()
-            && self.table_overlay_input(ui, &response, pointer);
-        let counters_took = table_took
-            || (!picking
-                && self.tools.stroke.is_none()
-                && self.with_context(|cx, panels| {
-                    panels.scenario_layer.input(cx, ui, &response, pointer, tap)
-                }));
+            && self.legend_pick_input(&response, rect, pointer, panning);
+        let mut took = picking;
+        if !took && self.tools.stroke.is_none() {
+            let input = crate::layers::MapPointer {
+                ui,
+                response: &response,
+                tap,
+                panning,
+                modal_open: !self.no_modal_open(),
+            };
+            for kind in MapLayerKind::ORDER.into_iter().rev() {
+                let took_it = self.with_layer(kind, |cx, layer| layer.input(cx, &map, &input));
+                if took_it == Some(true) {
+                    took = true;
+                    break;
+                }
+            }
+        }
 
         self.with_context(|cx, _| crate::layers::keys::input(cx, ui, &response));
         // Strokes.
         let pressed_on_map = response.is_pointer_button_down_on() || tap.is_some();
-        let down_on = pressed_on_map && !counters_took;
+        let down_on = pressed_on_map && !took;
         if pressed_on_map && !response.has_focus() {
             // Keys go to the map again (not to the last button clicked).
             response.request_focus();
         }
-        let digitising = self.with_digitise(|cx, panels, digitise| {
-            let panning = space || middle;
-            panels
-                .scan_layer
-                .input(cx, digitise, &response, rect, pointer, panning)
-        });
         let mut pressed = false;
         if self.tools.stroke.is_none() && down_on {
             let kind = if middle || (space && primary) {
                 Some(StrokeKind::Pan)
-            } else if digitising || picking {
+            } else if took {
                 None
             } else if secondary {
                 Some(StrokeKind::Remove)
@@ -325,11 +343,8 @@ impl EditorApp {
             let out = self.tools.end_stroke();
             self.request(Command::Stroke(out));
         }
-        self.paint_feedback(&painter, rect, pointer);
-        self.with_context(|cx, panels| {
-            panels
-                .scenario_layer
-                .paint_drag(cx, ui, &painter, rect, pointer);
+        self.with_layer(MapLayerKind::ToolFeedback, |cx, layer| {
+            layer.paint(cx, &map)
         });
         if response.hovered() {
             let icon = if self.tools.stroke == Some(StrokeKind::Pan) || space {
@@ -462,36 +477,6 @@ impl EditorApp {
         layer.is_none_or(|l| l == ui.layer_id()).then_some(button)
     }
 
-    fn paint_feedback(
-        &self,
-        painter: &egui::Painter,
-        rect: egui::Rect,
-        pointer: Option<egui::Pos2>,
-    ) {
-        let grid = &self.doc.map.grid;
-        if let Some(sel) = self.tools.selection {
-            self.view.outline_hex(
-                painter,
-                grid,
-                rect,
-                sel,
-                egui::Stroke::new(3.0, egui::Color32::from_rgb(255, 200, 0)),
-            );
-        }
-        let Some(hex) = self.hovered else {
-            return;
-        };
-        self.tools.tool.imp().feedback(&crate::tools::Feedback {
-            state: &self.tools,
-            doc: &self.doc,
-            view: &self.view,
-            painter,
-            rect,
-            hover: hex,
-            pointer,
-        });
-    }
-
     fn toasts_ui(&mut self, ctx: &egui::Context) {
         let now = self.time;
         self.toasts.retain(|t| t.until > now);
@@ -522,41 +507,6 @@ impl EditorApp {
         if let Some(next) = self.toasts.iter().map(|t| t.until).reduce(f64::min) {
             ctx.request_repaint_after(Duration::from_secs_f64((next - now).max(0.05)));
         }
-    }
-
-    /// Draws the overlay over the map.
-    pub(crate) fn paint_table_overlay(&self, painter: &egui::Painter, rect: egui::Rect) {
-        if !self.table.shown {
-            return;
-        }
-        let to_screen = |p: egui::Pos2| self.view.to_screen(rect, p);
-        self.table.paint(painter, &to_screen, rect);
-    }
-
-    /// The table's tag takes the pointer before the tools and counters; returns whether it did.
-    pub(crate) fn table_overlay_input(
-        &mut self,
-        ui: &egui::Ui,
-        response: &egui::Response,
-        pointer: Option<egui::Pos2>,
-    ) -> bool {
-        let rect = response.rect;
-        if !self.table.shown || !self.no_modal_open() {
-            return false;
-        }
-        let (pressed, down) = ui.input(|i| (i.pointer.primary_pressed(), i.pointer.primary_down()));
-        let view = &self.view;
-        let to_screen = |p: egui::Pos2| view.to_screen(rect, p);
-        let to_grid = |p: egui::Pos2| view.to_grid(rect, p);
-        let pointer = pointer.filter(|p| rect.contains(*p) || self.table.dragging());
-        let hovered = response.contains_pointer();
-        let state = crate::map::table_overlay::PointerState {
-            pos: pointer,
-            pressed,
-            down,
-            hovered,
-        };
-        self.table.input(&to_screen, &to_grid, rect, state)
     }
 
     /// The tag's rectangle on screen (tests drag it).

@@ -305,6 +305,44 @@ impl EditorApp {
             &mut crate::services::digitise::Digitise,
         ) -> R,
     ) -> R {
+        self.with_lent(|cx, panels, digitise, _| f(cx, panels, digitise))
+    }
+
+    /// Runs `f` with this frame's context and the map layer `kind`, its state lent (the
+    /// scenario layer, the digitising session, the table overlay); `None` for the layers the
+    /// map view draws (the scan and the terrain).
+    pub(crate) fn with_layer<R>(
+        &mut self,
+        kind: crate::layers::MapLayerKind,
+        f: impl FnOnce(&crate::context::ViewContext<'_>, &mut dyn crate::layers::MapLayer) -> R,
+    ) -> Option<R> {
+        use crate::layers::MapLayerKind as K;
+        use crate::layers::{feedback, scan, scenario, table};
+        self.with_lent(|cx, panels, digitise, overlay| match kind {
+            K::Scan | K::Terrain => None,
+            K::Zones => Some(f(cx, &mut scenario::Zones(&mut panels.scenario_layer))),
+            K::Counters => Some(f(cx, &mut scenario::Counters(&mut panels.scenario_layer))),
+            K::CommandRadius => Some(f(cx, &mut scenario::CommandRadius(&panels.scenario_layer))),
+            K::Suggestions => {
+                let layer = &mut panels.scan_layer;
+                Some(f(cx, &mut scan::Suggestions { layer, digitise }))
+            }
+            K::TableOverlay => Some(f(cx, &mut table::TableLayer(overlay))),
+            K::ToolFeedback => Some(f(cx, &mut feedback::ToolFeedback(&panels.scenario_layer))),
+        })
+    }
+
+    /// The context, the panels, and the state lent beside them: the digitising session and the
+    /// table overlay.
+    fn with_lent<R>(
+        &mut self,
+        f: impl FnOnce(
+            &crate::context::ViewContext<'_>,
+            &mut Panels,
+            &mut crate::services::digitise::Digitise,
+            &mut crate::map::table_overlay::TableOverlay,
+        ) -> R,
+    ) -> R {
         let EditorApp {
             doc,
             history,
@@ -317,6 +355,7 @@ impl EditorApp {
             commands,
             panels,
             digitise,
+            table,
             ..
         } = self;
         let ctx = crate::context::ViewContext {
@@ -339,7 +378,7 @@ impl EditorApp {
             settings,
             commands,
         };
-        f(&ctx, panels, digitise)
+        f(&ctx, panels, digitise, table)
     }
 
     /// Queues an action, run at the end of the frame.

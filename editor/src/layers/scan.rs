@@ -162,3 +162,28 @@ fn paint_checked(ctx: &ViewContext<'_>, painter: &Painter, rect: Rect) {
         ));
     }
 }
+
+/// The digitising marks and clicks as a map layer: the scan's layer with the session lent.
+pub struct Suggestions<'l> {
+    pub layer: &'l mut ScanLayer,
+    pub digitise: &'l mut Digitise,
+}
+
+impl crate::layers::MapLayer for Suggestions<'_> {
+    fn kind(&self) -> crate::layers::MapLayerKind {
+        crate::layers::MapLayerKind::Suggestions
+    }
+    fn paint(&mut self, cx: &ViewContext<'_>, map: &crate::layers::MapFrame<'_>) {
+        self.layer.paint(cx, self.digitise, map.painter, map.rect);
+    }
+    fn input(
+        &mut self,
+        cx: &ViewContext<'_>,
+        map: &crate::layers::MapFrame<'_>,
+        pointer: &crate::layers::MapPointer<'_>,
+    ) -> bool {
+        let (response, panning) = (pointer.response, pointer.panning);
+        self.layer
+            .input(cx, self.digitise, response, map.rect, map.pointer, panning)
+    }
+}

@@ -37,6 +37,8 @@ pub struct ScenarioLayer {
     pub drag: Option<MapDrag>,
     pub hovered_counter: Option<CounterAt>,
     command_cache: Option<(CommandKey, Option<CommandView>)>,
+    /// A leader is selected or hovered this frame: its command view is shown.
+    command_shown: bool,
 }
 
 /// The pointer's buttons this frame, as the map saw them.
@@ -59,11 +61,14 @@ impl ScenarioLayer {
 
     /// The command view drawn in the last frame (of the hovered or selected leader), if any.
     pub fn command_view(&self) -> Option<&CommandView> {
-        self.command_cache.as_ref().and_then(|(_, v)| v.as_ref())
+        self.command_cache
+            .as_ref()
+            .filter(|_| self.command_shown)
+            .and_then(|(_, v)| v.as_ref())
     }
 
-    /// Draws the scenario's layers over the terrain.
-    pub fn paint(&mut self, ctx: &ViewContext<'_>, painter: &egui::Painter, rect: Rect) {
+    /// The zones, tinted by owner, and broken rules outlined.
+    fn paint_zones(&mut self, ctx: &ViewContext<'_>, painter: &egui::Painter, rect: Rect) {
         let grid = &ctx.doc.map.grid;
         let scenario = ctx.doc.scenario.as_ref().map(|f| &f.scenario);
         self.zones.refresh(ctx.scenario_revision, scenario, grid);
@@ -110,7 +115,14 @@ impl ScenarioLayer {
                 view.outline_hex(painter, grid, rect, hex, stroke);
             }
         }
-        // The selected leader's command radius.
+    }
+
+    /// The counters, the selected leader's units outlined in and out of command.
+    fn paint_counters(&mut self, ctx: &ViewContext<'_>, painter: &egui::Painter, rect: Rect) {
+        let grid = &ctx.doc.map.grid;
+        let scenario = ctx.doc.scenario.as_ref().map(|f| &f.scenario);
+        let view = ctx.view;
+        let selected = ctx.selection.item;
         let mut highlights = Highlights {
             selected: selected.and_then(Sel::counter),
             hovered: self.hovered_counter,
@@ -123,6 +135,7 @@ impl ScenarioLayer {
             .filter(|c| !matches!(c, CounterAt::Unit(..)))
             .map(Sel::of_counter)
             .or(selected);
+        self.command_shown = focus.is_some() && scenario.is_some();
         if let (Some(sel), Some(s)) = (focus, scenario) {
             let key = CommandKey {
                 sel,
@@ -135,19 +148,6 @@ impl ScenarioLayer {
                 self.command_cache = Some((key, view));
             }
             if let Some((_, Some(command))) = &self.command_cache {
-                // A white line on a dark one: it reads over any terrain and zone colour.
-                let mut shapes: Vec<egui::Shape> = Vec::with_capacity(command.ring.len() * 2);
-                for (width, colour) in
-                    [(5.0, Color32::from_black_alpha(160)), (2.5, Color32::WHITE)]
-                {
-                    shapes.extend(command.ring.iter().map(|[a, b]| {
-                        egui::Shape::line_segment(
-                            [view.to_screen(rect, *a), view.to_screen(rect, *b)],
-                            Stroke::new(width, colour),
-                        )
-                    }));
-                }
-                painter.extend(shapes);
                 highlights.in_command = command.in_command.clone();
                 highlights.out_of_command = command.out_of_command.clone();
             }
@@ -161,6 +161,24 @@ impl ScenarioLayer {
             &highlights,
             scenario,
         );
+    }
+
+    /// The selected or hovered leader's command radius (computed with the counters).
+    fn paint_command_radius(&self, ctx: &ViewContext<'_>, painter: &egui::Painter, rect: Rect) {
+        let view = ctx.view;
+        if let Some(command) = self.command_view() {
+            // A white line on a dark one: it reads over any terrain and zone colour.
+            let mut shapes: Vec<egui::Shape> = Vec::with_capacity(command.ring.len() * 2);
+            for (width, colour) in [(5.0, Color32::from_black_alpha(160)), (2.5, Color32::WHITE)] {
+                shapes.extend(command.ring.iter().map(|[a, b]| {
+                    egui::Shape::line_segment(
+                        [view.to_screen(rect, *a), view.to_screen(rect, *b)],
+                        Stroke::new(width, colour),
+                    )
+                }));
+            }
+            painter.extend(shapes);
+        }
     }
 
     /// Map input for counters (drags from the tree or between hexes, clicks, Shift+wheel).
@@ -345,7 +363,6 @@ impl ScenarioLayer {
     pub fn paint_drag(
         &self,
         ctx: &ViewContext<'_>,
-        ui: &egui::Ui,
         painter: &egui::Painter,
         rect: Rect,
         pointer: Option<Pos2>,
@@ -353,7 +370,7 @@ impl ScenarioLayer {
         let dragged = self
             .drag
             .map(|d| d.what)
-            .or_else(|| egui::DragAndDrop::payload::<CounterDrop>(ui.ctx()).map(|p| p.0));
+            .or_else(|| egui::DragAndDrop::payload::<CounterDrop>(painter.ctx()).map(|p| p.0));
         let (Some(at), Some(pos)) = (dragged, pointer) else {
             return;
         };
@@ -459,5 +476,50 @@ pub fn outline_strokes(severity: Severity) -> [Stroke; 2] {
             Stroke::new(6.0, Color32::from_black_alpha(200)),
             Stroke::new(3.0, Color32::from_rgb(255, 170, 0)),
         ],
+    }
+}
+
+/// The zones and broken rules, as a map layer.
+pub struct Zones<'l>(pub &'l mut ScenarioLayer);
+
+impl crate::layers::MapLayer for Zones<'_> {
+    fn kind(&self) -> crate::layers::MapLayerKind {
+        crate::layers::MapLayerKind::Zones
+    }
+    fn paint(&mut self, cx: &ViewContext<'_>, map: &crate::layers::MapFrame<'_>) {
+        self.0.paint_zones(cx, map.painter, map.rect);
+    }
+}
+
+/// The counters and their drags, as a map layer.
+pub struct Counters<'l>(pub &'l mut ScenarioLayer);
+
+impl crate::layers::MapLayer for Counters<'_> {
+    fn kind(&self) -> crate::layers::MapLayerKind {
+        crate::layers::MapLayerKind::Counters
+    }
+    fn paint(&mut self, cx: &ViewContext<'_>, map: &crate::layers::MapFrame<'_>) {
+        self.0.paint_counters(cx, map.painter, map.rect);
+    }
+    fn input(
+        &mut self,
+        cx: &ViewContext<'_>,
+        map: &crate::layers::MapFrame<'_>,
+        pointer: &crate::layers::MapPointer<'_>,
+    ) -> bool {
+        self.0
+            .input(cx, pointer.ui, pointer.response, map.pointer, pointer.tap)
+    }
+}
+
+/// The command radius, as a map layer.
+pub struct CommandRadius<'l>(pub &'l ScenarioLayer);
+
+impl crate::layers::MapLayer for CommandRadius<'_> {
+    fn kind(&self) -> crate::layers::MapLayerKind {
+        crate::layers::MapLayerKind::CommandRadius
+    }
+    fn paint(&mut self, cx: &ViewContext<'_>, map: &crate::layers::MapFrame<'_>) {
+        self.0.paint_command_radius(cx, map.painter, map.rect);
     }
 }
