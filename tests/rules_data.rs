@@ -369,6 +369,28 @@ fn the_kit_and_the_module_print_the_games_counters_and_chart() {
     let build = String::from_utf8_lossy(&entries["buildFile.xml"]).into_owned();
     assert!(build.contains("Grenadiers of the Guard"));
     assert!(!build.contains("Disorder"));
+    // The combat results table in a chart window, drawn as an image; the die it is read with.
+    let xml = roxmltree::Document::parse(&build).unwrap();
+    let chart = xml
+        .descendants()
+        .find(|n| n.tag_name().name() == "VASSAL.build.widget.Chart")
+        .expect("a chart");
+    assert_eq!(chart.attribute("chartName"), Some("Combat Results Table"));
+    assert_eq!(
+        chart.parent().unwrap().tag_name().name(),
+        "VASSAL.build.module.ChartWindow"
+    );
+    let image = &entries[&format!("images/{}", chart.attribute("fileName").unwrap())];
+    let picture = image::load_from_memory(image).unwrap();
+    assert!(picture.width() > 300 && picture.height() > 150);
+    let dice = xml
+        .descendants()
+        .find(|n| n.tag_name().name() == "VASSAL.build.module.DiceButton")
+        .unwrap();
+    assert_eq!(
+        (dice.attribute("nDice"), dice.attribute("nSides")),
+        (Some("1"), Some("6"))
+    );
     // The kit: a page more for the chart; its text is in the PDF's page streams, compressed, so
     // the page count and the summary say it.
     let kit = dir.path().join("kit.pdf");

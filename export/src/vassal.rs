@@ -465,6 +465,21 @@ pub fn export(
     let (side, canvas) = counter_sizes(options.px_per_hex);
     let mut images: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     images.insert("board.png".to_owned(), board_png);
+    // The rules' charts (a combat results table), each an image for the chart window.
+    for chart in &scenario.rules.charts {
+        let (drawing, [w, h]) = bataille_render::symbology::chart(chart, 16.0);
+        let mut pixmap = bataille_render::tiny_skia::Pixmap::new(w.ceil() as u32, h.ceil() as u32)
+            .ok_or_else(|| ExportError::Invalid(format!("chart `{}` cannot be drawn", chart.id)))?;
+        pixmap.fill(bataille_render::tiny_skia::Color::WHITE);
+        drawing.paint(
+            &mut pixmap,
+            bataille_render::tiny_skia::Transform::identity(),
+        );
+        images.insert(
+            format!("chart-{}.png", file_stem(chart.id.as_str())),
+            bataille_render::encode_png(&pixmap)?,
+        );
+    }
     let all = counters(scenario, map);
     let markers = marker_counters(scenario);
     for counter in all.iter().chain(markers.iter()) {
@@ -551,7 +566,19 @@ pub fn export(
     ] {
         body.empty(tag, &[]);
     }
-    // The rules' die: one six-sided die, its roll reported in the chat.
+    // The rules' die: the dice the scenario's charts are read with (one six-sided die when it
+    // has none), its roll reported in the chat.
+    let die = scenario
+        .rules
+        .charts
+        .first()
+        .map_or(bataille_schema::scenario::Die::D6, |c| c.die);
+    let (n_dice, n_sides) = match die {
+        bataille_schema::scenario::Die::D6 => (1, 6),
+        bataille_schema::scenario::Die::TwoD6 => (2, 6),
+        bataille_schema::scenario::Die::D10 => (1, 10),
+    };
+    let die_name = die.name();
     body.empty(
         "VASSAL.build.module.DiceButton",
         &[
@@ -559,21 +586,49 @@ pub fn export(
             ("canDisable", "false".to_owned()),
             ("hotkey", "54,130".to_owned()),
             ("icon", String::new()),
-            ("nDice", "1".to_owned()),
-            ("nSides", "6".to_owned()),
-            ("name", "1d6".to_owned()),
+            ("nDice", n_dice.to_string()),
+            ("nSides", n_sides.to_string()),
+            ("name", die_name.to_owned()),
             ("plus", "0".to_owned()),
             ("prompt", "false".to_owned()),
             (
                 "reportFormat",
                 "** $name$ = $result$ *** <$PlayerName$>".to_owned(),
             ),
-            ("reportTotal", "false".to_owned()),
+            ("reportTotal", (n_dice > 1).to_string()),
             ("sortDice", "false".to_owned()),
-            ("text", "1d6".to_owned()),
-            ("tooltip", "Roll one six-sided die (Ctrl+6)".to_owned()),
+            ("text", die_name.to_owned()),
+            ("tooltip", format!("Roll {die_name} (Ctrl+6)")),
         ],
     );
+    // The rules' charts in a window of their own (VASSAL's ChartWindow holding a Chart per
+    // image).
+    if !scenario.rules.charts.is_empty() {
+        body.open(
+            "VASSAL.build.module.ChartWindow",
+            &[
+                ("hotkey", String::new()),
+                ("icon", String::new()),
+                ("name", "Charts".to_owned()),
+                ("text", "Charts".to_owned()),
+                ("tooltip", "The rules' charts".to_owned()),
+            ],
+        );
+        for chart in &scenario.rules.charts {
+            body.empty(
+                "VASSAL.build.widget.Chart",
+                &[
+                    ("chartName", chart.name.clone()),
+                    ("description", chart.name.clone()),
+                    (
+                        "fileName",
+                        format!("chart-{}.png", file_stem(chart.id.as_str())),
+                    ),
+                ],
+            );
+        }
+        body.close("VASSAL.build.module.ChartWindow");
+    }
     // The map, its board and grid.
     body.open(
         "VASSAL.build.module.Map",

@@ -562,3 +562,138 @@ pub mod part {
         crate::map::draw_hex_overlays(d, map, layout, index, code_at);
     }
 }
+
+/// A chart of the rules (`rules.charts`: a combat results table) as a table, `size` pixels a
+/// line: its title, a header row (the die, then the columns), a row per roll, then what each
+/// result means and the chart's notes. Returns the drawing and its width and height, its top
+/// left corner at the origin (for the VASSAL module's chart window).
+pub fn chart(chart: &bataille_schema::scenario::Chart, size: f32) -> (Drawing, [f32; 2]) {
+    use crate::text::{Face, text_width};
+    const LEFT_MIDDLE: Anchor = Anchor { x: 0.0, y: 0.5 };
+    let ink = [0x14, 0x14, 0x14, 0xff];
+    let style = |face, size_px| TextStyle {
+        face,
+        size_px,
+        colour: ink,
+        halo: None,
+    };
+    let pad = 0.6 * size;
+    let line = 1.6 * size;
+    let die = format!("Die ({})", chart.die.name());
+    let rolls: Vec<String> = chart
+        .rows
+        .iter()
+        .map(|row| match row.to {
+            Some(to) if to != row.roll => format!("{}-{to}", row.roll),
+            _ => row.roll.to_string(),
+        })
+        .collect();
+    let first = rolls
+        .iter()
+        .map(|r| text_width(r, Face::Regular, size))
+        .fold(text_width(&die, Face::Bold, size), f32::max)
+        + 2.0 * pad;
+    let cell = chart
+        .rows
+        .iter()
+        .flat_map(|row| row.results.iter())
+        .map(|r| text_width(r, Face::Regular, size))
+        .chain(
+            chart
+                .columns
+                .iter()
+                .map(|c| text_width(c, Face::Bold, size)),
+        )
+        .fold(0.0, f32::max)
+        + 2.0 * pad;
+    let table_w = first + cell * chart.columns.len() as f32;
+    let title = match &chart.rule {
+        Some(rule) => format!("[{rule}] {}", chart.name),
+        None => chart.name.clone(),
+    };
+    let mut notes: Vec<String> = chart
+        .results
+        .iter()
+        .map(|(code, meaning)| format!("{code}: {meaning}"))
+        .collect();
+    notes.extend(chart.notes.iter().cloned());
+    let width = notes
+        .iter()
+        .map(|n| text_width(n, Face::Regular, 0.85 * size))
+        .fold(
+            table_w.max(text_width(&title, Face::Bold, 1.2 * size)),
+            f32::max,
+        )
+        + 2.0 * pad;
+    let mut d = Drawing::new();
+    let t = Transform::identity();
+    let mut y = pad + 1.2 * size;
+    d.text(
+        &title,
+        &style(Face::Bold, 1.2 * size),
+        [pad, y],
+        LEFT_MIDDLE,
+        t,
+    );
+    y += 0.6 * line;
+    if let Some(what) = &chart.columns_are {
+        y += line * 0.8;
+        d.text(
+            what,
+            &style(Face::Regular, 0.9 * size),
+            [pad, y],
+            LEFT_MIDDLE,
+            t,
+        );
+    }
+    y += 0.4 * line;
+    let top = y;
+    let mut row_y = top;
+    let mut rows: Vec<(String, Vec<String>, Face)> = vec![(die, chart.columns.clone(), Face::Bold)];
+    for (roll, row) in rolls.into_iter().zip(&chart.rows) {
+        rows.push((roll, row.results.clone(), Face::Regular));
+    }
+    for (k, (head, cells, face)) in rows.iter().enumerate() {
+        if k % 2 == 1 {
+            let band = crate::symbols::polygon(&[
+                [pad, row_y],
+                [pad + table_w, row_y],
+                [pad + table_w, row_y + line],
+                [pad, row_y + line],
+            ]);
+            d.fill(band, [0xee, 0xe8, 0xd8, 0xff], t);
+        }
+        let baseline = row_y + 0.5 * line;
+        d.text(
+            head,
+            &style(Face::Bold, size),
+            [pad + pad, baseline],
+            LEFT_MIDDLE,
+            t,
+        );
+        for (c, text) in cells.iter().enumerate() {
+            let x = pad + first + (c as f32 + 0.5) * cell;
+            d.text(text, &style(*face, size), [x, baseline], Anchor::CENTRE, t);
+        }
+        row_y += line;
+    }
+    d.line(
+        [pad, top + line],
+        [pad + table_w, top + line],
+        ink,
+        0.08 * size,
+    );
+    d.line([pad + first, top], [pad + first, row_y], ink, 0.08 * size);
+    let mut y = row_y + 0.4 * line;
+    for note in &notes {
+        y += 0.9 * line;
+        d.text(
+            note,
+            &style(Face::Regular, 0.85 * size),
+            [pad, y],
+            LEFT_MIDDLE,
+            t,
+        );
+    }
+    (d, [width, y + pad])
+}
