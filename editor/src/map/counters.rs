@@ -104,11 +104,17 @@ impl CounterCache {
                 let Some(hex) = unit.placement.hex().and_then(|h| grid.lookup(h)) else {
                     continue;
                 };
+                // A unit of no corps takes its army's colour (a nationality), as the
+                // renderer draws it.
                 let colour = unit
                     .corps
                     .as_ref()
                     .and_then(|c| colours.get(c.as_str()).copied())
-                    .unwrap_or(NO_CORPS);
+                    .unwrap_or_else(|| {
+                        army.colour
+                            .as_ref()
+                            .map_or(NO_CORPS, |c| colour32(c, NO_CORPS))
+                    });
                 let symbol = s
                     .rules
                     .unit_kinds
