@@ -282,7 +282,7 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
                             format!("{base}/{k}"),
                             format!("bridge `{id}` at {hex} stands on no water: its terrain is not water and no side of the hex is a water hexside"),
                         )
-                        .help("move the bridge to a water hex or beside a river or stream hexside (7.5)")
+                        .help("move the bridge to a water hex or beside a river or stream hexside")
                         .hex(hex.as_str()),
                     );
                 }

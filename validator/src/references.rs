@@ -193,7 +193,10 @@ pub(crate) fn references(ctx: &mut Ctx<'_>) {
                                 commander.id, army.id, ctx.army_id(other)
                             ),
                         )
-                        .help("a commander in chief commands only corps of his own army (8.1); remove it from the list")
+                        .help(format!(
+                            "a commander in chief commands only corps of his own army{}; remove it from the list",
+                            ctx.cite(&ctx.numbers().commanders)
+                        ))
                         .subject(commander.id.as_str())
                         .related(Related::new(SCENARIO, format!("/armies/{other}/corps/{oc}/id"), "the corps is defined here")),
                     ),
@@ -402,7 +405,11 @@ pub(crate) fn references(ctx: &mut Ctx<'_>) {
                     format!("/rules/command/{field}"),
                     format!("{field} names movement class `{class}`, which is no unit kind and no kind's moves_as"),
                 )
-                .help(format!("name a unit kind of rules.unit_kinds ({}), such as `cavalry` (9)", known_kinds())),
+                .help(format!(
+                    "name a unit kind of rules.unit_kinds ({}){}",
+                    known_kinds(),
+                    ctx.cite(&ctx.numbers().line_leaders)
+                )),
             );
         }
     }
