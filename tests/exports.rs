@@ -372,6 +372,7 @@ fn vassal_module_puts_every_hex_centre_where_the_board_has_it() {
         assert_eq!(dice.attribute("nDice"), Some("1"));
         assert_eq!(dice.attribute("nSides"), Some("6"));
         assert!(dice.attribute("reportFormat").unwrap().contains("$result$"));
+        let (mut flippable, mut blank) = (0, 0);
         let mut stacked: BTreeMap<String, usize> = BTreeMap::new();
         for stack in doc
             .descendants()
@@ -403,16 +404,28 @@ fn vassal_module_puts_every_hex_centre_where_the_board_has_it() {
                 let state = vassal_decode(basic_state, ';');
                 assert_eq!(state.len(), 5, "{state:?}");
                 assert_eq!(state[3], slot.attribute("gpid").unwrap());
-                let (layer, layer_state) = &traits[traits.len() - 2];
-                // Embellishment.mySetType (emb2, version 1): 33 fields; the back image exists.
-                assert_eq!(layer[0], "emb2");
-                assert_eq!(layer.len(), 34, "{layer:?}");
-                assert_eq!(layer[25], "1", "version");
-                assert!(
-                    files.contains_key(&format!("images/{}", layer[16])),
-                    "{layer:?}"
-                );
-                assert_eq!(layer_state, "-1", "the front up at the start");
+                // A counter with a back (not one a first loss eliminates) has a layer to flip.
+                if let Some((layer, layer_state)) = traits.iter().find(|(t, _)| t[0] == "emb2") {
+                    // Embellishment.mySetType (emb2, version 1): 33 fields; the back exists.
+                    assert_eq!(
+                        &traits[traits.len() - 2].0,
+                        layer,
+                        "the layer over the piece"
+                    );
+                    assert_eq!(layer.len(), 34, "{layer:?}");
+                    assert_eq!(layer[25], "1", "version");
+                    assert!(
+                        files.contains_key(&format!("images/{}", layer[16])),
+                        "{layer:?}"
+                    );
+                    assert_eq!(layer_state, "-1", "the front up at the start");
+                    flippable += 1;
+                } else {
+                    // A blank back: no other side, and no image of one.
+                    let back = basic[3].replace(".png", "-back.png");
+                    assert!(!files.contains_key(&format!("images/{back}")), "{back}");
+                    blank += 1;
+                }
                 if let Some((rotator, index)) = traits.iter().find(|(t, _)| t[0] == "rotate") {
                     // The rotator is outermost: the whole counter turns.
                     assert_eq!(&traits[0].0, rotator);
@@ -443,6 +456,19 @@ fn vassal_module_puts_every_hex_centre_where_the_board_has_it() {
             stacked, placed,
             "{scenario_path}: every placed counter stacked at its hex"
         );
+        assert!(flippable > 0);
+        // Denain's 1-CP units have a blank back (a first loss eliminates them), and its 3-CP
+        // units a replacement counter (Denain 1) in their army's tray.
+        if scenario_path.contains("denain") {
+            assert!(blank > 0, "{scenario_path}: no blank back");
+            assert!(
+                doc.descendants()
+                    .filter(|n| n.tag_name().name() == "VASSAL.build.widget.PanelWidget"
+                        && n.attribute("entryName") == Some("Replacements"))
+                    .count()
+                    >= 1
+            );
+        }
         // Facing: units with a facing carry a 12-angle rotator.
         assert!(text.contains("+/null/rotate;12;"));
         // The trays: counters by army and corps, reinforcements by turn.
@@ -891,7 +917,7 @@ fn print_kit_pages_counters_and_hex_size() {
         let back = page_image(&pdf, fronts_page + 1, dpi, dir.path());
         assert_eq!(front.dimensions(), back.dimensions());
         let (w, h) = front.dimensions();
-        let top = ((10.0 + 12.0 - 0.5) / 25.4 * f64::from(dpi)) as u32;
+        let top = ((10.0 + 14.0 - 0.5) / 25.4 * f64::from(dpi)) as u32;
         let ink = |p: &image::Rgb<u8>| p.0.iter().any(|c| *c < 200);
         let (mut both, mut either, mut unmirrored_both) = (0u32, 0u32, 0u32);
         for y in top..h {
@@ -973,28 +999,36 @@ fn kit_text_checks(scenario: &str, pdf: &Path) {
     let french = loaded.scenario.language.as_deref() == Some("fr");
     let (own, other) = if french {
         (
-            [
+            vec![
                 "Table des effets du terrain",
                 "Conditions de victoire",
                 "brèche obligatoire",
+                "DÉSORDRE",
+                "DÉROUTE",
             ],
-            [
+            vec![
                 "Terrain effects chart",
                 "Victory conditions",
                 "counter sheet",
+                "DISORDER",
+                "ACTIVATED",
             ],
         )
     } else {
         (
-            [
+            vec![
                 "Terrain effects chart",
                 "Victory conditions",
                 "counter sheet",
+                "DISORDER",
+                "ROUT",
             ],
-            [
+            vec![
                 "Table des effets du terrain",
                 "Conditions de victoire",
                 "planche de pions",
+                "ACTIVATED",
+                "DÉSORDRE",
             ],
         )
     };

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use bataille_render::symbology::{self, CounterFace, Drawing, MarkerKind};
 use bataille_render::tiny_skia::{Pixmap, Transform};
-use bataille_schema::scenario::{CounterLayout, Placement, Symbol, Unit};
+use bataille_schema::scenario::{CounterBack, CounterLayout, Placement, Symbol, Unit};
 use bataille_schema::{Map, Scenario};
 
 /// A counter of the kit or the module.
@@ -35,6 +35,14 @@ pub enum CounterKind<'a> {
         colour: [u8; 3],
     },
     Marker(MarkerKind),
+    /// A unit's replacement counter (Denain 1: "le pion de remplacement pour les unités à trois
+    /// points de combat qui ont déjà subi un retournement"): the unit two combat points down on
+    /// its front, three on its back (blank when that is nothing).
+    Replacement {
+        unit: &'a Unit,
+        symbol: Symbol,
+        colour: [u8; 3],
+    },
 }
 
 impl Counter<'_> {
@@ -61,6 +69,41 @@ impl Counter<'_> {
                 },
             ),
             CounterKind::Marker(kind) => symbology::marker_counter(kind, side, back),
+            CounterKind::Replacement {
+                unit,
+                symbol,
+                colour,
+            } => {
+                let mut values = symbology::CounterValues::of(unit);
+                values.cp = values.cp.map(|cp| cp.saturating_sub(2));
+                symbology::counter_of_values(
+                    values,
+                    self.layout,
+                    CounterBack::Reduced(1),
+                    *symbol,
+                    *colour,
+                    self.facing.map(|_| 0.0),
+                    side,
+                    if back {
+                        CounterFace::Reduced
+                    } else {
+                        CounterFace::Front
+                    },
+                )
+            }
+        }
+    }
+
+    /// Whether the counter's back prints something (a unit whose first loss eliminates it has
+    /// a blank back: the kit prints it blank, the module gives it no other side).
+    pub fn has_back(&self) -> bool {
+        match &self.kind {
+            CounterKind::Unit { unit, .. } => !symbology::is_blank(
+                symbology::CounterValues::of(unit),
+                self.layout.back_of(unit.kind.as_str()),
+            ),
+            CounterKind::Replacement { unit, .. } => unit.cp.is_some_and(|cp| cp > 3),
+            CounterKind::Marker(_) => true,
         }
     }
 
@@ -196,6 +239,35 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
         }
     }
     out
+}
+
+/// The replacement counters the game calls for (`rules.counters.replacement_from_cp`): one for
+/// each unit of at least that many combat points, named `replacement-ID`, not placed.
+pub fn replacement_counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
+    let Some(from) = scenario.rules.counters.replacement_from_cp else {
+        return Vec::new();
+    };
+    counters(scenario, map)
+        .into_iter()
+        .filter_map(|counter| match counter.kind {
+            CounterKind::Unit {
+                unit,
+                symbol,
+                colour,
+            } if unit.cp.is_some_and(|cp| cp >= from) => Some(Counter {
+                id: format!("replacement-{}", counter.id),
+                name: format!("{} (replacement)", counter.name),
+                placement: None,
+                kind: CounterKind::Replacement {
+                    unit,
+                    symbol,
+                    colour,
+                },
+                ..counter
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The marker counters (not placed), `count` copies each named `marker-KIND-N`.

@@ -29,7 +29,7 @@ use bataille_schema::map::{HexsideType, OverlaySymbol};
 use bataille_schema::{HexIndex, Map, Scenario};
 
 use crate::ExportError;
-use crate::counters::{Counter, counters, marker_counters};
+use crate::counters::{Counter, counters, marker_counters, replacement_counters};
 use words::{Words, fill, words};
 
 /// Drawing units per millimetre.
@@ -800,7 +800,7 @@ pub fn sheet_grid(paper: Paper, counter_mm: f32) -> SheetGrid {
     let [pw, ph] = paper.size_mm();
     let gap = 1.5;
     let pitch = counter_mm + gap;
-    let top = MARGIN + 12.0;
+    let top = MARGIN + 14.0;
     let columns = (((pw - 2.0 * MARGIN + gap) / pitch).floor() as usize).max(1);
     let rows = (((ph - top - MARGIN + gap) / pitch).floor() as usize).max(1);
     let width = columns as f32 * pitch - gap;
@@ -814,6 +814,56 @@ pub fn sheet_grid(paper: Paper, counter_mm: f32) -> SheetGrid {
     }
 }
 
+/// What the backs of the game's counters show, from its counter layout (`rules.counters`).
+fn backs_note(scenario: &Scenario, w: &Words) -> String {
+    use bataille_schema::scenario::CounterBack;
+    let layout = &scenario.rules.counters;
+    let describe = |back: CounterBack| match back {
+        CounterBack::Reduced(n) => fill(w.back_reduced, &[("n", &n.to_string())]),
+        CounterBack::Blank => w.back_blank.to_owned(),
+        CounterBack::Same => w.back_same.to_owned(),
+        CounterBack::Fired => w.back_fired.to_owned(),
+    };
+    let mut parts = vec![describe(layout.back)];
+    if let CounterBack::Reduced(n) = layout.back {
+        let any_blank =
+            scenario.armies.iter().flat_map(|a| &a.units).any(|u| {
+                !layout.back_by_kind.contains_key(&u.kind) && u.cp.is_some_and(|cp| cp <= n)
+            });
+        if any_blank {
+            parts.push(fill(w.back_reduced_blank, &[("n", &n.to_string())]));
+        }
+    }
+    for (kind, back) in &layout.back_by_kind {
+        let name = scenario
+            .rules
+            .unit_kinds
+            .get(kind)
+            .map_or(kind.as_str(), |k| k.name.as_str());
+        parts.push(fill(
+            w.back_of_kind,
+            &[("kind", name), ("back", &describe(*back))],
+        ));
+    }
+    if let Some(n) = layout.replacement_from_cp {
+        parts.push(fill(w.back_replacement, &[("n", &n.to_string())]));
+    }
+    parts.push(w.back_leaders.to_owned());
+    for marker in &layout.markers {
+        match &marker.marker {
+            bataille_schema::scenario::MarkerType::Disorder => {
+                parts.push(w.back_disorder.to_owned());
+            }
+            bataille_schema::scenario::MarkerType::Text {
+                front,
+                back: Some(back),
+            } => parts.push(format!("{front} → {back}")),
+            _ => {}
+        }
+    }
+    parts.join(", ")
+}
+
 fn counter_sheets(
     scenario: &Scenario,
     map: &Map,
@@ -823,6 +873,7 @@ fn counter_sheets(
 ) -> Vec<Page> {
     let grid = sheet_grid(options.paper, options.counter_mm);
     let mut all: Vec<Counter> = counters(scenario, map);
+    all.extend(replacement_counters(scenario, map));
     all.extend(marker_counters(scenario));
     for counter in &mut all {
         counter.facing = None;
@@ -869,18 +920,27 @@ fn counter_sheets(
                     } else {
                         w.fronts_note
                     },
-                    &[("size", &format!("{:.1}", options.counter_mm))],
+                    &[
+                        ("size", &format!("{:.1}", options.counter_mm)),
+                        ("backs", &backs_note(scenario, w)),
+                    ],
                 )
             };
-            let size = fitted(&note, 2.6, Face::Regular);
-            text(
-                &mut d,
-                &note,
-                size,
-                Face::Regular,
-                [MARGIN, MARGIN + 9.0],
-                LEFT,
-            );
+            // Two lines at most under the title.
+            let lines = charts::wrap(&note, Face::Regular, 2.5, width);
+            let size = if lines.len() > 2 {
+                2.5 * 2.0 / lines.len() as f32
+            } else {
+                2.5
+            };
+            for (i, line) in charts::wrap(&note, Face::Regular, size, width)
+                .iter()
+                .take(2)
+                .enumerate()
+            {
+                let y = MARGIN + 8.5 + i as f32 * 3.2;
+                text(&mut d, line, size, Face::Regular, [MARGIN, y], LEFT);
+            }
             for (i, counter) in chunk.iter().enumerate() {
                 let (col, row) = (i % grid.columns, i / grid.columns);
                 let col = if back { grid.columns - 1 - col } else { col };

@@ -26,7 +26,7 @@ use bataille_schema::map::Orientation;
 use bataille_schema::scenario::Placement;
 use bataille_schema::{Grid, HexIndex, Map, Scenario};
 
-use crate::counters::{Counter, counters, marker_counters};
+use crate::counters::{Counter, counters, marker_counters, replacement_counters};
 use crate::{ExportError, file_stem, xml};
 
 /// The VASSAL version the module says it was made for.
@@ -340,22 +340,28 @@ fn dead_pile_type() -> String {
 }
 
 /// A piece definition as a PieceSlot holds it: the AddPiece command `+/null/TYPE/STATE`.
+/// `back`: the other side's image and the layer's name; `None` for a counter with a blank
+/// back (one loss eliminates it: nothing to flip to).
 pub fn piece_definition(
     front: &str,
-    back: &str,
+    back: Option<(&str, &str)>,
     name: &str,
-    back_name: &str,
     facing_index: Option<u32>,
     gpid: u32,
 ) -> String {
     let basic_state = seq(';', &["null", "0", "0", &gpid.to_string(), "0"]);
     let basic = basic_type(front, name);
-    let mut piece_type = SequenceEncoder::with(&flip_layer_type(back, back_name), '\t')
-        .append(&basic)
-        .value();
-    let mut state = SequenceEncoder::with("-1", '\t')
-        .append(&basic_state)
-        .value();
+    let (mut piece_type, mut state) = match back {
+        Some((back, back_name)) => (
+            SequenceEncoder::with(&flip_layer_type(back, back_name), '\t')
+                .append(&basic)
+                .value(),
+            SequenceEncoder::with("-1", '\t')
+                .append(&basic_state)
+                .value(),
+        ),
+        None => (basic, basic_state),
+    };
     // Outside the layer: eliminate to the dead pile and back (no map or point to go back to
     // at the start).
     piece_type = SequenceEncoder::with(&dead_pile_type(), '\t')
@@ -482,14 +488,17 @@ pub fn export(
     }
     let all = counters(scenario, map);
     let markers = marker_counters(scenario);
-    for counter in all.iter().chain(markers.iter()) {
+    let replacements = replacement_counters(scenario, map);
+    for counter in all.iter().chain(&markers).chain(&replacements) {
         let stem = image_stem(counter);
         let front = format!("{stem}.png");
         if images.contains_key(&front) {
             continue;
         }
         images.insert(front, counter.png(side, canvas, false)?);
-        images.insert(format!("{stem}-back.png"), counter.png(side, canvas, true)?);
+        if counter.has_back() {
+            images.insert(format!("{stem}-back.png"), counter.png(side, canvas, true)?);
+        }
     }
     let mut gpid = 1u32;
     let mut next = || {
@@ -503,14 +512,16 @@ pub fn export(
             .facing
             .map(|bearing| ((bearing / 30.0).round() as i64).rem_euclid(12) as u32);
         let back_name = match counter.kind {
-            crate::counters::CounterKind::Unit { .. } => "Reduced side",
             crate::counters::CounterKind::Marker(_) => "Other side",
+            _ => "Reduced side",
         };
+        let back_image = format!("{stem}-back.png");
         let definition = piece_definition(
             &format!("{stem}.png"),
-            &format!("{stem}-back.png"),
+            counter
+                .has_back()
+                .then_some((back_image.as_str(), back_name)),
             &counter.name,
-            back_name,
             facing_index,
             id,
         );
@@ -842,6 +853,28 @@ pub fn export(
             }
             body.close("VASSAL.build.widget.PanelWidget");
         }
+        // The replacement counters the rules call for (Denain 1), for this army.
+        let spares: Vec<&Counter> = replacements
+            .iter()
+            .filter(|c| c.army == Some(army.id.as_str()))
+            .collect();
+        if !spares.is_empty() {
+            body.open(
+                "VASSAL.build.widget.PanelWidget",
+                &[
+                    ("entryName", "Replacements".to_owned()),
+                    ("fixed", "false".to_owned()),
+                    ("nColumns", "6".to_owned()),
+                    ("scale", "1.0".to_owned()),
+                    ("vert", "false".to_owned()),
+                ],
+            );
+            for counter in spares {
+                let id = next();
+                slot(&mut body, counter, id);
+            }
+            body.close("VASSAL.build.widget.PanelWidget");
+        }
         body.close("VASSAL.build.widget.ListWidget");
     }
     body.open(
@@ -1119,7 +1152,13 @@ mod tests {
 
     #[test]
     fn piece_definition_has_three_parts() {
-        let d = piece_definition("f.png", "b.png", "Navarre 1/", "Reduced", Some(3), 7);
+        let d = piece_definition(
+            "f.png",
+            Some(("b.png", "Reduced")),
+            "Navarre 1/",
+            Some(3),
+            7,
+        );
         assert!(d.starts_with("+/null/rotate;12;"), "{d}");
         assert!(d.contains("piece;;;f.png;Navarre 1\\/"), "{d}");
         // Rotator, SendToLocation (no way back yet), Embellishment, BasicPiece: each inner

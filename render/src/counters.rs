@@ -568,15 +568,9 @@ pub(crate) fn draw_marker_counter(d: &mut Drawing, kind: &MarkerKind, s: f32, ba
                 t,
             );
         }
-        if back {
-            let style = TextStyle {
-                face: Face::Bold,
-                size_px: 0.13 * s,
-                colour: ink,
-                halo: None,
-            };
-            d.text("ACTIVATED", &style, [0.0, -0.39 * s], Anchor::CENTRE, t);
-        }
+        // The back (activated, Denain 4 C: "on retourne ensuite le ou les pions chef") is the
+        // darker side: no word on it, so nothing overprints the activation value and nothing
+        // is in another language than the game's.
     }
     if let MarkerKind::AideDeCamp { activation, .. } = kind {
         // The replacement bar across the top, and the activation value.
@@ -596,7 +590,19 @@ pub(crate) fn draw_marker_counter(d: &mut Drawing, kind: &MarkerKind, s: f32, ba
             t,
         );
     }
-    let size = (0.8 * s / title.chars().count().max(1) as f32).min(0.2 * s);
+    // A long title of several words on two lines, in larger type than on one
+    // ("HORS COMMANDEMENT").
+    let lines = title_lines(&title);
+    // As large as the widest line allows (its width measured, not guessed from its letters).
+    let widest = lines
+        .iter()
+        .map(|l| crate::text::text_width(l, Face::Bold, 1.0))
+        .fold(0.0f32, f32::max);
+    let size = if widest > 0.0 {
+        (0.84 * s / widest).min(0.2 * s)
+    } else {
+        0.2 * s
+    };
     let style = TextStyle {
         face: Face::Bold,
         size_px: size,
@@ -608,7 +614,38 @@ pub(crate) fn draw_marker_counter(d: &mut Drawing, kind: &MarkerKind, s: f32, ba
     } else {
         0.0
     };
-    d.text(&title, &style, [0.0, y], Anchor::CENTRE, t);
+    let pitch = 1.15 * size;
+    let first = y - pitch * (lines.len() as f32 - 1.0) / 2.0;
+    for (i, line) in lines.iter().enumerate() {
+        d.text(
+            line,
+            &style,
+            [0.0, first + pitch * i as f32],
+            Anchor::CENTRE,
+            t,
+        );
+    }
+}
+
+/// A marker's title on one line, or on two at the space that balances them best when it is
+/// longer than 8 characters.
+fn title_lines(title: &str) -> Vec<String> {
+    let count = title.chars().count();
+    if count <= 8 || !title.contains(' ') {
+        return vec![title.to_owned()];
+    }
+    let best = title
+        .char_indices()
+        .filter(|(_, c)| *c == ' ')
+        .map(|(i, _)| {
+            let (a, b) = (&title[..i], &title[i + 1..]);
+            (a.chars().count().max(b.chars().count()), i)
+        })
+        .min();
+    match best {
+        Some((_, i)) => vec![title[..i].to_owned(), title[i + 1..].to_owned()],
+        None => vec![title.to_owned()],
+    }
 }
 
 /// The last word of a name (`"Maréchal de Villars"` → `"Villars"`).
@@ -618,6 +655,19 @@ fn surname(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn long_marker_titles_go_on_two_balanced_lines() {
+        assert_eq!(super::title_lines("ROUT"), vec!["ROUT"]);
+        assert_eq!(
+            super::title_lines("HORS COMMANDEMENT"),
+            vec!["HORS", "COMMANDEMENT"]
+        );
+        assert_eq!(
+            super::title_lines("TIR DE BARRAGE"),
+            vec!["TIR DE", "BARRAGE"]
+        );
+    }
+
     use super::*;
 
     fn values(cp: Option<u8>, morale: Option<u8>, mp: Option<u8>) -> CounterValues {

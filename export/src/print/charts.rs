@@ -513,7 +513,7 @@ fn setup(flow: &mut Flow, scenario: &Scenario, map: &Map, w: &Words) {
                     .facing
                     .map(|f| format!(", {}", fill(w.facing, &[("facing", w.side(f))])))
                     .unwrap_or_default(),
-                crate::counters::CounterKind::Marker(_) => String::new(),
+                _ => String::new(),
             };
             let line = match placement {
                 Placement::Hex(hex) => format!("{} — {}{facing}", hex.as_str(), counter.name),
