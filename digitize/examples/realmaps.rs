@@ -273,11 +273,17 @@ fn click_hexes(map: &RealMap, count: usize) -> Vec<HexIndex> {
 struct Errors {
     mean: Vec<f64>,
     worst: Vec<f64>,
+    /// The mean error vector (fitted − truth) of each draw: a constant offset is a convention.
+    bias: Vec<[f64; 2]>,
 }
 
 impl Errors {
-    fn add(&mut self, errors: &[f64]) {
+    fn add(&mut self, errors: &[f64], vectors: &[[f64; 2]]) {
         let n = errors.len().max(1) as f64;
+        let (sx, sy) = vectors
+            .iter()
+            .fold((0.0, 0.0), |a, v| (a.0 + v[0], a.1 + v[1]));
+        self.bias.push([sx / n, sy / n]);
         self.mean.push(errors.iter().sum::<f64>() / n);
         self.worst.push(errors.iter().copied().fold(0.0, f64::max));
     }
@@ -285,7 +291,12 @@ impl Errors {
     fn text(&self) -> String {
         let mean = self.mean.iter().sum::<f64>() / self.mean.len().max(1) as f64;
         let worst = self.worst.iter().copied().fold(0.0, f64::max);
-        format!("{mean:.2} / {worst:.2}")
+        let k = self.bias.len().max(1) as f64;
+        let (bx, by) = self
+            .bias
+            .iter()
+            .fold((0.0, 0.0), |a, v| (a.0 + v[0], a.1 + v[1]));
+        format!("{mean:.2} / {worst:.2} ({:+.2}, {:+.2})", bx / k, by / k)
     }
 }
 
@@ -357,17 +368,21 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
             failed += 1;
             continue;
         };
-        let positions = |f: &dyn Fn([f64; 2]) -> [f64; 2]| -> (Vec<f64>, Vec<[f64; 2]>) {
-            on.iter()
-                .map(|(i, t)| {
-                    let [x, y] = map.grid.centre(*i);
-                    let p = f([f64::from(x), f64::from(y)]);
-                    ((p[0] - t[0]).hypot(p[1] - t[1]), p)
-                })
-                .unzip()
+        let positions = |f: &dyn Fn([f64; 2]) -> [f64; 2]| {
+            let mut errors = Vec::new();
+            let mut vectors = Vec::new();
+            let mut points = Vec::new();
+            for (i, t) in &on {
+                let [x, y] = map.grid.centre(*i);
+                let p = f([f64::from(x), f64::from(y)]);
+                errors.push((p[0] - t[0]).hypot(p[1] - t[1]));
+                vectors.push([p[0] - t[0], p[1] - t[1]]);
+                points.push(p);
+            }
+            (errors, vectors, points)
         };
-        let (e, p) = positions(&|g| apply(&start.grid_to_image, g));
-        before.add(&e);
+        let (e, v, p) = positions(&|g| apply(&start.grid_to_image, g));
+        before.add(&e, &v);
         before_pos.push(p);
         let clicked: Vec<[f64; 2]> = pairs.iter().map(|p| p.1).collect();
         let t = Instant::now();
@@ -385,8 +400,8 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
                 if r.warp.is_some() {
                     warped += 1;
                 }
-                let (e, p) = positions(&|g| r.map(g));
-                after.add(&e);
+                let (e, v, p) = positions(&|g| r.map(g));
+                after.add(&e, &v);
                 after_pos.push(p);
                 for (k, c) in check_clicks(&r, &pairs).iter().enumerate() {
                     if c.suspect && Some(k) != bad_index {
@@ -443,7 +458,7 @@ fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "| map | clicks | hexes on the print | clicks' fit: error mean / worst (px) | spread over draws (px) | refined on the print: error mean / worst (px) | spread over draws (px) | draws with a local correction | good clicks named suspect | failed | refine ms |"
+        "| map | clicks | hexes on the print | clicks' fit: error mean / worst (mean vector) px | spread over draws (px) | refined on the print: error mean / worst (mean vector) px | spread over draws (px) | draws with a local correction | good clicks named suspect | failed | refine ms |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let wanted = |name: &str| only.as_deref().is_none_or(|o| name.starts_with(o));

@@ -6,7 +6,9 @@
 //! and hexside feature, and scored against the true map.
 //!
 //! `cargo run --release -p bataille-digitize --example scan_benchmark [-- --save DIR] [--map NAME]
-//! [--mix NAME] [--seed N] [--verbose] [--no-mask]` (`--seed` makes other scans of the same
+//! [--mix NAME] [--seed N] [--verbose] [--no-mask] [--refine] [--bad-click]` (`--refine` refines
+//! the clicks' fit on the printed grid lines, `--bad-click` clicks six hexes, one of them 10 px
+//! off; `--seed` makes other scans of the same
 //! mixes: other noise, stains, pen marks and click errors; `--save` writes the scans and a crop
 //! around each wrong hexside; `--no-mask` scores the terrain without masking the line inks)
 //!
@@ -25,14 +27,25 @@ use bataille_digitize::classify::{
     ClassifyOptions, HexsideSamples, interior_hexsides, mask_line_inks, suggest_hexsides_with_inks,
     suggest_terrain,
 };
+use bataille_digitize::refine::{RefineOptions, calibrate_on_print};
 use bataille_digitize::scan::Scan;
 use bataille_digitize::synth::{Mix, Rng, make_scan};
 use bataille_render::{Layout, RenderOptions, render_map};
-use bataille_schema::map::FitKind;
+use bataille_schema::map::{ControlPoint, FitKind};
 use bataille_schema::{HexIndex, Id, Map, Side, load_map};
 
 /// Suggestions under this confidence are in the doubtful list.
 const DOUBTFUL: f32 = bataille_digitize::classify::DOUBTFUL_BELOW;
+
+/// How the grid is calibrated: from the clicks alone (as before), or refined on the print;
+/// with or without one of six clicks 10 px off; and whether the terrain is judged again with
+/// the line inks masked.
+#[derive(Debug, Clone, Copy)]
+struct Calibration {
+    refine: bool,
+    bad_click: bool,
+    mask: bool,
+}
 
 struct Case {
     mix: Mix,
@@ -127,8 +140,9 @@ fn run_case(
     seed: u64,
     save: Option<&Path>,
     verbose: bool,
-    mask: bool,
+    calibration: Calibration,
 ) -> anyhow::Result<Score> {
+    let mask = calibration.mask;
     let grid = &map.grid;
     let options = RenderOptions {
         px_per_hex: case.px_per_hex,
@@ -176,8 +190,13 @@ fn run_case(
         HexIndex::new(grid.columns / 2, grid.rows / 2),
         HexIndex::new(grid.columns / 3, grid.rows - 4),
     ];
-    spots.truncate(case.clicks);
-    let pairs: Vec<([f64; 2], [f64; 2])> = spots
+    let clicks = if calibration.bad_click {
+        6
+    } else {
+        case.clicks
+    };
+    spots.truncate(clicks);
+    let mut pairs: Vec<([f64; 2], [f64; 2])> = spots
         .iter()
         .map(|i| {
             let c = grid.centre(*i);
@@ -186,13 +205,55 @@ fn run_case(
             (g, [p[0] + 0.7 * rng.normal(), p[1] + 0.7 * rng.normal()])
         })
         .collect();
+    if calibration.bad_click {
+        // One of the six 10 px off (a slip of the hand), which one by the seed.
+        let bad = (seed as usize) % pairs.len();
+        let a = rng.range(0.0, std::f64::consts::TAU);
+        pairs[bad].1[0] += 10.0 * a.cos();
+        pairs[bad].1[1] += 10.0 * a.sin();
+    }
     let kind = if case.mix.projective() {
         FitKind::Projective
     } else {
         FitKind::Affine
     };
     let fitted = fit(kind, &pairs)?;
-    let matrix = fitted.grid_to_image;
+    let mut matrix = fitted.grid_to_image;
+    if calibration.refine {
+        let points: Vec<ControlPoint> = spots
+            .iter()
+            .zip(&pairs)
+            .map(|(i, (_, p))| ControlPoint {
+                hex: grid.name(*i),
+                x: p[0],
+                y: p[1],
+            })
+            .collect();
+        let start = Instant::now();
+        let calibrated = calibrate_on_print(&scan, grid, &points, kind, &RefineOptions::default())?;
+        if verbose {
+            println!(
+                "    refined in {:.0} ms: {:?}",
+                start.elapsed().as_secs_f64() * 1e3,
+                calibrated.refinement.as_ref().map(|r| (
+                    r.lines_found,
+                    r.sides_probed,
+                    r.rms_px,
+                    r.warp.is_some()
+                ))
+            );
+        }
+        matrix = calibrated.grid_to_image();
+    }
+    let worst_centre_px = grid
+        .indices()
+        .map(|i| {
+            let c = grid.centre(i);
+            let g = [f64::from(c[0]), f64::from(c[1])];
+            let (a, b) = (apply(&truth, g), apply(&matrix, g));
+            (a[0] - b[0]).hypot(a[1] - b[1])
+        })
+        .fold(0.0, f64::max);
 
     // Samples: three bare hexes per terrain code, three hexsides per feature.
     let bare = bare_hexes(map);
@@ -255,7 +316,7 @@ fn run_case(
         false_features: 0,
         hexside_unflagged: 0,
         hexside_doubtful: 0,
-        rms_px: fitted.rms_px,
+        rms_px: worst_centre_px,
         terrain_ms,
         hexside_ms,
         confusions: BTreeMap::new(),
@@ -392,7 +453,11 @@ fn main() -> anyhow::Result<()> {
     let mut only_mix: Option<String> = None;
     let mut verbose = false;
     let mut seed: u64 = 0;
-    let mut mask = true;
+    let mut calibration = Calibration {
+        refine: false,
+        bad_click: false,
+        mask: true,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -400,7 +465,9 @@ fn main() -> anyhow::Result<()> {
             "--map" => only_map = args.next(),
             "--mix" => only_mix = args.next(),
             "--verbose" => verbose = true,
-            "--no-mask" => mask = false,
+            "--no-mask" => calibration.mask = false,
+            "--refine" => calibration.refine = true,
+            "--bad-click" => calibration.bad_click = true,
             "--seed" => {
                 seed = args
                     .next()
@@ -417,7 +484,7 @@ fn main() -> anyhow::Result<()> {
         .collect();
     maps.sort();
     println!(
-        "| map | mix | px/hex | clicks, fit RMS | terrain right | doubtful hexes | unflagged wrong hexes | true hexside features found | false per 100 hexsides | unflagged wrong hexsides | doubtful hexsides | terrain ms | hexsides ms |"
+        "| map | mix | px/hex | clicks, worst centre error | terrain right | doubtful hexes | unflagged wrong hexes | true hexside features found | false per 100 hexsides | unflagged wrong hexsides | doubtful hexsides | terrain ms | hexsides ms |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for path in maps {
@@ -445,13 +512,17 @@ fn main() -> anyhow::Result<()> {
                 1000 + 100 * seed + k as u64,
                 save.as_deref(),
                 verbose,
-                mask,
+                calibration,
             )?;
             println!(
                 "| {name} | {} | {} | {}, {:.2} px | {:.2} % ({}/{}) | {} | {} | {:.1} % ({}/{}) | {:.2} ({}) | {} | {} | {:.0} | {:.0} |",
                 case.mix.name,
                 case.px_per_hex,
-                case.clicks,
+                if calibration.bad_click {
+                    6
+                } else {
+                    case.clicks
+                },
                 s.rms_px,
                 100.0 * s.terrain_right as f64 / s.hexes.max(1) as f64,
                 s.terrain_right,

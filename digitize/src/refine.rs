@@ -964,6 +964,80 @@ pub fn refine(
     })
 }
 
+/// A calibration from clicks, refined on the print when it shows grid lines.
+#[derive(Debug, Clone)]
+pub struct Calibrated {
+    /// The clicks' own fit (without a click the others outvote), as today.
+    pub clicks_fit: crate::calibrate::Fit,
+    /// The refinement on the print, or why there is none (then the clicks' fit stands).
+    pub refinement: Result<Refinement, RefineError>,
+    /// Each click against the print (empty without a refinement).
+    pub clicks: Vec<ClickCheck>,
+}
+
+impl Calibrated {
+    /// The matrix to use: the print's when there is one, the clicks' otherwise.
+    pub fn grid_to_image(&self) -> Matrix {
+        match &self.refinement {
+            Ok(r) => r.grid_to_image,
+            Err(_) => self.clicks_fit.grid_to_image,
+        }
+    }
+
+    /// The kind of the matrix used.
+    pub fn kind(&self) -> FitKind {
+        match &self.refinement {
+            Ok(r) => r.kind,
+            Err(_) => self.clicks_fit.kind,
+        }
+    }
+}
+
+/// Fits the clicks (`kind`, or the richest kind they allow: two clicks make a similarity), a
+/// click the others outvote left out of that start ([`crate::calibrate::check`]), then refines
+/// on the print and judges each click against it.
+pub fn calibrate_on_print(
+    scan: &Scan,
+    grid: &Grid,
+    points: &[bataille_schema::map::ControlPoint],
+    kind: FitKind,
+    options: &RefineOptions,
+) -> Result<Calibrated, crate::calibrate::CalibrationError> {
+    use crate::calibrate::{calibrate, calibrate_without, check, min_points};
+    let start_kind = [kind, FitKind::Affine, FitKind::Similarity]
+        .into_iter()
+        .find(|k| min_points(*k) <= min_points(kind) && points.len() >= min_points(*k))
+        .unwrap_or(kind);
+    let checked = check(grid, points, start_kind)?;
+    let clicks_fit = match &checked.suspect {
+        Some(s) => calibrate_without(grid, points, start_kind, s.index)?,
+        None => calibrate(grid, points, start_kind)?,
+    };
+    let clicked: Vec<(String, [f64; 2], [f64; 2])> = points
+        .iter()
+        .filter_map(|p| {
+            let index = grid.parse(p.hex.as_str()).ok()?;
+            let [x, y] = grid.centre(index);
+            Some((
+                p.hex.as_str().to_owned(),
+                [f64::from(x), f64::from(y)],
+                [p.x, p.y],
+            ))
+        })
+        .collect();
+    let seeds: Vec<[f64; 2]> = clicked.iter().map(|c| c.1).collect();
+    let refinement = refine(scan, grid, &clicks_fit.grid_to_image, &seeds, kind, options);
+    let clicks = match &refinement {
+        Ok(r) => check_clicks(r, &clicked),
+        Err(_) => Vec::new(),
+    };
+    Ok(Calibrated {
+        clicks_fit,
+        refinement,
+        clicks,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,7 @@ use crate::model::digitise_change::DigitiseChange;
 use crate::model::document::Document;
 use crate::services::calibration::Calibration;
 use crate::services::jobs::{Job, JobEnd};
+use crate::services::print_refine::PrintRefine;
 use crate::services::suggest::Suggest;
 
 /// The tabs of the digitise panel (the menu opens them).
@@ -93,6 +94,8 @@ pub struct Digitise {
     pub opacity: f32,
     pub show_scan: bool,
     pub calibration: Calibration,
+    /// Refining the calibration on the printed grid lines.
+    pub print_refine: PrintRefine,
     pub suggest: Suggest,
     /// Alternate scan and map every `flicker_ms`.
     pub flicker: bool,
@@ -117,6 +120,7 @@ impl Default for Digitise {
             opacity: 0.6,
             show_scan: true,
             calibration: Calibration::default(),
+            print_refine: PrintRefine::default(),
             suggest: Suggest::default(),
             flicker: false,
             flicker_ms: 500,
@@ -192,7 +196,7 @@ impl Digitise {
         self.calibration.sync(grid, doc.map.background.as_ref());
         self.suggest.sync(grid);
         self.suggest.poll();
-        if self.import_job.is_some() || self.suggest.busy() {
+        if self.import_job.is_some() || self.suggest.busy() || self.print_refine.busy() {
             ctx.request_repaint_after(Duration::from_millis(100));
         }
         if self.flicker && self.show_scan && self.scan.is_some() {

@@ -7,6 +7,7 @@ pub mod door;
 pub mod export;
 pub mod files;
 pub mod jobs;
+pub mod print_refine;
 pub mod recovery;
 pub mod safety;
 pub mod save;

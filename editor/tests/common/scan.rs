@@ -148,7 +148,7 @@ pub fn wait_for_jobs(h: &mut H) {
     loop {
         h.step();
         let d = &h.state().digitise;
-        if d.import_job.is_none() && !d.suggest.busy() {
+        if d.import_job.is_none() && !d.suggest.busy() && !d.print_refine.busy() {
             break;
         }
         assert!(

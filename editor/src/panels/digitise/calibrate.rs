@@ -189,6 +189,9 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
             next = calibration.refit(grid, current);
         }
     }
+    if let Some(refined) = on_the_print(ctx, ui, digitise) {
+        next = Some(refined);
+    }
     ui.separator();
     if let Some(placed) = without_numbers(ctx, ui, digitise) {
         next = Some(placed);
@@ -199,6 +202,78 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
             after: Some(Box::new(bg)),
         });
     }
+}
+
+/// "Refine on the printed grid": the clicks' fit refined on the print's grid lines, what the
+/// print says of each click, and the hexes not on the print. Returns the background a
+/// finished refinement made.
+fn on_the_print(
+    ctx: &ViewContext<'_>,
+    ui: &mut Ui,
+    digitise: &mut Digitise,
+) -> Option<bataille_schema::map::Background> {
+    let current = ctx.doc.map.background.as_ref()?;
+    let next = digitise.print_refine.poll(current);
+    ui.separator();
+    ui.strong("Refine on the printed grid");
+    let ready = digitise.scan.is_some() && current.control_points.len() >= 2;
+    let running = digitise.print_refine.busy();
+    if ui
+        .add_enabled(ready && !running, egui::Button::new("Refine on the print"))
+        .on_hover_text(
+            "Fit the grid on the printed grid lines over the whole sheet (two named clicks are \
+             enough); a click is then checked against the print",
+        )
+        .on_disabled_hover_text("Load the scan and name at least two clicked hex centres")
+        .clicked()
+        && let Some(scan) = &digitise.scan
+    {
+        digitise
+            .print_refine
+            .start(ui.ctx(), scan.scan.clone(), &ctx.doc.map.grid, current);
+    }
+    crate::services::jobs::progress_row(ui, digitise.print_refine.job.as_ref());
+    if let Some(error) = &digitise.print_refine.error {
+        ui.colored_label(PROBLEM, error);
+    }
+    if let Some(report) = &digitise.print_refine.report {
+        if report.printed {
+            ui.label(sentence(&report.summary));
+        } else {
+            ui.colored_label(WAITING, sentence(&report.summary));
+        }
+        for message in &report.suspects {
+            ui.colored_label(BAD, format!("⚠ {}", sentence(message)));
+        }
+        let list = |names: &[bataille_schema::HexName]| {
+            let shown: Vec<String> = names.iter().take(12).map(ToString::to_string).collect();
+            let more = names.len().saturating_sub(shown.len());
+            if more > 0 {
+                format!("{} and {more} more", shown.join(" "))
+            } else {
+                shown.join(" ")
+            }
+        };
+        if !report.half.is_empty() {
+            ui.label(format!(
+                "{} hexes on the grid's edge are not wholly on the print (half hexes? confirm \
+                 before painting them): {}",
+                report.half.len(),
+                list(&report.half)
+            ));
+        }
+        if !report.off.is_empty() {
+            ui.colored_label(
+                WAITING,
+                format!(
+                    "{} hexes are not on the print (is the grid larger than the map?): {}",
+                    report.off.len(),
+                    list(&report.off)
+                ),
+            );
+        }
+    }
+    next
 }
 
 /// For maps without printed hex numbers: the first hex's centre, then the hex below it or the

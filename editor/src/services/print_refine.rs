@@ -1,0 +1,157 @@
+//! Refining the calibration on the print, as `bataille digitize` does: from the named clicks
+//! (two are enough), the grid is fitted on the printed grid lines over the whole sheet by
+//! `bataille_digitize::refine` on a background thread; each click is then judged against the
+//! print, and the hexes that are not on the print (the map's shape) are listed. The result is a
+//! new `Background` (the print's matrix, the clicks kept) for the panel to send as one undo
+//! step.
+
+use std::sync::Arc;
+
+use bataille_digitize::refine::{Calibrated, RefineOptions, calibrate_on_print};
+use bataille_digitize::scan::Scan;
+use bataille_digitize::shape::{Place, from_printed_sides, from_scan_bounds};
+use bataille_schema::HexName;
+use bataille_schema::map::{Background, FitKind, Grid};
+
+use crate::services::jobs::{Job, JobEnd};
+
+type RefineJob = Job<Result<(Calibrated, Vec<(HexName, Place)>), String>>;
+
+/// What the last refinement found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RefineReport {
+    /// One line: how many hexsides show the line, the RMS, the local correction.
+    pub summary: String,
+    /// The clicks the print disagrees with, one sentence each.
+    pub suspects: Vec<String>,
+    /// Hexes on the grid's edge that are not (wholly) on the print: half hexes to confirm.
+    pub half: Vec<HexName>,
+    /// Hexes not on the print at all.
+    pub off: Vec<HexName>,
+    /// Whether the print showed grid lines (otherwise the clicks' fit stands).
+    pub printed: bool,
+}
+
+/// The refinement tool's state.
+#[derive(Default)]
+pub struct PrintRefine {
+    pub job: Option<RefineJob>,
+    pub report: Option<RefineReport>,
+    pub error: Option<String>,
+}
+
+/// The names of the hexes in `place`, for a report.
+fn names(list: &[(HexName, Place)], place: Place) -> Vec<HexName> {
+    list.iter()
+        .filter(|(_, p)| *p == place)
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+impl PrintRefine {
+    pub fn busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Starts refining the background's clicks on the scan.
+    pub fn start(
+        &mut self,
+        ctx: &egui::Context,
+        scan: Arc<Scan>,
+        grid: &Grid,
+        background: &Background,
+    ) {
+        self.error = None;
+        let grid = grid.clone();
+        let points = background.control_points.clone();
+        let kind = background.fit;
+        self.job = Some(Job::spawn("Refining on the print", ctx, move |_| {
+            let calibrated =
+                calibrate_on_print(&scan, &grid, &points, kind, &RefineOptions::default())
+                    .map_err(|e| e.to_string())?;
+            let shape = match &calibrated.refinement {
+                Ok(r) => from_printed_sides(
+                    &grid,
+                    &r.printed_sides,
+                    &|i| r.centre(&grid, i),
+                    scan.width(),
+                    scan.height(),
+                ),
+                Err(_) => from_scan_bounds(
+                    &grid,
+                    &calibrated.grid_to_image(),
+                    scan.width(),
+                    scan.height(),
+                ),
+            };
+            let places = grid
+                .indices()
+                .map(|i| (grid.name(i), shape.place(&grid, i)))
+                .filter(|(_, p)| *p != Place::On)
+                .collect();
+            Ok((calibrated, places))
+        }));
+    }
+
+    /// Collects a finished refinement: the new background to send (the print's matrix with
+    /// the same clicks), when it differs from `current`.
+    pub fn poll(&mut self, current: &Background) -> Option<Background> {
+        let end = self.job.as_mut().and_then(Job::poll)?;
+        self.job = None;
+        let (calibrated, places) = match end {
+            JobEnd::Done(Ok(done)) => done,
+            JobEnd::Done(Err(e)) | JobEnd::Failed(e) => {
+                self.error = Some(e);
+                return None;
+            }
+        };
+        let (summary, printed) = match &calibrated.refinement {
+            Ok(r) => {
+                let mut text = format!(
+                    "{} of {} hexsides show the printed line; {:.2} px RMS",
+                    r.lines_found, r.sides_probed, r.rms_px
+                );
+                if let Some(w) = &r.warp {
+                    text.push_str(&format!(
+                        "; the paper is not flat: a local correction of up to {:.1} px (the \
+                         map keeps the {} fit, {:.2} px RMS)",
+                        w.largest_px(),
+                        kind_word(r.kind),
+                        r.global_rms_px
+                    ));
+                }
+                (text, true)
+            }
+            Err(e) => (format!("{e}"), false),
+        };
+        self.report = Some(RefineReport {
+            summary,
+            suspects: calibrated
+                .clicks
+                .iter()
+                .filter(|c| c.suspect)
+                .map(|c| c.message())
+                .collect(),
+            half: names(&places, Place::Half),
+            off: names(&places, Place::Off),
+            printed,
+        });
+        if !printed {
+            return None;
+        }
+        let next = Background {
+            fit: calibrated.kind(),
+            grid_to_image: calibrated.grid_to_image(),
+            ..current.clone()
+        };
+        (next != *current).then_some(next)
+    }
+}
+
+fn kind_word(kind: FitKind) -> &'static str {
+    match kind {
+        FitKind::Similarity => "similarity",
+        FitKind::Affine => "affine",
+        FitKind::Projective => "projective",
+    }
+}
