@@ -154,6 +154,7 @@ fn app_with(map: Map) -> EditorApp {
         picker: Box::new(bataille_editor::services::files::ScriptedPicker::default()),
         recovery_every_edits: 20,
         recovery_interval: Duration::from_secs(30),
+        open_in_background_bytes: u64::MAX,
     };
     let mut app = EditorApp::new(config);
     let (doc, _) = bataille_editor::model::document::Document::from_map(map, None);

@@ -28,6 +28,7 @@ fn app_with(map: Map, scenario: Scenario, mode: Mode) -> EditorApp {
         picker: Box::new(bataille_editor::services::files::ScriptedPicker::default()),
         recovery_every_edits: u64::MAX,
         recovery_interval: Duration::from_secs(3600),
+        open_in_background_bytes: u64::MAX,
     };
     let mut app = EditorApp::new(config);
     let (mut doc, _) = Document::from_map(map, None);

@@ -617,3 +617,61 @@ fn a_system_file_outside_the_scenarios_root_is_not_read() {
     let systems = h.state_mut().scenario_systems();
     assert!(systems[0].1.is_ok(), "{:?}", systems[0].1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Opening a big file.
+
+fn opening_app(dir: &Path) -> H {
+    let mut config = EditorConfig::isolated(dir);
+    config.open_in_background_bytes = 0; // every file is "big" here
+    harness(EditorApp::new(config))
+}
+
+fn wait_opened(h: &mut H) {
+    let start = Instant::now();
+    while h.state().opening.is_some() {
+        h.step();
+        assert!(start.elapsed() < Duration::from_secs(60), "never opened");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.step();
+}
+
+#[test]
+fn a_big_file_is_read_off_the_ui_thread_and_cancel_keeps_the_document() {
+    let (dir, path) = temp_with_map(&demo_map(), "big.ron");
+    let mut h = opening_app(dir.path());
+    let before = h.state().doc.map.name.clone();
+    h.state_mut().execute(Command::OpenPath(path.clone()));
+    assert!(h.state().opening.is_some(), "read in the background");
+    assert_eq!(h.state().doc.map.name, before, "not yet replaced");
+    // Cancel: the file read is dropped, whenever it ends.
+    h.state_mut().cancel_open();
+    for _ in 0..20 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(h.state().doc.map.name, before);
+    assert!(h.state().opening.is_none());
+    // Not cancelled: it replaces the document, its files remembered.
+    h.state_mut().execute(Command::OpenPath(path.clone()));
+    wait_opened(&mut h);
+    assert_eq!(h.state().doc.map.name, demo_map().name);
+    assert_eq!(h.state().doc.map_path.as_deref(), Some(path.as_path()));
+    assert!(h.state().doc.disk().get(&path).is_some());
+}
+
+#[test]
+fn an_edit_made_while_a_big_file_is_read_is_not_dropped() {
+    let (dir, path) = temp_with_map(&demo_map(), "big.ron");
+    let mut h = opening_app(dir.path());
+    h.state_mut().execute(Command::OpenPath(path));
+    paint(h.state_mut(), 1, 1, 'f');
+    wait_opened(&mut h);
+    assert!(
+        matches!(h.state().dialog, Some(Dialog::Guard { .. })),
+        "{:?}",
+        h.state().dialog
+    );
+    assert_eq!(h.state().doc.code(HexIndex::new(1, 1)), Some('f'));
+}

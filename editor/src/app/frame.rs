@@ -42,6 +42,7 @@ impl EditorApp {
         self.shortcuts(&ctx);
         self.digitise_frame(&ctx);
         self.export_frame(&ctx);
+        self.open_frame(&ctx);
         if self.table.shown {
             let systems = self.scenario_systems();
             let mut table = std::mem::take(&mut self.table);

@@ -12,6 +12,7 @@ use bataille_schema::LoadError;
 use crate::context::command::FileCommand;
 use crate::model::document::{Document, NewMapSettings};
 use crate::panels::file_safety::SafetyDialog;
+use crate::services::door::OpenedDocument;
 use crate::services::files::PickPurpose;
 
 use crate::app::*;
@@ -41,9 +42,81 @@ impl EditorApp {
     }
 
     /// Opens a map or a scenario (with its map), replacing the document. Reports failure in an
-    /// error dialog and keeps the current document.
+    /// error dialog and keeps the current document. A file bigger than
+    /// `EditorConfig::open_in_background_bytes` is read off the UI thread: a modal says how long
+    /// it has taken, with Cancel ([`EditorApp::open_frame`]).
     pub fn open_path(&mut self, path: &Path) -> bool {
-        match crate::services::door::open_document(path) {
+        let big =
+            std::fs::metadata(path).is_ok_and(|m| m.len() > self.config.open_in_background_bytes);
+        if big {
+            let owned = path.to_owned();
+            let label = format!("Opening {}", path.display());
+            let job = Job::spawn(&label, &self.egui_ctx, move |_| {
+                crate::services::door::open_document(&owned)
+            });
+            self.opening = Some(Opening {
+                path: path.to_owned(),
+                revision: self.doc.revision(),
+                job,
+            });
+            return true;
+        }
+        let result = crate::services::door::open_document(path);
+        self.opened(path, result)
+    }
+
+    /// Cancel on the opening modal: the file being read is dropped, the document stays.
+    pub fn cancel_open(&mut self) {
+        if let Some(opening) = self.opening.take() {
+            opening.job.cancel();
+            self.toast(format!(
+                "Opening {} cancelled: nothing changed",
+                opening.path.display()
+            ));
+        }
+    }
+
+    /// Each frame: the file being read in the background, its modal (time taken, Cancel), and
+    /// the document it gives once read. Edits made meanwhile are never dropped: the
+    /// unsaved-changes question comes back first.
+    pub(crate) fn open_frame(&mut self, ctx: &egui::Context) {
+        let Some(opening) = &mut self.opening else {
+            return;
+        };
+        let Some(end) = opening.job.poll() else {
+            let text = format!(
+                "{}… {:.0} s",
+                opening.job.label,
+                opening.job.elapsed().as_secs_f32()
+            );
+            if crate::panels::file_safety::opening_ui(ctx, &text) {
+                self.cancel_open();
+            }
+            ctx.request_repaint_after(Duration::from_millis(100));
+            return;
+        };
+        let Some(opening) = self.opening.take() else {
+            return;
+        };
+        if self.doc.revision() != opening.revision && self.is_dirty() {
+            self.dialog = Some(self.guard_dialog(Command::OpenPath(opening.path)));
+            return;
+        }
+        match end {
+            JobEnd::Done(result) => {
+                self.opened(&opening.path, result);
+            }
+            JobEnd::Failed(error) => self.show_error(
+                &format!("Could not open {}", opening.path.display()),
+                error,
+                "Nothing changed.",
+            ),
+        }
+    }
+
+    /// A file read: the document it holds replaces the current one, or its error is shown.
+    fn opened(&mut self, path: &Path, result: Result<OpenedDocument, LoadError>) -> bool {
+        match result {
             Ok((doc, notes, stamps)) => {
                 self.remove_recovery();
                 self.replace_document(doc, false);
@@ -265,6 +338,14 @@ pub fn file_stem_of(title: &str) -> String {
     } else {
         stem
     }
+}
+
+/// A file being read off the UI thread (`EditorApp::open_path`).
+pub struct Opening {
+    pub path: PathBuf,
+    /// The document's revision when it started: an edit made meanwhile is not dropped.
+    revision: u64,
+    job: Job<Result<OpenedDocument, LoadError>>,
 }
 
 /// The export running, if any, and what it writes.

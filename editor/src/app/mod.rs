@@ -38,6 +38,8 @@ pub struct EditorConfig {
     pub recovery_every_edits: u64,
     /// …or this long after the last one while there are unsaved changes.
     pub recovery_interval: Duration,
+    /// A file bigger than this is opened off the UI thread, with a modal and Cancel.
+    pub open_in_background_bytes: u64,
 }
 
 impl EditorConfig {
@@ -49,6 +51,7 @@ impl EditorConfig {
             picker: Box::new(SystemPicker::detect()),
             recovery_every_edits: 20,
             recovery_interval: Duration::from_secs(30),
+            open_in_background_bytes: 4 * 1024 * 1024,
         }
     }
 
@@ -60,6 +63,7 @@ impl EditorConfig {
             picker: Box::new(ScriptedPicker::default()),
             recovery_every_edits: 20,
             recovery_interval: Duration::from_secs(30),
+            open_in_background_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -164,6 +168,8 @@ pub struct EditorApp {
     recovery_written_at: Option<Instant>,
     /// A recovery file being written in the background.
     recovery_writer: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+    /// A file being opened off the UI thread.
+    pub opening: Option<lifecycle::Opening>,
     /// The lock on this editor's recovery file (another editor never offers or deletes it).
     recovery_lock: Option<crate::services::recovery::RecoveryLock>,
     /// This editor's name in its recovery files' names.
@@ -209,6 +215,7 @@ impl EditorApp {
             recovery_written_at: None,
             recovery_writer: None,
             recovery_lock: None,
+            opening: None,
             instance: crate::services::files::editor_instance(),
             io_errors: Vec::new(),
             recovery_edits: 0,

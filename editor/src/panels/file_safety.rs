@@ -113,3 +113,20 @@ pub fn ui(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &SafetyDialog) -> b
     });
     keep
 }
+
+/// The modal shown while a big file is read off the UI thread: what and how long, and Cancel.
+/// Returns whether Cancel was clicked.
+pub fn opening_ui(ctx: &egui::Context, text: &str) -> bool {
+    let mut cancel = false;
+    egui::Modal::new(egui::Id::unique("opening")).show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(text);
+        });
+        ui.label("The file is large: it is read and checked in the background.");
+        if ui.button("Cancel").clicked() {
+            cancel = true;
+        }
+    });
+    cancel
+}

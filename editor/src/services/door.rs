@@ -34,9 +34,12 @@ fn source_bytes(source: &bataille_schema::SourceFile) -> Vec<u8> {
     bytes
 }
 
+/// A document read: the document, notes on repairs made, what each file read held.
+pub type OpenedDocument = (Document, Vec<String>, DiskStamps);
+
 /// Reads a map, or a scenario and its map, into a document; with notes on repairs made, and
 /// what each file read held (to notice a change on disk before a save overwrites it).
-pub fn open_document(path: &Path) -> Result<(Document, Vec<String>, DiskStamps), LoadError> {
+pub fn open_document(path: &Path) -> Result<OpenedDocument, LoadError> {
     let source = read_source(path)?;
     let mut stamps = DiskStamps::default();
     match sniff_kind(&source)? {
