@@ -25,15 +25,15 @@ pub enum Command {
     /// Rewrite files in canonical form (or, with --check, list those that would change).
     Fmt(FmtArgs),
     /// Draw a map or a scenario to a PNG with no window and no GPU, for review and docs.
-    Render(bataille_render::cli::Args),
+    Render(crate::render::Args),
     /// Write a map from a scanned printed map: fit the grid, suggest terrain and hexsides.
-    Digitize(bataille_digitize::cli::Args),
+    Digitize(crate::digitize::Args),
     /// Make a print-and-play PDF kit of a scenario: the map at a physical hex size over pages,
     /// counter sheets (fronts and mirrored backs), terrain effects chart, set-up, victory.
-    Print(bataille_export::cli::PrintArgs),
+    Print(crate::play::PrintArgs),
     /// Lay a scenario out on a miniatures table for one of its systems (Age of Honor, the
     /// Louis XIV rules): SVG or PDF at true scale, the table it needs, rosters.
-    Table(bataille_table::cli::Args),
+    Table(crate::table::Args),
 }
 
 /// Output formats of `validate`.

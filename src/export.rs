@@ -9,8 +9,8 @@ use crate::cli::ExportArgs;
 pub fn run(args: &ExportArgs) -> Outcome {
     let result = match (&args.json, &args.vassal, &args.tiled, &args.out) {
         (Some(path), _, _, _) => return json(path),
-        (None, Some(scenario), _, Some(out)) => bataille_export::cli::run_vassal(scenario, out),
-        (None, None, Some(map), Some(out)) => bataille_export::cli::run_tiled(map, out),
+        (None, Some(scenario), _, Some(out)) => crate::play::run_vassal(scenario, out),
+        (None, None, Some(map), Some(out)) => crate::play::run_tiled(map, out),
         _ => {
             eprintln!(
                 "error: say what to export: --json FILE, --vassal SCENARIO --out FILE or --tiled MAP --out FILE"

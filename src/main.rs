@@ -3,11 +3,15 @@
 //! line, run, print, and exit 0 (fine), 1 (errors found) or 2 (could not run).
 
 mod cli;
+mod digitize;
 mod export;
 mod files;
 mod fmt;
 mod output;
+mod play;
+mod render;
 mod schema;
+mod table;
 mod validate;
 
 use std::process::ExitCode;
@@ -101,12 +105,12 @@ fn main() -> ExitCode {
         cli::Command::Schema(args) => schema::run(&args),
         cli::Command::Export(args) => export::run(&args),
         cli::Command::Fmt(args) => fmt::run(&args),
-        cli::Command::Render(args) => report(bataille_render::cli::run(&args)),
-        cli::Command::Digitize(args) => report(bataille_digitize::cli::run(&args)),
+        cli::Command::Render(args) => report(render::run(&args)),
+        cli::Command::Digitize(args) => report(digitize::run(&args)),
         cli::Command::Print(args) => {
-            report(bataille_export::cli::run_print(&args).map(|line| println!("{line}")))
+            report(play::run_print(&args).map(|line| println!("{line}")))
         }
-        cli::Command::Table(args) => report(bataille_table::cli::run(&args)),
+        cli::Command::Table(args) => report(table::run(&args)),
     };
     ExitCode::from(outcome as u8)
 }

@@ -16,7 +16,6 @@
 
 pub mod calibrate;
 pub mod classify;
-pub mod cli;
 pub mod colour;
 pub mod files;
 pub mod hexsides;

@@ -7,7 +7,6 @@
 //! bytes); the command line (`bataille export --vassal/--tiled`, `bataille print`) is a thin layer
 //! in [`cli`].
 
-pub mod cli;
 pub mod counters;
 pub mod print;
 pub mod tiled;

@@ -9,7 +9,6 @@
 //! assert!(pixmap.width() > 200);
 //! ```
 
-pub mod cli;
 mod counters;
 mod map;
 pub mod symbology;

@@ -14,10 +14,10 @@
 //! # }
 //! ```
 
-pub mod cli;
 mod layout;
 pub mod roster;
 mod svg;
+pub use svg::fmt_num;
 
 use bataille_schema::scenario::MiniaturesUse;
 use bataille_schema::system::System;

@@ -839,7 +839,7 @@ fn grid_label(n: usize, imperial: bool) -> String {
 }
 
 /// A number without needless decimals (2, 3.6, 1.333).
-pub(crate) fn fmt_num(v: f64) -> String {
+pub fn fmt_num(v: f64) -> String {
     let text = format!("{v:.3}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }

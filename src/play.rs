@@ -7,18 +7,18 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use bataille_schema::io::{DocumentKind, load_map, load_scenario, read_source, sniff_kind};
 
-use crate::print::{Paper, PrintOptions, parse_length};
-use crate::vassal::VassalOptions;
+use bataille_export::print::{Paper, PrintOptions, parse_length};
+use bataille_export::vassal::VassalOptions;
 
 /// Writes a VASSAL module of a scenario.
 pub fn run_vassal(scenario_path: &Path, out: &Path) -> anyhow::Result<String> {
     let loaded = load_scenario(scenario_path)?;
     let map_path = bataille_schema::io::map_path_of(scenario_path, &loaded.scenario);
     let options = VassalOptions {
-        map_dir: Some(crate::tiled::dir_of(&map_path)),
+        map_dir: Some(bataille_export::tiled::dir_of(&map_path)),
         ..VassalOptions::default()
     };
-    let bytes = crate::vassal::export(&loaded.scenario, &loaded.map.map, &options)
+    let bytes = bataille_export::vassal::export(&loaded.scenario, &loaded.map.map, &options)
         .with_context(|| format!("exporting {} to VASSAL", scenario_path.display()))?;
     write(out, &bytes)?;
     Ok(format!(
@@ -31,19 +31,19 @@ pub fn run_vassal(scenario_path: &Path, out: &Path) -> anyhow::Result<String> {
 /// Writes a Tiled map of a map, or of a scenario's map with its units.
 pub fn run_tiled(path: &Path, out: &Path) -> anyhow::Result<String> {
     let source = read_source(path)?;
-    let stem = crate::tiled::stem_of(out);
+    let stem = bataille_export::tiled::stem_of(out);
     let files = match sniff_kind(&source)? {
         DocumentKind::Map => {
             let loaded = load_map(path)?;
-            crate::tiled::export(&loaded.map, None, &crate::tiled::dir_of(path), &stem)
+            bataille_export::tiled::export(&loaded.map, None, &bataille_export::tiled::dir_of(path), &stem)
         }
         DocumentKind::Scenario => {
             let loaded = load_scenario(path)?;
             let map_path = bataille_schema::io::map_path_of(path, &loaded.scenario);
-            crate::tiled::export(
+            bataille_export::tiled::export(
                 &loaded.map.map,
                 Some(&loaded.scenario),
-                &crate::tiled::dir_of(&map_path),
+                &bataille_export::tiled::dir_of(&map_path),
                 &stem,
             )
         }
@@ -84,7 +84,7 @@ pub fn run_print(args: &PrintArgs) -> anyhow::Result<String> {
         hex_mm: args.hex,
         counter_mm: args.counter,
     };
-    let kit = crate::print::kit(&loaded.scenario, &loaded.map.map, &options)
+    let kit = bataille_export::print::kit(&loaded.scenario, &loaded.map.map, &options)
         .with_context(|| format!("printing {}", args.scenario.display()))?;
     write(&args.out, &kit.pdf)?;
     for warning in &kit.warnings {

@@ -7,8 +7,8 @@ use anyhow::{Context as _, bail};
 use bataille_schema::io::{load_scenario, write_atomic};
 use bataille_schema::system::{load_system, system_path_of};
 
-use crate::roster::{roster_pages, roster_svg};
-use crate::{PlanRequest, TableSize, pdf_pages, plan, svg_to_pdf};
+use bataille_table::roster::{roster_pages, roster_svg};
+use bataille_table::{PlanRequest, TableSize, pdf_pages, plan, svg_to_pdf};
 
 /// Lay a scenario out on a miniatures table for one of its systems.
 #[derive(Debug, Clone, clap::Args)]
@@ -156,7 +156,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         args.out.display(),
         system.name,
         args.figures,
-        crate::svg::fmt_num(plan.metres_per_mm),
+        bataille_table::fmt_num(plan.metres_per_mm),
         plan.needed_mm[0] / 10.0,
         plan.needed_mm[1] / 10.0,
         plan.needed_mm[0] / 304.8,

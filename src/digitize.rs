@@ -9,12 +9,12 @@ use anyhow::{Context as _, anyhow};
 use bataille_schema::map::{Background, FitKind};
 use bataille_schema::{FORMAT_VERSION, HexIndex, HexsideRef, Id, Map, Side};
 
-use crate::calibrate::{calibrate, check};
-use crate::classify::{
+use bataille_digitize::calibrate::{calibrate, check};
+use bataille_digitize::classify::{
     ClassifyOptions, HexsideSamples, mask_line_inks, suggest_hexsides_with_inks, suggest_terrain,
 };
-use crate::files::{read_calibration, read_samples};
-use crate::scan::{ScanLimits, load_scan, no_progress};
+use bataille_digitize::files::{read_calibration, read_samples};
+use bataille_digitize::scan::{ScanLimits, load_scan, no_progress};
 
 /// The fit model, on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -52,7 +52,7 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub fit: Option<FitArg>,
     /// List the hexes and hexsides whose suggestion is less sure than this (0-1).
-    #[arg(long, default_value_t = crate::classify::DOUBTFUL_BELOW)]
+    #[arg(long, default_value_t = bataille_digitize::classify::DOUBTFUL_BELOW)]
     pub doubtful_below: f32,
 }
 

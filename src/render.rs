@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use bataille_schema::io::{DocumentKind, load_map, load_scenario_in, read_source, sniff_kind};
 
-use crate::{RenderOptions, render_map, render_scenario, save_png};
+use bataille_render::{RenderOptions, render_map, render_scenario, save_png};
 
 /// Draw a map or a scenario (terrain, hexsides, labels, hex numbers, units) to a PNG.
 #[derive(Debug, Clone, clap::Args)]
