@@ -17,7 +17,8 @@ pub enum Command {
     /// Check files and folders (recursing into *.ron): every problem in every file. Exit 0 when
     /// no errors, 1 when any error, 2 when it could not run.
     Validate(ValidateArgs),
-    /// Print the JSON Schemas of maps and scenarios, or write them to a folder.
+    /// Print the JSON Schemas of maps, scenarios and miniatures systems, or write them to a
+    /// folder.
     Schema(SchemaArgs),
     /// Print a file's content as JSON (the JSON that the schema checks), or export a battle to
     /// VASSAL (`--vassal SCENARIO --out battle.vmod`) or Tiled (`--tiled MAP --out map.tmx`).
@@ -75,8 +76,8 @@ pub struct ValidateArgs {
 
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
-    /// Write map.schema.json and scenario.schema.json into this folder. Without it, both are
-    /// printed as one JSON object keyed by file name.
+    /// Write map.schema.json, scenario.schema.json and system.schema.json into this folder.
+    /// Without it, all three are printed as one JSON object keyed by file name.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }

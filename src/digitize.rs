@@ -64,18 +64,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = args.fit.map_or(calibration.fit, FitKind::from);
     let fit = calibrate(&grid, &calibration.points, kind)
         .with_context(|| format!("fitting {}", args.calibration.display()))?;
-    println!(
+    say!(
         "fit: {kind:?} over {} points, RMS {:.2} px",
         calibration.points.len(),
         fit.rms_px
     );
     for (point, residual) in calibration.points.iter().zip(&fit.residuals_px) {
-        println!("  {}: {residual:.2} px", point.hex);
+        say!("  {}: {residual:.2} px", point.hex);
     }
     let checked = check(&grid, &calibration.points, kind)
         .with_context(|| format!("checking {}", args.calibration.display()))?;
     if let Some(suspect) = &checked.suspect {
-        println!("warning: {}", suspect.message());
+        say!("warning: {}", suspect.message());
     }
     if let Some(advice) = &checked.kind_advice {
         let flag = match advice.better {
@@ -83,7 +83,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             FitKind::Affine => "affine",
             FitKind::Similarity => "similarity",
         };
-        println!("warning: {} (--fit {flag})", advice.message());
+        say!("warning: {} (--fit {flag})", advice.message());
     }
     let scan = load_scan(&args.scan, &ScanLimits::default(), &no_progress)
         .with_context(|| format!("the scan {}", args.scan.display()))?;
@@ -181,7 +181,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .filter(|s| s.confidence < args.doubtful_below)
         .map(|s| grid.name(s.index).to_string())
         .collect();
-    println!(
+    say!(
         "terrain: {} hexes, {} with confidence below {}{}{}",
         terrain.hexes.len(),
         doubtful.len(),
@@ -195,7 +195,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .join(" ")
     );
     if let Some(report) = hexside_report {
-        println!("{report}");
+        say!("{report}");
     }
     let name = samples.name.clone().unwrap_or_else(|| {
         args.scan
@@ -231,9 +231,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         allow: Vec::new(),
     };
     map.canonicalize();
-    bataille_schema::save_map(&args.out, &map)
+    let text = bataille_schema::io::map_into_string(map)
         .with_context(|| format!("writing {}", args.out.display()))?;
-    println!("wrote {}", args.out.display());
+    // Never over the scan, the calibration or the samples it read.
+    let mut outputs =
+        bataille_schema::files::Outputs::guarding([&args.scan, &args.calibration, &args.samples]);
+    outputs.stage(&args.out, text.as_bytes())?;
+    outputs.commit()?;
+    say!("wrote {}", crate::files::display(&args.out));
     Ok(())
 }
 

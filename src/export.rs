@@ -1,72 +1,45 @@
-//! `bataille export --json FILE`: a map or scenario as the JSON its schema checks;
-//! `--vassal SCENARIO --out battle.vmod` and `--tiled MAP --out map.tmx` (bataille-export).
+//! `bataille export --json FILE`: a map, scenario or miniatures system as the JSON its schema
+//! checks; `--vassal SCENARIO --out battle.vmod` and `--tiled MAP --out map.tmx`
+//! (bataille-export, through `src/play.rs`).
 
-use bataille_schema::{DocumentKind, io};
+use bataille_validator::door::Document;
 
 use crate::Outcome;
 use crate::cli::ExportArgs;
 
 pub fn run(args: &ExportArgs) -> Outcome {
     let result = match (&args.json, &args.vassal, &args.tiled, &args.out) {
-        (Some(path), _, _, _) => return json(path),
+        (Some(path), _, _, _) => return crate::report(json(path)),
         (None, Some(scenario), _, Some(out)) => crate::play::run_vassal(scenario, out),
         (None, None, Some(map), Some(out)) => crate::play::run_tiled(map, out),
         _ => {
-            eprintln!(
+            tell!(
                 "error: say what to export: --json FILE, --vassal SCENARIO --out FILE or --tiled MAP --out FILE"
             );
             return Outcome::CouldNotRun;
         }
     };
-    crate::report(result.map(|line| println!("{line}")))
+    crate::report(result.map(|line| say!("{line}")))
 }
 
-fn json(path: &std::path::Path) -> Outcome {
-    let source = match io::read_source(path) {
-        Ok(source) => source,
-        Err(error @ io::LoadError::Io { .. }) => {
-            eprintln!("error: {error}");
-            return Outcome::CouldNotRun;
-        }
-        Err(error) => {
-            eprintln!("error: {error}");
-            return Outcome::Failed;
-        }
-    };
-    // Written straight to stdout, fields in the order of the RON file: no JSON tree of the
-    // whole document in memory (for a big scenario, several times the file's size).
-    let written = match io::sniff_kind(&source) {
-        Ok(DocumentKind::Map) => io::parse_map(&source).map(|map| {
-            drop(source);
-            write_json(&map)
-        }),
-        Ok(DocumentKind::Scenario) => io::parse_scenario(&source).map(|scenario| {
-            drop(source);
-            write_json(&scenario)
-        }),
-        Err(error) => Err(error),
-    };
-    match written {
-        Ok(Ok(())) => Outcome::Clean,
-        Ok(Err(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => Outcome::Clean,
-        Ok(Err(error)) => {
-            eprintln!(
-                "error: cannot write the JSON of {}: {error}",
-                path.display()
-            );
-            Outcome::CouldNotRun
-        }
-        Err(error) => {
-            eprintln!("error: {error}");
-            Outcome::Failed
-        }
-    }
-}
-
-fn write_json<T: serde::Serialize>(value: &T) -> std::io::Result<()> {
-    use std::io::Write as _;
+/// The document the door admitted, as JSON on standard output: written straight to it, fields
+/// in the order of the RON file, hidden characters escaped (no JSON tree of the whole document
+/// in memory: for a big scenario, several times the file's size).
+fn json(path: &std::path::Path) -> anyhow::Result<()> {
+    let admitted = crate::door::admit(path, None)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    serde_json::to_writer_pretty(&mut out, value)?;
-    writeln!(out)?;
-    out.flush()
+    let written = match &admitted.document {
+        Document::Map(map) => crate::terminal::write_json(&mut out, &map.map),
+        Document::Scenario(scenario) => crate::terminal::write_json(&mut out, &scenario.scenario),
+        Document::System(system) => crate::terminal::write_json(&mut out, &system.system),
+    };
+    let written = written.and_then(|()| std::io::Write::flush(&mut out));
+    if let Err(error) = written {
+        crate::terminal::quit_on_closed_pipe(&error);
+        return Err(anyhow::Error::new(error).context(format!(
+            "cannot write the JSON of {}",
+            crate::files::display(path)
+        )));
+    }
+    Ok(())
 }

@@ -1,10 +1,12 @@
 //! `bataille fmt [--check]`: canonical formatting of maps and scenarios. It never writes a file
 //! that would lose content: a file that does not load (a syntax error, a key given twice, a
 //! number that is not finite, a grid beyond the limits) or that holds a comment (the canonical
-//! form has none) is left as it is, with a located message saying why.
+//! form has none) is left as it is, with a located message saying why. Files are read through
+//! the door ([`bataille_validator::door::read_document`]) and written through the writer.
 
+use bataille_schema::io;
 use bataille_schema::source::first_comment;
-use bataille_schema::{DocumentKind, SourceFile, io};
+use bataille_validator::door::{self, Parsed};
 
 use crate::Outcome;
 use crate::cli::FmtArgs;
@@ -17,29 +19,43 @@ pub fn run(args: &FmtArgs) -> Outcome {
     let paths = match files::collect(&args.paths) {
         Ok(paths) => paths,
         Err(error) => {
-            eprintln!("error: {error}");
+            tell!("error: {}", crate::terminal::escape(&error));
             return Outcome::CouldNotRun;
         }
     };
     let mut outcome = Outcome::Clean;
     for path in paths {
-        let source = match io::read_source(&path) {
-            Ok(source) => source,
-            Err(error @ io::LoadError::Io { .. }) => {
-                eprintln!("error: {error}");
+        let (parsed, source) = match door::read_document(&path) {
+            Ok(read) => read,
+            Err(refused) if refused.unreadable() => {
+                crate::door::print_refusal(&refused);
                 outcome = outcome.max(Outcome::CouldNotRun);
                 continue;
             }
-            Err(error) => {
-                eprintln!("error: {error}\n  = note: {NEVER_LOSES}");
+            Err(refused) => {
+                // One line per reason, `file:line:column: message`: `fmt --check` lists files.
+                for d in &refused.report.diagnostics {
+                    let place = d.span.as_ref().map_or_else(
+                        || files::display(&refused.report.path),
+                        crate::output::place,
+                    );
+                    tell!(
+                        "error: {place}: {}\n  = note: {NEVER_LOSES}",
+                        crate::terminal::escape(&d.message)
+                    );
+                }
                 outcome = outcome.max(Outcome::Failed);
                 continue;
             }
         };
-        let text = match canonical(&source) {
-            Ok(text) => text,
+        let text = match canonical(parsed, &source) {
+            Ok(Some(text)) => text,
+            Ok(None) => continue,
             Err(why) => {
-                eprintln!("error: {why}\n  = note: {NEVER_LOSES}");
+                tell!(
+                    "error: {}\n  = note: {NEVER_LOSES}",
+                    crate::terminal::escape(&why)
+                );
                 outcome = outcome.max(Outcome::Failed);
                 continue;
             }
@@ -49,30 +65,33 @@ pub fn run(args: &FmtArgs) -> Outcome {
             continue;
         }
         if args.check {
-            println!("{}", files::display(&path));
+            say!("{}", files::display(&path));
             outcome = outcome.max(Outcome::Failed);
         } else if let Err(error) = io::write_atomic(&path, &text) {
-            eprintln!("error: cannot write {}: {error}", files::display(&path));
+            tell!(
+                "error: cannot write {}: {}",
+                files::display(&path),
+                crate::terminal::escape(&error.to_string())
+            );
             outcome = outcome.max(Outcome::CouldNotRun);
         } else {
-            eprintln!("formatted {}", files::display(&path));
+            tell!("formatted {}", files::display(&path));
         }
     }
     outcome
 }
 
-/// The canonical text of a file, or why it cannot be written without losing content.
-fn canonical(source: &SourceFile) -> Result<String, String> {
-    let kind = io::sniff_kind(source).map_err(|e| e.to_string())?;
-    let text = match kind {
-        DocumentKind::Map => {
-            let map = io::parse_map(source).map_err(|e| e.to_string())?;
-            io::map_into_string(map)
-        }
-        DocumentKind::Scenario => {
-            let scenario = io::parse_scenario(source).map_err(|e| e.to_string())?;
-            io::scenario_into_string(scenario)
-        }
+/// The canonical text of a file (`None`: a kind with no canonical form yet, left as it is), or
+/// why it cannot be written without losing content.
+fn canonical(
+    parsed: Parsed,
+    source: &bataille_schema::SourceFile,
+) -> Result<Option<String>, String> {
+    let text = match parsed {
+        Parsed::Map(map) => io::map_into_string(*map),
+        Parsed::Scenario(scenario) => io::scenario_into_string(*scenario),
+        // Miniatures systems are written by hand, one table line per line: no canonical form.
+        Parsed::System(_) => return Ok(None),
     };
     let text = text.map_err(|error| {
         format!(
@@ -86,5 +105,5 @@ fn canonical(source: &SourceFile) -> Result<String, String> {
             "{location}: the canonical form has no comments, so formatting would delete this one; move what it says into a `notes` field, or remove it"
         ));
     }
-    Ok(text)
+    Ok(Some(text))
 }

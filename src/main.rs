@@ -2,8 +2,12 @@
 //! Bataille maps and scenarios. A thin layer over `bataille-validator` and `bataille-schema`: parse the command
 //! line, run, print, and exit 0 (fine), 1 (errors found) or 2 (could not run).
 
+#[macro_use]
+mod terminal;
+
 mod cli;
 mod digitize;
+mod door;
 mod export;
 mod files;
 mod fmt;
@@ -37,7 +41,11 @@ fn report(result: anyhow::Result<()>) -> Outcome {
     match result {
         Ok(()) => Outcome::Clean,
         Err(error) => {
-            eprintln!("error: {}", causes_once(&error));
+            if let Some(door::Reported(outcome)) = error.downcast_ref::<door::Reported>() {
+                // Already printed (the door's refusal, with its report).
+                return *outcome;
+            }
+            tell!("error: {}", terminal::escape(&causes_once(&error)));
             outcome_of(&error)
         }
     }
@@ -91,6 +99,13 @@ fn outcome_of(error: &anyhow::Error) -> Outcome {
                 _ => Outcome::Failed,
             };
         }
+        if cause
+            .downcast_ref::<bataille_schema::files::WriteError>()
+            .is_some()
+        {
+            // An output not written (the disk, a folder, an output naming an input).
+            return Outcome::CouldNotRun;
+        }
         if cause.downcast_ref::<std::io::Error>().is_some() {
             return Outcome::CouldNotRun;
         }
@@ -107,9 +122,7 @@ fn main() -> ExitCode {
         cli::Command::Fmt(args) => fmt::run(&args),
         cli::Command::Render(args) => report(render::run(&args)),
         cli::Command::Digitize(args) => report(digitize::run(&args)),
-        cli::Command::Print(args) => {
-            report(play::run_print(&args).map(|line| println!("{line}")))
-        }
+        cli::Command::Print(args) => report(play::run_print(&args).map(|line| say!("{line}"))),
         cli::Command::Table(args) => report(table::run(&args)),
     };
     ExitCode::from(outcome as u8)

@@ -1,60 +1,75 @@
 //! The command line of the exports: `bataille export --vassal SCENARIO --out battle.vmod`,
 //! `bataille export --tiled MAP|SCENARIO --out map.tmx`, and
 //! `bataille print SCENARIO --out kit.pdf [--paper a4|letter] [--hex 16mm] [--counter 1/2in]`.
+//! Each opens its document through the door (a refused document is not exported) and writes
+//! through the writer (never over a file it read; all its files or none).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use bataille_schema::io::{DocumentKind, load_map, load_scenario, read_source, sniff_kind};
-
 use bataille_export::print::{Paper, PrintOptions, parse_length};
 use bataille_export::vassal::VassalOptions;
+use bataille_validator::door::Document;
+
+use crate::door;
+use crate::files::display;
 
 /// Writes a VASSAL module of a scenario.
 pub fn run_vassal(scenario_path: &Path, out: &Path) -> anyhow::Result<String> {
-    let loaded = load_scenario(scenario_path)?;
-    let map_path = bataille_schema::io::map_path_of(scenario_path, &loaded.scenario);
+    let admitted = door::admit(scenario_path, None)?;
+    let (scenario, map) = door::battle(&admitted, "export --vassal")?;
     let options = VassalOptions {
-        map_dir: Some(bataille_export::tiled::dir_of(&map_path)),
+        scan: map.background.clone(),
         ..VassalOptions::default()
     };
-    let bytes = bataille_export::vassal::export(&loaded.scenario, &loaded.map.map, &options)
-        .with_context(|| format!("exporting {} to VASSAL", scenario_path.display()))?;
-    write(out, &bytes)?;
+    let bytes = bataille_export::vassal::export(&scenario.scenario, &map.map, &options)
+        .with_context(|| format!("exporting {} to VASSAL", display(scenario_path)))?;
+    let mut outputs = door::outputs(&admitted);
+    outputs.stage(out, &bytes)?;
+    outputs.commit()?;
     Ok(format!(
         "wrote {} ({} KiB)",
-        out.display(),
+        display(out),
         bytes.len() / 1024
     ))
 }
 
 /// Writes a Tiled map of a map, or of a scenario's map with its units.
 pub fn run_tiled(path: &Path, out: &Path) -> anyhow::Result<String> {
-    let source = read_source(path)?;
+    let admitted = door::admit(path, None)?;
     let stem = bataille_export::tiled::stem_of(out);
-    let files = match sniff_kind(&source)? {
-        DocumentKind::Map => {
-            let loaded = load_map(path)?;
-            bataille_export::tiled::export(&loaded.map, None, &bataille_export::tiled::dir_of(path), &stem)
-        }
-        DocumentKind::Scenario => {
-            let loaded = load_scenario(path)?;
-            let map_path = bataille_schema::io::map_path_of(path, &loaded.scenario);
-            bataille_export::tiled::export(
-                &loaded.map.map,
-                Some(&loaded.scenario),
-                &bataille_export::tiled::dir_of(&map_path),
-                &stem,
-            )
-        }
-    }
-    .with_context(|| format!("exporting {} to Tiled", path.display()))?;
-    files.write(out)?;
+    let map = door::map_of(&admitted, "export --tiled")?;
+    let scenario = match &admitted.document {
+        Document::Scenario(scenario) => Some(&scenario.scenario),
+        _ => None,
+    };
+    let files =
+        bataille_export::tiled::export(&map.map, scenario, map.background.as_deref(), &stem)
+            .with_context(|| format!("exporting {} to Tiled", display(path)))?;
+    let mut outputs = door::outputs(&admitted);
+    files.stage(out, &mut outputs)?;
+    outputs.commit()?;
     Ok(format!(
         "wrote {} and {} image(s) beside it",
-        out.display(),
+        display(out),
         files.images.len()
     ))
+}
+
+/// The paper sizes, on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PaperArg {
+    A4,
+    Letter,
+}
+
+impl From<PaperArg> for Paper {
+    fn from(value: PaperArg) -> Self {
+        match value {
+            PaperArg::A4 => Paper::A4,
+            PaperArg::Letter => Paper::Letter,
+        }
+    }
 }
 
 /// `bataille print`: a print-and-play kit of a scenario.
@@ -66,8 +81,8 @@ pub struct PrintArgs {
     #[arg(long, short)]
     pub out: PathBuf,
     /// Paper size.
-    #[arg(long, value_enum, default_value_t = Paper::A4)]
-    pub paper: Paper,
+    #[arg(long, value_enum, default_value_t = PaperArg::A4)]
+    pub paper: PaperArg,
     /// Distance between neighbouring hex centres on paper: 16mm, 5/8in…
     #[arg(long, default_value = "16mm", value_parser = parse_length)]
     pub hex: f32,
@@ -78,21 +93,20 @@ pub struct PrintArgs {
 
 /// Writes the kit.
 pub fn run_print(args: &PrintArgs) -> anyhow::Result<String> {
-    let loaded = load_scenario(&args.scenario)?;
+    let admitted = door::admit(&args.scenario, None)?;
+    let (scenario, map) = door::battle(&admitted, "print")?;
     let options = PrintOptions {
-        paper: args.paper,
+        paper: args.paper.into(),
         hex_mm: args.hex,
         counter_mm: args.counter,
     };
-    let kit = bataille_export::print::kit(&loaded.scenario, &loaded.map.map, &options)
-        .with_context(|| format!("printing {}", args.scenario.display()))?;
-    write(&args.out, &kit.pdf)?;
+    let kit = bataille_export::print::kit(&scenario.scenario, &map.map, &options)
+        .with_context(|| format!("printing {}", display(&args.scenario)))?;
+    let mut outputs = door::outputs(&admitted);
+    outputs.stage(&args.out, &kit.pdf)?;
+    outputs.commit()?;
     for warning in &kit.warnings {
-        eprintln!("warning: {warning}");
+        tell!("warning: {warning}");
     }
-    Ok(format!("wrote {}: {}", args.out.display(), kit.summary()))
-}
-
-fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    Ok(format!("wrote {}: {}", display(&args.out), kit.summary()))
 }

@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context as _;
-use bataille_schema::io::{DocumentKind, load_map, load_scenario_in, read_source, sniff_kind};
+use bataille_render::{RenderOptions, encode_png, render_map, render_scenario};
+use bataille_validator::door::Document;
 
-use bataille_render::{RenderOptions, render_map, render_scenario, save_png};
+use crate::door;
 
 /// Draw a map or a scenario (terrain, hexsides, labels, hex numbers, units) to a PNG.
 #[derive(Debug, Clone, clap::Args)]
@@ -33,7 +33,7 @@ pub struct Args {
     pub root: Option<PathBuf>,
 }
 
-/// Renders the file to the PNG.
+/// Renders the file to the PNG: the document through the door, the PNG through the writer.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let options = RenderOptions {
         px_per_hex: args.scale,
@@ -43,17 +43,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         leaders: !args.no_counters,
         ..RenderOptions::default()
     };
-    let source = read_source(&args.file)?;
-    let pixmap = match sniff_kind(&source)? {
-        DocumentKind::Map => {
-            let loaded = load_map(&args.file)?;
-            render_map(&loaded.map, &options)?
-        }
-        DocumentKind::Scenario => {
-            let loaded = load_scenario_in(&args.file, args.root.as_deref())?;
-            render_scenario(&loaded.scenario, &loaded.map.map, &options)?
+    let admitted = door::admit(&args.file, args.root.as_deref())?;
+    let pixmap = match &admitted.document {
+        Document::Map(map) => render_map(&map.map, &options)?,
+        _ => {
+            let (scenario, map) = door::battle(&admitted, "render")?;
+            render_scenario(&scenario.scenario, &map.map, &options)?
         }
     };
-    save_png(&pixmap, &args.out).with_context(|| format!("rendering {}", args.file.display()))?;
+    let png = encode_png(&pixmap)?;
+    drop(pixmap);
+    let mut outputs = door::outputs(&admitted);
+    outputs.stage(&args.out, &png)?;
+    outputs.commit()?;
     Ok(())
 }

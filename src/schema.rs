@@ -1,4 +1,5 @@
-//! `bataille schema`: the JSON Schemas, printed or written to a folder.
+//! `bataille schema`: the JSON Schemas (map, scenario, miniatures system), printed or written
+//! to a folder.
 
 use bataille_schema::DocumentKind;
 use bataille_schema::json_schema::{file_stem, schema_text, schema_value};
@@ -7,20 +8,30 @@ use crate::Outcome;
 use crate::cli::SchemaArgs;
 
 pub fn run(args: &SchemaArgs) -> Outcome {
-    let kinds = [DocumentKind::Map, DocumentKind::Scenario];
+    let kinds = [
+        DocumentKind::Map,
+        DocumentKind::Scenario,
+        DocumentKind::System,
+    ];
     match &args.out {
         Some(dir) => {
             if let Err(error) = std::fs::create_dir_all(dir) {
-                eprintln!("error: cannot create {}: {error}", dir.display());
+                tell!(
+                    "error: cannot create {}: {error}",
+                    crate::files::display(dir)
+                );
                 return Outcome::CouldNotRun;
             }
             for kind in kinds {
                 let path = dir.join(format!("{}.schema.json", file_stem(kind)));
                 if let Err(error) = bataille_schema::io::write_atomic(&path, &schema_text(kind)) {
-                    eprintln!("error: cannot write {}: {error}", path.display());
+                    tell!(
+                        "error: cannot write {}: {error}",
+                        crate::files::display(&path)
+                    );
                     return Outcome::CouldNotRun;
                 }
-                eprintln!("wrote {}", crate::files::display(&path));
+                tell!("wrote {}", crate::files::display(&path));
             }
             Outcome::Clean
         }
@@ -34,11 +45,11 @@ pub fn run(args: &SchemaArgs) -> Outcome {
             }
             match serde_json::to_string_pretty(&serde_json::Value::Object(all)) {
                 Ok(text) => {
-                    println!("{text}");
+                    say!("{text}");
                     Outcome::Clean
                 }
                 Err(error) => {
-                    eprintln!("error: {error}");
+                    tell!("error: {error}");
                     Outcome::CouldNotRun
                 }
             }

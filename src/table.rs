@@ -3,12 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, bail};
-use bataille_schema::io::{load_scenario, write_atomic};
-use bataille_schema::system::{load_system, system_path_of};
+use anyhow::bail;
 
 use bataille_table::roster::{roster_pages, roster_svg};
 use bataille_table::{PlanRequest, TableSize, pdf_pages, plan, svg_to_pdf};
+
+use crate::door;
+use crate::files::display;
 
 /// Lay a scenario out on a miniatures table for one of its systems.
 #[derive(Debug, Clone, clap::Args)]
@@ -78,20 +79,17 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
     {
         Some("svg") => Ok(Format::Svg),
         Some("pdf") => Ok(Format::Pdf),
-        _ => bail!("{}: write a .svg or a .pdf", path.display()),
+        _ => bail!("{}: write a .svg or a .pdf", display(path)),
     }
-}
-
-fn write_bytes(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Draws the plan (and the roster), and says on standard output what table it needs.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let out_format = format_of(&args.out)?;
     let roster_format = args.roster.as_deref().map(format_of).transpose()?;
-    let loaded = load_scenario(&args.scenario)?;
-    let scenario = &loaded.scenario;
+    let admitted = door::admit(&args.scenario, None)?;
+    let (opened, map) = door::battle(&admitted, "table")?;
+    let scenario = &opened.scenario;
     let Some(used) = scenario
         .miniatures
         .iter()
@@ -104,7 +102,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .collect();
         bail!(
             "{} does not support system `{}`; it supports {}",
-            args.scenario.display(),
+            display(&args.scenario),
             args.system,
             if known.is_empty() {
                 "none (no `miniatures`)".to_owned()
@@ -113,47 +111,50 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
         );
     };
-    let system_path = system_path_of(&args.scenario, used);
-    let system =
-        load_system(&system_path).with_context(|| format!("loading system `{}`", args.system))?;
+    let Some(system) = opened.system(used.system.as_str()) else {
+        // The door refuses a scenario whose system it could not open (E1001).
+        bail!("miniatures system `{}` could not be opened", args.system);
+    };
+    let system = &system.system;
     let request = |turn_degrees: f64| PlanRequest {
         figures: args.figures.clone(),
         table: args.table,
         turn_degrees,
     };
     let plan = match args.turn {
-        Turn::Degrees(turn) => plan(scenario, &loaded.map.map, &system, &request(turn))?,
+        Turn::Degrees(turn) => plan(scenario, &map.map, system, &request(turn))?,
         Turn::Best => {
             if args.table.is_none() {
                 bail!("`--turn best` needs a `--table` to fit");
             }
             // Every 15° over half a turn (a table turned 180° holds the same units); the
             // smallest turn wins a tie.
-            let mut best = plan(scenario, &loaded.map.map, &system, &request(0.0))?;
+            let mut best = plan(scenario, &map.map, system, &request(0.0))?;
             let mut best_turn = 0.0;
             for step in 1..12 {
                 let turn = f64::from(step) * 15.0;
-                let candidate = plan(scenario, &loaded.map.map, &system, &request(turn))?;
+                let candidate = plan(scenario, &map.map, system, &request(turn))?;
                 if candidate.outside.len() < best.outside.len() {
                     best = candidate;
                     best_turn = turn;
                 }
             }
-            println!(
+            say!(
                 "turned {best_turn}° clockwise over the map: {} outside the table",
                 best.outside.len()
             );
             best
         }
     };
+    let mut outputs = door::outputs(&admitted);
     match out_format {
-        Format::Svg => write_atomic(&args.out, &plan.svg)
-            .with_context(|| format!("cannot write {}", args.out.display()))?,
-        Format::Pdf => write_bytes(&args.out, &svg_to_pdf(&plan.svg)?)?,
+        Format::Svg => outputs.stage(&args.out, plan.svg.as_bytes())?,
+        Format::Pdf => outputs.stage(&args.out, &svg_to_pdf(&plan.svg)?)?,
     }
-    println!(
+    let mut lines = Vec::new();
+    lines.push(format!(
         "{}: {} at {}, 1 mm = {} m; the deployed armies need a table of {:.0} × {:.0} cm ({:.1} × {:.1} ft)",
-        args.out.display(),
+        display(&args.out),
         system.name,
         args.figures,
         bataille_table::fmt_num(plan.metres_per_mm),
@@ -161,9 +162,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         plan.needed_mm[1] / 10.0,
         plan.needed_mm[0] / 304.8,
         plan.needed_mm[1] / 304.8
-    );
+    ));
     if let Some(table) = args.table {
-        println!(
+        lines.push(format!(
             "table {:.0} × {:.0} cm: {}",
             table.width_mm / 10.0,
             table.height_mm / 10.0,
@@ -172,22 +173,33 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             } else {
                 format!("outside: {}", plan.outside.join(", "))
             }
-        );
+        ));
     }
     if !plan.outside_places.is_empty() {
-        println!("places off the table: {}", plan.outside_places.join(", "));
+        lines.push(format!(
+            "places off the table: {}",
+            plan.outside_places.join(", ")
+        ));
     }
     if !plan.later.is_empty() {
-        println!("enter later: {}", plan.later.join(", "));
+        lines.push(format!("enter later: {}", plan.later.join(", ")));
     }
     if let (Some(path), Some(format)) = (&args.roster, roster_format) {
-        let pages = roster_pages(scenario, &system)?;
+        let pages = roster_pages(scenario, system)?;
         match format {
-            Format::Svg => write_atomic(path, &roster_svg(&pages))
-                .with_context(|| format!("cannot write {}", path.display()))?,
-            Format::Pdf => write_bytes(path, &pdf_pages(&pages)?)?,
+            Format::Svg => outputs.stage(path, roster_svg(&pages).as_bytes())?,
+            Format::Pdf => outputs.stage(path, &pdf_pages(&pages)?)?,
         }
-        println!("{}: rosters, {} A4 pages", path.display(), pages.len());
+        lines.push(format!(
+            "{}: rosters, {} A4 pages",
+            display(path),
+            pages.len()
+        ));
+    }
+    // The plan and the roster are written together, or neither.
+    outputs.commit()?;
+    for line in lines {
+        say!("{line}");
     }
     Ok(())
 }

@@ -33,7 +33,7 @@ pub fn run(args: &ValidateArgs) -> Outcome {
     let paths = match files::collect(&args.paths) {
         Ok(paths) => paths,
         Err(error) => {
-            eprintln!("error: {error}");
+            tell!("error: {}", crate::terminal::escape(&error));
             return Outcome::CouldNotRun;
         }
     };
@@ -42,13 +42,16 @@ pub fn run(args: &ValidateArgs) -> Outcome {
         .iter()
         .find(|code| code.parse::<bataille_validator::Code>().is_err())
     {
-        eprintln!("error: --allow {unknown}: not a diagnostic code (see docs/diagnostics.md)");
+        tell!(
+            "error: --allow {}: not a diagnostic code (see docs/diagnostics.md)",
+            crate::terminal::escape(unknown)
+        );
         return Outcome::CouldNotRun;
     }
     if let Some(root) = &args.root
         && !root.is_dir()
     {
-        eprintln!("error: --root {}: not a folder", files::display(root));
+        tell!("error: --root {}: not a folder", files::display(root));
         return Outcome::CouldNotRun;
     }
     let options = Options {
@@ -67,7 +70,7 @@ pub fn run(args: &ValidateArgs) -> Outcome {
     let mut sources = HashMap::new();
     for report in reports {
         if let Some(why) = &report.unreadable {
-            eprintln!("error: {why}");
+            tell!("error: {}", crate::terminal::escape(why));
             outcome = Outcome::CouldNotRun;
         }
         diagnostics.extend(report.diagnostics);
@@ -92,7 +95,7 @@ pub fn run(args: &ValidateArgs) -> Outcome {
     if let Err(error) = printed {
         // A reader that stopped early (`| head`) is not an error worth a message.
         if error.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the output: {error}");
+            tell!("error: cannot write the output: {error}");
             return Outcome::CouldNotRun;
         }
     }

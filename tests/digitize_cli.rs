@@ -1,10 +1,14 @@
 //! `bataille digitize` end to end: a rendered scan, a calibration file and a samples file in,
 //! a map file out whose rows match the map that was rendered.
 
+#[path = "../digitize/tests/common/mod.rs"]
 mod common;
 
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
 use bataille_digitize::calibrate::{apply, multiply};
-use bataille_digitize::cli::{Args, run};
 use bataille_digitize::files::{
     CalibrationFile, SamplesFile, calibration_to_string, parse, read_samples, samples_to_string,
 };
@@ -77,15 +81,20 @@ fn digitize_writes_a_map_from_a_scan() {
 
     let out = dir.path().join("maps").join("known.ron");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-    let args = Args {
-        scan: scan_path.clone(),
-        calibration: calibration_path.clone(),
-        samples: samples_path.clone(),
-        out: out.clone(),
-        fit: None,
-        doubtful_below: 0.25,
-    };
-    run(&args).unwrap();
+    let args = [
+        "digitize".as_ref(),
+        scan_path.as_os_str(),
+        "--calibration".as_ref(),
+        calibration_path.as_os_str(),
+        "--samples".as_ref(),
+        samples_path.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--doubtful-below".as_ref(),
+        "0.25".as_ref(),
+    ];
+    let (code, _, stderr) = bataille(dir.path(), &args);
+    assert_eq!(code, 0, "{stderr}");
     let written = bataille_schema::load_map(&out).unwrap().map;
     assert_eq!(written.name, "Known map");
     assert_eq!(written.grid, map.grid);
@@ -112,9 +121,39 @@ fn digitize_writes_a_map_from_a_scan() {
         "Samples(terrain: {\".\": (name: \"Clear\", colour: \"#ffffff\")}, samples: {\"x\": [\"0101\"]})",
     )
     .unwrap();
-    let error = run(&args).unwrap_err().to_string();
+    let (code, _, error) = bataille(dir.path(), &args);
+    assert_eq!(code, 1, "{error}");
     assert!(error.contains("`x`"), "{error}");
     std::fs::write(&samples_path, "Samples(terrain: {").unwrap();
-    let error = run(&args).unwrap_err().to_string();
+    let (code, _, error) = bataille(dir.path(), &args);
+    assert_eq!(code, 1, "{error}");
     assert!(error.contains("samples.ron:1:"), "{error}");
+}
+
+/// Runs the real binary in `dir` with a time limit: exit code, standard output and error.
+fn bataille(dir: &Path, args: &[&std::ffi::OsStr]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("bataille {args:?} ran over 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().expect("output");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
 }

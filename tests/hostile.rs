@@ -474,12 +474,12 @@ fn a_link_planted_at_the_old_temporary_name_is_not_followed() {
 #[test]
 fn fmt_refuses_to_write_a_canonical_form_over_64_mib() {
     let repo = Repo::new();
-    // 14 MiB of control characters in `notes`: each is one byte in the file and five in the
-    // canonical form (`\u{1}`), so a file under the limit would be written over it, and every
-    // reader would then refuse it.
+    // 33 MiB of tabs in `notes`: each is one byte in the file and two in the canonical form
+    // (`\t`), so a file under the limit would be written over it, and every reader would then
+    // refuse it. (Control characters that grow more are refused at load: E0123.)
     let text = uncanonical_map().replacen(
         "notes: \"",
-        &format!("notes: \"{}", "\u{1}".repeat(14 * 1024 * 1024)),
+        &format!("notes: \"{}", "\t".repeat(33 * 1024 * 1024)),
         1,
     );
     assert!(text.len() as u64 <= bataille_schema::io::MAX_FILE_BYTES);

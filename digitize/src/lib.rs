@@ -1,7 +1,7 @@
 //! Digitising printed maps, with no GUI in it (the editor calls it): scans loaded with limits
 //! and cut into tiles ([`scan`]), the grid fitted to the scan from control points
 //! ([`calibrate`]), terrain and hexside features suggested from the scan's colours
-//! ([`classify`]), the small RON files of the `bataille digitize` command ([`files`], [`cli`]).
+//! ([`classify`]), the small RON files of the `bataille digitize` command ([`files`]; the command itself lives in the `bataille` binary, `src/digitize.rs`).
 //!
 //! ```
 //! use bataille_digitize::calibrate::{apply, fit};

@@ -5,7 +5,7 @@
 //! The library API is what the editor's File ▸ Export menu calls:
 //! [`vassal::export`] (module bytes), [`tiled::export`] (files to write), [`print::kit`] (PDF
 //! bytes); the command line (`bataille export --vassal/--tiled`, `bataille print`) is a thin layer
-//! in [`cli`].
+//! in the `bataille` binary (`src/play.rs`).
 
 pub mod counters;
 pub mod print;
@@ -33,9 +33,10 @@ pub enum ExportError {
     Invalid(String),
 }
 
-/// XML-escapes text for an attribute or element body.
+/// XML-escapes text for an attribute or element body: the one escaping function
+/// ([`bataille_schema::markup::xml`]).
 pub(crate) fn xml(text: &str) -> String {
-    quick_xml::escape::escape(text).into_owned()
+    bataille_schema::markup::xml(text).into_owned()
 }
 
 /// A file name made of an id: letters, digits, `-` and `_` kept, anything else `_`.

@@ -41,7 +41,7 @@ const GREY: [u8; 4] = [0x80, 0x80, 0x80, 0xff];
 pub const MARK: [u8; 4] = [0xff, 0x00, 0x00, 0xff];
 
 /// The paper size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Paper {
     A4,
     Letter,

@@ -39,20 +39,35 @@ pub struct TiledFiles {
 }
 
 impl TiledFiles {
-    /// Writes the `.tmx` and its images beside it.
-    pub fn write(&self, tmx_path: &Path) -> Result<(), ExportError> {
-        let dir = tmx_path.parent().unwrap_or(Path::new("."));
-        let write = |path: &Path, bytes: &[u8]| {
-            std::fs::write(path, bytes).map_err(|source| ExportError::Io {
-                path: path.display().to_string(),
-                source,
-            })
-        };
-        write(tmx_path, self.tmx.as_bytes())?;
+    /// Writes the `.tmx` and its images beside it, all or none (see
+    /// [`bataille_schema::files::Outputs`]).
+    pub fn write(&self, tmx_path: &Path) -> Result<(), bataille_schema::files::WriteError> {
+        let mut outputs = bataille_schema::files::Outputs::new();
+        self.stage(tmx_path, &mut outputs)?;
+        outputs.commit()
+    }
+
+    /// Stages the `.tmx` and its images beside it in `outputs` (which refuses to write over
+    /// a file the command reads, such as the map's own scan).
+    pub fn stage(
+        &self,
+        tmx_path: &Path,
+        outputs: &mut bataille_schema::files::Outputs,
+    ) -> Result<(), bataille_schema::files::WriteError> {
+        let dir = tmx_path.parent().unwrap_or(Path::new(""));
+        outputs.stage(tmx_path, self.tmx.as_bytes())?;
         for (name, bytes) in &self.images {
-            write(&dir.join(name), bytes)?;
+            outputs.stage(&dir.join(name), bytes)?;
         }
         Ok(())
+    }
+
+    /// The files this export writes beside `tmx_path`, the `.tmx` first.
+    pub fn paths(&self, tmx_path: &Path) -> Vec<PathBuf> {
+        let dir = tmx_path.parent().unwrap_or(Path::new(""));
+        std::iter::once(tmx_path.to_path_buf())
+            .chain(self.images.iter().map(|(name, _)| dir.join(name)))
+            .collect()
     }
 }
 
@@ -160,12 +175,13 @@ fn n(value: f64) -> String {
     bataille_render::symbology::num(value as f32)
 }
 
-/// The export of a map (and the units of a scenario on it). `map_dir` is the map file's
-/// folder, where its scan is found; `stem` names the images (`STEM-terrain.png`, `STEM-scan.png`).
+/// The export of a map (and the units of a scenario on it). `scan` is the map's background
+/// scan as the door confined it (`bataille_validator::door::MapDocument::background`; `None`:
+/// no scan layer); `stem` names the images (`STEM-terrain.png`, `STEM-scan.png`).
 pub fn export(
     map: &Map,
     scenario: Option<&Scenario>,
-    map_dir: &Path,
+    scan: Option<&Path>,
     stem: &str,
 ) -> Result<TiledFiles, ExportError> {
     let geometry = TiledGeometry::of(map);
@@ -260,9 +276,10 @@ pub fn export(
     let _ = writeln!(out, " </tileset>");
     let mut layer_id = 1;
     // The scan under everything, resampled into Tiled's pixels.
-    if let Some(background) = &map.background {
+    let scanned = map.background.as_ref().zip(scan);
+    if let Some((background, scan)) = scanned {
         let scan_name = format!("{stem}-scan.png");
-        let png = resample_scan(map, background, &map_dir.join(&background.image), &geometry)?;
+        let png = resample_scan(map, background, scan, &geometry)?;
         images.push((scan_name.clone(), png));
         let _ = writeln!(out, r#" <imagelayer id="{layer_id}" name="scan">"#);
         let _ = writeln!(
@@ -280,7 +297,7 @@ pub fn export(
         r#" <layer id="{layer_id}" name="terrain" width="{}" height="{}"{}>"#,
         grid.columns,
         grid.rows,
-        if map.background.is_some() {
+        if scanned.is_some() {
             r#" opacity="0.6""#
         } else {
             ""
@@ -690,11 +707,6 @@ pub fn stem_of(tmx_path: &Path) -> String {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "map".to_owned()),
     )
-}
-
-/// The folder of a map file (for its scan).
-pub fn dir_of(map_path: &Path) -> PathBuf {
-    map_path.parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -40,10 +40,11 @@ pub struct VassalOptions {
     pub px_per_hex: u32,
     /// The module's version string.
     pub version: String,
-    /// The folder of the map file: when the map has a digitised scan there, the board is the
-    /// scan resampled through its fit onto the board's layout (the printed map's art under
-    /// VASSAL's grid); otherwise the rendered map.
-    pub map_dir: Option<std::path::PathBuf>,
+    /// The map's background scan, as the door confined it (see
+    /// `bataille_validator::door::MapDocument::background`): when the map has a digitised
+    /// scan, the board is the scan resampled through its fit onto the board's layout (the
+    /// printed map's art under VASSAL's grid); otherwise the rendered map.
+    pub scan: Option<std::path::PathBuf>,
 }
 
 impl Default for VassalOptions {
@@ -51,7 +52,7 @@ impl Default for VassalOptions {
         Self {
             px_per_hex: 64,
             version: "1.0".to_owned(),
-            map_dir: None,
+            scan: None,
         }
     }
 }
@@ -449,12 +450,12 @@ pub fn export(
         leaders: false,
         ..RenderOptions::default()
     };
-    let board_png = match (&map.background, &options.map_dir) {
-        (Some(background), Some(dir)) => {
+    let board_png = match (&map.background, &options.scan) {
+        (Some(background), Some(scan)) => {
             let l = layout;
             crate::tiled::resample(
                 background,
-                &dir.join(&background.image),
+                scan,
                 (layout.width, layout.height),
                 move |x, y| {
                     let r = f64::from(l.radius_px);

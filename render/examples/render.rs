@@ -1,34 +1,29 @@
-//! `cargo run -p bataille-render --example render -- FILE --out map.png [--scale PX]`: the
-//! `bataille render` command without the rest of the binary.
+//! `cargo run -p bataille-render --example render -- FILE OUT.png [SCALE]`: a map or scenario
+//! drawn without the rest of the binary (the command is `bataille render`).
 
-use clap::Parser;
+use std::path::PathBuf;
 
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    args: bataille_render::cli::Args,
-    /// After writing, crop the PNG to `X,Y,W,H` (for looking closely at a part).
-    #[arg(long)]
-    crop: Option<String>,
-}
+use bataille_render::{RenderOptions, render_map, render_scenario, save_png};
+use bataille_schema::io::{DocumentKind, load_map, load_scenario, read_source, sniff_kind};
 
-fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    bataille_render::cli::run(&cli.args)?;
-    if let Some(crop) = &cli.crop {
-        let n: Vec<u32> = crop
-            .split(',')
-            .filter_map(|v| v.trim().parse().ok())
-            .collect();
-        anyhow::ensure!(n.len() == 4, "--crop X,Y,W,H");
-        let pixmap = bataille_render::tiny_skia::Pixmap::load_png(&cli.args.out)?;
-        let rect =
-            bataille_render::tiny_skia::IntRect::from_xywh(n[0] as i32, n[1] as i32, n[2], n[3])
-                .ok_or_else(|| anyhow::anyhow!("bad crop"))?;
-        let part = pixmap
-            .clone_rect(rect)
-            .ok_or_else(|| anyhow::anyhow!("crop off the image"))?;
-        bataille_render::save_png(&part, &cli.args.out)?;
-    }
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let (Some(file), Some(out)) = (args.next(), args.next()) else {
+        return Err("usage: render FILE OUT.png [SCALE]".into());
+    };
+    let (file, out) = (PathBuf::from(file), PathBuf::from(out));
+    let options = RenderOptions {
+        px_per_hex: args.next().map_or(Ok(48.0), |s| s.parse())?,
+        ..RenderOptions::default()
+    };
+    let pixmap = match sniff_kind(&read_source(&file)?)? {
+        DocumentKind::Map => render_map(&load_map(&file)?.map, &options)?,
+        DocumentKind::Scenario => {
+            let loaded = load_scenario(&file)?;
+            render_scenario(&loaded.scenario, &loaded.map.map, &options)?
+        }
+        DocumentKind::System => return Err("a miniatures system has no picture".into()),
+    };
+    save_png(&pixmap, &out)?;
     Ok(())
 }

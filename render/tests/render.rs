@@ -215,42 +215,6 @@ fn absurd_scales_are_refused() {
 }
 
 #[test]
-fn command_renders_the_real_files() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = tempfile::tempdir().unwrap();
-    for file in ["maps/fontenoy-1745.ron", "scenarios/denain-1712.ron"] {
-        let path = root.join(file);
-        if !path.exists() {
-            continue;
-        }
-        let out = dir.path().join("out.png");
-        let args = bataille_render::cli::Args {
-            file: path,
-            out: out.clone(),
-            scale: 24.0,
-            no_hex_names: false,
-            no_labels: false,
-            no_counters: false,
-            root: None,
-        };
-        bataille_render::cli::run(&args).unwrap();
-        let png = Pixmap::load_png(&out).unwrap();
-        assert!(png.width() > 300 && png.height() > 300);
-    }
-    // A missing file is an error, not a panic.
-    let args = bataille_render::cli::Args {
-        file: dir.path().join("missing.ron"),
-        out: dir.path().join("x.png"),
-        scale: 24.0,
-        no_hex_names: false,
-        no_labels: false,
-        no_counters: false,
-        root: None,
-    };
-    assert!(bataille_render::cli::run(&args).is_err());
-}
-
-#[test]
 fn pointy_grids_render_too() {
     let text = MAP
         .replace("orientation: Flat", "orientation: Pointy")

@@ -158,18 +158,204 @@ pub fn write_atomic_bytes(path: &Path, text: &[u8], limit: u64) -> std::io::Resu
             ),
         ));
     }
-    let target = follow_links(path)?;
-    let old = match std::fs::metadata(&target) {
-        Ok(meta) if !meta.is_file() => {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("it is {}, not a regular file", kind_of(&meta)),
-            ));
+    let mut outputs = Outputs::new();
+    outputs
+        .stage(path, text)
+        .and_then(|()| outputs.commit())
+        .map_err(WriteError::into_io)
+}
+
+/// Why an output was not written. Whatever the reason, the file that was there is untouched.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("cannot write {}: {source}", crate::source::display_path(path))]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "will not write {}: the command reads that file (choose another output)",
+        crate::source::display_path(path)
+    )]
+    WouldOverwriteInput { path: PathBuf },
+    #[error(
+        "will not write {} twice: two outputs of this command have that name",
+        crate::source::display_path(path)
+    )]
+    Twice { path: PathBuf },
+    #[error(
+        "cannot write {}: it is {kind}, not a regular file",
+        crate::source::display_path(path)
+    )]
+    NotRegular { path: PathBuf, kind: &'static str },
+}
+
+impl WriteError {
+    /// The file concerned.
+    pub fn path(&self) -> &Path {
+        match self {
+            WriteError::Io { path, .. }
+            | WriteError::WouldOverwriteInput { path }
+            | WriteError::Twice { path }
+            | WriteError::NotRegular { path, .. } => path,
         }
-        Ok(meta) => Some(meta),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => return Err(error),
-    };
+    }
+
+    /// As an `std::io::Error` (for callers whose errors are I/O errors).
+    pub fn into_io(self) -> std::io::Error {
+        match self {
+            WriteError::Io { source, .. } => source,
+            other => std::io::Error::new(std::io::ErrorKind::InvalidInput, other.to_string()),
+        }
+    }
+}
+
+/// What identifies a file: its device and inode when it exists (so a hard link or another
+/// spelling of the same file is the same file), its real path always.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileKey {
+    real: PathBuf,
+    inode: Option<(u64, u64)>,
+}
+
+impl FileKey {
+    fn of(path: &Path) -> FileKey {
+        let target = follow_links(path).unwrap_or_else(|_| path.to_path_buf());
+        #[cfg(unix)]
+        let inode = std::fs::metadata(&target).ok().map(|meta| {
+            use std::os::unix::fs::MetadataExt as _;
+            (meta.dev(), meta.ino())
+        });
+        #[cfg(not(unix))]
+        let inode = None;
+        FileKey {
+            real: absolute(&target),
+            inode,
+        }
+    }
+
+    fn same(&self, other: &FileKey) -> bool {
+        self.real == other.real || (self.inode.is_some() && self.inode == other.inode)
+    }
+}
+
+struct Staged {
+    shown: PathBuf,
+    target: PathBuf,
+    temporary: tempfile::NamedTempFile,
+}
+
+/// The one door out: every file a command writes. Each output is staged in an exclusive,
+/// randomly named temporary file beside its target (through symbolic links), flushed to disk
+/// with the old file's permissions and (where allowed) owner, and only when every output of
+/// the command is staged are they renamed over their targets: a failure at any point (a full
+/// disk, a folder that cannot be written) leaves every previous output as it was and no
+/// temporary file behind. An output that is a file the command reads ([`Outputs::guard`]),
+/// or that another output of the same command already names, is refused before anything is
+/// written.
+///
+/// ```
+/// # let dir = tempfile::tempdir().unwrap();
+/// use bataille_schema::files::Outputs;
+/// let input = dir.path().join("scenario.ron");
+/// std::fs::write(&input, "Scenario()").unwrap();
+/// let mut outputs = Outputs::guarding([&input]);
+/// assert!(outputs.stage(&input, b"a zip").is_err()); // never over what the command reads
+/// outputs.stage(&dir.path().join("battle.vmod"), b"a zip").unwrap();
+/// outputs.commit().unwrap();
+/// assert_eq!(std::fs::read_to_string(&input).unwrap(), "Scenario()");
+/// ```
+#[derive(Default)]
+pub struct Outputs {
+    inputs: Vec<FileKey>,
+    staged: Vec<(FileKey, Staged)>,
+}
+
+impl Outputs {
+    /// No output yet, nothing guarded.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Guards the files a command reads: none of them is ever written over.
+    pub fn guarding<P: AsRef<Path>>(inputs: impl IntoIterator<Item = P>) -> Self {
+        let mut outputs = Self::new();
+        for input in inputs {
+            outputs.guard(input.as_ref());
+        }
+        outputs
+    }
+
+    /// Guards one more file the command reads.
+    pub fn guard(&mut self, input: &Path) {
+        self.inputs.push(FileKey::of(input));
+    }
+
+    /// Writes `bytes` into a temporary file beside `path` (renamed over it by
+    /// [`Outputs::commit`]).
+    pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+        let io = |source| WriteError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let key = FileKey::of(path);
+        if self.inputs.iter().any(|input| input.same(&key)) {
+            return Err(WriteError::WouldOverwriteInput {
+                path: path.to_path_buf(),
+            });
+        }
+        if self.staged.iter().any(|(other, _)| other.same(&key)) {
+            return Err(WriteError::Twice {
+                path: path.to_path_buf(),
+            });
+        }
+        let target = follow_links(path).map_err(io)?;
+        let old = match std::fs::metadata(&target) {
+            Ok(meta) if !meta.is_file() => {
+                return Err(WriteError::NotRegular {
+                    path: path.to_path_buf(),
+                    kind: kind_of(&meta),
+                });
+            }
+            Ok(meta) => Some(meta),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => return Err(io(error)),
+        };
+        let temporary = stage_beside(&target, bytes, old.as_ref()).map_err(io)?;
+        self.staged.push((
+            key,
+            Staged {
+                shown: path.to_path_buf(),
+                target,
+                temporary,
+            },
+        ));
+        Ok(())
+    }
+
+    /// Renames every staged output over its target.
+    pub fn commit(self) -> Result<(), WriteError> {
+        for (_, staged) in self.staged {
+            staged
+                .temporary
+                .persist(&staged.target)
+                .map_err(|error| WriteError::Io {
+                    path: staged.shown,
+                    source: error.error,
+                })?;
+        }
+        Ok(())
+    }
+}
+
+/// A temporary file beside `target` holding `bytes`, flushed, with the old file's mode and
+/// owner. Dropping it (any early return) deletes it.
+fn stage_beside(
+    target: &Path,
+    text: &[u8],
+    old: Option<&Metadata>,
+) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -190,7 +376,7 @@ pub fn write_atomic_bytes(path: &Path, text: &[u8], limit: u64) -> std::io::Resu
     // Dropping the temporary file (every early return below) deletes it.
     let mut temporary = builder.tempfile_in(dir)?;
     temporary.write_all(text)?;
-    if let Some(old) = &old {
+    if let Some(old) = old {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt as _;
@@ -202,23 +388,27 @@ pub fn write_atomic_bytes(path: &Path, text: &[u8], limit: u64) -> std::io::Resu
         temporary.as_file().set_permissions(old.permissions())?;
     }
     temporary.as_file().sync_all()?;
-    temporary.persist(&target).map_err(|error| error.error)?;
-    Ok(())
+    Ok(temporary)
 }
 
-/// Where a scenario's `map:` may point: inside a root folder.
+/// Where a file a document names (a scenario's `map:`, its systems' `file`, a map's
+/// `background.image`) may point: relative to the naming file's folder, inside a root folder.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MapPathError {
-    #[error("the map path is empty")]
+    #[error("the path is empty")]
     Empty,
-    #[error("the map path is absolute; write it relative to the scenario's folder")]
+    #[error("the path is absolute; write it relative to the folder of the file that names it")]
     Absolute,
     #[error(
-        "the map path leads outside {} (the root: the scenario's repository, or the folder above the scenario's; `--root` sets another)",
+        "the path leads outside {} (the root: the repository of the file named on the command line, or the folder above that file's; `--root` sets another)",
         root.display()
     )]
     OutsideRoot { root: PathBuf },
 }
+
+/// The error of a reference from one document to another file: [`MapPathError`] (its first
+/// use) under its general name.
+pub type ReferenceError = MapPathError;
 
 /// Removes `.` and `name/..` from a path without touching the file system.
 pub fn clean_path(path: &Path) -> PathBuf {
@@ -276,28 +466,37 @@ pub fn default_root(scenario_path: &Path) -> PathBuf {
     dir.parent().map_or(dir.clone(), Path::to_path_buf)
 }
 
-/// The path of a scenario's map (its `map:` relative to the scenario's folder), refused when
-/// absolute or when it leads, after following links, outside `root` (default:
-/// [`default_root`]). A map that does not exist is judged by its path as written.
+/// The path of a scenario's map (its `map:` relative to the scenario's folder): see
+/// [`resolve_reference`].
 pub fn resolve_map(
     scenario_path: &Path,
     map: &str,
     root: Option<&Path>,
 ) -> Result<PathBuf, MapPathError> {
-    if map.is_empty() {
+    resolve_reference(scenario_path, map, root)
+}
+
+/// The path of a file that the document `from` names as `written` (relative to `from`'s
+/// folder), refused when empty, absolute, or leading, after following links, outside `root`
+/// (default: [`default_root`] of `from`). A file that does not exist is judged by its path as
+/// written. The path is not read here: the bounded reader ([`read_limited`], [`open_regular`])
+/// then refuses anything but a regular file.
+pub fn resolve_reference(
+    from: &Path,
+    written: &str,
+    root: Option<&Path>,
+) -> Result<PathBuf, ReferenceError> {
+    if written.is_empty() {
         return Err(MapPathError::Empty);
     }
-    let written = Path::new(map);
-    if written.is_absolute() || written.has_root() {
+    let path = Path::new(written);
+    if path.is_absolute() || path.has_root() || written.starts_with(['/', '\\']) {
         return Err(MapPathError::Absolute);
     }
-    let joined = scenario_path
-        .parent()
-        .unwrap_or_else(|| Path::new(""))
-        .join(written);
+    let joined = from.parent().unwrap_or_else(|| Path::new("")).join(path);
     let root = match root {
         Some(root) => absolute(root),
-        None => default_root(scenario_path),
+        None => default_root(from),
     };
     let real = absolute(&joined);
     if !real.starts_with(&root) {

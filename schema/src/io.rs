@@ -21,6 +21,8 @@ pub use crate::limits::{MAX_DEPTH, MAX_FILE_BYTES};
 pub enum DocumentKind {
     Map,
     Scenario,
+    /// A miniatures rules system (`systems/*.ron`).
+    System,
 }
 
 impl DocumentKind {
@@ -28,6 +30,7 @@ impl DocumentKind {
         match self {
             DocumentKind::Map => "Map",
             DocumentKind::Scenario => "Scenario",
+            DocumentKind::System => "System",
         }
     }
 }
@@ -50,7 +53,9 @@ pub enum LoadError {
         location: Box<Location>,
         message: String,
     },
-    #[error("{location}: the file does not say what it is; start it with `Map(` or `Scenario(`")]
+    #[error(
+        "{location}: the file does not say what it is; start it with `Map(`, `Scenario(` or `System(`"
+    )]
     UnknownKind { location: Box<Location> },
     #[error("{location}: expected a {expected} file, found a {found} file")]
     WrongKind {
@@ -74,6 +79,15 @@ pub enum LoadError {
         location: Box<Location>,
         what: String,
         value: String,
+    },
+    #[error(
+        "{location}: {what} holds the character U+{:04X}, which no name or text may hold (XML cannot, and terminals obey it); remove it",
+        u32::from(*character)
+    )]
+    Unprintable {
+        location: Box<Location>,
+        what: String,
+        character: char,
     },
     #[error("{location}: {error}")]
     GridLimit {
@@ -101,6 +115,7 @@ impl LoadError {
             | LoadError::NewerVersion { location, .. }
             | LoadError::DuplicateKey { location, .. }
             | LoadError::NotFinite { location, .. }
+            | LoadError::Unprintable { location, .. }
             | LoadError::GridLimit { location, .. }
             | LoadError::Map { location, .. } => Some(location),
         }
@@ -186,6 +201,7 @@ pub fn sniff_kind(source: &SourceFile) -> Result<DocumentKind, LoadError> {
     match ident.as_str() {
         "Map" => Ok(DocumentKind::Map),
         "Scenario" => Ok(DocumentKind::Scenario),
+        "System" => Ok(DocumentKind::System),
         _ => Err(LoadError::UnknownKind {
             location: Box::new(source.location(start..start + ident.len())),
         }),
@@ -311,11 +327,7 @@ fn check_map_values(source: &SourceFile, map: &Map) -> Result<(), LoadError> {
         return Err(LoadError::NotFinite {
             location: locate(source, &pointer),
             what,
-            value: match value {
-                v if v.is_nan() => "not a number (NaN)".to_owned(),
-                v if v > 0.0 => "infinite".to_owned(),
-                _ => "minus infinity".to_owned(),
-            },
+            value: non_finite_words(value),
         });
     }
     Ok(())
@@ -324,6 +336,7 @@ fn check_map_values(source: &SourceFile, map: &Map) -> Result<(), LoadError> {
 /// Parses a map from source text.
 pub fn parse_map(source: &SourceFile) -> Result<Map, LoadError> {
     expect_kind(source, DocumentKind::Map)?;
+    sanity(source)?;
     let map: Map = ron_options()
         .from_str(&source.text)
         .map_err(|e| parse_error(source, &e))?;
@@ -335,11 +348,67 @@ pub fn parse_map(source: &SourceFile) -> Result<Map, LoadError> {
 /// Parses a scenario (without its map) from source text.
 pub fn parse_scenario(source: &SourceFile) -> Result<Scenario, LoadError> {
     expect_kind(source, DocumentKind::Scenario)?;
+    sanity(source)?;
     let scenario: Scenario = ron_options()
         .from_str(&source.text)
         .map_err(|e| parse_error(source, &e))?;
     check_version(source, scenario.format_version)?;
     Ok(scenario)
+}
+
+/// Parses a miniatures system from source text: the same refusals as maps and scenarios (a
+/// key given twice, a number that is not finite, a newer format), located.
+pub fn parse_system(source: &SourceFile) -> Result<crate::system::System, LoadError> {
+    expect_kind(source, DocumentKind::System)?;
+    sanity(source)?;
+    let system: crate::system::System = ron_options()
+        .from_str(&source.text)
+        .map_err(|e| parse_error(source, &e))?;
+    if system.format_version > crate::system::SYSTEM_FORMAT_VERSION {
+        let span = probe_version(source).map_or(0..0, |(_, span)| span);
+        return Err(LoadError::NewerVersion {
+            location: Box::new(source.location(span)),
+            found: system.format_version.into(),
+        });
+    }
+    Ok(system)
+}
+
+/// What every document must be whatever its type (see [`crate::sanity`]): no key given twice,
+/// no number that is not finite, no unprintable character in any text. A syntax error is left
+/// to the typed parse, which reports it.
+fn sanity(source: &SourceFile) -> Result<(), LoadError> {
+    match crate::sanity::walk(&source.text) {
+        Err(error) => match &error.code {
+            ron::Error::Message(message) if message.starts_with(crate::unique::DUPLICATE_KEY) => {
+                Err(parse_error(source, &error))
+            }
+            _ => Ok(()),
+        },
+        Ok(Some(crate::sanity::Finding::NonFinite { pointer, value })) => {
+            Err(LoadError::NotFinite {
+                location: locate(source, &pointer),
+                what: format!("`{}`", pointer.trim_start_matches('/')),
+                value: non_finite_words(value),
+            })
+        }
+        Ok(Some(crate::sanity::Finding::Unprintable { pointer, character })) => {
+            Err(LoadError::Unprintable {
+                location: locate(source, &pointer),
+                what: format!("`{}`", pointer.trim_start_matches('/')),
+                character,
+            })
+        }
+        Ok(None) => Ok(()),
+    }
+}
+
+fn non_finite_words(value: f64) -> String {
+    match value {
+        v if v.is_nan() => "not a number (NaN)".to_owned(),
+        v if v > 0.0 => "infinite".to_owned(),
+        _ => "minus infinity".to_owned(),
+    }
 }
 
 /// A map with the text it was read from.

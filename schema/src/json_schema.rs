@@ -16,6 +16,7 @@ pub fn schema_value(kind: DocumentKind) -> Value {
     let schema = match kind {
         DocumentKind::Map => generator.into_root_schema_for::<Map>(),
         DocumentKind::Scenario => generator.into_root_schema_for::<Scenario>(),
+        DocumentKind::System => generator.into_root_schema_for::<crate::system::System>(),
     };
     let mut value = schema.to_value();
     if let Value::Object(object) = &mut value {
@@ -32,41 +33,29 @@ pub fn file_stem(kind: DocumentKind) -> &'static str {
     match kind {
         DocumentKind::Map => "map",
         DocumentKind::Scenario => "scenario",
+        DocumentKind::System => "system",
     }
 }
 
 /// The schema of a miniatures system file (`systems/*.ron`) as a JSON value.
 pub fn system_schema_value() -> Value {
-    let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
-    let mut value = generator
-        .into_root_schema_for::<crate::system::System>()
-        .to_value();
-    if let Value::Object(object) = &mut value {
-        object.insert("$id".into(), Value::String("system.schema.json".into()));
-    }
-    value
+    schema_value(DocumentKind::System)
 }
 
 /// The system schema as pretty JSON text, as checked in as `schema/system.schema.json`.
 pub fn system_schema_text() -> String {
-    let mut text = serde_json::to_string_pretty(&system_schema_value()).unwrap_or_default();
-    text.push('\n');
-    text
+    schema_text(DocumentKind::System)
 }
 
 /// Checks a system's JSON against the system schema.
 pub fn check_system(system: &crate::system::System) -> Vec<SchemaViolation> {
-    let Ok(instance) = serde_json::to_value(system) else {
-        return Vec::new();
-    };
-    let Ok(validator) = jsonschema::options().build(&system_schema_value()) else {
-        return Vec::new();
-    };
-    let mut violations = Vec::new();
-    for error in validator.iter_errors(&instance) {
-        push_leaves(&error, &mut violations);
+    match serde_json::to_value(system) {
+        Ok(value) => check(DocumentKind::System, &value),
+        Err(error) => vec![SchemaViolation {
+            pointer: String::new(),
+            message: format!("cannot convert to JSON: {error}"),
+        }],
     }
-    violations
 }
 
 /// The schema as pretty JSON text, as checked in under `schema/`.
@@ -79,9 +68,11 @@ pub fn schema_text(kind: DocumentKind) -> String {
 fn validator(kind: DocumentKind) -> Option<&'static jsonschema::Validator> {
     static MAP: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
     static SCENARIO: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
+    static SYSTEM: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
     let cell = match kind {
         DocumentKind::Map => &MAP,
         DocumentKind::Scenario => &SCENARIO,
+        DocumentKind::System => &SYSTEM,
     };
     cell.get_or_init(|| {
         jsonschema::options()

@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::common::Id;
-use crate::io::{LoadError, read_source, ron_options};
+use crate::io::{LoadError, read_source};
 use crate::scenario::{Army, MiniaturesUse, Rating, Scenario, Unit};
 use crate::source::SourceFile;
 
@@ -279,18 +279,9 @@ pub struct NationalEntry {
 /// The current format version of system files.
 pub const SYSTEM_FORMAT_VERSION: u32 = 1;
 
-/// Parses a system file's text.
+/// Parses a system file's text (see [`crate::io::parse_system`]).
 pub fn parse_system(source: &SourceFile) -> Result<System, LoadError> {
-    let system: System = ron_options()
-        .from_str(&source.text)
-        .map_err(|e| crate::io::syntax_error(source, &e))?;
-    if system.format_version > SYSTEM_FORMAT_VERSION {
-        return Err(LoadError::NewerVersion {
-            location: Box::new(source.location(0..0)),
-            found: system.format_version.into(),
-        });
-    }
-    Ok(system)
+    crate::io::parse_system(source)
 }
 
 /// Loads a system file.

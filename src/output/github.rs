@@ -1,11 +1,13 @@
 //! `--format github`: GitHub Actions workflow commands, one per diagnostic:
-//! `::error file=F,line=L,col=C,endLine=L,endColumn=E,title=CODE::message; help`.
+//! `::error file=F,line=L,col=C,endLine=L,endColumn=E,title=CODE::message; help`. File text
+//! is escaped for the log as for a terminal (`crate::terminal`), then for GitHub.
 
 use std::io::Write;
 
 use bataille_validator::Severity;
 
 use crate::files;
+use crate::terminal::{escape, escape_lines};
 use crate::validate::Results;
 
 /// Escapes a message: `%`, CR and LF.
@@ -31,7 +33,7 @@ pub fn print(results: &Results) -> std::io::Result<()> {
         if let Some(span) = &d.span {
             properties.push(format!(
                 "file={}",
-                escape_property(&files::display(&span.file))
+                escape_property(&escape(&files::display(&span.file)))
             ));
             properties.push(format!("line={}", span.line));
             properties.push(format!("col={}", span.column));
@@ -49,7 +51,7 @@ pub fn print(results: &Results) -> std::io::Result<()> {
             out,
             "::{command} {}::{}",
             properties.join(","),
-            escape_data(&d.full_message())
+            escape_data(&escape_lines(&d.full_message()))
         )?;
     }
     out.flush()

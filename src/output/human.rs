@@ -11,19 +11,35 @@ use rayon::prelude::*;
 
 use crate::files;
 use crate::output::place;
+use crate::terminal::{Escaped, escape};
 use crate::validate::Results;
+
+/// The longest excerpt shown under a diagnostic: a longer line (a 14 MB string on one line)
+/// is reported by place alone, so the report stays linear in what it shows.
+const MAX_EXCERPT_BYTES: usize = 16 * 1024;
+
+/// The length of the lines a span touches.
+fn line_bytes(source: &SourceFile, span: &std::ops::Range<usize>) -> usize {
+    excerpt(source, span, std::iter::empty()).0.len()
+}
 
 /// Diagnostics rendered at once, in parallel, before they are written.
 const RENDER_CHUNK: usize = 4096;
 
 pub fn print(results: &Results) -> std::io::Result<()> {
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    write(&mut std::io::stdout().lock(), results, colour)?;
+    tell!("{}", summary(results));
+    Ok(())
+}
+
+/// The report to any writer (standard error for a command's refusal), without the summary.
+pub fn write(out: &mut dyn Write, results: &Results, colour: bool) -> std::io::Result<()> {
     let renderer = if colour {
         Renderer::styled()
     } else {
         Renderer::plain()
     };
-    let mut out = std::io::stdout().lock();
     // Each diagnostic renders on its own, so chunks of them render on every core (rayon) and
     // are written in order; a chunk bounds what is held in memory at once.
     for chunk in results.diagnostics.chunks(RENDER_CHUNK) {
@@ -35,9 +51,7 @@ pub fn print(results: &Results) -> std::io::Result<()> {
             writeln!(out, "{text}\n")?;
         }
     }
-    out.flush()?;
-    eprintln!("{}", summary(results));
-    Ok(())
+    out.flush()
 }
 
 /// `2 errors, 1 warning in 3 files`.
@@ -57,14 +71,27 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
     };
-    let title = annotate_snippets::normalize_untrusted_str(&d.message);
+    let title = escape(&d.message);
+    // The source lines as a terminal may show them (declared before the group that borrows it).
+    let escaped: Escaped;
     let mut group = Group::with_title(level.primary_title(title).id(d.code.as_str()));
     let mut notes: Vec<String> = Vec::new();
     match &d.span {
         Some(span) => match results.sources.get(&span.file) {
-            Some(source) if span.bytes.end <= source.text.len() => {
+            Some(source)
+                if span.bytes.end <= source.text.len()
+                    && span.bytes.len() <= MAX_EXCERPT_BYTES
+                    && line_bytes(source, &span.bytes) <= MAX_EXCERPT_BYTES =>
+            {
                 let len = source.text.len();
-                let in_text = |rs: &&Span| rs.file == span.file && rs.bytes.end <= len;
+                // A related place far from the primary one (another corner of the file) is a
+                // note with its place, not part of the excerpt: the excerpt stays small.
+                let in_text = |rs: &&Span| {
+                    rs.file == span.file
+                        && rs.bytes.end <= len
+                        && rs.bytes.start + MAX_EXCERPT_BYTES >= span.bytes.start
+                        && rs.bytes.end <= span.bytes.end + MAX_EXCERPT_BYTES
+                };
                 // Only the lines the diagnostic concerns go to the renderer, which reads all
                 // of the text it is given: with the whole file, a report was quadratic.
                 let shown = d
@@ -75,9 +102,13 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                 let shift = |bytes: &std::ops::Range<usize>| {
                     bytes.start - lines.start..bytes.end - lines.start
                 };
-                let mut snippet = Snippet::source(&source.text[lines.clone()])
+                // The lines as a terminal may show them: hidden characters escaped, the spans
+                // moved onto the escaped text.
+                escaped = Escaped::new(&source.text[lines.clone()]);
+                let shift = |bytes: &std::ops::Range<usize>| escaped.map(&shift(bytes));
+                let mut snippet = Snippet::source(&escaped.text)
                     .line_start(first_line)
-                    .path(files::display(&span.file))
+                    .path(escape(&files::display(&span.file)))
                     .annotation(AnnotationKind::Primary.span(shift(&span.bytes)));
                 for r in &d.related {
                     match &r.span {
@@ -85,7 +116,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                             snippet = snippet.annotation(
                                 AnnotationKind::Context
                                     .span(shift(&rs.bytes))
-                                    .label(annotate_snippets::normalize_untrusted_str(&r.message)),
+                                    .label(escape(&r.message)),
                             );
                         }
                         Some(rs) => notes.push(format!("{}: {}", r.message, place(rs))),
@@ -96,7 +127,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
             }
             _ => {
                 group = group.element(
-                    Origin::path(files::display(&span.file))
+                    Origin::path(escape(&files::display(&span.file)))
                         .line(span.line)
                         .char_column(span.column),
                 );
@@ -111,12 +142,10 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
         None => notes.extend(d.related.iter().map(|r| r.message.clone())),
     }
     for note in notes {
-        group =
-            group.element(Level::NOTE.message(annotate_snippets::normalize_untrusted_str(&note)));
+        group = group.element(Level::NOTE.message(escape(&note)));
     }
     if let Some(help) = &d.help {
-        group =
-            group.element(Level::HELP.message(annotate_snippets::normalize_untrusted_str(help)));
+        group = group.element(Level::HELP.message(escape(help)));
     }
     let report: &[Group<'_>] = &[group];
     renderer.render(report)

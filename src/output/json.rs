@@ -76,10 +76,17 @@ fn diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
     }
 }
 
+/// The diagnostics one at a time: no copy of them all, as JSON values or as text, in memory.
+struct All<'a>(&'a [Diagnostic]);
+
+impl Serialize for All<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(diagnostic))
+    }
+}
+
 pub fn print(results: &Results) -> std::io::Result<()> {
-    let all: Vec<JsonDiagnostic<'_>> = results.diagnostics.iter().map(diagnostic).collect();
-    let text = serde_json::to_string_pretty(&all).map_err(std::io::Error::other)?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    crate::terminal::write_json(&mut out, &All(&results.diagnostics))?;
     out.flush()
 }

@@ -116,8 +116,7 @@ pub fn log(results: &Results) -> Value {
 }
 
 pub fn print(results: &Results) -> std::io::Result<()> {
-    let text = serde_json::to_string_pretty(&log(results)).map_err(std::io::Error::other)?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}")?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    crate::terminal::write_json(&mut out, &log(results))?;
     out.flush()
 }

@@ -17,12 +17,10 @@ use crate::{Plan, PlanError, PlanRequest};
 /// Margin around the deployed bases when no table is given, mm.
 const MARGIN_MM: f64 = 100.0;
 
-/// XML-escapes text.
+/// XML-escapes text: the one escaping function ([`bataille_schema::markup::xml`]), for names
+/// and colours alike (a colour is file text too).
 pub(crate) fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    bataille_schema::markup::xml(text).into_owned()
 }
 
 fn round_up(mm: f64, step: f64) -> f64 {
@@ -159,7 +157,7 @@ pub(crate) fn draw(
         let Some(terrain) = map.terrain.get(&key) else {
             continue;
         };
-        let colour = &terrain.colour.0;
+        let colour = esc(&terrain.colour.0);
         let mut area = String::new();
         let mut outline = String::new();
         for &index in hexes {
@@ -236,7 +234,7 @@ pub(crate) fn draw(
             s,
             r#"<path id="hexside-{}" d="{d}" stroke="{}" stroke-width="{width}"{dash}><title>{}</title></path>"#,
             esc(type_id.as_str()),
-            kind.colour.0,
+            esc(&kind.colour.0),
             esc(&kind.name)
         );
     }
@@ -287,7 +285,7 @@ pub(crate) fn draw(
             let Some(o) = map.overlay_types.get(id) else {
                 continue;
             };
-            let colour = o.colour.as_ref().map_or("#6b3a2a", |c| c.0.as_str());
+            let colour = esc(o.colour.as_ref().map_or("#6b3a2a", |c| c.0.as_str()));
             let r = apothem * 0.45;
             match o.symbol {
                 OverlaySymbol::Town => {
@@ -406,7 +404,7 @@ pub(crate) fn draw(
                 b.centre[0],
                 b.centre[1],
                 u.bearing,
-                u.colour,
+                esc(&u.colour),
                 if u.leader { 1.2 } else { 0.8 }
             );
         }
@@ -419,7 +417,11 @@ pub(crate) fn draw(
         let _ = writeln!(
             s,
             r#"<line x1="{:.3}" y1="{:.3}" x2="{:.3}" y2="{:.3}" stroke="{}" stroke-width="1.6"/>"#,
-            a[0], a[1], b[0], b[1], u.colour
+            a[0],
+            a[1],
+            b[0],
+            b[1],
+            esc(&u.colour)
         );
         let t = p(0.0, front - 1.5);
         let _ = writeln!(

@@ -89,6 +89,7 @@ codes! {
     E0120, Error, "structure", "file format", "a key given twice in a map";
     E0121, Error, "structure", "map grid", "grid beyond the size limit";
     E0122, Error, "structure", "file format", "number that is not finite";
+    E0123, Error, "structure", "file format", "text holding a control character";
     E0201, Error, "references", "ids", "duplicate id";
     E0202, Error, "references", "Fontenoy 1, 5; Denain 1, 5", "unknown corps";
     E0203, Error, "references", "Fontenoy 0.2; Denain 13.1", "unknown deployment zone";
@@ -98,6 +99,7 @@ codes! {
     E0207, Error, "references", "Denain 13.3", "unknown unit";
     E0208, Error, "references", "map file", "the scenario's map cannot be loaded";
     E0209, Error, "references", "sides", "army on two sides";
+    E0210, Error, "references", "map file", "the map's background scan is refused (outside the repository, not a file)";
     E0301, Error, "stacking", "Fontenoy 3; Denain 3", "stack over a limit at set-up";
     E0302, Error, "stacking", "Fontenoy 3; Denain 3", "stack mixes kinds no composition allows";
     E0303, Error, "stacking", "Fontenoy 3; Denain 3, 13.2", "reinforcements entering together break stacking";

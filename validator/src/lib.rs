@@ -24,6 +24,7 @@ mod context;
 mod corps;
 mod deployment;
 pub mod diagnostic;
+pub mod door;
 mod map_checks;
 mod miniatures;
 mod references;
@@ -34,14 +35,11 @@ mod stacking;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use bataille_schema::io::{self, LoadError};
 use bataille_schema::json_schema;
 use bataille_schema::{DocumentKind, Map, Scenario, SourceFile};
 
 pub use codes::{Code, Severity};
 pub use diagnostic::{Diagnostic, Related, Span};
-
-use crate::resolve::{Resolver, span_of};
 
 /// What to check and what to leave out.
 #[derive(Debug, Clone)]
@@ -146,7 +144,7 @@ fn scenario_diagnostics(
     ctx.out
 }
 
-fn schema_diagnostics(
+pub(crate) fn schema_diagnostics(
     kind: DocumentKind,
     violations: Vec<json_schema::SchemaViolation>,
 ) -> Vec<Diagnostic> {
@@ -172,7 +170,7 @@ fn schema_diagnostics(
         .collect()
 }
 
-fn matches_code(list: &[String], code: Code) -> bool {
+pub(crate) fn matches_code(list: &[String], code: Code) -> bool {
     list.iter()
         .any(|c| c.trim().eq_ignore_ascii_case(code.as_str()))
 }
@@ -291,342 +289,17 @@ impl FileReport {
     }
 }
 
-/// Reads a file's bytes with the loader's size limit. `Err` when it cannot be read at all.
-enum Read {
-    Text(SourceFile),
-    /// Readable, but refused (too large, not UTF-8): a located diagnostic, and a lossy copy of
-    /// the text to show when there is one.
-    Refused(Box<(Diagnostic, Option<SourceFile>)>),
-}
-
-fn read(path: &Path, document: DocumentKind) -> Result<Read, LoadError> {
-    // Only a regular file, at most the size limit + 1 byte read (a FIFO, a device, /dev/zero
-    // or a /proc file are refused or cut short, never waited on or read to the end).
-    let bytes = match io::read_bytes(path) {
-        Ok(bytes) => bytes,
-        Err(error @ LoadError::TooLarge { .. }) => {
-            return Ok(Read::Refused(Box::new((
-                refusal(&error, document, path, None),
-                None,
-            ))));
-        }
-        Err(error) => return Err(error),
-    };
-    // A lossy copy of the text only for a file that is not UTF-8 (no second copy of a big file).
-    let lossy = std::str::from_utf8(&bytes)
-        .is_err()
-        .then(|| String::from_utf8_lossy(&bytes).into_owned());
-    match io::source_from_bytes(path, bytes) {
-        Ok(source) => Ok(Read::Text(source)),
-        Err(error) => {
-            let lossy = SourceFile::new(path, lossy.unwrap_or_default());
-            let diagnostic = refusal(&error, document, path, Some(&lossy));
-            Ok(Read::Refused(Box::new((diagnostic, ours(lossy)))))
-        }
-    }
-}
-
-/// The text, when it is a map or scenario of ours (it starts `Map(` or `Scenario(`): only such
-/// text is ever shown in a report. Any other file (`/etc/passwd`, `/proc/self/environ`, a
-/// stranger's file named `.ron`) is reported by place alone, never quoted, so a report in a
-/// public CI log leaks nothing.
-fn ours(source: SourceFile) -> Option<SourceFile> {
-    io::sniff_kind(&source).is_ok().then_some(source)
-}
-
-/// The diagnostic of a load error, located where the loader says.
-fn refusal(
-    error: &LoadError,
-    document: DocumentKind,
-    path: &Path,
-    source: Option<&SourceFile>,
-) -> Diagnostic {
-    let (code, help) = match error {
-        LoadError::NotUtf8 { .. } => (Code::E0102, "save the file as UTF-8 text"),
-        LoadError::UnknownKind { .. } | LoadError::WrongKind { .. } => (
-            Code::E0103,
-            "a map file starts with `Map(`, a scenario file with `Scenario(`",
-        ),
-        LoadError::NewerVersion { .. } => (
-            Code::E0104,
-            "update bataille, or write the file for this version",
-        ),
-        LoadError::TooLarge { .. } => (
-            Code::E0106,
-            "a map or scenario is far smaller: check that this is the right file",
-        ),
-        LoadError::DuplicateKey { .. } => (
-            Code::E0120,
-            "keep one entry for this key (merge the two, or rename one); `bataille fmt` refuses the file until then",
-        ),
-        LoadError::GridLimit { .. } => (
-            Code::E0121,
-            "correct the grid: hex names have at most three digits for the column and three for the row",
-        ),
-        LoadError::NotFinite { .. } => (
-            Code::E0122,
-            "NaN and infinities have no place in a map (JSON cannot hold them): write a number",
-        ),
-        LoadError::Syntax { .. } | LoadError::Io { .. } | LoadError::Map { .. } => (
-            Code::E0101,
-            "correct the RON syntax here (brackets, commas, quotes, field names)",
-        ),
-    };
-    let mut d = Diagnostic::new(code, document, "", error.message()).help(help);
-    d.span = Some(match (error.location(), source) {
-        (Some(location), Some(source)) => span_of(source, location.span.clone()),
-        (Some(location), None) => Span {
-            file: path.to_owned(),
-            line: location.line,
-            column: location.column,
-            end_line: location.end_line,
-            end_column: location.end_column,
-            bytes: location.span.clone(),
-        },
-        (None, _) => Span {
-            file: path.to_owned(),
-            line: 1,
-            column: 1,
-            end_line: 1,
-            end_column: 1,
-            bytes: 0..0,
-        },
-    });
-    d
-}
-
-/// Validates a file: tells a map from a scenario; a scenario also loads and validates its map
-/// (its path relative to the scenario file). Never panics on bad input: every problem becomes
-/// a located diagnostic, except a file that cannot be read at all (`unreadable`).
+/// Validates a file through the door ([`door::open`]): tells a map, a scenario or a system
+/// apart; a scenario also opens and validates its map and its systems. Never panics on bad
+/// input: every problem becomes a located diagnostic, except a file that cannot be read at all
+/// (`unreadable`).
 pub fn validate_file(path: &Path, options: &Options) -> FileReport {
-    let mut report = FileReport {
-        path: path.to_owned(),
-        kind: None,
-        diagnostics: Vec::new(),
-        sources: Vec::new(),
-        unreadable: None,
-    };
-    match read(path, DocumentKind::Scenario) {
-        Err(error) => report.unreadable = Some(error.to_string()),
-        Ok(Read::Refused(refused)) => {
-            let (d, lossy) = *refused;
-            report.diagnostics.push(d);
-            report.sources.extend(lossy);
-        }
-        Ok(Read::Text(source)) => {
-            validate_text(&mut report, source, options);
-        }
-    }
-    report
-        .diagnostics
-        .retain(|d| !matches_code(&options.allow, d.code));
-    report.diagnostics.sort_by(Diagnostic::order);
-    report.diagnostics.dedup();
-    report
+    door::open(path, options).report
 }
 
-/// Validates a file's text (its path used for messages and to find a scenario's map).
+/// Validates a file's text (its path used for messages and to find the files it names).
 pub fn validate_source(source: SourceFile, options: &Options) -> FileReport {
-    let mut report = FileReport {
-        path: source.path.clone(),
-        kind: None,
-        diagnostics: Vec::new(),
-        sources: Vec::new(),
-        unreadable: None,
-    };
-    validate_text(&mut report, source, options);
-    report
-        .diagnostics
-        .retain(|d| !matches_code(&options.allow, d.code));
-    report.diagnostics.sort_by(Diagnostic::order);
-    report.diagnostics.dedup();
-    report
+    door::open_source(source, options).report
 }
 
-fn validate_text(report: &mut FileReport, source: SourceFile, options: &Options) {
-    let kind = match io::sniff_kind(&source) {
-        Ok(kind) => kind,
-        Err(error) => {
-            report.diagnostics.push(refusal(
-                &error,
-                DocumentKind::Scenario,
-                &source.path,
-                Some(&source),
-            ));
-            // Not a document of ours: reported by place, its text never shown.
-            return;
-        }
-    };
-    report.kind = Some(kind);
-    match kind {
-        DocumentKind::Map => match io::parse_map(&source) {
-            Err(error) => {
-                report
-                    .diagnostics
-                    .push(refusal(&error, kind, &source.path, Some(&source)))
-            }
-            Ok(map) => {
-                let mut diagnostics = validate_map(&map, options);
-                Resolver::new(kind, &source).resolve(&mut diagnostics);
-                report.diagnostics.extend(diagnostics);
-            }
-        },
-        DocumentKind::Scenario => {
-            match io::parse_scenario(&source) {
-                Err(error) => {
-                    report
-                        .diagnostics
-                        .push(refusal(&error, kind, &source.path, Some(&source)))
-                }
-                Ok(scenario) => {
-                    let (systems, system_diagnostics) = load_systems(&source.path, &scenario);
-                    let with_systems;
-                    let options = if systems.is_empty() {
-                        options
-                    } else {
-                        let mut o = options.clone();
-                        o.systems.extend(systems);
-                        with_systems = o;
-                        &with_systems
-                    };
-                    let map_path = bataille_schema::files::resolve_map(
-                        &source.path,
-                        &scenario.map,
-                        options.root.as_deref(),
-                    )
-                    .map(|path| clean_path(&path))
-                    .map_err(|refused| Box::new((refused.to_string(), None, None)));
-                    let (mut diagnostics, map_source) = match map_path.and_then(|p| load_map_of(&p))
-                    {
-                        Ok((map, map_source)) => (
-                            validate_documents(&scenario, &map, options),
-                            Some(map_source),
-                        ),
-                        Err(failure) => {
-                            let (error, map_diagnostic, map_source) = *failure;
-                            let mut diagnostics = validate_scenario_alone(&scenario, options);
-                            diagnostics.push(
-                            Diagnostic::new(
-                                Code::E0208,
-                                DocumentKind::Scenario,
-                                "/map",
-                                format!("the scenario's map `{}` cannot be loaded: {error}", scenario.map),
-                            )
-                            .help("correct the `map` path (relative to this file) or the map file"),
-                        );
-                            diagnostics.extend(map_diagnostic);
-                            (diagnostics, map_source)
-                        }
-                    };
-                    diagnostics.extend(system_diagnostics);
-                    Resolver::new(kind, &source).resolve(&mut diagnostics);
-                    if let Some(map_source) = &map_source {
-                        Resolver::new(DocumentKind::Map, map_source).resolve(&mut diagnostics);
-                    }
-                    report.diagnostics.extend(diagnostics);
-                    report.sources.extend(map_source);
-                }
-            }
-        }
-    }
-    report.sources.insert(0, source);
-}
-
-/// Removes `.` and `name/..` from a path without touching the file system, so a map reached
-/// from `scenarios/x.ron` as `../maps/m.ron` is reported as `maps/m.ron`.
-pub fn clean_path(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component<'_>> = Vec::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => match out.last() {
-                Some(Component::Normal(_)) => {
-                    out.pop();
-                }
-                Some(Component::RootDir | Component::Prefix(_)) => {}
-                _ => out.push(component),
-            },
-            other => out.push(other),
-        }
-    }
-    if out.is_empty() {
-        return PathBuf::from(".");
-    }
-    out.iter().collect()
-}
-
-type MapFailure = Box<(String, Option<Diagnostic>, Option<SourceFile>)>;
-
-/// Loads a scenario's map; on failure, why in short, the map's own located diagnostic, and its
-/// text when readable.
-fn load_map_of(path: &Path) -> Result<(Map, SourceFile), MapFailure> {
-    match read(path, DocumentKind::Map) {
-        Err(error) => Err(Box::new((error.to_string(), None, None))),
-        Ok(Read::Refused(refused)) => {
-            let (d, lossy) = *refused;
-            Err(Box::new((
-                "the map file is refused (see its diagnostic)".into(),
-                Some(d),
-                lossy,
-            )))
-        }
-        Ok(Read::Text(source)) => match io::parse_map(&source) {
-            Ok(map) => Ok((map, source)),
-            Err(error) => {
-                let d = refusal(&error, DocumentKind::Map, path, Some(&source));
-                Err(Box::new((
-                    "the map file has errors (see its diagnostic)".into(),
-                    Some(d),
-                    ours(source),
-                )))
-            }
-        },
-    }
-}
-
-/// Loads the miniatures systems a scenario names (`miniatures[].file`, relative to it); each one
-/// that cannot be loaded is an E1001 at its `file`.
-fn load_systems(
-    scenario_path: &Path,
-    scenario: &Scenario,
-) -> (Vec<bataille_schema::System>, Vec<Diagnostic>) {
-    let mut systems = Vec::new();
-    let mut out = Vec::new();
-    for (m, used) in scenario.miniatures.iter().enumerate() {
-        let path = clean_path(&bataille_schema::system::system_path_of(
-            scenario_path,
-            used,
-        ));
-        match bataille_schema::system::load_system(&path) {
-            Ok(system) if system.id == used.system => systems.push(system),
-            Ok(system) => out.push(
-                Diagnostic::new(
-                    Code::E1001,
-                    DocumentKind::Scenario,
-                    format!("/miniatures/{m}/file"),
-                    format!(
-                        "`{}` holds system `{}`, not `{}`",
-                        path.display(),
-                        system.id,
-                        used.system
-                    ),
-                )
-                .help("name the file of the system, or the system of the file"),
-            ),
-            Err(error) => out.push(
-                Diagnostic::new(
-                    Code::E1001,
-                    DocumentKind::Scenario,
-                    format!("/miniatures/{m}/file"),
-                    format!(
-                        "miniatures system `{}` cannot be loaded: {error}",
-                        used.system
-                    ),
-                )
-                .help("correct the `file` path (relative to this file) or the system file"),
-            ),
-        }
-    }
-    (systems, out)
-}
+pub use door::clean_path;

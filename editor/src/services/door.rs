@@ -50,7 +50,8 @@ pub fn open_document(path: &Path) -> Result<OpenedDocument, LoadError> {
             let (doc, notes) = Document::from_map(map, Some(path.to_owned()));
             Ok((doc, notes, stamps))
         }
-        DocumentKind::Scenario => {
+        // A miniatures system is refused by the scenario's loader ("expected a Scenario file").
+        DocumentKind::Scenario | DocumentKind::System => {
             let loaded = bataille_schema::load_scenario(path)?;
             stamps.record(path, &source_bytes(&loaded.source));
             let map_path = loaded.map.source.path.clone();

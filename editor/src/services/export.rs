@@ -99,6 +99,14 @@ pub struct ExportInput {
     pub map_dir: PathBuf,
 }
 
+impl ExportInput {
+    /// The map's scan, named relative to the map's folder.
+    fn scan(&self) -> Option<PathBuf> {
+        let background = self.map.background.as_ref()?;
+        Some(self.map_dir.join(&background.image))
+    }
+}
+
 /// How a job ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExportEnd {
@@ -174,7 +182,7 @@ pub fn run(
             let options = VassalOptions {
                 px_per_hex: *px_per_hex,
                 version: version.clone(),
-                map_dir: Some(input.map_dir.clone()),
+                scan: input.scan(),
             };
             let bytes = bataille_export::vassal::export(scenario()?, &input.map, &options)
                 .map_err(|e| e.to_string())?;
@@ -196,8 +204,13 @@ pub fn run(
                 None
             };
             let stem = bataille_export::tiled::stem_of(out);
-            let files = bataille_export::tiled::export(&input.map, scenario, &input.map_dir, &stem)
-                .map_err(|e| e.to_string())?;
+            let files = bataille_export::tiled::export(
+                &input.map,
+                scenario,
+                input.scan().as_deref(),
+                &stem,
+            )
+            .map_err(|e| e.to_string())?;
             if !progress(0.9) {
                 return Ok(ExportEnd::Cancelled);
             }

@@ -1,0 +1,259 @@
+//! What every document must be whatever its type says, checked on the RON text itself before
+//! it is read into a type: no key given twice in a `{ ... }` map (serde keeps the last entry
+//! of a `BTreeMap` silently), no number that is not finite (NaN, `inf`) and no text holding a
+//! character that no markup or terminal should receive ([`crate::markup::unprintable`]: XML 1.0
+//! cannot hold U+0001 or U+FFFE; C1 controls are obeyed by terminals). A document type
+//! that reads its maps through [`crate::unique`] and checks its own numbers (maps, scenarios)
+//! needs none of this; one that does not (a miniatures system) gets both from here, so a new
+//! document kind is safe without remembering to be.
+
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
+
+use crate::unique::DUPLICATE_KEY;
+
+/// What the walk found wrong, at a JSON pointer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finding {
+    /// A number that is not finite.
+    NonFinite { pointer: String, value: f64 },
+    /// Text (a value or a key) holding a character no document should.
+    Unprintable { pointer: String, character: char },
+}
+
+/// Walks the text: `Err` is ron's error (a syntax error, or a key given twice with a message
+/// starting [`DUPLICATE_KEY`], located by ron where the key was read); `Ok` holds the first
+/// finding, if any.
+pub fn walk(text: &str) -> Result<Option<Finding>, ron::error::SpannedError> {
+    let mut found = None;
+    crate::io::ron_options().from_str_seed(
+        text,
+        Walker {
+            pointer: String::new(),
+            found: &mut found,
+        },
+    )?;
+    Ok(found)
+}
+
+struct Walker<'a> {
+    pointer: String,
+    found: &'a mut Option<Finding>,
+}
+
+impl Walker<'_> {
+    fn float(self, value: f64) {
+        if !value.is_finite() && self.found.is_none() {
+            *self.found = Some(Finding::NonFinite {
+                pointer: self.pointer,
+                value,
+            });
+        }
+    }
+
+    fn text(self, text: &str) {
+        text_finding(&self.pointer, text, self.found);
+    }
+}
+
+fn text_finding(pointer: &str, text: &str, found: &mut Option<Finding>) {
+    if found.is_none()
+        && let Some(character) = text.chars().find(|c| crate::markup::unprintable(*c))
+    {
+        *found = Some(Finding::Unprintable {
+            pointer: pointer.to_owned(),
+            character,
+        });
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Walker<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+/// A map key as text (strings, numbers, identifiers), for duplicate detection and pointers.
+struct Key(String);
+
+impl<'de> serde::Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Key, E> {
+                Ok(Key(v.to_owned()))
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Key, E> {
+                Ok(Key(v.to_string()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Key, E> {
+                Ok(Key(v.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Key, E> {
+                Ok(Key(v.to_string()))
+            }
+            fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Key, E> {
+                Ok(Key(v.to_string()))
+            }
+            fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Key, E> {
+                Ok(Key(v.to_string()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Key, E> {
+                Ok(Key(v.to_string()))
+            }
+            fn visit_char<E: serde::de::Error>(self, v: char) -> Result<Key, E> {
+                Ok(Key(v.to_string()))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Key, E> {
+                Ok(Key("()".into()))
+            }
+        }
+        deserializer.deserialize_any(KeyVisitor)
+    }
+}
+
+impl<'de> Visitor<'de> for Walker<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a RON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i128<E>(self, _: i128) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u128<E>(self, _: u128) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f32<E>(self, v: f32) -> Result<(), E> {
+        self.float(f64::from(v));
+        Ok(())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        self.float(v);
+        Ok(())
+    }
+    fn visit_char<E>(self, c: char) -> Result<(), E> {
+        self.text(c.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.text(v);
+        Ok(())
+    }
+    fn visit_bytes<E>(self, _: &[u8]) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_none<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+    fn visit_newtype_struct<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0usize;
+        loop {
+            let seed = Walker {
+                pointer: format!("{}/{i}", self.pointer),
+                found: &mut *self.found,
+            };
+            if seq.next_element_seed(seed)?.is_none() {
+                return Ok(());
+            }
+            i += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(Key(key)) = map.next_key::<Key>()? {
+            let segment = key.replace('~', "~0").replace('/', "~1");
+            let pointer = format!("{}/{segment}", self.pointer);
+            text_finding(&pointer, &key, self.found);
+            let seed = Walker {
+                pointer,
+                found: &mut *self.found,
+            };
+            if !seen.insert(key.clone()) {
+                // Quoted as `crate::unique` does, so the loader finds it in the text.
+                return Err(A::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
+            }
+            map.next_value_seed(seed)?;
+        }
+        Ok(())
+    }
+
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        use serde::de::VariantAccess as _;
+        let (_, variant): (Key, _) = data.variant()?;
+        variant.newtype_variant_seed(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_a_key_given_twice_and_numbers_that_are_not_finite() {
+        assert_eq!(walk("S(a: {\"x\": 1, \"y\": 2}, b: [1.5])").unwrap(), None);
+        let error = walk("S(a: {\"x\": 1, \"x\": 2})").unwrap_err();
+        assert!(error.code.to_string().contains(DUPLICATE_KEY), "{error}");
+        let found = walk("S(a: {\"x\": (f: [1.0, NaN])})").unwrap().unwrap();
+        assert!(
+            matches!(found, Finding::NonFinite { ref pointer, value } if pointer == "/a/x/f/1" && value.is_nan())
+        );
+        let found = walk("S(b: Some(-inf))").unwrap().unwrap();
+        assert_eq!(
+            found,
+            Finding::NonFinite {
+                pointer: "/b".into(),
+                value: f64::NEG_INFINITY
+            }
+        );
+        let found = walk("S(n: [\"ok\", \"a\\u{1}b\"])").unwrap().unwrap();
+        assert_eq!(
+            found,
+            Finding::Unprintable {
+                pointer: "/n/1".into(),
+                character: '\u{1}'
+            }
+        );
+        let found = walk("S(m: {\"k\u{9b}\": 1})").unwrap().unwrap();
+        assert!(matches!(
+            found,
+            Finding::Unprintable {
+                character: '\u{9b}',
+                ..
+            }
+        ));
+        // Enum values and unit variants walk through.
+        assert_eq!(walk("S(v: Range(min: 1, max: 2), w: Inch)").unwrap(), None);
+    }
+}
