@@ -586,3 +586,31 @@ fn commands_read_and_write_files_only_through_the_two_doors() {
         wrong.join("\n")
     );
 }
+
+/// No cascades: a unit of an unknown kind is reported once (E0204), not again by the
+/// miniatures checks (E1002) of each system.
+#[test]
+fn an_unknown_unit_kind_is_reported_once() {
+    let repo = Repo::new();
+    repo.edit(
+        "scenarios/s.ron",
+        "(id: \"gardes-1\", name: \"Gardes-1\", kind: \"infantry\"",
+        "(id: \"gardes-1\", name: \"Gardes-1\", kind: \"hussars\"",
+    );
+    let run = repo.run(&["validate", "--format", "json", "scenarios/s.ron"]);
+    expect(&run, 1, &["E0204"]);
+    let diagnostics: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let about: Vec<&str> = diagnostics
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter(|d| {
+            d["subject"] == "gardes-1"
+                || d["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("gardes-1"))
+        })
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(about, ["E0204"], "{}", run.stdout);
+}

@@ -33,11 +33,13 @@ fn units(ctx: &mut Ctx<'_>, used: &MiniaturesUse, system: &System) {
     let scenario = ctx.scenario;
     for (a, army) in scenario.armies.iter().enumerate() {
         for (u, unit) in army.units.iter().enumerate() {
+            // A unit of an unknown kind is reported once (E0204): nothing that follows from it
+            // (no conversion rule matches it) is said again.
+            let Some(kind) = ctx.kind(unit.kind.as_str()) else {
+                continue;
+            };
             // Baggage and other counters that neither fight nor stack have no table troops.
-            if let Some(kind) = ctx.kind(unit.kind.as_str())
-                && !kind.combat
-                && !kind.stacks()
-            {
+            if !kind.combat && !kind.stacks() {
                 continue;
             }
             let expanded = expand_unit(army, unit, used, Some(system));
