@@ -34,6 +34,8 @@ const WEAK: f32 = 0.35;
 const MIN_RIDGE: f32 = 4.0;
 /// The share of the sides probed that must show a line for the sheet to count as printed.
 const PRINTED_SHARE: f64 = 0.3;
+/// The most sides measured in a round while the search grows from the clicks.
+const GROWING_SIDES: usize = 3000;
 /// Tukey's biweight constant, in robust standard deviations.
 const TUKEY: f64 = 4.685;
 
@@ -873,9 +875,15 @@ pub fn refine(
     let mut finals = 0;
     while finals < 3 {
         let whole = radius >= diagonal + 2.0;
-        let chosen: Vec<usize> = (0..geometry.len())
+        let mut chosen: Vec<usize> = (0..geometry.len())
             .filter(|&s| reach[s] <= radius)
             .collect();
+        // While growing, a few thousand sides spread over the reach fix an affine map as well
+        // as all of them (a large sheet has tens of thousands).
+        if !whole && chosen.len() > GROWING_SIDES {
+            let step = chosen.len().div_ceil(GROWING_SIDES);
+            chosen = chosen.into_iter().step_by(step).collect();
+        }
         let narrow = finals > 0 && sigma.is_finite();
         let window = |length: f64| {
             if narrow {
