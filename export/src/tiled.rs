@@ -387,17 +387,54 @@ pub fn export(
         .iter()
         .filter(|(_, o)| o.symbol == OverlaySymbol::Road)
     {
-        let hexes: BTreeSet<HexIndex> = map
+        let mut hexes: BTreeSet<HexIndex> = map
             .overlays
             .iter()
             .filter(|(_, ids)| ids.contains(id))
             .filter_map(|(hex, _)| grid.lookup(hex))
             .collect();
+        // The paths the map states (`paths`) as they are written; the road hexes no path
+        // names joined as the renderer joins them.
+        let mut lines: Vec<(Vec<HexIndex>, Vec<[f64; 2]>)> = Vec::new();
+        for path in map.paths.get(id).into_iter().flatten() {
+            let tokens: Vec<&str> = path.split_whitespace().collect();
+            let mut chain = Vec::new();
+            let mut points = Vec::new();
+            for (t, token) in tokens.iter().enumerate() {
+                let (hex, side) = match token.split_once('/') {
+                    Some((hex, side)) => (hex, bataille_schema::Side::parse(side)),
+                    None => (*token, None),
+                };
+                let Some(index) = grid.lookup(&hex.into()) else {
+                    continue;
+                };
+                let centre = geometry.to_tiled(grid.centre(index));
+                let exit = side
+                    .and_then(|side| grid.side_corners(index, side))
+                    .map(|[a, b]| {
+                        let (a, b) = (geometry.to_tiled(a), geometry.to_tiled(b));
+                        [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
+                    });
+                match exit {
+                    Some(exit) if t == 0 => points.extend([exit, centre]),
+                    Some(exit) => points.extend([centre, exit]),
+                    None => points.push(centre),
+                }
+                chain.push(index);
+                hexes.remove(&index);
+            }
+            if !chain.is_empty() {
+                lines.push((chain, points));
+            }
+        }
         for chain in road_chains(grid, &hexes) {
-            let points: Vec<[f64; 2]> = chain
+            let points = chain
                 .iter()
                 .map(|index| geometry.to_tiled(grid.centre(*index)))
                 .collect();
+            lines.push((chain, points));
+        }
+        for (chain, points) in lines {
             let first = points[0];
             let _ = writeln!(
                 out,
