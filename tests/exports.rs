@@ -1061,7 +1061,7 @@ fn kit_text_checks(scenario: &str, pdf: &Path) {
                 "Table des effets du terrain",
                 "Conditions de victoire",
                 "brèche obligatoire",
-                "DÉSORDRE",
+                "DÉSORGANISATION",
                 "DÉROUTE",
             ],
             vec![
@@ -1086,7 +1086,7 @@ fn kit_text_checks(scenario: &str, pdf: &Path) {
                 "Conditions de victoire",
                 "planche de pions",
                 "ACTIVATED",
-                "DÉSORDRE",
+                "DÉSORGANISATION",
             ],
         )
     };
