@@ -614,3 +614,38 @@ fn an_unknown_unit_kind_is_reported_once() {
         .collect();
     assert_eq!(about, ["E0204"], "{}", run.stdout);
 }
+
+/// Sizes are checked before anything is allocated: a system whose sub-unit has 4 billion
+/// bases does not abort the table.
+#[test]
+fn a_huge_bases_per_unit_does_not_abort_the_table() {
+    let repo = Repo::new();
+    let text = repo.read("systems/louis-xiv.ron");
+    assert!(
+        text.contains("bases_per_unit: Some("),
+        "the system has sub-units"
+    );
+    let mut huge = text.clone();
+    for per in ["1", "3", "5"] {
+        huge = huge.replace(
+            &format!("bases_per_unit: Some({per})"),
+            "bases_per_unit: Some(4000000000)",
+        );
+    }
+    assert_ne!(huge, text);
+    repo.write("systems/louis-xiv.ron", &huge);
+    let run = repo.run(&[
+        "table",
+        "scenarios/s.ron",
+        "--system",
+        "louis-xiv",
+        "--out",
+        "p.svg",
+    ]);
+    assert!(
+        run.code == 0 || run.code == 1,
+        "ended by a signal or could not run: {}",
+        run.all()
+    );
+    assert!(!run.all().contains("memory allocation"), "{}", run.all());
+}

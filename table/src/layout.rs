@@ -173,6 +173,9 @@ pub(crate) fn lay_out(
                     (stands.max(1) as usize, 1)
                 }
             };
+            // Both bounded before anything is allocated: a `bases_per_unit` of 4 billion is
+            // one unit of MAX_BASES bases, not an allocation the machine cannot make.
+            let per = per.min(MAX_BASES);
             let count = count.min(MAX_BASES / per.max(1)).max(1);
             let sub_width = per as f64 * base.frontage_mm;
             let per_row =
