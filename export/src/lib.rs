@@ -39,22 +39,48 @@ pub(crate) fn xml(text: &str) -> String {
     bataille_schema::markup::xml(text).into_owned()
 }
 
-/// A file name made of an id: letters, digits, `-` and `_` kept, anything else `_`.
+/// A file name made of an id, unique per id by construction: ASCII letters, digits and `-`
+/// kept, any other character (`_` included) written `_HEX_` (`a.b` is `a_2e_b`, `a_b` is
+/// `a_5f_b`), so two ids never share a file (`a.b` and `a_b` shared one counter image). A
+/// stem over 120 bytes is cut and ends with a hash of the whole id.
 pub(crate) fn file_stem(id: &str) -> String {
-    let stem: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(80)
-        .collect();
+    let mut stem = String::with_capacity(id.len());
+    for c in id.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            stem.push(c);
+        } else {
+            stem.push_str(&format!("_{:x}_", u32::from(c)));
+        }
+    }
     if stem.is_empty() {
-        "_".to_owned()
-    } else {
-        stem
+        return "_".to_owned();
+    }
+    if stem.len() > 120 {
+        // FNV-1a of the id: deterministic, so the same id always names the same file.
+        let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        stem.truncate(100);
+        stem.push_str(&format!("-{hash:016x}"));
+    }
+    stem
+}
+
+#[cfg(test)]
+mod stem_tests {
+    use super::file_stem;
+
+    #[test]
+    fn ids_that_differ_name_different_files() {
+        assert_eq!(file_stem("fr-gardes-1"), "fr-gardes-1");
+        assert_ne!(file_stem("a.b"), file_stem("a_b"));
+        assert_eq!(file_stem("a.b"), "a_2e_b");
+        assert_ne!(file_stem("a_2e_b"), file_stem("a.b"));
+        let long = "x".repeat(300);
+        assert_ne!(
+            file_stem(&format!("{long}1")),
+            file_stem(&format!("{long}2"))
+        );
+        assert!(file_stem(&long).len() <= 120);
     }
 }

@@ -23,7 +23,7 @@ use bataille_schema::map::{Orientation, OverlaySymbol};
 use bataille_schema::scenario::Placement;
 use bataille_schema::{HexIndex, Map, Scenario};
 
-use crate::{ExportError, file_stem, xml};
+use crate::{ExportError, xml};
 
 /// Tile width, height and side length on a flat map (swap width and height when pointy).
 pub const TILE_LONG: u32 = 64;
@@ -736,14 +736,28 @@ fn bilinear(image: &image::RgbImage, x: f64, y: f64) -> Option<[u8; 3]> {
     Some(out)
 }
 
-/// The stem for the export's image files: the `.tmx` file's stem.
+/// The stem for the export's image files: the `.tmx` file's stem, letters, digits, `-` and
+/// `_` kept, anything else `_` (one name chosen by the user: nothing to tell apart).
 pub fn stem_of(tmx_path: &Path) -> String {
-    file_stem(
-        &tmx_path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "map".to_owned()),
-    )
+    let stem: String = tmx_path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map".to_owned())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    if stem.is_empty() {
+        "map".to_owned()
+    } else {
+        stem
+    }
 }
 
 #[cfg(test)]
