@@ -277,6 +277,42 @@ fn the_editor_prints_a_batterys_fire_modifier() {
     }
 }
 
+/// Issue 24: the counter layout is data, and the editor prints what the game's layout names.
+/// Napoleon at Waterloo prints combat strength and movement allowance (`7-4`), where the Vae
+/// Victis default would print `7-–-4`; the order of battle's rows say the same.
+#[test]
+fn the_editor_prints_the_values_the_games_counter_layout_names() {
+    use bataille_editor::map::counters::{CounterCache, unit_symbol, values_text};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("scenarios")
+        .join("napoleon-at-waterloo.ron");
+    let loaded = bataille_schema::io::load_scenario(&path).expect("Waterloo loads");
+    let s = &loaded.scenario;
+    let mut cache = CounterCache::default();
+    cache.refresh(1, Some(s), &loaded.map.map.grid);
+    let looks: Vec<_> = cache
+        .by_hex
+        .values()
+        .flat_map(|stack| &stack.units)
+        .collect();
+    assert!(looks.len() > 40, "Waterloo's placed units are on the map");
+    for look in looks {
+        let [cp, _, mp] = look.values;
+        let expected = format!("{}-{}", cp.expect("a CP"), mp.expect("an MP"));
+        let texts: Vec<String> = unit_symbol(look)
+            .texts
+            .iter()
+            .map(|t| t.text.clone())
+            .collect();
+        assert_eq!(texts, std::slice::from_ref(&expected));
+        assert_eq!(
+            values_text(look.values, look.fire, &s.rules.counters),
+            expected
+        );
+    }
+}
+
 /// The texts of a frame's shapes: (text, family, size, width, centre x).
 fn frame_texts(
     shapes: &[egui::epaint::ClippedShape],

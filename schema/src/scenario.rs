@@ -339,7 +339,7 @@ impl CounterLayout {
 }
 
 /// A value a unit's counter prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum CounterValue {
     /// Combat points (combat strength): the unit's `cp`.
     Cp,

@@ -429,6 +429,7 @@ fn ghost_look(s: &Scenario, at: CounterAt) -> Ghost {
                     .get(&unit.kind)
                     .map_or(bataille_schema::scenario::Symbol::Other, |k| k.symbol),
                 values: [None; 3],
+                shown: counters::shown_values(&s.rules.counters),
                 fire: None,
                 facing_degrees: None,
             })

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use bataille_render::symbology::{self, CounterFace, CounterValues, Drawing, Leader};
 use bataille_render::text::{Anchor, Face, TextStyle};
-use bataille_schema::scenario::Symbol;
+use bataille_schema::scenario::{CounterLayout, CounterValue, Symbol};
 use bataille_schema::{Grid, HexIndex, Scenario};
 use egui::epaint::Mesh;
 use egui::{Color32, Pos2, Rect, Shape, Stroke, pos2, vec2};
@@ -40,8 +40,11 @@ pub struct UnitLook {
     /// Its army's colour (the army's first corps'), for a stack's badge.
     pub army_colour: Color32,
     pub symbol: Symbol,
-    /// CP, morale and MP, written `CP-morale-MP` on the counter.
+    /// CP, morale and MP; the counter prints those its game's layout names
+    /// (`rules.counters.values`: `CP-morale-MP` in Vae Victis, `7-4` in Napoleon at Waterloo).
     pub values: [Option<u8>; 3],
+    /// The values the scenario's counter layout prints, in order.
+    pub shown: Arc<[CounterValue]>,
     /// Artillery's fire modifier (Denain 10.3).
     pub fire: Option<i8>,
     /// Where its front points, in degrees clockwise from north.
@@ -90,6 +93,7 @@ impl CounterCache {
         let Some(s) = scenario else {
             return;
         };
+        let shown = shown_values(&s.rules.counters);
         for (a, army) in s.armies.iter().enumerate() {
             let colours: HashMap<&str, Color32> = army
                 .corps
@@ -127,6 +131,7 @@ impl CounterCache {
                     army_colour,
                     symbol,
                     values,
+                    shown: shown.clone(),
                     fire: unit.fire_modifier,
                     facing_degrees: unit
                         .facing
@@ -444,10 +449,15 @@ pub fn paint(
 
 /// The values line the symbology prints on a counter (`3-2-4`; a battery's `+2 · 3`, Denain
 /// 10.3), for lists beside the map.
-pub fn values_text(values: [Option<u8>; 3], fire: Option<i8>) -> String {
+pub fn values_text(values: [Option<u8>; 3], fire: Option<i8>, layout: &CounterLayout) -> String {
     counter_values(values, fire)
-        .text(CounterFace::Front)
+        .text_in(layout, layout.back, CounterFace::Front)
         .unwrap_or_else(|| "–-–-–".to_owned())
+}
+
+/// The values a layout prints, shared by the looks of one scenario.
+pub fn shown_values(layout: &CounterLayout) -> Arc<[CounterValue]> {
+    layout.values.as_slice().into()
 }
 
 fn counter_values([cp, morale, mp]: [Option<u8>; 3], fire_modifier: Option<i8>) -> CounterValues {
@@ -506,6 +516,7 @@ enum LookKey {
         [u8; 4],
         std::mem::Discriminant<Symbol>,
         CounterValues,
+        Arc<[CounterValue]>,
         Option<u32>,
     ),
     Leader([u8; 4], bool, String),
@@ -544,10 +555,14 @@ pub fn unit_symbol(look: &UnitLook) -> Arc<Symbol2d> {
         look.colour.to_array(),
         std::mem::discriminant(&look.symbol),
         counter_values(look.values, look.fire),
+        look.shown.clone(),
         look.facing_degrees.map(f32::to_bits),
     );
     cached(key, || {
-        let layout = bataille_schema::scenario::CounterLayout::default();
+        let layout = CounterLayout {
+            values: look.shown.to_vec(),
+            ..CounterLayout::default()
+        };
         symbology::counter_of_values(
             counter_values(look.values, look.fire),
             &layout,

@@ -123,6 +123,7 @@ impl Swatch {
                     army_colour: *colour,
                     symbol: *symbol,
                     values: [None; 3],
+                    shown: crate::map::counters::shown_values(&Default::default()),
                     fire: None,
                     facing_degrees: None,
                 };
@@ -225,8 +226,8 @@ fn place_short(p: &Placement) -> String {
     }
 }
 
-fn unit_values(u: &Unit) -> String {
-    crate::map::counters::values_text([u.cp, u.morale, u.mp], u.fire_modifier)
+fn unit_values(u: &Unit, layout: &bataille_schema::scenario::CounterLayout) -> String {
+    crate::map::counters::values_text([u.cp, u.morale, u.mp], u.fire_modifier, layout)
 }
 
 fn matches(filter: &str, name: &str, id: &str) -> bool {

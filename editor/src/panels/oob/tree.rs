@@ -170,7 +170,7 @@ impl OobPanel {
                     format!(
                         "{}  {} · {}",
                         unit.name,
-                        unit_values(unit),
+                        unit_values(unit, &s.rules.counters),
                         place_short(&unit.placement)
                     ),
                     Swatch::Counter(
