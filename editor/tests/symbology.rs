@@ -196,6 +196,39 @@ fn the_editor_draws_fontenoy_as_bataille_render_does() {
     check("fontenoy-1745.ron");
 }
 
+/// Napoleon at Waterloo's short columns (`short_lines`, issue 24): the cells that are not hexes
+/// are left out by the editor as by `bataille render`, not painted as an unknown terrain.
+#[test]
+fn the_editor_draws_napoleon_at_waterloo_as_bataille_render_does() {
+    use bataille_editor::map::view::{FILL, OUTLINE, mesh::chunk_drawings};
+    use bataille_schema::HexIndex;
+    check("napoleon-at-waterloo.ron");
+    let map = load("napoleon-at-waterloo.ron");
+    let (columns, rows) = (map.grid.columns, map.grid.rows);
+    let absent = (0..columns)
+        .flat_map(|c| (0..rows).map(move |r| HexIndex::new(c, r)))
+        .filter(|&hex| map.is_absent(hex))
+        .count();
+    assert!(
+        absent > 0,
+        "Waterloo's short columns leave cells that are not hexes"
+    );
+    let drawn = |map: &Map| {
+        let (doc, _) = Document::from_map(map.clone(), None);
+        let d = chunk_drawings(&doc, &BTreeMap::new(), 0, (0, columns), (0, rows));
+        (d[FILL].items.len(), d[OUTLINE].items.len())
+    };
+    let mut whole = map.clone();
+    whole.short_lines = None;
+    let (fills, outlines) = drawn(&map);
+    let (all_fills, all_outlines) = drawn(&whole);
+    assert!(
+        fills < all_fills,
+        "a cell that is not a hex gets no terrain"
+    );
+    assert!(outlines < all_outlines, "nor a grid outline");
+}
+
 /// The control: an editor drawing a terrain in another colour, or without its pattern, is
 /// caught by the same comparison.
 #[test]

@@ -80,6 +80,11 @@ pub fn chunk_drawings(
         for col in cols.0..cols.1 {
             let hex = HexIndex::new(col, row);
             let code = codes.as_mut().and_then(Iterator::next);
+            // A cell the map says is not a hex (`short_lines`: columns of unequal length) is
+            // not drawn, as `bataille render` leaves it out.
+            if map.is_absent(hex) {
+                continue;
+            }
             part::terrain(&mut d[FILL], map, &layout, hex, code);
             part::pattern(&mut d[PATTERN], map, &layout, hex, code);
             part::grid_line(&mut d[OUTLINE], map, &layout, hex);

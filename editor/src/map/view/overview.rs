@@ -173,7 +173,7 @@ impl Overview {
             for col in 0..grid.columns {
                 let code = codes.next();
                 let hex = HexIndex::new(col, row as u32);
-                if inside(hex) {
+                if inside(hex) && !map.is_absent(hex) {
                     part::terrain(&mut drawing, map, &layout, hex, code);
                     if !doc.overlays_at(hex).is_empty() {
                         overlaid.push(hex);
