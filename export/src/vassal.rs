@@ -678,18 +678,7 @@ pub fn export(
             ("thickness", "3".to_owned()),
         ],
     );
-    body.open(
-        "VASSAL.build.module.map.BoardPicker",
-        &[
-            ("addColumnText", "Add column".to_owned()),
-            ("addRowText", "Add row".to_owned()),
-            ("boardPrompt", "Select board".to_owned()),
-            ("slotHeight", "125".to_owned()),
-            ("slotScale", "0.2".to_owned()),
-            ("slotWidth", "350".to_owned()),
-            ("title", "Choose Boards".to_owned()),
-        ],
-    );
+    open_board_picker(&mut body);
     body.open(
         "VASSAL.build.module.map.boardPicker.Board",
         &[
@@ -1004,6 +993,23 @@ pub fn export(
 
 /// The dead pile: a map of its own with one plain board, opened from the toolbar, where
 /// "Eliminate" puts counters; they are dragged back, or sent back with "Return to the map".
+/// Opens a map's `BoardPicker` (VASSAL's defaults: one board, chosen by no one); the caller adds
+/// the board and closes it.
+fn open_board_picker(body: &mut Xml) {
+    body.open(
+        "VASSAL.build.module.map.BoardPicker",
+        &[
+            ("addColumnText", "Add column".to_owned()),
+            ("addRowText", "Add row".to_owned()),
+            ("boardPrompt", "Select board".to_owned()),
+            ("slotHeight", "125".to_owned()),
+            ("slotScale", "0.2".to_owned()),
+            ("slotWidth", "350".to_owned()),
+            ("title", "Choose Boards".to_owned()),
+        ],
+    );
+}
+
 fn dead_pile_map(body: &mut Xml) {
     body.open(
         "VASSAL.build.module.Map",
@@ -1037,18 +1043,7 @@ fn dead_pile_map(body: &mut Xml) {
             ("tooltip", "The eliminated units (Ctrl+Shift+E)".to_owned()),
         ],
     );
-    body.open(
-        "VASSAL.build.module.map.BoardPicker",
-        &[
-            ("addColumnText", "Add column".to_owned()),
-            ("addRowText", "Add row".to_owned()),
-            ("boardPrompt", "Select board".to_owned()),
-            ("slotHeight", "125".to_owned()),
-            ("slotScale", "0.2".to_owned()),
-            ("slotWidth", "350".to_owned()),
-            ("title", "Choose Boards".to_owned()),
-        ],
-    );
+    open_board_picker(body);
     body.empty(
         "VASSAL.build.module.map.boardPicker.Board",
         &[
