@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use hexx::{EdgeDirection, Hex, HexLayout, HexOrientation, OffsetHexMode, Vec2};
 
 use crate::common::{HexName, HexsideRef, Side};
-use crate::map::{Grid, Orientation, Shifted};
+use crate::map::{Grid, Map, Orientation, Shifted};
 
 /// A hex of the map by zero-based column and row index (not the printed numbers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -143,6 +143,36 @@ fn bearing_error(layout: &HexLayout, centre: Vec2, direction: EdgeDirection, sid
     let bearing = delta.x.atan2(-delta.y).to_degrees().rem_euclid(360.0);
     let diff = (bearing - side_bearing(layout_orientation(layout), side)).rem_euclid(360.0);
     diff.min(360.0 - diff)
+}
+
+/// Which cells of a map's grid are hexes.
+impl Map {
+    /// Whether a cell of the grid is not a hex: the last cell of a short line
+    /// (`short_lines`).
+    pub fn is_absent(&self, index: HexIndex) -> bool {
+        let Some(parity) = self.short_lines else {
+            return false;
+        };
+        let grid = &self.grid;
+        let (line_number, cell, last) = match grid.orientation {
+            Orientation::Flat => (grid.first_column + index.col, index.row, grid.rows),
+            Orientation::Pointy => (grid.first_row + index.row, index.col, grid.columns),
+        };
+        let odd = line_number % 2 == 1;
+        cell + 1 == last && odd == matches!(parity, Shifted::Odd)
+    }
+
+    /// The map hex of a name: on the grid and not an absent cell.
+    pub fn hex(&self, name: &HexName) -> Option<HexIndex> {
+        self.grid
+            .lookup(name)
+            .filter(|index| !self.is_absent(*index))
+    }
+
+    /// Every hex of the map (absent cells left out), row by row.
+    pub fn hexes(&self) -> impl Iterator<Item = HexIndex> + '_ {
+        self.grid.indices().filter(|index| !self.is_absent(*index))
+    }
 }
 
 impl Grid {

@@ -5,8 +5,8 @@
 use crate::map::Grid;
 
 /// Most hexes a map may have on a side (columns, rows), and the largest printed number of its
-/// first column or row: hex names have at most three digits a part.
-pub const MAX_HEXES_PER_SIDE: u32 = 999;
+/// first column or row (defined beside the grid, whose schema names it).
+pub use crate::map::MAX_HEXES_PER_SIDE;
 
 /// Largest file accepted, in bytes (64 MiB): a bigger "scenario" is not one.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;

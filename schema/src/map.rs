@@ -114,33 +114,6 @@ pub struct Map {
 }
 
 impl Map {
-    /// Whether a cell of the grid is not a hex: the last cell of a short line
-    /// (`short_lines`).
-    pub fn is_absent(&self, index: crate::HexIndex) -> bool {
-        let Some(parity) = self.short_lines else {
-            return false;
-        };
-        let grid = &self.grid;
-        let (line_number, cell, last) = match grid.orientation {
-            Orientation::Flat => (grid.first_column + index.col, index.row, grid.rows),
-            Orientation::Pointy => (grid.first_row + index.row, index.col, grid.columns),
-        };
-        let odd = line_number % 2 == 1;
-        cell + 1 == last && odd == matches!(parity, Shifted::Odd)
-    }
-
-    /// The map hex of a name: on the grid and not an absent cell.
-    pub fn hex(&self, name: &HexName) -> Option<crate::HexIndex> {
-        self.grid
-            .lookup(name)
-            .filter(|index| !self.is_absent(*index))
-    }
-
-    /// Every hex of the map (absent cells left out), row by row.
-    pub fn hexes(&self) -> impl Iterator<Item = crate::HexIndex> + '_ {
-        self.grid.indices().filter(|index| !self.is_absent(*index))
-    }
-
     /// The first number of the map that is not finite (NaN, an infinity), by JSON pointer.
     pub fn non_finite(&self) -> Option<(String, f64)> {
         let mut numbers: Vec<(String, f64)> = Vec::new();
@@ -204,6 +177,11 @@ impl Default for HexNaming {
     }
 }
 
+/// Most hexes a map may have on a side (columns, rows), and the largest printed number of its
+/// first column or row: hex names have at most three digits a part. Beside the grid it bounds
+/// (its schema's ranges name it); listed with the other shared limits in [`crate::limits`].
+pub const MAX_HEXES_PER_SIDE: u32 = 999;
+
 /// The grid's geometry and numbering.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -211,16 +189,16 @@ pub struct Grid {
     pub orientation: Orientation,
     pub shifted: Shifted,
     /// The printed number of the first (westmost) column.
-    #[schemars(range(max = crate::limits::MAX_HEXES_PER_SIDE))]
+    #[schemars(range(max = MAX_HEXES_PER_SIDE))]
     pub first_column: u32,
     /// The printed number of the first (northmost) row.
-    #[schemars(range(max = crate::limits::MAX_HEXES_PER_SIDE))]
+    #[schemars(range(max = MAX_HEXES_PER_SIDE))]
     pub first_row: u32,
     /// Number of columns.
-    #[schemars(range(min = 1, max = crate::limits::MAX_HEXES_PER_SIDE))]
+    #[schemars(range(min = 1, max = MAX_HEXES_PER_SIDE))]
     pub columns: u32,
     /// Number of rows.
-    #[schemars(range(min = 1, max = crate::limits::MAX_HEXES_PER_SIDE))]
+    #[schemars(range(min = 1, max = MAX_HEXES_PER_SIDE))]
     pub rows: u32,
     /// How hexes are named.
     #[serde(default)]
