@@ -10,9 +10,9 @@ use bataille_schema::scenario::{
 use bataille_schema::{Grid, HexIndex, Map, Scenario, Side};
 use tiny_skia::Transform;
 
+use crate::drawing::{Drawing, fill, stroke};
 use crate::map::centre_px;
-use crate::symbology::Drawing;
-use crate::symbols::{circle, fill, polygon, polyline, star, stroke};
+use crate::symbols::{circle, polygon, polyline, star};
 use crate::text::{Anchor, Face, TextStyle};
 use crate::{Layout, RenderOptions, luminance, opaque, rgb_of};
 

@@ -10,6 +10,7 @@
 //! ```
 
 mod counters;
+mod drawing;
 mod map;
 pub mod symbology;
 mod symbols;

@@ -8,11 +8,8 @@ use bataille_schema::map::{HexsideSymbol, HexsideType, OverlaySymbol, OverlayTyp
 use bataille_schema::{Grid, HexIndex, Map, Side};
 use tiny_skia::{LineCap, Transform};
 
-use crate::symbology::Drawing;
-use crate::symbols::{
-    add, circle, fill, lerp, line, normalise, polygon, polyline, scale, star, stroke, stroke_with,
-    sub,
-};
+use crate::drawing::{Drawing, fill, line, stroke, stroke_with};
+use crate::symbols::{add, circle, lerp, normalise, polygon, polyline, scale, star, sub};
 use crate::text::{Anchor, Face, TextStyle};
 use crate::{Layout, RenderOptions, opaque, rgb_of, shade};
 

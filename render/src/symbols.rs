@@ -1,9 +1,7 @@
-//! Small drawing helpers: polygons, lines, circles and stars as paths, filled or stroked
-//! into a `Drawing` in one call.
+//! Small geometry helpers: polygons, lines, circles and stars as paths, and the vector
+//! arithmetic the drawing code shares (to fill or stroke them, see [`crate::drawing`]).
 
-use tiny_skia::{LineCap, Path, PathBuilder, Transform};
-
-use crate::symbology::Drawing;
+use tiny_skia::{Path, PathBuilder};
 
 pub fn polygon(points: &[[f32; 2]]) -> Option<Path> {
     let (first, rest) = points.split_first()?;
@@ -41,35 +39,6 @@ pub fn star(centre: [f32; 2], outer: f32, inner: f32, points: usize) -> Option<P
         })
         .collect();
     polygon(&vertices)
-}
-
-pub fn fill(d: &mut Drawing, path: Option<Path>, colour: [u8; 4], transform: Transform) {
-    d.fill(path, colour, transform);
-}
-
-pub fn stroke(
-    d: &mut Drawing,
-    path: Option<Path>,
-    colour: [u8; 4],
-    width: f32,
-    transform: Transform,
-) {
-    d.stroke(path, colour, width, transform);
-}
-
-pub fn stroke_with(
-    d: &mut Drawing,
-    path: Option<Path>,
-    colour: [u8; 4],
-    width: f32,
-    cap: LineCap,
-    transform: Transform,
-) {
-    d.stroke_with(path, colour, width, cap, transform);
-}
-
-pub fn line(d: &mut Drawing, a: [f32; 2], b: [f32; 2], colour: [u8; 4], width: f32) {
-    d.line(a, b, colour, width);
 }
 
 pub fn lerp(a: [f32; 2], b: [f32; 2], t: f32) -> [f32; 2] {
