@@ -111,8 +111,8 @@ pub fn print_refusal(refused: &Refused) -> Outcome {
     Outcome::Failed
 }
 
-fn results_of(report: &FileReport) -> crate::validate::Results {
-    crate::validate::Results {
+fn results_of(report: &FileReport) -> crate::results::Results {
+    crate::results::Results {
         diagnostics: report.diagnostics.clone(),
         sources: report
             .sources

@@ -14,6 +14,7 @@ mod fmt;
 mod output;
 mod play;
 mod render;
+mod results;
 mod schema;
 mod table;
 mod validate;

@@ -2,32 +2,14 @@
 //! several scenarios is reported once), printed in the chosen format.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
-use bataille_schema::SourceFile;
 use bataille_validator::{Diagnostic, Options, validate_file};
 use rayon::prelude::*;
 
 use crate::Outcome;
 use crate::cli::{Format, ValidateArgs};
+use crate::results::Results;
 use crate::{files, output};
-
-/// Everything validated, ready to print.
-pub struct Results {
-    pub diagnostics: Vec<Diagnostic>,
-    pub sources: HashMap<PathBuf, SourceFile>,
-    pub files: usize,
-}
-
-impl Results {
-    pub fn errors(&self) -> usize {
-        self.diagnostics.iter().filter(|d| d.is_error()).count()
-    }
-
-    pub fn warnings(&self) -> usize {
-        self.diagnostics.len() - self.errors()
-    }
-}
 
 pub fn run(args: &ValidateArgs) -> Outcome {
     let paths = match files::collect(&args.paths) {

@@ -7,8 +7,8 @@ use std::io::Write;
 use bataille_validator::Severity;
 
 use crate::files;
+use crate::results::Results;
 use crate::terminal::{escape, escape_lines};
-use crate::validate::Results;
 
 /// Escapes a message: `%`, CR and LF.
 pub fn escape_data(text: &str) -> String {

@@ -11,8 +11,8 @@ use rayon::prelude::*;
 
 use crate::files;
 use crate::output::place;
+use crate::results::Results;
 use crate::terminal::{Escaped, escape};
-use crate::validate::Results;
 
 /// The longest excerpt shown under a diagnostic: a longer line (a 14 MB string on one line)
 /// is reported by place alone, so the report stays linear in what it shows.

@@ -8,7 +8,7 @@ use bataille_validator::{Diagnostic, Related};
 use serde::Serialize;
 
 use crate::files;
-use crate::validate::Results;
+use crate::results::Results;
 
 #[derive(Serialize)]
 struct JsonDiagnostic<'a> {

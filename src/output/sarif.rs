@@ -7,7 +7,7 @@ use bataille_validator::{Code, Severity, Span};
 use serde_json::{Value, json};
 
 use crate::files;
-use crate::validate::Results;
+use crate::results::Results;
 
 /// A relative path as a URI reference: `/` separators, unsafe bytes percent-encoded.
 fn uri(span: &Span) -> String {
