@@ -5,6 +5,12 @@
 //! `cargo bench -p bataille --bench report_scale` (a bench binary, not criterion: each run is a
 //! whole process). `-- --units 500000` (the default, 64.8 MB) sets the size of the big scenario, `-- --quick` skips it.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};

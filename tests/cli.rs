@@ -3,6 +3,12 @@
 //! human and JSON output compared with insta snapshots, the exit codes of the contract, the
 //! GitHub and SARIF formats, and bad input that must give a located error, never a panic.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -1,6 +1,12 @@
 //! `bataille digitize` end to end: a rendered scan, a calibration file and a samples file in,
 //! a map file out whose rows match the map that was rendered.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 #[path = "../digitize/tests/common/mod.rs"]
 mod common;
 

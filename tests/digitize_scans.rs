@@ -5,6 +5,12 @@
 //! the doubtful list, and the calibration warnings (a wrong click named, a keystoned scan fitted
 //! affine).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -2,6 +2,11 @@
 //! test, each run under a time limit. And a scan of the sources that fails when a command reads
 //! a document, writes a file or prints other than through the doors.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
 #![cfg(unix)]
 
 use std::io::Read as _;

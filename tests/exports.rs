@@ -4,6 +4,12 @@
 //! `tiled` (installed by ./run) and by the `tiled` crate, terrain for every hex; the PDF kit
 //! measured with poppler's `pdfinfo` and `pdftoppm`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::collections::BTreeMap;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,12 @@
 //! relationship of both games, the hexes the rules name on the maps; the files canonical and
 //! valid against the JSON Schemas.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

@@ -5,6 +5,11 @@
 //! when it is reached) and an address-space limit (`ulimit -v`), so none of it can hang CI or
 //! eat the machine; each asserts the exit code of the 0/1/2 contract and the message.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
 #![cfg(unix)]
 
 use std::io::Read as _;

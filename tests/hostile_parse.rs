@@ -3,6 +3,12 @@
 //! `digitize`), keys given twice (and `fmt` never losing content), numbers that are not
 //! finite, a byte-order mark, comments that `fmt` would drop.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::io::Read as _;
 use std::path::Path;
 use std::process::{Command, Stdio};

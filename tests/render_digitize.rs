@@ -2,6 +2,12 @@
 //! map to a PNG, then digitise that picture back into a map as a volunteer would (clicked hex
 //! centres, a few sample hexes per terrain) and compare with the original.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,6 +5,12 @@
 //! validates clean with no `allow`, and each capability is shown to work by breaking it in a
 //! copy of the game's files. Every process runs with a time limit.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

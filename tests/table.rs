@@ -1,6 +1,12 @@
 //! End-to-end: `bataille table` and the miniatures checks through the real binary, on the
 //! bundled battles and systems, each run with a timeout.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -1,6 +1,12 @@
 //! Budgets: importing a 10,000 × 7,000 JPEG scan (decode, tiles, overview) ≤ 3 s; classifying
 //! its 2,016 hexes ≤ 2 s. Baselines beside them: decoding alone, and the hexsides.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 #[path = "support/mod.rs"]
 mod support;
 

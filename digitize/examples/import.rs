@@ -4,6 +4,12 @@
 //! `cargo run --release -p bataille-digitize --example import [-- SCAN]` (no SCAN: the
 //! benchmark's 10,000 × 7,000 JPEG, written first when missing).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 #[path = "../benches/support/mod.rs"]
 mod support;
 

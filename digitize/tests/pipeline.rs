@@ -1,6 +1,12 @@
 //! The whole digitising path on a known map: render it, distort it like a scan, calibrate from
 //! a few clicked hex centres, classify terrain and hexsides, compare with the truth.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use std::collections::BTreeMap;

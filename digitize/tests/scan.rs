@@ -1,5 +1,11 @@
 //! Scan loading: limits against hostile headers, formats, cancelling, tiles and overview.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use std::cell::Cell;

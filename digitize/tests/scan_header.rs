@@ -4,6 +4,12 @@
 //! Its own test binary (Linux: the peak resident size from `/proc/self/status`), so nothing
 //! else runs while it measures.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use bataille_digitize::scan::{ScanLimits, decode_scan, no_progress};
 use image::ImageEncoder as _;
 

@@ -7,6 +7,12 @@
 //! `cargo bench -p bataille-editor --bench validation` (criterion's figures, then a summary of
 //! medians; `BATAILLE_BENCH_SUMMARY_ONLY=1` for the summary alone).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};

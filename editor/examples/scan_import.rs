@@ -6,6 +6,12 @@
 //! `cargo run --release -p bataille-editor --example scan_import [-- SCAN]` (no SCAN: the
 //! digitize benchmark's 10,000 × 7,000 JPEG of a 56 × 36 map, written first when missing).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 #[path = "../../digitize/benches/support/mod.rs"]
 mod support;
 

@@ -8,6 +8,12 @@
 //! outside the app names `EditorApp`, and none but the model's takes `&mut Document` (the
 //! handler hands the model its `&mut Document`; panels get `&ViewContext`).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

@@ -4,6 +4,12 @@
 //! projective fit; a scan photographed at an angle and fitted affine gets the advice to use
 //! the projective fit, with a button that does. The table of a large scan fits the dock.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_editor::services::calibration::kind_name;

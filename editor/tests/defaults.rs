@@ -3,6 +3,12 @@
 //! the unit, ids that follow names, nothing moving under the pointer, the file dialog, the
 //! starter legend, a small window, notices and hidden hex names.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_editor::Command;

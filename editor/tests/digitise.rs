@@ -4,6 +4,12 @@
 //! classify, accept above a threshold and undo it in one step; checked marks with C; a hostile
 //! PNG header refused with a message.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_render::Layout;

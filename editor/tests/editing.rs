@@ -1,6 +1,12 @@
 //! End-to-end editing through the real app, driven by egui_kittest: paint with the brush, fill,
 //! draw a river along hexsides, undo, redo, save, reload and compare the file.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_editor::tools::Tool;

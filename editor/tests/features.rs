@@ -5,6 +5,12 @@
 //! file, undoable); the table overlay (bataille-table's scale, dragged by its tag, the units
 //! off the table listed); Save As refusing a scenario whose `map` would leave its root.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

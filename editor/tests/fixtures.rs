@@ -1,6 +1,12 @@
 //! The checked-in fixtures under tests/fixtures/ are the canonical text of the maps built in
 //! `common`; `UPDATE_FIXTURES=1 cargo test -p bataille-editor --test fixtures` rewrites them.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use std::path::Path;

@@ -3,6 +3,12 @@
 //! Tab moving the focus, Enter pressing what has it, shortcuts and the command palette, and
 //! the arrows and Enter on the map.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_editor::{EditorApp, EditorConfig};

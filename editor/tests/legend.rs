@@ -1,6 +1,12 @@
 //! The legend editor through the real app: deleting a terrain type in use asks what replaces
 //! it, and the whole edit is one undo step; adding a hexside type makes it drawable.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_schema::HexIndex;

@@ -1,6 +1,12 @@
 //! The file lifecycle through the real app: the unsaved-changes guard on close and open, crash
 //! recovery in a new app instance, opening a scenario with its map, and load errors.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_editor::model::history::{CellChange, Change};

@@ -3,6 +3,12 @@
 //! validator's diagnostic, go to it, fix it, save and reload; turn counters; paint a deployment
 //! zone and undo; change the number of turns in the scenario settings; a leader's command.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -4,6 +4,12 @@
 //! the tab says how many hexsides showed the line. A click 10 px off among them is named by
 //! the print, not by the other clicks.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_editor::services::calibration::kind_name;

@@ -6,6 +6,12 @@
 //! and only when what they hold opens again; the settings file is bounded; a Tiled export to a
 //! FIFO is refused instead of hanging.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -2,6 +2,12 @@
 //! listed before it, the selected unit is still the same unit (its form, the inspector), not
 //! its neighbour that took its index.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_editor::Command;

@@ -4,6 +4,12 @@
 //! block, for each terrain code of both bundled maps; a map whose legend the editor would draw
 //! differently (a control below) must fail the same comparison.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::collections::BTreeMap;
 use std::path::Path;
 

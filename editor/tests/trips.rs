@@ -5,6 +5,12 @@
 //! diagnostics naming counters, the inspector following the selection, duplicated units
 //! numbered, the command palette and the shortcut sheet.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 mod common;
 
 use bataille_editor::panels::oob::Sel;

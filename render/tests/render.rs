@@ -1,6 +1,12 @@
 //! Rendering tests: image size, terrain colour at each hex centre, a river on its hexside,
 //! counters on their hexes, deterministic bytes, refused scales, the command on the real files.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::Path;
 
 use bataille_render::{

@@ -1,6 +1,12 @@
 //! Loading and saving a 200×200-hex map with a 5,000-unit, 100-corps scenario (the issue's
 //! budget: ≤ 50 ms each). Baseline beside it: serde_json on the same values.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::hint::black_box;
 
 use bataille_schema::io::{parse_map, parse_scenario};

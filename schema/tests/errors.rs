@@ -1,6 +1,12 @@
 //! Bad files give errors naming file, line and column: a missing field, a wrong type, an
 //! unknown enum value, a bad hex name, a newer format version, and worse input.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::{Path, PathBuf};
 
 use bataille_schema::{LoadError, Location, json_schema, load_map, load_scenario};

@@ -1,6 +1,12 @@
 //! Both seed games can be written in the format: Fontenoy's and Denain's stacking rules, their
 //! corps and commanders (8.1), and Denain's 13.1 placements, fixed and free.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::Path;
 
 use bataille_schema::io::{parse_scenario, read_source};

@@ -2,6 +2,12 @@
 //! frontage and depth for the figure scale (within 0.5 mm), turned to the unit's facing, at its
 //! hex; the scale bar as long as it says; the PDF pages the size asked for (pdfinfo).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

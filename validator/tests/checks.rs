@@ -1,6 +1,12 @@
 //! The checks on in-memory documents, as the editor calls them: the fixtures of
 //! `tests/fixtures/` loaded, changed the way an edit would, and validated again.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::PathBuf;
 
 use bataille_schema::scenario::{Placement, Unit};

@@ -1,6 +1,12 @@
 //! The miniatures checks (group 10) on in-memory documents, as the editor would call them: the
 //! systems given in `Options::systems`, the scenario edited, validated again.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::path::PathBuf;
 
 use bataille_schema::scenario::Rating;
