@@ -1,4 +1,4 @@
-//! `bataille export --json FILE`: a map, scenario or miniatures system as the JSON its schema
+//! `bataille export --json FILE`: a map, scenario, variant or miniatures system as the JSON its schema
 //! checks; `--vassal SCENARIO --out battle.vmod` and `--tiled MAP --out map.tmx`
 //! (bataille-export, through `src/play.rs`).
 
@@ -30,7 +30,11 @@ fn json(path: &std::path::Path) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = match &admitted.document {
         Document::Map(map) => crate::terminal::write_json(&mut out, &map.map),
-        Document::Scenario(scenario) => crate::terminal::write_json(&mut out, &scenario.scenario),
+        // A variant's JSON is the variant's (what its schema checks), not the scenario resolved.
+        Document::Scenario(scenario) => match &scenario.variant {
+            Some(variant) => crate::terminal::write_json(&mut out, &variant.variant),
+            None => crate::terminal::write_json(&mut out, &scenario.scenario),
+        },
         Document::System(system) => crate::terminal::write_json(&mut out, &system.system),
     };
     let written = written.and_then(|()| std::io::Write::flush(&mut out));

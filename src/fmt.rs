@@ -90,6 +90,7 @@ fn canonical(
     let text = match parsed {
         Parsed::Map(map) => io::map_into_string(*map),
         Parsed::Scenario(scenario) => io::scenario_into_string(*scenario),
+        Parsed::Variant(variant) => io::variant_to_string(&variant),
         // Miniatures systems are written by hand, one table line per line: no canonical form.
         Parsed::System(_) => return Ok(None),
     };

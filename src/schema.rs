@@ -1,4 +1,4 @@
-//! `bataille schema`: the JSON Schemas (map, scenario, miniatures system), printed or written
+//! `bataille schema`: the JSON Schemas (map, scenario, miniatures system, variant), printed or written
 //! to a folder.
 
 use bataille_schema::DocumentKind;
@@ -12,6 +12,7 @@ pub fn run(args: &SchemaArgs) -> Outcome {
         DocumentKind::Map,
         DocumentKind::Scenario,
         DocumentKind::System,
+        DocumentKind::Variant,
     ];
     match &args.out {
         Some(dir) => {

@@ -23,6 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             render_scenario(&loaded.scenario, &loaded.map.map, &options)?
         }
         DocumentKind::System => return Err("a miniatures system has no picture".into()),
+        DocumentKind::Variant => return Err("render a variant with `bataille render`".into()),
     };
     save_png(&pixmap, &out)?;
     Ok(())

@@ -23,6 +23,8 @@ pub enum DocumentKind {
     Scenario,
     /// A miniatures rules system (`systems/*.ron`).
     System,
+    /// A scenario variant: changes to a base scenario (`scenarios/*.ron`).
+    Variant,
 }
 
 impl DocumentKind {
@@ -31,6 +33,7 @@ impl DocumentKind {
             DocumentKind::Map => "Map",
             DocumentKind::Scenario => "Scenario",
             DocumentKind::System => "System",
+            DocumentKind::Variant => "Variant",
         }
     }
 }
@@ -54,7 +57,7 @@ pub enum LoadError {
         message: String,
     },
     #[error(
-        "{location}: the file does not say what it is; start it with `Map(`, `Scenario(` or `System(`"
+        "{location}: the file does not say what it is; start it with `Map(`, `Scenario(`, `System(` or `Variant(`"
     )]
     UnknownKind { location: Box<Location> },
     #[error("{location}: expected a {expected} file, found a {found} file")]
@@ -202,6 +205,7 @@ pub fn sniff_kind(source: &SourceFile) -> Result<DocumentKind, LoadError> {
         "Map" => Ok(DocumentKind::Map),
         "Scenario" => Ok(DocumentKind::Scenario),
         "System" => Ok(DocumentKind::System),
+        "Variant" => Ok(DocumentKind::Variant),
         _ => Err(LoadError::UnknownKind {
             location: Box::new(source.location(start..start + ident.len())),
         }),
@@ -374,6 +378,23 @@ pub fn parse_system(source: &SourceFile) -> Result<crate::system::System, LoadEr
     Ok(system)
 }
 
+/// Parses a scenario variant from source text: the same refusals as the other documents.
+pub fn parse_variant(source: &SourceFile) -> Result<crate::variant::Variant, LoadError> {
+    expect_kind(source, DocumentKind::Variant)?;
+    sanity(source)?;
+    let variant: crate::variant::Variant = ron_options()
+        .from_str(&source.text)
+        .map_err(|e| parse_error(source, &e))?;
+    if variant.format_version > crate::variant::VARIANT_FORMAT_VERSION {
+        let span = probe_version(source).map_or(0..0, |(_, span)| span);
+        return Err(LoadError::NewerVersion {
+            location: Box::new(source.location(span)),
+            found: variant.format_version.into(),
+        });
+    }
+    Ok(variant)
+}
+
 /// What every document must be whatever its type (see [`crate::sanity`]): no key given twice,
 /// no number that is not finite, no unprintable character in any text. A syntax error is left
 /// to the typed parse, which reports it.
@@ -523,6 +544,19 @@ pub fn scenario_into_string(mut scenario: Scenario) -> Result<String, ron::Error
         "armies" | "rules" | "miniatures" => 3,
         "zones" | "victory" => 2,
         "allow" => 0,
+        _ => 0,
+    })
+}
+
+/// The canonical text of a variant: one change per line (a unit's, a leader's, a zone's), the
+/// victory and rule changes one field per line.
+pub fn variant_to_string(variant: &crate::variant::Variant) -> Result<String, ron::Error> {
+    let mut variant = variant.clone();
+    variant.canonicalize();
+    write_document(&variant, |field| match field {
+        "units" | "leaders" | "zones" | "remove_units" | "sources" => 1,
+        "add_units" | "add_zones" => 1,
+        "victory" | "rules" => 2,
         _ => 0,
     })
 }

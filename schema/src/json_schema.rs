@@ -17,6 +17,7 @@ pub fn schema_value(kind: DocumentKind) -> Value {
         DocumentKind::Map => generator.into_root_schema_for::<Map>(),
         DocumentKind::Scenario => generator.into_root_schema_for::<Scenario>(),
         DocumentKind::System => generator.into_root_schema_for::<crate::system::System>(),
+        DocumentKind::Variant => generator.into_root_schema_for::<crate::variant::Variant>(),
     };
     let mut value = schema.to_value();
     if let Value::Object(object) = &mut value {
@@ -34,6 +35,7 @@ pub fn file_stem(kind: DocumentKind) -> &'static str {
         DocumentKind::Map => "map",
         DocumentKind::Scenario => "scenario",
         DocumentKind::System => "system",
+        DocumentKind::Variant => "variant",
     }
 }
 
@@ -58,6 +60,17 @@ pub fn check_system(system: &crate::system::System) -> Vec<SchemaViolation> {
     }
 }
 
+/// Checks a variant's JSON against the variant schema.
+pub fn check_variant(variant: &crate::variant::Variant) -> Vec<SchemaViolation> {
+    match serde_json::to_value(variant) {
+        Ok(value) => check(DocumentKind::Variant, &value),
+        Err(error) => vec![SchemaViolation {
+            pointer: String::new(),
+            message: format!("cannot convert to JSON: {error}"),
+        }],
+    }
+}
+
 /// The schema as pretty JSON text, as checked in under `schema/`.
 pub fn schema_text(kind: DocumentKind) -> String {
     let mut text = serde_json::to_string_pretty(&schema_value(kind)).unwrap_or_default();
@@ -69,10 +82,12 @@ fn validator(kind: DocumentKind) -> Option<&'static jsonschema::Validator> {
     static MAP: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
     static SCENARIO: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
     static SYSTEM: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
+    static VARIANT: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
     let cell = match kind {
         DocumentKind::Map => &MAP,
         DocumentKind::Scenario => &SCENARIO,
         DocumentKind::System => &SYSTEM,
+        DocumentKind::Variant => &VARIANT,
     };
     cell.get_or_init(|| {
         jsonschema::options()

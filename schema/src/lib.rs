@@ -35,6 +35,7 @@ pub mod source;
 pub mod stress;
 pub mod system;
 pub mod unique;
+pub mod variant;
 
 pub use common::{Colour, HexName, HexsideRef, Id, MapEdge, Side};
 pub use geometry::{HexIndex, NameError};
@@ -46,3 +47,4 @@ pub use map::{Grid, Map};
 pub use scenario::Scenario;
 pub use source::{Location, SourceFile, SpanIndex};
 pub use system::System;
+pub use variant::Variant;

@@ -9,7 +9,11 @@ use bataille_schema::json_schema::{file_stem, schema_text, schema_value};
 #[test]
 fn checked_in_schemas_match_the_types() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for kind in [DocumentKind::Map, DocumentKind::Scenario] {
+    for kind in [
+        DocumentKind::Map,
+        DocumentKind::Scenario,
+        DocumentKind::Variant,
+    ] {
         let path = dir.join(format!("{}.schema.json", file_stem(kind)));
         let expected = schema_text(kind);
         if std::env::var_os("UPDATE_SCHEMAS").is_some() {

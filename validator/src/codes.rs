@@ -29,7 +29,7 @@ macro_rules! codes {
         /// opposing counters never in one hex), 04 corps and command chain (1, 5, 8.1),
         /// 05 deployment (Fontenoy 0.2, Denain 13.1, 13.2), 06 map, 07 the rules' data against
         /// the map (Denain 11.1), 08 command of line leaders (8.2), 09 command of units (9.1,
-        /// 9.3), 10 miniatures systems (Age of Honor, the Louis XIV rules).
+        /// 9.3), 10 miniatures systems (Age of Honor, the Louis XIV rules), 11 scenario variants.
         /// A retired code (W0502, now E0510) is never reused.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {
@@ -150,6 +150,11 @@ codes! {
     E1008, Error, "miniatures", "Age of Honor reserve movement modifiers", "commander's modifier disagrees with the named table";
     E1009, Error, "miniatures", "Louis XIV National Army Tables", "nation's table has no line for the troop type";
     W1010, Warning, "miniatures", "system ratings", "rating the system does not define";
+    E1101, Error, "variant", "scenario variants", "variant change names an id its base lacks";
+    W1102, Warning, "variant", "scenario variants", "variant change that changes nothing";
+    E1103, Error, "variant", "scenario variants", "two variant changes contradict each other";
+    E1104, Error, "variant", "scenario variants", "the variant's base scenario cannot be loaded";
+    E1105, Error, "variant", "scenario variants", "variant change that does not fit what it names";
 }
 
 /// Codes no longer reported, with the code that replaced them. Their numbers are never reused.

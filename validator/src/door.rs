@@ -23,10 +23,12 @@ use bataille_schema::io::{self, LoadError};
 use bataille_schema::{DocumentKind, Map, Scenario, SourceFile, System};
 
 use crate::resolve::{Resolver, span_of};
+mod variant;
 use crate::{
     Code, Diagnostic, FileReport, Options, Span, matches_code, validate_documents, validate_map,
     validate_scenario_alone,
 };
+pub use variant::VariantDocument;
 
 /// A map as the door opened it.
 #[derive(Debug, Clone)]
@@ -56,6 +58,9 @@ pub struct ScenarioDocument {
     /// One per `miniatures` entry, in order: `None` when that system was refused (an E1001 says
     /// why).
     pub systems: Vec<Option<SystemDocument>>,
+    /// Set when the file opened is a variant (`Variant(`): `scenario` is then the variant
+    /// resolved over its base, `path` the variant file's, `map` and `systems` the base's.
+    pub variant: Option<Box<VariantDocument>>,
 }
 
 impl ScenarioDocument {
@@ -82,6 +87,7 @@ impl Document {
     pub fn kind(&self) -> DocumentKind {
         match self {
             Document::Map(_) => DocumentKind::Map,
+            Document::Scenario(s) if s.variant.is_some() => DocumentKind::Variant,
             Document::Scenario(_) => DocumentKind::Scenario,
             Document::System(_) => DocumentKind::System,
         }
@@ -171,7 +177,8 @@ impl std::error::Error for Refused {}
 /// with its mistakes.
 pub fn refuses(code: Code) -> bool {
     code.severity() == crate::Severity::Error
-        && (matches!(code.group(), "structure" | "references" | "map") || code == Code::E1001)
+        && (matches!(code.group(), "structure" | "references" | "map" | "variant")
+            || code == Code::E1001)
 }
 
 impl Opened {
@@ -272,6 +279,7 @@ pub enum Parsed {
     Map(Box<Map>),
     Scenario(Box<Scenario>),
     System(Box<System>),
+    Variant(Box<bataille_schema::Variant>),
 }
 
 /// Reads and parses a document through the door's bounded reader and parsers, without opening
@@ -304,6 +312,7 @@ pub fn read_document(path: &Path) -> Result<(Parsed, SourceFile), Box<Refused>> 
             io::parse_scenario(&source).map(|s| Parsed::Scenario(Box::new(s)))
         }
         DocumentKind::System => io::parse_system(&source).map(|s| Parsed::System(Box::new(s))),
+        DocumentKind::Variant => io::parse_variant(&source).map(|v| Parsed::Variant(Box::new(v))),
     });
     match parsed {
         Ok(parsed) => Ok((parsed, source)),
@@ -328,14 +337,14 @@ fn finish(report: &mut FileReport, options: &Options) {
 }
 
 /// Reads a file's bytes with the loader's size limit. `Err` when it cannot be read at all.
-enum Read {
+pub(crate) enum Read {
     Text(SourceFile),
     /// Readable, but refused (too large, not UTF-8): a located diagnostic, and a lossy copy of
     /// the text to show when it is a document of ours.
     Refused(Box<(Diagnostic, Option<SourceFile>)>),
 }
 
-fn read(path: &Path, document: DocumentKind) -> Result<Read, LoadError> {
+pub(crate) fn read(path: &Path, document: DocumentKind) -> Result<Read, LoadError> {
     // Only a regular file, at most the size limit + 1 byte read (a FIFO, a device, /dev/zero
     // or a /proc file are refused or cut short, never waited on or read to the end).
     let bytes = match io::read_bytes(path) {
@@ -366,12 +375,12 @@ fn read(path: &Path, document: DocumentKind) -> Result<Read, LoadError> {
 /// such text is ever shown in a report. Any other file (`/etc/passwd`, `/proc/self/environ`, a
 /// stranger's file named `.ron`) is reported by place alone, never quoted, so a report in a
 /// public CI log leaks nothing.
-fn ours(source: SourceFile) -> Option<SourceFile> {
+pub(crate) fn ours(source: SourceFile) -> Option<SourceFile> {
     io::sniff_kind(&source).is_ok().then_some(source)
 }
 
 /// The diagnostic of a load error, located where the loader says.
-fn refusal(
+pub(crate) fn refusal(
     error: &LoadError,
     document: DocumentKind,
     path: &Path,
@@ -381,7 +390,7 @@ fn refusal(
         LoadError::NotUtf8 { .. } => (Code::E0102, "save the file as UTF-8 text"),
         LoadError::UnknownKind { .. } | LoadError::WrongKind { .. } => (
             Code::E0103,
-            "a map file starts with `Map(`, a scenario file with `Scenario(`, a miniatures system with `System(`",
+            "a map file starts with `Map(`, a scenario file with `Scenario(`, a miniatures system with `System(`, a scenario variant with `Variant(`",
         ),
         LoadError::NewerVersion { .. } => (
             Code::E0104,
@@ -497,6 +506,14 @@ fn open_text(opened: &mut Opened, source: SourceFile, options: &Options) {
             }
             Ok(scenario) => open_scenario(opened, &source, scenario, options),
         },
+        DocumentKind::Variant => match io::parse_variant(&source) {
+            Err(error) => {
+                report
+                    .diagnostics
+                    .push(refusal(&error, kind, &source.path, Some(&source)))
+            }
+            Ok(variant) => variant::open_variant(opened, &source, variant, options),
+        },
     }
     opened.report.sources.insert(0, source);
 }
@@ -551,7 +568,12 @@ fn background_of(
     }
 }
 
-fn open_scenario(opened: &mut Opened, source: &SourceFile, scenario: Scenario, options: &Options) {
+pub(crate) fn open_scenario(
+    opened: &mut Opened,
+    source: &SourceFile,
+    scenario: Scenario,
+    options: &Options,
+) {
     let scenario_path = source.path.clone();
     // The root every file the scenario names must stay in.
     let root = options
@@ -622,6 +644,7 @@ fn open_scenario(opened: &mut Opened, source: &SourceFile, scenario: Scenario, o
         scenario,
         map: map_document,
         systems,
+        variant: None,
     })));
 }
 

@@ -51,7 +51,7 @@ pub fn open_document(path: &Path) -> Result<OpenedDocument, LoadError> {
             Ok((doc, notes, stamps))
         }
         // A miniatures system is refused by the scenario's loader ("expected a Scenario file").
-        DocumentKind::Scenario | DocumentKind::System => {
+        DocumentKind::Scenario | DocumentKind::System | DocumentKind::Variant => {
             let loaded = bataille_schema::load_scenario(path)?;
             stamps.record(path, &source_bytes(&loaded.source));
             let map_path = loaded.map.source.path.clone();

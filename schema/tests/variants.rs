@@ -1,0 +1,123 @@
+//! Variants resolved over the bundled Denain scenario: changes applied by id, the trace back to
+//! the changes and the base, the problems of the changes, and the diff that gives them back.
+
+use bataille_schema::Scenario;
+use bataille_schema::scenario::{Placement, Unit};
+use bataille_schema::source::SourceFile;
+use bataille_schema::variant::{ProblemKind, Variant, diff, resolve};
+
+fn denain() -> Scenario {
+    let text = include_str!("../../scenarios/denain-1712.ron");
+    bataille_schema::io::parse_scenario(&SourceFile::new("denain-1712.ron", text.to_owned()))
+        .expect("Denain parses")
+}
+
+fn variant(text: &str) -> Variant {
+    bataille_schema::io::parse_variant(&SourceFile::new("v.ron", text.to_owned())).expect("parses")
+}
+
+fn unit<'s>(s: &'s Scenario, id: &str) -> &'s Unit {
+    s.armies
+        .iter()
+        .flat_map(|a| &a.units)
+        .find(|u| u.id.as_str() == id)
+        .expect("unit")
+}
+
+#[test]
+fn changes_apply_by_id_and_the_trace_follows_units_that_moved_up() {
+    let base = denain();
+    let v = variant(
+        r#"Variant(format_version: 1, name: "V", base: "denain-1712.ron", turns: 12,
+            units: {"al-douglas": (placement: Hex("1913"), cp: 3), "al-wurtemberg": (turn: 2)},
+            remove_units: ["al-kettler-2"])"#,
+    );
+    let r = resolve(&base, &v);
+    assert!(r.problems.is_empty(), "{:?}", r.problems);
+    assert_eq!(r.scenario.turns, 12);
+    assert_eq!(r.scenario.title, format!("{} — V", base.title));
+    let douglas = unit(&r.scenario, "al-douglas");
+    assert_eq!(douglas.placement, Placement::Hex("1913".into()));
+    assert_eq!(douglas.cp, Some(3));
+    assert_eq!(
+        unit(&r.scenario, "al-wurtemberg").placement,
+        Placement::Reinforcement {
+            turn: 2,
+            entry: vec!["2820".into()]
+        }
+    );
+    assert!(
+        !r.scenario
+            .armies
+            .iter()
+            .flat_map(|a| &a.units)
+            .any(|u| u.id.as_str() == "al-kettler-2")
+    );
+    // Allies are army 1; Kettler 2/ was unit 3, Douglas unit 8: now unit 7.
+    let allies = &r.scenario.armies[1];
+    assert_eq!(allies.units[7].id.as_str(), "al-douglas");
+    assert_eq!(
+        r.trace
+            .to_variant("/armies/1/units/7/placement/Hex")
+            .as_deref(),
+        Some("/units/al-douglas/placement/Hex")
+    );
+    assert_eq!(
+        r.trace.to_base("/armies/1/units/7/cp").as_deref(),
+        Some("/armies/1/units/8/cp")
+    );
+    // A unit after the removed one, unchanged: its base place, and no change.
+    assert_eq!(allies.units[3].id.as_str(), "al-albermarle-1");
+    assert_eq!(
+        r.trace.to_base("/armies/1/units/3").as_deref(),
+        Some("/armies/1/units/4")
+    );
+    assert_eq!(r.trace.to_variant("/armies/1/units/3"), None);
+    assert_eq!(r.trace.change_of("al-kettler-2"), Some("/remove_units/0"));
+    assert_eq!(r.trace.to_variant("/turns").as_deref(), Some("/turns"));
+}
+
+#[test]
+fn problems_name_the_change() {
+    let base = denain();
+    let v = variant(
+        r#"Variant(format_version: 1, name: "V", base: "b.ron", turns: 10,
+            units: {"ghost": (cp: 1), "al-douglas": (cp: 2), "al-kettler-1": (placement: Hex("1614"), turn: 3),
+                    "al-kettler-2": (turn: 3)},
+            leaders: {"fr-villars": (activation: 2)},
+            remove_units: ["al-douglas"])"#,
+    );
+    let r = resolve(&base, &v);
+    let found: Vec<(ProblemKind, &str)> = r
+        .problems
+        .iter()
+        .map(|p| (p.kind, p.pointer.as_str()))
+        .collect();
+    for expected in [
+        (ProblemKind::NoChange, "/turns"),
+        (ProblemKind::UnknownId, "/units/ghost"),
+        (ProblemKind::Contradiction, "/units/al-douglas"),
+        (ProblemKind::Contradiction, "/units/al-kettler-1/turn"),
+        (ProblemKind::DoesNotFit, "/units/al-kettler-2/turn"),
+        (ProblemKind::DoesNotFit, "/leaders/fr-villars/activation"),
+    ] {
+        assert!(found.contains(&expected), "{expected:?} not in {found:?}");
+    }
+}
+
+#[test]
+fn the_diff_of_a_resolved_variant_gives_its_changes_back() {
+    let base = denain();
+    let v = variant(
+        r#"Variant(format_version: 1, name: "V", base: "denain-1712.ron", turns: 11,
+            units: {"al-douglas": (placement: Hex("1913"), cp: 3)},
+            leaders: {"fr-tingry": (placement: Reinforcement(turn: 4, entry: ["3211", "3212"]))},
+            add_units: [(army: "allies", unit: (id: "al-new", name: "New", kind: "infantry", corps: "al-fagel", cp: 1, placement: Reinforcement(turn: 3, entry: ["2719"])))],
+            remove_units: ["al-kettler-2"])"#,
+    );
+    let r = resolve(&base, &v);
+    assert!(r.problems.is_empty(), "{:?}", r.problems);
+    let back = diff(&base, &r.scenario, "V", "denain-1712.ron");
+    assert_eq!(back, v);
+    assert_eq!(resolve(&base, &back).scenario, r.scenario);
+}

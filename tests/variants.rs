@@ -1,0 +1,362 @@
+//! Scenario variants (issue 25) against the real `bataille` binary, each run under a time
+//! limit: the bundled variants validate clean; a change naming an id the base lacks, a change
+//! that changes nothing and two contradicting changes are reported at the variant's line; a
+//! change to the base that breaks a variant fails with the variant's line; `fmt`, `schema`,
+//! `export --json`, `render` and `table` take a variant.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary in `dir`, killed after 120 s.
+fn run(dir: &Path, args: &[&str]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = stdout.read_to_end(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = stderr.read_to_end(&mut text);
+        text
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("bataille {args:?} still running after 120 s: killed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.join().expect("stdout")).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().expect("stderr")).into_owned(),
+    }
+}
+
+/// A repository holding Denain (map, scenario, systems) to change at will.
+struct Repo {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("repo");
+        for sub in [".git", "scenarios", "maps", "systems"] {
+            std::fs::create_dir_all(root.join(sub)).expect("mkdir");
+        }
+        for file in [
+            "maps/denain-1712.ron",
+            "scenarios/denain-1712.ron",
+            "systems/age-of-honor.ron",
+            "systems/louis-xiv.ron",
+        ] {
+            std::fs::copy(self::root().join(file), root.join(file)).expect("copy");
+        }
+        Repo { _dir: dir, root }
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        std::fs::write(self.root.join(path), text).expect("write");
+    }
+
+    fn read(&self, path: &str) -> String {
+        std::fs::read_to_string(self.root.join(path)).expect("read")
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        run(&self.root, args)
+    }
+}
+
+fn json(run: &Run) -> Vec<serde_json::Value> {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", run.stdout, run.stderr))
+}
+
+/// (code, file, line) of each diagnostic of a JSON report.
+fn places(diagnostics: &[serde_json::Value]) -> Vec<(String, String, u64)> {
+    diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_owned(),
+                d["file"].as_str().unwrap_or("").to_owned(),
+                d["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// The 1-based line of the first occurrence of `needle` in `text`.
+fn line_of(text: &str, needle: &str) -> u64 {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` not in the text"));
+    text[..at].matches('\n').count() as u64 + 1
+}
+
+#[test]
+fn the_bundled_variants_validate_clean_and_are_canonical() {
+    let variants = [
+        "scenarios/denain-1712-camp-renforce.ron",
+        "scenarios/denain-1712-tingry-tard.ron",
+        "scenarios/fontenoy-1745-redoute-eu.ron",
+        "scenarios/fontenoy-1745-hollandais.ron",
+    ];
+    for variant in variants {
+        let text = std::fs::read_to_string(root().join(variant)).expect("variant");
+        assert!(text.starts_with("Variant("), "{variant}");
+        let report = run(&root(), &["validate", "--format", "json", variant]);
+        let diagnostics = json(&report);
+        assert_eq!(report.code, 0, "{variant}: {diagnostics:#?}");
+        // Only the base's own expected warning (Denain: Holstein-Beck out of command, 13.1),
+        // in the base file: nothing in the variant.
+        for d in &diagnostics {
+            assert_ne!(d["file"].as_str(), Some(variant), "{variant}: {d:#}");
+            assert_eq!(d["severity"], "warning", "{variant}: {d:#}");
+        }
+    }
+    let check = run(&root(), &["fmt", "--check", "scenarios/"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    // The whole folder, as CI runs it: base and variants, one warning (the base's, once).
+    let all = run(&root(), &["validate", "--format", "json", "scenarios/"]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let codes: Vec<_> = places(&json(&all)).into_iter().map(|p| p.0).collect();
+    assert_eq!(codes, ["W0801"]);
+}
+
+#[test]
+fn each_problem_of_a_change_is_reported_at_its_line() {
+    let repo = Repo::new();
+    let text = r#"Variant(
+    format_version: 1,
+    name: "Broken",
+    base: "denain-1712.ron",
+    turns: 10,
+    units: {
+        "al-douglas": (cp: 3),
+        "fr-navarre-1": (placement: Hex("1312"), turn: 2),
+        "no-such-unit": (cp: 1),
+    },
+    leaders: {
+        "fr-villars": (activation: 3),
+    },
+    remove_units: ["al-douglas"],
+)
+"#;
+    repo.write("scenarios/broken.ron", text);
+    let report = repo.run(&["validate", "--format", "json", "scenarios/broken.ron"]);
+    assert_eq!(report.code, 1, "{}", report.stderr);
+    let found = places(&json(&report));
+    let at = |code: &str, needle: &str| {
+        (
+            code.to_owned(),
+            "scenarios/broken.ron".to_owned(),
+            line_of(text, needle),
+        )
+    };
+    for expected in [
+        at("W1102", "turns: 10"),
+        at("E1103", "\"al-douglas\": (cp: 3)"),
+        at("E1103", "\"fr-navarre-1\""),
+        at("E1101", "\"no-such-unit\""),
+        at("E1105", "\"fr-villars\""),
+    ] {
+        assert!(found.contains(&expected), "{expected:?} not in {found:#?}");
+    }
+    // The door refuses it for the commands that draw.
+    let render = repo.run(&["render", "scenarios/broken.ron", "--out", "x.png"]);
+    assert_eq!(render.code, 1, "{}", render.stderr);
+    assert!(render.stderr.contains("E1101"), "{}", render.stderr);
+    assert!(!repo.root.join("x.png").exists());
+}
+
+#[test]
+fn a_change_to_the_base_that_breaks_a_variant_fails_with_the_variants_line() {
+    let repo = Repo::new();
+    let text = r#"Variant(
+    format_version: 1,
+    name: "Douglas forward",
+    base: "denain-1712.ron",
+    units: {
+        "al-douglas": (placement: Hex("1913")),
+    },
+)
+"#;
+    repo.write("scenarios/forward.ron", text);
+    let clean = repo.run(&["validate", "--format", "json", "scenarios/forward.ron"]);
+    assert_eq!(clean.code, 0, "{}", clean.stdout);
+
+    // The base renames the unit the variant moves: the variant's change names nothing.
+    let base = repo.read("scenarios/denain-1712.ron");
+    repo.write(
+        "scenarios/denain-1712.ron",
+        &base.replace("\"al-douglas\"", "\"al-douglas-regiment\""),
+    );
+    let broken = repo.run(&["validate", "--format", "json", "scenarios/"]);
+    assert_eq!(broken.code, 1, "{}", broken.stdout);
+    let found = places(&json(&broken));
+    let expected = (
+        "E1101".to_owned(),
+        "scenarios/forward.ron".to_owned(),
+        line_of(text, "\"al-douglas\""),
+    );
+    assert!(found.contains(&expected), "{found:#?}");
+
+    // The base puts another unit on the hex the variant moves Douglas to: overstacked, at the
+    // variant's change (the base alone is clean there).
+    repo.write(
+        "scenarios/denain-1712.ron",
+        &base.replace(
+            "(id: \"al-kettler-2\", name: \"Kettler 2/\", kind: \"infantry\", corps: \"al-garnison-denain\", cp: 1, mp: 4, morale: 3, facing: SW, placement: Hex(\"1615\"))",
+            "(id: \"al-kettler-2\", name: \"Kettler 2/\", kind: \"infantry\", corps: \"al-garnison-denain\", cp: 1, mp: 4, morale: 3, facing: SW, placement: Hex(\"1913\"))",
+        ),
+    );
+    let base_alone = repo.run(&["validate", "--format", "json", "scenarios/denain-1712.ron"]);
+    assert!(
+        !places(&json(&base_alone)).iter().any(|p| p.0 == "E0301"),
+        "{}",
+        base_alone.stdout
+    );
+    let stacked = repo.run(&["validate", "--format", "json", "scenarios/forward.ron"]);
+    assert_eq!(stacked.code, 1, "{}", stacked.stdout);
+    let diagnostics = json(&stacked);
+    let stack = diagnostics
+        .iter()
+        .find(|d| d["code"] == "E0301")
+        .unwrap_or_else(|| panic!("no E0301: {diagnostics:#?}"));
+    assert_eq!(stack["file"], "scenarios/forward.ron", "{stack:#}");
+    assert_eq!(
+        stack["line"].as_u64(),
+        Some(line_of(text, "Hex(\"1913\")")),
+        "{stack:#}"
+    );
+}
+
+#[test]
+fn a_variant_names_its_base_inside_the_repository_only() {
+    let repo = Repo::new();
+    std::fs::write(
+        repo.root.parent().expect("outside").join("outside.ron"),
+        "SECRET-7f3(password: \"SECRET-7f3\")\n",
+    )
+    .expect("write");
+    repo.write(
+        "scenarios/escape.ron",
+        "Variant(format_version: 1, name: \"Escape\", base: \"../../outside.ron\")\n",
+    );
+    repo.write(
+        "scenarios/stranger.ron",
+        "Variant(format_version: 1, name: \"Stranger\", base: \"../maps/notes.txt\")\n",
+    );
+    repo.write("maps/notes.txt", "SECRET-7f3 not a document\n");
+    for file in ["scenarios/escape.ron", "scenarios/stranger.ron"] {
+        let report = repo.run(&["validate", file]);
+        assert_eq!(report.code, 1, "{file}: {}", report.stderr);
+        let all = format!("{}{}", report.stdout, report.stderr);
+        assert!(all.contains("E1104"), "{file}: {all}");
+        assert!(
+            !all.contains("SECRET-7f3"),
+            "{file} quoted a file not ours: {all}"
+        );
+    }
+}
+
+#[test]
+fn fmt_schema_export_render_and_table_take_a_variant() {
+    let repo = Repo::new();
+    // Written by hand, out of canonical order and spacing.
+    repo.write(
+        "scenarios/v.ron",
+        "Variant(name: \"Late\", format_version: 1, base: \"denain-1712.ron\",\n  units: {\"fr-valenciennes-2\": (turn: 3), \"fr-valenciennes-1\": (turn: 3)})\n",
+    );
+    let fmt = repo.run(&["fmt", "scenarios/v.ron"]);
+    assert_eq!(fmt.code, 0, "{}", fmt.stderr);
+    let formatted = repo.read("scenarios/v.ron");
+    assert!(
+        formatted.starts_with("Variant(\n    format_version: 1,\n    name: \"Late\",\n    base: \"denain-1712.ron\",\n"),
+        "{formatted}"
+    );
+    // One change per line, ids in order.
+    let one = formatted
+        .find("\"fr-valenciennes-1\": (turn: 3),")
+        .expect("one");
+    let two = formatted
+        .find("\"fr-valenciennes-2\": (turn: 3),")
+        .expect("two");
+    assert!(one < two, "{formatted}");
+    let again = repo.run(&["fmt", "--check", "scenarios/v.ron"]);
+    assert_eq!(again.code, 0, "{}", again.stdout);
+
+    let schema = repo.run(&["schema"]);
+    let schemas: serde_json::Value = serde_json::from_str(&schema.stdout).expect("json");
+    assert_eq!(
+        schemas["variant.schema.json"]["$id"],
+        "variant.schema.json",
+        "{schema:?}",
+        schema = schemas.get("variant.schema.json")
+    );
+    assert_eq!(
+        schemas["variant.schema.json"],
+        serde_json::from_str::<serde_json::Value>(
+            &std::fs::read_to_string(root().join("schema/variant.schema.json"))
+                .expect("checked in")
+        )
+        .expect("json")
+    );
+
+    let export = repo.run(&["export", "--json", "scenarios/v.ron"]);
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let value: serde_json::Value = serde_json::from_str(&export.stdout).expect("json");
+    assert_eq!(value["base"], "denain-1712.ron");
+    assert_eq!(value["units"]["fr-valenciennes-1"]["turn"], 3);
+
+    let render = repo.run(&["render", "scenarios/v.ron", "--out", "v.png"]);
+    assert_eq!(render.code, 0, "{}", render.stderr);
+    let png = std::fs::read(repo.root.join("v.png")).expect("png");
+    assert!(png.starts_with(b"\x89PNG"));
+
+    let table = repo.run(&[
+        "table",
+        "scenarios/v.ron",
+        "--system",
+        "louis-xiv",
+        "--figures",
+        "15mm",
+        "--out",
+        "plan.svg",
+    ]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    let svg = repo.read("plan.svg");
+    assert!(svg.contains("Late"), "the table names the variant");
+}
