@@ -1,0 +1,349 @@
+//! The hex overlays: roads as a network (stated paths or guessed from road neighbours),
+//! towns, redoubts, bridges and the other overlay symbols.
+
+use std::collections::BTreeSet;
+
+use bataille_schema::geometry::sides;
+use bataille_schema::map::{OverlaySymbol, OverlayType};
+use bataille_schema::{Grid, HexIndex, Map};
+use tiny_skia::Transform;
+
+use crate::drawing::{Drawing, fill, line, stroke};
+use crate::symbols::{add, lerp, polygon, polyline, scale, star, sub};
+use crate::{Layout, opaque, rgb_of, shade};
+
+use super::{centre_px, is_water};
+
+pub(super) fn draw_overlays(
+    d: &mut Drawing,
+    map: &Map,
+    layout: &Layout,
+    codes: &[Vec<Option<char>>],
+) {
+    let grid = &map.grid;
+    // Roads first, as a network: each road hex joins its road neighbours.
+    let mut roads: BTreeSet<HexIndex> = BTreeSet::new();
+    let mut road_hexes: Vec<HexIndex> = Vec::new();
+    for hex in map.overlays.keys() {
+        let Some(index) = grid.lookup(hex) else {
+            continue;
+        };
+        if road_colours(map, index).next().is_some() {
+            roads.insert(index);
+            road_hexes.push(index);
+        }
+    }
+    let is_road = |index: HexIndex| roads.contains(&index);
+    for casing in [true, false] {
+        for index in &road_hexes {
+            draw_roads(d, map, layout, *index, casing, &is_road);
+        }
+    }
+    let code_at = |index: HexIndex| codes[index.row as usize][index.col as usize];
+    for hex in map.overlays.keys() {
+        if let Some(index) = grid.lookup(hex) {
+            draw_hex_overlays(d, map, layout, index, &code_at);
+        }
+    }
+}
+
+/// The colours of the road overlays on a hex.
+fn road_colours(map: &Map, index: HexIndex) -> impl Iterator<Item = [u8; 4]> + '_ {
+    overlay_types(map, index)
+        .filter(|t| t.symbol == OverlaySymbol::Road)
+        .map(|t| opaque(t.colour.as_ref().map(rgb_of).unwrap_or([0x8b, 0x6f, 0x47])))
+}
+
+/// The overlay types on a hex, in the file's order (unknown ids skipped).
+fn overlay_types(map: &Map, index: HexIndex) -> impl Iterator<Item = &OverlayType> + '_ {
+    map.overlays
+        .get(&map.grid.name(index))
+        .into_iter()
+        .flatten()
+        .filter_map(|id| map.overlay_types.get(id))
+}
+
+/// The roads of one hex: its casing (`casing`, drawn under every road) or the road itself,
+/// from the centre to each linked road neighbour (`is_road` tells which hexes have a road).
+pub(crate) fn draw_roads(
+    d: &mut Drawing,
+    map: &Map,
+    layout: &Layout,
+    index: HexIndex,
+    casing: bool,
+    is_road: &dyn Fn(HexIndex) -> bool,
+) {
+    let grid = &map.grid;
+    let r = layout.radius_px;
+    for colour in road_colours(map, index) {
+        let c = centre_px(grid, layout, index);
+        let (col, width) = if casing {
+            (
+                opaque(shade([colour[0], colour[1], colour[2]], -0.35)),
+                0.2 * r,
+            )
+        } else {
+            (colour, 0.12 * r)
+        };
+        let mut ends = Vec::new();
+        let stated = stated_links(map, index);
+        if let Some(links) = &stated {
+            // The file states where the road runs: from hex to hex along its paths.
+            for link in links {
+                match link {
+                    Link::Hex(n) => ends.push(lerp(c, centre_px(grid, layout, *n), 0.5)),
+                    Link::Side(side) => {
+                        if let Some([a, b]) = grid.side_corners(index, *side) {
+                            ends.push(lerp(layout.to_image(a), layout.to_image(b), 0.5));
+                        }
+                    }
+                }
+            }
+        } else {
+            for (_, n) in grid.neighbours(index) {
+                if road_linked(grid, is_road, index, n) {
+                    ends.push(lerp(c, centre_px(grid, layout, n), 0.5));
+                }
+            }
+        }
+        if ends.is_empty() && stated.is_none() {
+            // A lone road hex: towards the map's edge when it lies on it, else a stub.
+            for side in sides(grid.orientation) {
+                if grid.neighbour(index, side).is_none()
+                    && let Some([a, b]) = grid.side_corners(index, side)
+                {
+                    ends.push(lerp(layout.to_image(a), layout.to_image(b), 0.5));
+                }
+            }
+            if ends.is_empty() {
+                ends.push([c[0] - 0.5 * r, c[1]]);
+                ends.push([c[0] + 0.5 * r, c[1]]);
+            }
+        }
+        for end in ends {
+            line(d, c, end, col, width);
+        }
+    }
+}
+
+/// The overlays of one hex other than roads (redoubts, towns, bridges, fortifications,
+/// markers); `code_at` gives the terrain codes around it (a bridge runs across the water).
+pub(crate) fn draw_hex_overlays(
+    d: &mut Drawing,
+    map: &Map,
+    layout: &Layout,
+    index: HexIndex,
+    code_at: &dyn Fn(HexIndex) -> Option<char>,
+) {
+    let grid = &map.grid;
+    let r = layout.radius_px;
+    let c = centre_px(grid, layout, index);
+    for t in overlay_types(map, index) {
+        let default = match t.symbol {
+            OverlaySymbol::Redoubt => [0x7a, 0x3b, 0x1d],
+            OverlaySymbol::Town => [0x8c, 0x3b, 0x2a],
+            OverlaySymbol::Bridge => [0x5c, 0x40, 0x33],
+            OverlaySymbol::Road => [0x8b, 0x6f, 0x47],
+            OverlaySymbol::Fortification => [0x6b, 0x4a, 0x2b],
+            OverlaySymbol::Marker => [0xc0, 0x20, 0x20],
+        };
+        let colour = opaque(t.colour.as_ref().map(rgb_of).unwrap_or(default));
+        match t.symbol {
+            OverlaySymbol::Road => {}
+            OverlaySymbol::Redoubt => {
+                // A star fort: four bastions.
+                let path = star(c, 0.42 * r, 0.24 * r, 4);
+                fill(
+                    d,
+                    path.clone(),
+                    [0xff, 0xff, 0xff, 0x70],
+                    Transform::identity(),
+                );
+                stroke(d, path, colour, 0.09 * r, Transform::identity());
+            }
+            OverlaySymbol::Town => {
+                let s = 0.11 * r;
+                for (dx, dy) in [(-0.2, -0.14), (0.12, -0.2), (-0.05, 0.12), (0.26, 0.1)] {
+                    let p = [c[0] + dx * r, c[1] + dy * r];
+                    let rect = [
+                        [p[0] - s, p[1] - s * 0.8],
+                        [p[0] + s, p[1] - s * 0.8],
+                        [p[0] + s, p[1] + s * 0.8],
+                        [p[0] - s, p[1] + s * 0.8],
+                    ];
+                    fill(d, polygon(&rect), colour, Transform::identity());
+                }
+            }
+            OverlaySymbol::Bridge => {
+                let axis = bridge_axis(map, index, code_at);
+                draw_bridge(d, c, axis, r, colour);
+            }
+            OverlaySymbol::Fortification => {
+                let mut points = Vec::new();
+                for i in 0..=24 {
+                    let a = (i as f32 * 15.0).to_radians();
+                    let rr = if i % 2 == 0 { 0.5 * r } else { 0.4 * r };
+                    points.push([c[0] + rr * a.cos(), c[1] + rr * a.sin()]);
+                }
+                stroke(
+                    d,
+                    polyline(&points),
+                    colour,
+                    0.06 * r,
+                    Transform::identity(),
+                );
+            }
+            OverlaySymbol::Marker => {
+                let half = 0.2 * r;
+                let diamond = [
+                    [c[0], c[1] - half],
+                    [c[0] + half, c[1]],
+                    [c[0], c[1] + half],
+                    [c[0] - half, c[1]],
+                ];
+                fill(d, polygon(&diamond), colour, Transform::identity());
+            }
+        }
+    }
+}
+
+/// Where a stated road runs from a hex: to a neighbouring hex, or out through a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Link {
+    Hex(HexIndex),
+    Side(bataille_schema::Side),
+}
+
+/// The links the map's `paths` state for a hex of a road overlay, or `None` when no path of
+/// the hex's road overlays names it (its roads are then guessed from its road neighbours).
+pub(crate) fn stated_links(map: &Map, index: HexIndex) -> Option<Vec<Link>> {
+    if map.paths.is_empty() {
+        return None;
+    }
+    let grid = &map.grid;
+    let name = grid.name(index);
+    let ids = map.overlays.get(&name)?;
+    let mut links: Vec<Link> = Vec::new();
+    let mut named = false;
+    for id in ids {
+        let Some(paths) = map.paths.get(id) else {
+            continue;
+        };
+        for path in paths {
+            let tokens: Vec<&str> = path.split_whitespace().collect();
+            for (t, token) in tokens.iter().enumerate() {
+                let (hex, side) = match token.split_once('/') {
+                    Some((hex, side)) => (hex, bataille_schema::Side::parse(side)),
+                    None => (*token, None),
+                };
+                if hex != name.as_str() {
+                    continue;
+                }
+                named = true;
+                if let Some(side) = side {
+                    links.push(Link::Side(side));
+                }
+                for other in [t.checked_sub(1), Some(t + 1)].into_iter().flatten() {
+                    let Some(next) = tokens.get(other) else {
+                        continue;
+                    };
+                    let next_hex = next.split_once('/').map_or(*next, |(h, _)| h);
+                    if next_hex == name.as_str() {
+                        continue;
+                    }
+                    if let Some(n) = grid.lookup(&bataille_schema::HexName::from(next_hex))
+                        && grid.side_between(index, n).is_some()
+                    {
+                        links.push(Link::Hex(n));
+                    }
+                }
+            }
+        }
+    }
+    links.dedup();
+    named.then_some(links)
+}
+
+/// Whether the road of hex `a` runs to its neighbour `b` (both must have a road; `is_road` tells
+/// which hexes have one). Where three road hexes touch each other, the road turns through the
+/// one with the fewest road neighbours: the shortcut between the other two is dropped, so a
+/// bend is drawn as a bend and not as a triangle. It reads only the hexes within two of `a`, so
+/// a viewer that redraws part of the map redraws a road hex's neighbours with it.
+pub(crate) fn road_linked(
+    grid: &Grid,
+    is_road: &dyn Fn(HexIndex) -> bool,
+    a: HexIndex,
+    b: HexIndex,
+) -> bool {
+    if a == b || !is_road(a) || !is_road(b) || !grid.neighbours(a).any(|(_, n)| n == b) {
+        return false;
+    }
+    let degree = |h: HexIndex| grid.neighbours(h).filter(|(_, n)| is_road(*n)).count();
+    // Dropped when a third road hex touches both and is the triangle's corner.
+    !grid.neighbours(a).any(|(_, c)| {
+        c != b
+            && is_road(c)
+            && grid.neighbours(b).any(|(_, n)| n == c)
+            && [a, b, c]
+                .into_iter()
+                .min_by_key(|h| (degree(*h), *h))
+                .is_some_and(|corner| corner == c)
+    })
+}
+
+/// The direction a bridge in this hex runs: across the water (the water hexes around it give
+/// the course), east-west when nothing tells.
+fn bridge_axis(map: &Map, index: HexIndex, code_at: &dyn Fn(HexIndex) -> Option<char>) -> [f32; 2] {
+    let grid = &map.grid;
+    let c = grid.centre(index);
+    // Average the course's axis with doubled angles, so opposite neighbours agree.
+    let (mut sx, mut sy) = (0.0f32, 0.0f32);
+    for (_, n) in grid.neighbours(index) {
+        if is_water(map, code_at(n)) {
+            let p = grid.centre(n);
+            let angle = (p[1] - c[1]).atan2(p[0] - c[0]);
+            sx += (2.0 * angle).cos();
+            sy += (2.0 * angle).sin();
+        }
+    }
+    if sx.abs() + sy.abs() < 1e-3 {
+        return [1.0, 0.0];
+    }
+    let course = sy.atan2(sx) / 2.0;
+    let across = course + std::f32::consts::FRAC_PI_2;
+    [across.cos(), across.sin()]
+}
+
+fn draw_bridge(d: &mut Drawing, c: [f32; 2], axis: [f32; 2], r: f32, colour: [u8; 4]) {
+    let half = scale(axis, 0.55 * r);
+    let side = scale([-axis[1], axis[0]], 0.13 * r);
+    let deck = [
+        add(sub(c, half), side),
+        add(add(c, half), side),
+        sub(add(c, half), side),
+        sub(sub(c, half), side),
+    ];
+    fill(
+        d,
+        polygon(&deck),
+        [0xe8, 0xdc, 0xc0, 0xff],
+        Transform::identity(),
+    );
+    for sign in [-1.0f32, 1.0] {
+        let o = scale(side, sign);
+        let flare = scale(side, sign * 0.8);
+        let points = [
+            add(add(sub(c, half), o), add(flare, scale(axis, -0.12 * r))),
+            add(sub(c, half), o),
+            add(add(c, half), o),
+            add(add(add(c, half), o), add(flare, scale(axis, 0.12 * r))),
+        ];
+        stroke(
+            d,
+            polyline(&points),
+            colour,
+            0.08 * r,
+            Transform::identity(),
+        );
+    }
+}
