@@ -4,6 +4,12 @@
 //! change to the base that breaks a variant fails with the variant's line; `fmt`, `schema`,
 //! `export --json`, `render` and `table` take a variant.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -452,6 +452,7 @@ struct Resolver<'v> {
 
 impl Resolver<'_> {
     fn problem(&mut self, kind: ProblemKind, pointer: String, message: String) -> &mut Problem {
+        let at = self.problems.len();
         self.problems.push(Problem {
             kind,
             pointer,
@@ -459,7 +460,7 @@ impl Resolver<'_> {
             other: None,
             subject: None,
         });
-        self.problems.last_mut().expect("just pushed")
+        &mut self.problems[at]
     }
 
     fn unchanged(&mut self, pointer: String, what: &str) {

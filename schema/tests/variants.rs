@@ -1,6 +1,12 @@
 //! Variants resolved over the bundled Denain scenario: changes applied by id, the trace back to
 //! the changes and the base, the problems of the changes, and the diff that gives them back.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
 use bataille_schema::Scenario;
 use bataille_schema::scenario::{Placement, Unit};
 use bataille_schema::source::SourceFile;
