@@ -28,7 +28,6 @@ use syn::visit::Visit;
 
 /// Files over 600 lines that do not yet say why (issue 23: split along what they do).
 const LONG_FILES_ALLOWED: &[&str] = &[
-    "schema/src/io.rs",
     "schema/src/scenario.rs",
     "validator/src/references.rs",
     "validator/src/door.rs",
@@ -46,7 +45,6 @@ const LONG_FILES_ALLOWED: &[&str] = &[
 /// Import cycles not yet broken: `crate's src: the sibling modules in the cycle, sorted`.
 const CYCLES_ALLOWED: &[&str] = &[
     "digitize/src: classify ↔ hexsides",
-    "schema/src: io ↔ sanity ↔ system",
 ];
 
 const MARKER: &str = "Longer than 600 lines";

@@ -29,6 +29,7 @@ pub mod limits;
 pub mod map;
 pub mod markup;
 pub mod paths;
+pub mod reading;
 pub mod sanity;
 pub mod scenario;
 pub mod source;
@@ -36,6 +37,7 @@ pub mod stress;
 pub mod system;
 pub mod unique;
 pub mod variant;
+mod write;
 
 pub use common::{Colour, HexName, HexsideRef, Id, MapEdge, Side};
 pub use geometry::{HexIndex, NameError};

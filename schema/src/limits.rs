@@ -14,6 +14,14 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Deepest nesting of brackets accepted.
 pub const MAX_DEPTH: usize = 64;
 
+/// The ron options every file is read and written with: `Some` may be left out, and nesting
+/// is limited so hostile input cannot overflow the stack.
+pub fn ron_options() -> ron::Options {
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .with_recursion_limit(MAX_DEPTH)
+}
+
 /// A grid value beyond its limit: which field of `grid`, its value, and the range allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the grid's `{field}` is {value}; it must be {min} to {max}")]

@@ -27,7 +27,7 @@ pub enum Finding {
 /// finding, if any.
 pub fn walk(text: &str) -> Result<Option<Finding>, ron::error::SpannedError> {
     let mut found = None;
-    crate::io::ron_options().from_str_seed(
+    crate::limits::ron_options().from_str_seed(
         text,
         Walker {
             pointer: String::new(),

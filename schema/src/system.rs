@@ -12,7 +12,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::common::Id;
-use crate::io::{LoadError, read_source};
+use crate::limits::ron_options;
+use crate::reading::{LoadError, expect_kind, parse_error, probe_version, read_source, sanity};
 use crate::scenario::{Army, MiniaturesUse, Rating, Scenario, Unit};
 use crate::source::SourceFile;
 
@@ -279,9 +280,22 @@ pub struct NationalEntry {
 /// The current format version of system files.
 pub const SYSTEM_FORMAT_VERSION: u32 = 1;
 
-/// Parses a system file's text (see [`crate::io::parse_system`]).
+/// Parses a miniatures system from source text: the same refusals as maps and scenarios (a
+/// key given twice, a number that is not finite, a newer format), located.
 pub fn parse_system(source: &SourceFile) -> Result<System, LoadError> {
-    crate::io::parse_system(source)
+    expect_kind(source, crate::reading::DocumentKind::System)?;
+    sanity(source)?;
+    let system: System = ron_options()
+        .from_str(&source.text)
+        .map_err(|e| parse_error(source, &e))?;
+    if system.format_version > SYSTEM_FORMAT_VERSION {
+        let span = probe_version(source).map_or(0..0, |(_, span)| span);
+        return Err(LoadError::NewerVersion {
+            location: Box::new(source.location(span)),
+            found: system.format_version.into(),
+        });
+    }
+    Ok(system)
 }
 
 /// Loads a system file.

@@ -1,0 +1,341 @@
+//! Reading a document: its bytes within the size limit, its UTF-8 text, its kind from its
+//! leading struct name, and the located [`LoadError`] every refusal is (a syntax error, a key
+//! given twice, a newer format, a number that is not finite, an unprintable character). The
+//! typed parses ([`crate::io`], [`crate::system`]) build on it.
+
+use std::path::{Path, PathBuf};
+
+use crate::limits::{MAX_DEPTH, MAX_FILE_BYTES};
+use crate::source::{Location, SourceFile};
+
+/// The newest file format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// What kind of document a file holds, told by its leading struct name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub enum DocumentKind {
+    Map,
+    Scenario,
+    /// A miniatures rules system (`systems/*.ron`).
+    System,
+    /// A scenario variant: changes to a base scenario (`scenarios/*.ron`).
+    Variant,
+}
+
+impl DocumentKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentKind::Map => "Map",
+            DocumentKind::Scenario => "Scenario",
+            DocumentKind::System => "System",
+            DocumentKind::Variant => "Variant",
+        }
+    }
+}
+
+/// Why a file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{} is {bytes} bytes; the largest file accepted is {MAX_FILE_BYTES} bytes", path.display())]
+    TooLarge { path: PathBuf, bytes: u64 },
+    #[error("{location}: the file is not UTF-8 text (invalid byte here); save it as UTF-8")]
+    NotUtf8 { location: Box<Location> },
+    #[error("{location}: {message}")]
+    Syntax {
+        location: Box<Location>,
+        message: String,
+    },
+    #[error(
+        "{location}: the file does not say what it is; start it with `Map(`, `Scenario(`, `System(` or `Variant(`"
+    )]
+    UnknownKind { location: Box<Location> },
+    #[error("{location}: expected a {expected} file, found a {found} file")]
+    WrongKind {
+        location: Box<Location>,
+        expected: &'static str,
+        found: &'static str,
+    },
+    #[error(
+        "{location}: format_version {found} is newer than this build reads ({FORMAT_VERSION}); update bataille"
+    )]
+    NewerVersion { location: Box<Location>, found: u64 },
+    #[error(
+        "{location}: the key {key} is given twice in this map; only one entry per key can be kept, so the other would be lost"
+    )]
+    DuplicateKey {
+        location: Box<Location>,
+        key: String,
+    },
+    #[error("{location}: {what} is {value}; write a finite number")]
+    NotFinite {
+        location: Box<Location>,
+        what: String,
+        value: String,
+    },
+    #[error(
+        "{location}: {what} holds the character U+{:04X}, which no name or text may hold (XML cannot, and terminals obey it); remove it",
+        u32::from(*character)
+    )]
+    Unprintable {
+        location: Box<Location>,
+        what: String,
+        character: char,
+    },
+    #[error("{location}: {error}")]
+    GridLimit {
+        location: Box<Location>,
+        error: crate::limits::GridLimitError,
+    },
+    #[error("{location}: the scenario's map {} could not be loaded: {source}", map_path.display())]
+    Map {
+        location: Box<Location>,
+        map_path: PathBuf,
+        #[source]
+        source: Box<LoadError>,
+    },
+}
+
+impl LoadError {
+    /// Where the problem is, when the file could be read.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            LoadError::Io { .. } | LoadError::TooLarge { .. } => None,
+            LoadError::NotUtf8 { location }
+            | LoadError::Syntax { location, .. }
+            | LoadError::UnknownKind { location }
+            | LoadError::WrongKind { location, .. }
+            | LoadError::NewerVersion { location, .. }
+            | LoadError::DuplicateKey { location, .. }
+            | LoadError::NotFinite { location, .. }
+            | LoadError::Unprintable { location, .. }
+            | LoadError::GridLimit { location, .. }
+            | LoadError::Map { location, .. } => Some(location),
+        }
+    }
+
+    /// The message without the location prefix.
+    pub fn message(&self) -> String {
+        let full = self.to_string();
+        match self.location() {
+            Some(location) => full
+                .strip_prefix(&format!("{location}: "))
+                .map(str::to_owned)
+                .unwrap_or(full),
+            None => full,
+        }
+    }
+}
+
+/// Reads a file as UTF-8 text, with located errors. Only a regular file is read (see
+/// [`crate::files::read_limited`]), and never more than [`MAX_FILE_BYTES`] + 1 bytes of it.
+pub fn read_source(path: &Path) -> Result<SourceFile, LoadError> {
+    let bytes = read_bytes(path)?;
+    source_from_bytes(path, bytes)
+}
+
+/// A file's bytes, at most [`MAX_FILE_BYTES`]: `Io` when it cannot be read or is not a regular
+/// file, `TooLarge` beyond the limit.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, LoadError> {
+    crate::files::read_limited(path, MAX_FILE_BYTES).map_err(|error| match error {
+        crate::files::ReadError::TooLarge { bytes, .. } => LoadError::TooLarge {
+            path: path.to_owned(),
+            bytes,
+        },
+        other => LoadError::Io {
+            path: path.to_owned(),
+            source: other.into_io(),
+        },
+    })
+}
+
+/// Makes a source from bytes, refusing non-UTF-8 with the place of the first bad byte.
+pub fn source_from_bytes(path: &Path, bytes: Vec<u8>) -> Result<SourceFile, LoadError> {
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(SourceFile::new(path, text)),
+        Err(error) => {
+            let valid = error.utf8_error().valid_up_to();
+            let bytes = error.into_bytes();
+            let prefix = String::from_utf8_lossy(&bytes[..valid]).into_owned();
+            let source = SourceFile::new(path, prefix);
+            // The offset in the text, which has no byte-order mark.
+            let at = if source.bom { valid - 3 } else { valid };
+            Err(LoadError::NotUtf8 {
+                location: Box::new(source.location(at..at)),
+            })
+        }
+    }
+}
+
+/// The kind of document, from its leading struct name.
+pub fn sniff_kind(source: &SourceFile) -> Result<DocumentKind, LoadError> {
+    let text = &source.text;
+    let mut start = crate::source::skip_blanks(text);
+    // Skip `#![enable(...)]` attributes.
+    while text[start..].starts_with("#!") {
+        let end = text[start..]
+            .find(']')
+            .map_or(text.len(), |i| start + i + 1);
+        start = end + crate::source::skip_blanks(&text[end..]);
+    }
+    let rest = &text[start..];
+    let ident: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    match ident.as_str() {
+        "Map" => Ok(DocumentKind::Map),
+        "Scenario" => Ok(DocumentKind::Scenario),
+        "System" => Ok(DocumentKind::System),
+        "Variant" => Ok(DocumentKind::Variant),
+        _ => Err(LoadError::UnknownKind {
+            location: Box::new(source.location(start..start + ident.len())),
+        }),
+    }
+}
+
+pub(crate) fn syntax_error(source: &SourceFile, error: &ron::error::SpannedError) -> LoadError {
+    let span = syntax_span(source, error);
+    let mut message = error.code.to_string();
+    if matches!(error.code, ron::Error::ExceededRecursionLimit) {
+        message = format!("brackets nested deeper than {MAX_DEPTH} levels");
+    }
+    LoadError::Syntax {
+        location: Box::new(source.location(span)),
+        message,
+    }
+}
+
+/// Finds `format_version: N` near the top of a file that did not parse, so that a file from a
+/// newer version is reported as such rather than as unknown fields.
+pub(crate) fn probe_version(source: &SourceFile) -> Option<(u64, std::ops::Range<usize>)> {
+    let text = &source.text;
+    let at = text.find("format_version")?;
+    let after = &text[at + "format_version".len()..];
+    let colon = after.find(':')?;
+    if !after[..colon].trim().is_empty() {
+        return None;
+    }
+    let value = &after[colon + 1..];
+    let skipped = value.len() - value.trim_start().len();
+    let digits: String = value
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let number = digits.parse().ok()?;
+    let start = at + "format_version".len() + colon + 1 + skipped;
+    Some((number, start..start + digits.len()))
+}
+
+pub(crate) fn check_version(source: &SourceFile, version: u32) -> Result<(), LoadError> {
+    if version > FORMAT_VERSION {
+        let span = probe_version(source).map_or(0..0, |(_, span)| span);
+        return Err(LoadError::NewerVersion {
+            location: Box::new(source.location(span)),
+            found: version.into(),
+        });
+    }
+    Ok(())
+}
+
+pub(crate) fn parse_error(source: &SourceFile, error: &ron::error::SpannedError) -> LoadError {
+    if let ron::Error::Message(message) = &error.code
+        && let Some(key) = message.strip_prefix(crate::unique::DUPLICATE_KEY)
+    {
+        return duplicate_key(source, error, key);
+    }
+    if let Some((found, span)) = probe_version(source)
+        && found > u64::from(FORMAT_VERSION)
+    {
+        return LoadError::NewerVersion {
+            location: Box::new(source.location(span)),
+            found,
+        };
+    }
+    syntax_error(source, error)
+}
+
+pub(crate) fn expect_kind(source: &SourceFile, expected: DocumentKind) -> Result<(), LoadError> {
+    let found = sniff_kind(source)?;
+    if found != expected {
+        let start = crate::source::skip_blanks(&source.text);
+        return Err(LoadError::WrongKind {
+            location: Box::new(source.location(start..start + found.as_str().len())),
+            expected: expected.as_str(),
+            found: found.as_str(),
+        });
+    }
+    Ok(())
+}
+
+/// A key given twice, located at its second occurrence: ron stops just after reading it, so
+/// the key's text is the last occurrence of it before the place ron stopped.
+fn duplicate_key(source: &SourceFile, error: &ron::error::SpannedError, key: &str) -> LoadError {
+    let stop = source.byte_of(error.span.end.line, error.span.end.col);
+    let before = &source.text[..stop.min(source.text.len())];
+    let span = match before.rfind(key) {
+        Some(start) => start..start + key.len(),
+        None => syntax_span(source, error),
+    };
+    LoadError::DuplicateKey {
+        location: Box::new(source.location(span)),
+        key: key.to_owned(),
+    }
+}
+
+fn syntax_span(source: &SourceFile, error: &ron::error::SpannedError) -> std::ops::Range<usize> {
+    let start = source.byte_of(error.span.start.line, error.span.start.col);
+    let end = source
+        .byte_of(error.span.end.line, error.span.end.col)
+        .max(start);
+    start..end
+}
+
+/// The span of the value at a pointer, from a span index built for this error only.
+pub(crate) fn locate(source: &SourceFile, pointer: &str) -> Box<Location> {
+    let index = crate::source::SpanIndex::build(&source.text);
+    Box::new(source.location(index.resolve(pointer)))
+}
+
+/// What every document must be whatever its type (see [`crate::sanity`]): no key given twice,
+/// no number that is not finite, no unprintable character in any text. A syntax error is left
+/// to the typed parse, which reports it.
+pub(crate) fn sanity(source: &SourceFile) -> Result<(), LoadError> {
+    match crate::sanity::walk(&source.text) {
+        Err(error) => match &error.code {
+            ron::Error::Message(message) if message.starts_with(crate::unique::DUPLICATE_KEY) => {
+                Err(parse_error(source, &error))
+            }
+            _ => Ok(()),
+        },
+        Ok(Some(crate::sanity::Finding::NonFinite { pointer, value })) => {
+            Err(LoadError::NotFinite {
+                location: locate(source, &pointer),
+                what: format!("`{}`", pointer.trim_start_matches('/')),
+                value: non_finite_words(value),
+            })
+        }
+        Ok(Some(crate::sanity::Finding::Unprintable { pointer, character })) => {
+            Err(LoadError::Unprintable {
+                location: locate(source, &pointer),
+                what: format!("`{}`", pointer.trim_start_matches('/')),
+                character,
+            })
+        }
+        Ok(None) => Ok(()),
+    }
+}
+
+pub(crate) fn non_finite_words(value: f64) -> String {
+    match value {
+        v if v.is_nan() => "not a number (NaN)".to_owned(),
+        v if v > 0.0 => "infinite".to_owned(),
+        _ => "minus infinity".to_owned(),
+    }
+}
