@@ -100,7 +100,12 @@ pub fn run_print(args: &PrintArgs) -> anyhow::Result<String> {
         hex_mm: args.hex,
         counter_mm: args.counter,
     };
-    let kit = bataille_export::print::kit(&scenario.scenario, &map.map, &options)
+    // A variant's kit says what it changes, on a page before its set-up.
+    let note = scenario
+        .variant
+        .as_ref()
+        .map(|v| bataille_export::variants::VariantNote::of(&v.variant, &v.base.scenario));
+    let kit = bataille_export::print::kit_of(&scenario.scenario, &map.map, &options, note.as_ref())
         .with_context(|| format!("printing {}", display(&args.scenario)))?;
     let mut outputs = door::outputs(&admitted);
     outputs.stage(&args.out, &kit.pdf)?;

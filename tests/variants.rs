@@ -366,3 +366,113 @@ fn fmt_schema_export_render_and_table_take_a_variant() {
     let svg = repo.read("plan.svg");
     assert!(svg.contains("Late"), "the table names the variant");
 }
+
+fn pdftotext(pdf: &Path) -> Option<String> {
+    let output = Command::new("pdftotext")
+        .arg(pdf)
+        .arg("-")
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn the_kit_of_a_variant_says_what_it_changes_and_prints_its_set_up() {
+    let repo = Repo::new();
+    repo.write(
+        "scenarios/late.ron",
+        "Variant(format_version: 1, name: \"Late\", base: \"denain-1712.ron\", notes: \"Tingry waits.\", sources: [\"Denain 13.2\"], turns: 11,\n  units: {\"fr-valenciennes-1\": (turn: 4)}, leaders: {\"fr-tingry\": (turn: 4)}, remove_units: [\"al-kettler-2\"])\n",
+    );
+    let print = repo.run(&["print", "scenarios/late.ron", "--out", "kit.pdf"]);
+    assert_eq!(print.code, 0, "{}", print.stderr);
+    let Some(text) = pdftotext(&repo.root.join("kit.pdf")) else {
+        eprintln!(
+            "\n!!! SKIPPED the kit's text checks: no pdftotext on PATH (./run installs poppler-utils) !!!\n"
+        );
+        return;
+    };
+    // Denain's kit is in French: the page's words are; each change says the published value.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "Variante — Late",
+        "Tingry waits.",
+        "The game lasts 11 turns (published: 10).",
+        "Valenciennes 1/: enters on turn 4 by 3211 or 3212 (published: enters on turn 1 by 3211 or 3212).",
+        "Prince de Tingry: enters on turn 4 by 3211 or 3212 (published: enters on turn 1 by 3211 or 3212).",
+        "Removed: Kettler 2/.",
+        "Denain 13.2",
+    ] {
+        assert!(
+            flat.contains(expected),
+            "`{expected}` not in the kit:\n{flat}"
+        );
+    }
+    // The set-up is the variant's: the reinforcement schedule has a turn 4 the base lacks.
+    let base = repo.run(&["print", "scenarios/denain-1712.ron", "--out", "base.pdf"]);
+    assert_eq!(base.code, 0, "{}", base.stderr);
+    let base_text = pdftotext(&repo.root.join("base.pdf")).unwrap_or_default();
+    assert!(
+        !base_text.contains("Variante"),
+        "the base's kit is no variant's"
+    );
+    let turn_4 = |t: &str| t.contains("Tour 4 — ");
+    assert!(turn_4(&text) && !turn_4(&base_text), "{flat}");
+}
+
+#[test]
+fn a_variant_exports_to_vassal_as_its_own_module() {
+    let repo = Repo::new();
+    repo.write(
+        "scenarios/late.ron",
+        "Variant(format_version: 1, name: \"Late\", base: \"denain-1712.ron\",\n  units: {\"fr-valenciennes-1\": (turn: 4)})\n",
+    );
+    let export = repo.run(&[
+        "export",
+        "--vassal",
+        "scenarios/late.ron",
+        "--out",
+        "late.vmod",
+    ]);
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let bytes = std::fs::read(repo.root.join("late.vmod")).expect("module");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("zip");
+    let mut build = String::new();
+    zip.by_name("buildFile.xml")
+        .expect("buildFile.xml")
+        .read_to_string(&mut build)
+        .expect("read");
+    assert!(
+        build.contains("— Late"),
+        "the module is named for the variant"
+    );
+    // Valenciennes 1/ waits in the reinforcements' turn 4 panel.
+    let turn_4 = build.find("entryName=\"Turn 4 (").expect("a turn 4 panel");
+    let panel_end = build[turn_4..]
+        .find("</VASSAL.build.widget.PanelWidget>")
+        .expect("panel end");
+    assert!(
+        build[turn_4..turn_4 + panel_end].contains("Valenciennes 1/"),
+        "{}",
+        &build[turn_4..turn_4 + panel_end]
+    );
+}
+
+#[test]
+fn removing_a_unit_the_base_s_victory_names_is_reported_at_the_removal() {
+    let repo = Repo::new();
+    let text = "Variant(\n    format_version: 1,\n    name: \"No baggage\",\n    base: \"denain-1712.ron\",\n    remove_units: [\n        \"al-bagages\",\n    ],\n)\n";
+    repo.write("scenarios/nb.ron", text);
+    let report = repo.run(&["validate", "--format", "json", "scenarios/nb.ron"]);
+    assert_eq!(report.code, 1, "{}", report.stdout);
+    let found = places(&json(&report));
+    let expected = (
+        "E0207".to_owned(),
+        "scenarios/nb.ron".to_owned(),
+        line_of(text, "\"al-bagages\""),
+    );
+    assert!(found.contains(&expected), "{found:#?}");
+}

@@ -10,6 +10,7 @@
 pub mod counters;
 pub mod print;
 pub mod tiled;
+pub mod variants;
 pub mod vassal;
 
 /// Why an export could not be made.

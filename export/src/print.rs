@@ -236,6 +236,17 @@ fn mm_group(d: &Drawing) -> String {
 
 /// The kit of a scenario on its map.
 pub fn kit(scenario: &Scenario, map: &Map, options: &PrintOptions) -> Result<Kit, ExportError> {
+    kit_of(scenario, map, options, None)
+}
+
+/// The kit of a scenario that is a variant (`variant`: what it changes, printed on its own page
+/// before the set-up, which is the variant's), or of a scenario (`None`: as [`kit`]).
+pub fn kit_of(
+    scenario: &Scenario,
+    map: &Map,
+    options: &PrintOptions,
+    variant: Option<&crate::variants::VariantNote>,
+) -> Result<Kit, ExportError> {
     if !(5.0..=60.0).contains(&options.hex_mm) || !(5.0..=60.0).contains(&options.counter_mm) {
         return Err(ExportError::Invalid(
             "hex and counter sizes must be from 5 to 60 mm".to_owned(),
@@ -281,7 +292,7 @@ pub fn kit(scenario: &Scenario, map: &Map, options: &PrintOptions) -> Result<Kit
     drop(parts);
     pages.extend(counter_sheets(scenario, map, options, portrait, w));
     pages.extend(
-        charts::charts(scenario, map, portrait, w)
+        charts::charts(scenario, map, portrait, w, variant)
             .into_iter()
             .map(|d| Page {
                 kind: PageKind::Chart,

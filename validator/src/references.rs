@@ -440,6 +440,7 @@ fn conversions(ctx: &mut Ctx<'_>) {
                             format!("{base}/units/{i}"),
                             format!("{rule_name} names unit `{id}`, which does not exist"),
                         )
+                        .subject(id.to_string())
                         .help("name a unit of one of the armies, or take it off the list"),
                     );
                 }
@@ -504,6 +505,7 @@ fn victory(ctx: &mut Ctx<'_>) {
                     format!("/victory/unit_objectives/{i}/unit"),
                     format!("victory unit `{}` does not exist", objective.unit),
                 )
+                .subject(objective.unit.to_string())
                 .help(format!(
                     "name a unit of one of the armies{}",
                     ctx.cite(&ctx.numbers().victory)

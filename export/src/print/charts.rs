@@ -260,13 +260,50 @@ fn protection(p: u8) -> String {
 }
 
 /// The terrain effects chart, set-up, reinforcements and victory, on pages of `paper`.
-pub(crate) fn charts(scenario: &Scenario, map: &Map, paper: [f32; 2], w: &Words) -> Vec<Drawing> {
+pub(crate) fn charts(
+    scenario: &Scenario,
+    map: &Map,
+    paper: [f32; 2],
+    w: &Words,
+    variant: Option<&crate::variants::VariantNote>,
+) -> Vec<Drawing> {
     let mut flow = Flow::new(paper);
+    if let Some(note) = variant {
+        variant_page(&mut flow, note, w);
+    }
     terrain_effects(&mut flow, scenario, map, w);
     setup(&mut flow, scenario, map, w);
     victory(&mut flow, scenario, map, w);
     rule_charts(&mut flow, scenario, w);
     flow.pages
+}
+
+/// A variant's page: what it is a variant of, its notes, what it changes (one line a change,
+/// with the published value) and what it rests on.
+fn variant_page(flow: &mut Flow, note: &crate::variants::VariantNote, w: &Words) {
+    flow.heading(&fill(w.variant, &[("name", &note.name)]), 6.0);
+    flow.paragraph(
+        &fill(w.variant_of, &[("title", &note.base_title)]),
+        3.2,
+        0.0,
+    );
+    if let Some(notes) = &note.notes {
+        flow.gap(2.0);
+        flow.paragraph(notes, 3.0, 0.0);
+    }
+    if !note.changes.is_empty() {
+        flow.heading(w.variant_changes, 4.2);
+        for change in &note.changes {
+            flow.paragraph(&format!("• {change}"), 2.9, 3.0);
+        }
+    }
+    if !note.sources.is_empty() {
+        flow.heading(w.variant_sources, 4.2);
+        for source in &note.sources {
+            flow.paragraph(&format!("• {source}"), 2.9, 3.0);
+        }
+    }
+    flow.gap(4.0);
 }
 
 /// The rules' charts (`rules.charts`: a combat results table): a row per roll of its die, a

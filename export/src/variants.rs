@@ -1,0 +1,358 @@
+//! A variant in the ways to play it: what it changes from its base scenario, in words (the
+//! print kit's "Variant" page says it before the set-up, which is the variant's own).
+
+use std::collections::HashMap;
+
+use bataille_schema::Scenario;
+use bataille_schema::scenario::{Owner, Placement, VictoryCondition};
+use bataille_schema::variant::Variant;
+
+/// What a kit says about the variant it prints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantNote {
+    /// The variant's name.
+    pub name: String,
+    /// The base scenario's title.
+    pub base_title: String,
+    pub notes: Option<String>,
+    pub sources: Vec<String>,
+    /// One sentence per change, in the variant's order (turns, units, leaders, added, removed,
+    /// zones, victory, rules).
+    pub changes: Vec<String>,
+}
+
+impl VariantNote {
+    /// The note of a variant over its base.
+    pub fn of(variant: &Variant, base: &Scenario) -> Self {
+        Self {
+            name: variant.name.clone(),
+            base_title: base.title.clone(),
+            notes: variant.notes.clone(),
+            sources: variant.sources.clone(),
+            changes: describe(variant, base),
+        }
+    }
+}
+
+fn placement_text(p: &Placement, zones: &HashMap<&str, &str>) -> String {
+    match p {
+        Placement::Unplaced => "not placed".to_owned(),
+        Placement::Hex(hex) => format!("starts at {hex}"),
+        Placement::Free { zone, at } => {
+            let zone = zones.get(zone.as_str()).copied().unwrap_or(zone.as_str());
+            match at {
+                Some(at) => format!("starts at {at}, free in {zone}"),
+                None => format!("starts free in {zone}"),
+            }
+        }
+        Placement::Reinforcement { turn, entry } => {
+            let entry: Vec<&str> = entry.iter().map(|h| h.as_str()).collect();
+            format!("enters on turn {turn} by {}", entry.join(" or "))
+        }
+    }
+}
+
+fn optional<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map_or_else(|| "none".to_owned(), |v| v.to_string())
+}
+
+fn condition_text(c: &VictoryCondition) -> String {
+    match c {
+        VictoryCondition::Exit {
+            side,
+            hexes,
+            units,
+            strength,
+            by_turn,
+            result,
+        } => {
+            let hexes: Vec<&str> = hexes.iter().map(|h| h.as_str()).collect();
+            let mut what = Vec::new();
+            if let Some(u) = units {
+                what.push(format!("{u} units"));
+            }
+            if let Some(s) = strength {
+                what.push(format!("{s} combat points"));
+            }
+            let by = by_turn.map_or(String::new(), |t| format!(" by turn {t}"));
+            format!(
+                "{side} exits {} by {}{by}: {result}",
+                what.join(" or "),
+                hexes.join(", ")
+            )
+        }
+        VictoryCondition::FirstToDestroy {
+            side,
+            strength,
+            result,
+        } => format!("{side}: first to destroy {strength} enemy combat points: {result}"),
+        VictoryCondition::LossThreshold {
+            side,
+            strength,
+            effect,
+        } => format!("{side}: after losing {strength} combat points, {effect}"),
+        VictoryCondition::PointsPerEnemyStrength { side, points } => {
+            format!("{side}: {points} points per enemy combat point destroyed")
+        }
+    }
+}
+
+/// What a variant changes, one sentence a change, with the published value beside the new one.
+pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
+    let mut out = Vec::new();
+    let zones: HashMap<&str, &str> = base
+        .zones
+        .iter()
+        .chain(&variant.add_zones)
+        .map(|z| (z.id.as_str(), z.name.as_str()))
+        .collect();
+    let units: HashMap<&str, &bataille_schema::scenario::Unit> = base
+        .armies
+        .iter()
+        .flat_map(|a| &a.units)
+        .map(|u| (u.id.as_str(), u))
+        .collect();
+    let mut leaders: HashMap<&str, (&str, &Placement)> = HashMap::new();
+    for army in &base.armies {
+        for c in &army.commanders {
+            leaders.insert(c.id.as_str(), (c.name.as_str(), &c.placement));
+        }
+        for corps in &army.corps {
+            if let Some(l) = &corps.leader {
+                leaders.insert(l.id.as_str(), (l.name.as_str(), &l.placement));
+            }
+        }
+    }
+    if let Some(turns) = variant.turns {
+        out.push(format!(
+            "The game lasts {turns} turns (published: {}).",
+            base.turns
+        ));
+    }
+    for (id, change) in &variant.units {
+        let Some(unit) = units.get(id.as_str()) else {
+            continue;
+        };
+        let mut parts = Vec::new();
+        if let Some(p) = &change.placement {
+            parts.push(format!(
+                "{} (published: {})",
+                placement_text(p, &zones),
+                placement_text(&unit.placement, &zones)
+            ));
+        }
+        if change.turn.is_some() || change.entry.is_some() {
+            let mut p = unit.placement.clone();
+            if let Placement::Reinforcement { turn, entry } = &mut p {
+                if let Some(t) = change.turn {
+                    *turn = t;
+                }
+                if let Some(e) = &change.entry {
+                    *entry = e.clone();
+                }
+            }
+            parts.push(format!(
+                "{} (published: {})",
+                placement_text(&p, &zones),
+                placement_text(&unit.placement, &zones)
+            ));
+        }
+        for (what, new, old) in [
+            ("CP", change.cp, unit.cp),
+            ("MP", change.mp, unit.mp),
+            ("morale", change.morale, unit.morale),
+        ] {
+            if let Some(new) = new {
+                parts.push(format!("{what} {new} (published: {})", optional(old)));
+            }
+        }
+        if let Some(f) = change.fire_modifier {
+            parts.push(format!(
+                "fire modifier {f:+} (published: {})",
+                optional(unit.fire_modifier)
+            ));
+        }
+        if let Some(corps) = &change.corps {
+            parts.push(format!("in corps {corps}"));
+        }
+        if let Some(always) = change.always_in_command {
+            parts.push(if always {
+                "always in command".to_owned()
+            } else {
+                "no longer always in command".to_owned()
+            });
+        }
+        for (system, ratings) in &change.ratings {
+            for (name, value) in ratings {
+                parts.push(format!("{system} {name} {value:?}"));
+            }
+        }
+        if !parts.is_empty() {
+            out.push(format!("{}: {}.", unit.name, parts.join("; ")));
+        }
+    }
+    for (id, change) in &variant.leaders {
+        let Some((name, placement)) = leaders.get(id.as_str()) else {
+            continue;
+        };
+        let mut parts = Vec::new();
+        if let Some(n) = &change.name {
+            parts.push(format!("replaced by {n}"));
+        }
+        if let Some(p) = &change.placement {
+            parts.push(format!(
+                "{} (published: {})",
+                placement_text(p, &zones),
+                placement_text(placement, &zones)
+            ));
+        }
+        if change.turn.is_some() || change.entry.is_some() {
+            let mut p = (*placement).clone();
+            if let Placement::Reinforcement { turn, entry } = &mut p {
+                if let Some(t) = change.turn {
+                    *turn = t;
+                }
+                if let Some(e) = &change.entry {
+                    *entry = e.clone();
+                }
+            }
+            parts.push(format!(
+                "{} (published: {})",
+                placement_text(&p, &zones),
+                placement_text(placement, &zones)
+            ));
+        }
+        if let Some(a) = change.activation {
+            parts.push(format!("activation {a}"));
+        }
+        if let Some(r) = change.radius_hexes {
+            parts.push(format!("command radius {r} hexes"));
+        }
+        if let Some(always) = change.always_in_command {
+            parts.push(if always {
+                "always in command".to_owned()
+            } else {
+                "no longer always in command".to_owned()
+            });
+        }
+        for (system, ratings) in &change.ratings {
+            for (rating, value) in ratings {
+                parts.push(format!("{system} {rating} {value:?}"));
+            }
+        }
+        if !parts.is_empty() {
+            out.push(format!("{name}: {}.", parts.join("; ")));
+        }
+    }
+    for add in &variant.add_units {
+        let army = base
+            .armies
+            .iter()
+            .find(|a| a.id == add.army)
+            .map_or(add.army.as_str(), |a| a.name.as_str());
+        out.push(format!(
+            "Added to {army}: {} ({}), {}.",
+            add.unit.name,
+            add.unit.kind,
+            placement_text(&add.unit.placement, &zones)
+        ));
+    }
+    for id in &variant.remove_units {
+        if let Some(unit) = units.get(id.as_str()) {
+            out.push(format!("Removed: {}.", unit.name));
+        }
+    }
+    for (id, change) in &variant.zones {
+        let name = change
+            .name
+            .as_deref()
+            .or_else(|| zones.get(id.as_str()).copied())
+            .unwrap_or(id.as_str());
+        if let Some(hexes) = &change.hexes {
+            let hexes: Vec<&str> = hexes.iter().map(|h| h.as_str()).collect();
+            out.push(format!("Zone {name}: hexes {}.", hexes.join(", ")));
+        } else {
+            out.push(format!("Zone {name} changed."));
+        }
+    }
+    for zone in &variant.add_zones {
+        let hexes: Vec<&str> = zone.hexes.iter().map(|h| h.as_str()).collect();
+        let owner = match &zone.owner {
+            Owner::Army(a) | Owner::Corps(a) => a.as_str(),
+        };
+        out.push(format!(
+            "New zone {} ({owner}): hexes {}.",
+            zone.name,
+            hexes.join(", ")
+        ));
+    }
+    let victory = &variant.victory;
+    for c in &victory.conditions {
+        out.push(format!("Victory: {}.", condition_text(c)));
+    }
+    for (hex, o) in &victory.objectives {
+        out.push(format!(
+            "Victory hex {hex} ({}): {} points.",
+            o.name, o.points
+        ));
+    }
+    for hex in &victory.remove_objectives {
+        out.push(format!("Victory hex {hex} no longer counts."));
+    }
+    if let Some(p) = victory.points_per_enemy_cp_eliminated {
+        out.push(format!(
+            "Victory: {p} points per enemy CP eliminated (published: {}).",
+            base.victory.points_per_enemy_cp_eliminated
+        ));
+    }
+    if let Some(p) = victory.points_per_enemy_unit_routed {
+        out.push(format!(
+            "Victory: {p} points per enemy unit routed at the end (published: {}).",
+            base.victory.points_per_enemy_unit_routed
+        ));
+    }
+    if victory.holds.is_some() {
+        out.push("Victory: the hexes to hold change (see the victory conditions).".to_owned());
+    }
+    if let Some(notes) = &victory.notes {
+        out.push(format!("Victory: {notes}"));
+    }
+    let command = &variant.rules.command;
+    if let Some(r) = command.commander_radius_hexes {
+        out.push(format!(
+            "Commanders in chief command within {r} hexes (published: {}).",
+            base.rules.command.commander_radius_hexes
+        ));
+    }
+    if let Some(r) = command.leader_radius_hexes {
+        out.push(format!(
+            "Line leaders command within {r} hexes (published: {}).",
+            base.rules.command.leader_radius_hexes
+        ));
+    }
+    if let Some(b) = command.blocked_by_enemy_front_and_flank {
+        out.push(if b {
+            "Command paths are blocked by enemy front and flank hexes.".to_owned()
+        } else {
+            "Command paths are not blocked by enemy front and flank hexes.".to_owned()
+        });
+    }
+    if let Some(l) = command.lines_of_battle {
+        out.push(if l {
+            "Units out of radius are commanded through lines of battle.".to_owned()
+        } else {
+            "No lines of battle: a unit out of its leader's radius is out of command.".to_owned()
+        });
+    }
+    if let Some(r) = variant.rules.reinforcements {
+        out.push(
+            format!(
+                "Reinforcements enter {r:?} (published: {:?}).",
+                base.rules.stacking.reinforcements
+            )
+            .replace("Column", "in column")
+            .replace("Stacked", "stacked"),
+        );
+    }
+    out
+}
