@@ -22,8 +22,9 @@ const LAYERS: [&str; 8] = [
 ];
 
 /// The app's own files: the struct, the frame, the one handler, the file lifecycle.
-const APP_CORE: [&str; 5] = [
+const APP_CORE: [&str; 6] = [
     "app/mod.rs",
+    "app/export_job.rs",
     "app/frame.rs",
     "app/handler.rs",
     "app/lifecycle.rs",
@@ -425,5 +426,74 @@ fn the_map_is_painted_and_offered_the_pointer_through_its_listed_layers() {
     assert!(
         frame.contains("MapLayerKind::ORDER.into_iter().rev()"),
         "offered the pointer top first"
+    );
+}
+
+/// One door in (issue 26): the editor reads a document (a map, a scenario, a system, what they
+/// name) only through `services/door.rs`, which opens it with `bataille_validator::door`; a
+/// scan only through `map/scan.rs` (`load_scan`, with the scan's limits, and only a scan the
+/// door confined or the user chose); the files that are not documents (settings, recovery
+/// files, what a save would replace) only with the schema's bounded readers, in the files
+/// named here. No other file reads, parses or loads a file itself.
+#[test]
+fn documents_are_read_only_through_the_door() {
+    let door = ["services/door.rs"];
+    let document_readers = [
+        "fs::read(",
+        "fs::read_to_string(",
+        "File::open(",
+        "OpenOptions::new().read",
+        "image::open(",
+        "image::load",
+        "read_source(",
+        "read_bytes(",
+        "load_scenario(",
+        "load_map(",
+        "load_system(",
+        "load_systems_of(",
+        "parse_map(",
+        "parse_scenario(",
+        "parse_system(",
+        "validate_file(",
+        "read_document(",
+        "bataille_validator::door",
+    ];
+    let bounded = ["read_limited(", "read_text_limited("];
+    let bounded_readers = [
+        "services/door.rs",
+        "services/files.rs",    // settings and recovery files
+        "services/recovery.rs", // the kind of a file a recovery goes back to
+        "services/safety.rs",   // what a save would replace, and its fingerprint
+        "services/save.rs",     // whether a file differs from what a save writes
+    ];
+    let mut wrong = Vec::new();
+    for (rel, code) in code_of_files() {
+        if rel.ends_with("/tests.rs") {
+            continue;
+        }
+        // Unit tests build their fixtures as they like.
+        let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+        if !door.contains(&rel.as_str()) {
+            for pattern in document_readers {
+                if code.contains(pattern) {
+                    wrong.push(format!("{rel}: {pattern}"));
+                }
+            }
+        }
+        if rel != "map/scan.rs" && code.contains("load_scan(") {
+            wrong.push(format!("{rel}: load_scan("));
+        }
+        if !bounded_readers.contains(&rel.as_str()) {
+            for pattern in bounded {
+                if code.contains(pattern) {
+                    wrong.push(format!("{rel}: {pattern}"));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "files read outside the editor's door:\n{}",
+        wrong.join("\n")
     );
 }

@@ -1,22 +1,17 @@
-//! The file lifecycle: open, save, save as, recovery files, the unsaved-changes guard, and
-//! File ▸ Export: the command opens the export dialog; Export copies the document (as it is in
-//! memory, unsaved changes included) into a background job; its progress shows in a corner with
-//! Cancel (`panels::export::progress_corner`); its end is a toast, and a failure also an error
-//! dialog and a line in `io_errors` — never dropped silently.
+//! The file lifecycle: open (through the door, `services::door`), save, save as, save
+//! elsewhere, recovery files and the unsaved-changes guard. File ▸ Export is in
+//! `app/export_job.rs`.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-use bataille_schema::LoadError;
+use std::time::Duration;
 
 use crate::context::command::FileCommand;
 use crate::model::document::{Document, NewMapSettings};
 use crate::panels::file_safety::SafetyDialog;
-use crate::services::door::OpenedDocument;
+use crate::services::door::{OpenRefused, OpenedDocument};
 use crate::services::files::PickPurpose;
 
 use crate::app::*;
-use crate::services::export::{ExportEnd, ExportInput, ExportRequest};
 use crate::services::jobs::{Job, JobEnd};
 use crate::services::save::remove_if_present;
 use crate::services::systems::Loaded;
@@ -114,47 +109,47 @@ impl EditorApp {
         }
     }
 
-    /// A file read: the document it holds replaces the current one, or its error is shown.
-    fn opened(&mut self, path: &Path, result: Result<OpenedDocument, LoadError>) -> bool {
+    /// A file read: the document it holds replaces the current one, or its error is shown
+    /// with its place. What the door alone found (a background scan refused) is shown once the
+    /// document is open.
+    fn opened(&mut self, path: &Path, result: Result<OpenedDocument, OpenRefused>) -> bool {
         match result {
-            Ok((doc, notes, stamps)) => {
+            Ok(opened) => {
                 self.remove_recovery();
-                self.replace_document(doc, false);
-                self.doc.disk = stamps;
+                self.digitise.forget_scans();
+                self.digitise.trust_scan(opened.scan.as_deref());
+                self.replace_document(opened.doc, false);
+                self.doc.disk = opened.disk;
                 self.settings.add_recent(path);
                 self.save_settings();
-                if !notes.is_empty() {
+                if !opened.notes.is_empty() {
                     self.history.mark_unsaved();
                     self.show_error(
                         "The map was repaired",
-                        notes.join("\n"),
+                        opened.notes.join("\n"),
                         "Check the edges of the map, then save to keep the repair.",
                     );
                 } else {
                     self.toast(format!("Opened {}", self.doc.display_name()));
                 }
+                if !opened.warnings.is_empty() {
+                    self.io_errors.extend(opened.warnings.iter().cloned());
+                    if self.no_modal_open() {
+                        self.show_error(
+                            "The map's background scan was not read",
+                            opened.warnings.join("\n"),
+                            "A map's scan must be inside its repository, named relative to the \
+                             map's folder. Import the scan from Digitise › Scan if you trust it.",
+                        );
+                    }
+                }
                 true
             }
             Err(error) => {
-                let hint = match &error {
-                    LoadError::Io { .. } => {
-                        "Check that the path is right and that you may read the file."
-                    }
-                    LoadError::TooLarge { .. } => "This is not a Bataille file.",
-                    LoadError::NewerVersion { .. } => {
-                        "The file was written by a newer Bataille: update the editor."
-                    }
-                    LoadError::Map { .. } => {
-                        "Fix the scenario's `map` path or the map file, then open it again."
-                    }
-                    _ => {
-                        "Fix the file at that line and column in a text editor, then open it again."
-                    }
-                };
                 self.show_error(
                     &format!("Could not open {}", path.display()),
-                    error.to_string(),
-                    hint,
+                    error.message,
+                    error.hint,
                 );
                 false
             }
@@ -189,8 +184,21 @@ impl EditorApp {
         overwrite: bool,
     ) -> bool {
         self.history.end_group();
+        let plan = crate::services::save::plan_save(&self.doc, path);
+        self.save_planned(path, plan, then, overwrite)
+    }
+
+    /// Writes a save worked out by `plan_save*` (see [`EditorApp::save_checked`]).
+    fn save_planned(
+        &mut self,
+        path: &Path,
+        plan: std::io::Result<crate::services::save::Plan>,
+        then: Option<Command>,
+        overwrite: bool,
+    ) -> bool {
+        self.history.end_group();
         let old_recovery = self.recovery_path();
-        let result = crate::services::save::plan_save(&self.doc, path).and_then(|plan| {
+        let result = plan.and_then(|plan| {
             let changed = crate::services::safety::changed_on_disk(&plan.targets, &self.doc.disk);
             if !overwrite && !changed.is_empty() {
                 return Ok(Err(changed));
@@ -282,6 +290,9 @@ impl EditorApp {
             } => {
                 self.save_checked(&path, then.map(|t| *t), overwrite);
             }
+            FileCommand::SaveElsewhere { then } => {
+                self.open_path_dialog(PickPurpose::SaveElsewhere, then.map(|t| *t));
+            }
             FileCommand::Reload => {
                 if let Some(path) = self.doc.document_path().map(Path::to_owned) {
                     self.open_path(&path);
@@ -345,114 +356,10 @@ pub struct Opening {
     pub path: PathBuf,
     /// The document's revision when it started: an edit made meanwhile is not dropped.
     revision: u64,
-    job: Job<Result<OpenedDocument, LoadError>>,
+    job: Job<Result<OpenedDocument, OpenRefused>>,
 }
-
-/// The export running, if any, and what it writes.
-#[derive(Default)]
-pub struct Exports {
-    pub job: Option<(ExportRequest, Job<Result<ExportEnd, String>>)>,
-    /// How the last export ended (for tests): `Ok` with the toast's text, or the error.
-    pub last: Option<Result<String, String>>,
-    /// When Cancel was clicked on the running export.
-    pub cancelled_at: Option<Instant>,
-}
-
-/// How long a cancelled export may take to stop before the editor leaves it behind.
-pub const EXPORT_GIVE_UP: Duration = Duration::from_secs(2);
 
 impl EditorApp {
-    // -----------------------------------------------------------------------------------------
-    // File ▸ Export: the dialog, the job, its end reported (never dropped silently).
-
-    /// Starts an export of the document as it is now.
-    pub fn start_export(&mut self, request: ExportRequest) {
-        if self.exports.job.is_some() {
-            self.toast("An export is already running: wait for it or cancel it.".into());
-            return;
-        }
-        let map_dir = self
-            .doc
-            .map_path
-            .as_deref()
-            .and_then(std::path::Path::parent)
-            .map_or_else(|| PathBuf::from("."), std::path::Path::to_owned);
-        let input = ExportInput {
-            map: self.doc.map.clone(),
-            scenario: self.doc.scenario.as_ref().map(|s| s.scenario.clone()),
-            map_dir,
-        };
-        if let Some(folder) = request.folder() {
-            self.settings.export_folder = Some(folder);
-        }
-        let label = format!("Exporting the {}", request.kind.title());
-        let job_request = request.clone();
-        let job = Job::spawn(&label, &self.egui_ctx, move |progress| {
-            crate::services::export::run(&job_request, &input, progress)
-        });
-        self.exports.job = Some((request, job));
-    }
-
-    /// Each frame: the running export's progress (with Cancel), and its end reported.
-    pub(crate) fn export_frame(&mut self, ctx: &egui::Context) {
-        let Some((request, job)) = &mut self.exports.job else {
-            return;
-        };
-        let end = job.poll();
-        // A job that does not stop within a few seconds of Cancel (stuck in a system call) is
-        // left behind: it writes nothing after Cancel, and the editor may export again.
-        let stuck = self
-            .exports
-            .cancelled_at
-            .is_some_and(|at| at.elapsed() > EXPORT_GIVE_UP);
-        let end = match end {
-            None if stuck => Some(JobEnd::Done(Ok(ExportEnd::Cancelled))),
-            end => end,
-        };
-        let Some(end) = end else {
-            let text = if job.is_cancelled() {
-                format!("{}: cancelling…", job.label)
-            } else {
-                format!("{} to {}…", job.label, request.out.display())
-            };
-            if crate::panels::export::progress_corner(ctx, &text) {
-                job.cancel();
-                self.exports.cancelled_at.get_or_insert_with(Instant::now);
-            }
-            ctx.request_repaint_after(std::time::Duration::from_millis(100));
-            return;
-        };
-        let what = request.kind.title();
-        let out = request.out.clone();
-        self.exports.job = None;
-        self.exports.cancelled_at = None;
-        let result = match end {
-            JobEnd::Done(Ok(ExportEnd::Written(text))) => Ok(format!("Exported the {text}")),
-            JobEnd::Done(Ok(ExportEnd::Cancelled)) => Ok(format!(
-                "Export cancelled: {} was not written",
-                out.display()
-            )),
-            JobEnd::Done(Err(error)) | JobEnd::Failed(error) => Err(error),
-        };
-        match &result {
-            Ok(text) => self.toast(text.clone()),
-            Err(error) => {
-                let text = format!("Could not export the {what} to {}: {error}", out.display());
-                self.io_errors.push(text.clone());
-                self.toast(text);
-                if self.no_modal_open() {
-                    self.show_error(
-                        &format!("Could not export the {what}"),
-                        error.clone(),
-                        "Nothing was written. Check the destination folder and the options, \
-                         then export again (File › Export).",
-                    );
-                }
-            }
-        }
-        self.exports.last = Some(result);
-    }
-
     /// Starts a scenario for the map being edited: the dialog asking its title, date, rules and
     /// file. The scenario names the map's file: a map never saved is saved first (the file
     /// dialog), then the scenario's dialog follows.
@@ -525,7 +432,38 @@ impl EditorApp {
                 self.open_path(path);
             }
             PickPurpose::Save => self.save_as_chosen(path, then),
+            PickPurpose::SaveElsewhere => self.save_elsewhere_chosen(path, then),
         }
+    }
+
+    /// Save elsewhere chose `path` (the changed-on-disk question's "keep both"). A map alone
+    /// is saved there as Save As does. A scenario goes there with its map beside it
+    /// (`<name>-map.ron`, a free name), so neither file that changed on disk is written over;
+    /// a file already at `path` is never replaced (keeping both is the point).
+    pub(crate) fn save_elsewhere_chosen(&mut self, path: &Path, then: Option<Command>) {
+        if self.doc.scenario.is_none() {
+            self.save_as_chosen(path, then);
+            return;
+        }
+        if std::fs::symlink_metadata(path).is_ok() {
+            self.show_error(
+                &format!("Could not save {}", path.display()),
+                format!(
+                    "{} already exists: Save elsewhere keeps both versions, so it never \
+                     replaces a file.",
+                    path.display()
+                ),
+                "Use Save elsewhere again with a new name. Your changes are still here.",
+            );
+            return;
+        }
+        let map_to = crate::services::save::map_beside(path);
+        self.save_planned(
+            path,
+            crate::services::save::plan_save_moving(&self.doc, path, Some(&map_to)),
+            then,
+            false,
+        );
     }
 
     /// The path dialog's Browse…: the desktop's chooser, starting at what was typed; a path
@@ -546,12 +484,13 @@ impl EditorApp {
     /// saved or discarded before the dialog opened).
     pub(crate) fn create_map(&mut self, settings: &NewMapSettings) {
         self.remove_recovery();
-        match crate::model::templates::legend(&settings.legend) {
+        match crate::model::templates::legend(&settings.legend, crate::services::door::open_map) {
             Ok(legend) => {
                 let mut doc = Document::new_map(settings);
                 if let Some(legend) = legend {
                     legend.apply_to(&mut doc.map);
                 }
+                self.digitise.forget_scans();
                 self.replace_document(doc, false);
             }
             Err(error) => self.show_error(

@@ -5,6 +5,7 @@
 //! are handed a read-only `ViewContext` and send commands.
 
 pub use crate::context::command;
+mod export_job;
 mod frame;
 mod handler;
 mod lifecycle;
@@ -145,7 +146,7 @@ pub struct EditorApp {
     /// The selection, the counters by hex, the zone tool.
     pub oob: ScenarioState,
     /// File ▸ Export's running job.
-    pub exports: lifecycle::Exports,
+    pub exports: export_job::Exports,
     /// View ▸ Table overlay.
     pub table: crate::map::table_overlay::TableOverlay,
     /// The miniatures systems scenarios name, loaded.

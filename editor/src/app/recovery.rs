@@ -222,8 +222,8 @@ impl EditorApp {
                 return false;
             }
         };
-        let recovery = match read_checked(file) {
-            Ok(r) => r,
+        let (recovery, scan) = match read_checked(file) {
+            Ok(checked) => checked,
             Err(e) => {
                 lock.release();
                 let kept = keep_aside(file, "recovery", &e);
@@ -240,8 +240,8 @@ impl EditorApp {
         if let Some(path) = &recovery.scenario_path {
             let scenario = match recovery.scenario.clone() {
                 Some(scenario) => Some(scenario),
-                None => match bataille_schema::load_scenario(path) {
-                    Ok(loaded) => Some(loaded.scenario),
+                None => match crate::services::door::open_scenario_alone(path) {
+                    Ok(scenario) => Some(scenario),
                     Err(error) => {
                         self.io_errors.push(error.to_string());
                         self.toast(format!(
@@ -258,6 +258,8 @@ impl EditorApp {
                 });
             }
         }
+        self.digitise.forget_scans();
+        self.digitise.trust_scan(scan.as_deref());
         self.replace_document(doc, true);
         self.doc.disk = recovery.disk;
         self.report_io("remove the recovery file", remove_if_present(file));

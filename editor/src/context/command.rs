@@ -174,6 +174,9 @@ pub enum FileCommand {
     },
     /// Read the document's files again from disk, dropping the changes made in the editor.
     Reload,
+    /// Keep both versions: ask where the document goes (a scenario's map beside it), then
+    /// run `then`.
+    SaveElsewhere { then: Option<Box<Command>> },
 }
 
 /// Which page the right dock shows.
@@ -359,6 +362,7 @@ impl Command {
             StartExport(request) => return format!("Export the {}", request.kind.title()),
             File(FileCommand::SaveTo { path, .. }) => return format!("Save {}", path.display()),
             File(FileCommand::Reload) => "Reload from disk",
+            File(FileCommand::SaveElsewhere { .. }) => "Save elsewhere…",
         };
         text.to_owned()
     }
@@ -436,6 +440,9 @@ impl Command {
             StartExport(_) => "Write the export in the background",
             File(FileCommand::SaveTo { .. }) => "Save, as chosen in the dialog",
             File(FileCommand::Reload) => "Read the files again, dropping the editor's changes",
+            File(FileCommand::SaveElsewhere { .. }) => {
+                "Keep both: save under another name, a scenario's map beside it"
+            }
         };
         text.to_owned()
     }

@@ -4,7 +4,8 @@
 //! - the victory conditions: a unit objective, a leader's loss and its winner, an army's hold
 //!   (Fontenoy 13, Denain 13.3);
 //! - the rules: an army's fire restriction and the corps it exempts (Denain 11.1), the armies a
-//!   unit kind may serve (Fontenoy: artillery French only);
+//!   unit kind may serve (Fontenoy: artillery French only), the army a marker is coloured for
+//!   (Denain 9.4's aides de camp, `rules.counters.markers[].army`);
 //! - commanders' `commands` lists of corps (8.1); units' `corps`;
 //! - zones' owners and `shared_with` (a deleted corps' zone passes to its army; a deleted
 //!   army's zones go), and counters placed free in a zone (a deleted zone's stand on their
@@ -114,6 +115,12 @@ impl<'a> IdMoves<'a> {
             // An emptied list reads "any army": the kind had no other army to keep it for.
             follow_list(&self.armies, &mut kind.armies);
         }
+        // A marker in an army's colour (Denain 9.4's aides de camp) follows its army; a deleted
+        // army's markers go with it, as its zones do.
+        rules.counters.markers.retain_mut(|m| match &mut m.army {
+            Some(army) => follow_one(&self.armies, army),
+            None => true,
+        });
         (after != before).then(|| {
             Change::Scenario(ScenarioChange::Settings {
                 before: Box::new(before),

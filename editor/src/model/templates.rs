@@ -95,19 +95,19 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The legend a source gives (`None` for the starter legend).
-pub fn legend(source: &LegendSource) -> Result<Option<Legend>, String> {
+/// The legend a source gives (`None` for the starter legend); another map's file is read by
+/// `open_map` (the door: `services::door::open_map`).
+pub fn legend(
+    source: &LegendSource,
+    open_map: impl FnOnce(&Path) -> Result<Map, String>,
+) -> Result<Option<Legend>, String> {
     let map: Map = match source {
         LegendSource::Basic => return Ok(None),
         LegendSource::Bundled(i) => {
             let (_, text) = BUNDLED_MAPS.get(*i).ok_or("no such bundled map")?;
             parse(text)?
         }
-        LegendSource::File(path) => {
-            bataille_schema::load_map(Path::new(path.trim()))
-                .map_err(|e| e.to_string())?
-                .map
-        }
+        LegendSource::File(path) => open_map(Path::new(path.trim()))?,
     };
     Ok(Some(Legend::of(&map)))
 }
@@ -117,8 +117,15 @@ pub fn legend(source: &LegendSource) -> Result<Option<Legend>, String> {
 /// four errors on an empty scenario); a unit kind only some armies may field names them
 /// (Fontenoy 10: artillery French only, E0206 on an empty scenario), so every kind is open to
 /// any army and loses the words of its name that said so ("Artillery (French only, never
-/// moves)" becomes "Artillery"). Kinds, stacking and command come as they are.
-pub fn rules(source: &RulesSource) -> Result<Rules, String> {
+/// moves)" becomes "Artillery"); markers in an army's colour come neutral. Kinds, stacking,
+/// command and the counters' layout come as they are.
+///
+/// Another scenario's file is read by `open_scenario` (the door:
+/// `services::door::open_scenario_alone`).
+pub fn rules(
+    source: &RulesSource,
+    open_scenario: impl FnOnce(&Path) -> Result<Scenario, String>,
+) -> Result<Rules, String> {
     let scenario: Scenario = match source {
         RulesSource::Bundled(i) => {
             let (_, text) = BUNDLED_SCENARIOS
@@ -126,16 +133,23 @@ pub fn rules(source: &RulesSource) -> Result<Rules, String> {
                 .ok_or("no such bundled scenario")?;
             parse(text)?
         }
-        RulesSource::File(path) => {
-            let source = bataille_schema::io::read_source(Path::new(path.trim()))
-                .map_err(|e| e.to_string())?;
-            bataille_schema::io::parse_scenario(&source).map_err(|e| e.to_string())?
-        }
+        RulesSource::File(path) => open_scenario(Path::new(path.trim()))?,
     };
     let mut rules = Rules {
         fire_restrictions: Vec::new(),
         ..scenario.rules
     };
+    // Markers in an army's colour (Denain 9.4's aides de camp) name that battle's armies: they
+    // come neutral, their counts merged.
+    let mut markers: Vec<bataille_schema::scenario::MarkerUse> = Vec::new();
+    for mut marker in std::mem::take(&mut rules.counters.markers) {
+        marker.army = None;
+        match markers.iter_mut().find(|m| m.marker == marker.marker) {
+            Some(same) => same.count = same.count.saturating_add(marker.count).min(200),
+            None => markers.push(marker),
+        }
+    }
+    rules.counters.markers = markers;
     for kind in rules.unit_kinds.values_mut() {
         if !kind.armies.is_empty() {
             kind.armies.clear();
@@ -154,7 +168,7 @@ mod tests {
     #[test]
     fn the_bundled_legends_and_rules_read() {
         for i in 0..BUNDLED_MAPS.len() {
-            let legend = legend(&LegendSource::Bundled(i))
+            let legend = legend(&LegendSource::Bundled(i), |_| Err("no file".into()))
                 .expect("reads")
                 .expect("a legend");
             assert!(!legend.terrain.is_empty());
@@ -164,7 +178,7 @@ mod tests {
             );
         }
         for i in 0..BUNDLED_SCENARIOS.len() {
-            let rules = rules(&RulesSource::Bundled(i)).expect("reads");
+            let rules = rules(&RulesSource::Bundled(i), |_| Err("no file".into())).expect("reads");
             assert!(!rules.unit_kinds.is_empty());
         }
     }

@@ -240,6 +240,10 @@ fn path_ui(
         PickPurpose::Open => "Open a map or scenario",
         PickPurpose::Save if cx.doc.scenario.is_some() => "Save the scenario as",
         PickPurpose::Save => "Save the map as",
+        PickPurpose::SaveElsewhere if cx.doc.scenario.is_some() => {
+            "Save elsewhere: the scenario, with its map beside it"
+        }
+        PickPurpose::SaveElsewhere => "Save the map as",
     };
     let mut outcome = FileOutcome::Open;
     crate::panels::widgets::steady_modal("path").show(ctx, |ui| {

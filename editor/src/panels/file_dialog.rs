@@ -53,13 +53,13 @@ impl FileDialog {
     /// folder; paths are shown absolute so the user sees where they are.
     pub fn new(purpose: PickPurpose, start: Option<&Path>, default_name: &str) -> FileDialog {
         let text = match (purpose, start) {
-            (PickPurpose::Save, Some(file)) if !file.is_dir() => absolute(file),
+            (p, Some(file)) if p.is_save() && !file.is_dir() => absolute(file),
             (_, Some(dir)) if dir.is_dir() => folder_text(&absolute_path(dir)),
             (PickPurpose::Open, Some(file)) => {
                 folder_text(&absolute_path(file.parent().unwrap_or(Path::new("."))))
             }
-            (PickPurpose::Save, _) => absolute(Path::new(default_name)),
-            (PickPurpose::Open, None) => folder_text(&absolute_path(Path::new("."))),
+            (_, _) if purpose.is_save() => absolute(Path::new(default_name)),
+            (_, _) => folder_text(&absolute_path(Path::new("."))),
         };
         FileDialog {
             purpose,
@@ -161,7 +161,7 @@ impl FileDialog {
                 None => {}
             });
         self.new_folder_ui(ui, &folder);
-        let missing = self.purpose == PickPurpose::Save && !folder.is_dir();
+        let missing = self.purpose.is_save() && !folder.is_dir();
         if missing {
             ui.colored_label(
                 egui::Color32::from_rgb(220, 160, 40),
@@ -174,8 +174,8 @@ impl FileDialog {
         ui.horizontal(|ui| {
             let ok = match (self.purpose, missing) {
                 (PickPurpose::Open, _) => "Open",
-                (PickPurpose::Save, false) => "Save",
-                (PickPurpose::Save, true) => "Create folder and save",
+                (_, false) => "Save",
+                (_, true) => "Create folder and save",
             };
             if ui.button(ok).clicked() {
                 outcome = self.choose();
@@ -226,7 +226,7 @@ impl FileDialog {
 
     /// The typed path with its folder replaced (the file name kept when saving).
     fn with_folder(&self, folder: &Path) -> String {
-        let keep_name = self.purpose == PickPurpose::Save && !self.text.ends_with('/');
+        let keep_name = self.purpose.is_save() && !self.text.ends_with('/');
         match PathBuf::from(self.text.trim()).file_name() {
             Some(name) if keep_name => folder.join(name).display().to_string(),
             _ => folder_text(folder),
@@ -244,7 +244,7 @@ impl FileDialog {
             self.text = folder_text(&path);
             return FileOutcome::Open;
         }
-        if self.purpose == PickPurpose::Save {
+        if self.purpose.is_save() {
             if path.extension().is_none() {
                 path.set_extension(self.default_extension);
             }

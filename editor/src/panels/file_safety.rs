@@ -98,10 +98,15 @@ pub fn ui(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &SafetyDialog) -> b
                     }
                     if ui
                         .button("Save elsewhere…")
-                        .on_hover_text("Keep both: save the editor's version under another name")
+                        .on_hover_text(
+                            "Keep both: save the editor's version under another name (a \
+                             scenario's map goes beside it, the files on disk stay as they are)",
+                        )
                         .clicked()
                     {
-                        cx.send(Command::SaveAs);
+                        cx.send(Command::File(FileCommand::SaveElsewhere {
+                            then: then.clone(),
+                        }));
                         keep = false;
                     }
                     if ui.button("Cancel").clicked() {

@@ -48,7 +48,10 @@ impl NewScenarioForm {
         map_path: Option<&Path>,
     ) -> Result<crate::model::document::ScenarioFile, String> {
         let path = self.check()?;
-        let rules = crate::model::templates::rules(&self.rules)?;
+        let rules = crate::model::templates::rules(
+            &self.rules,
+            crate::services::door::open_scenario_alone,
+        )?;
         let Some(map_path) = map_path else {
             return Err("Save the map first: the scenario names the map's file.".into());
         };

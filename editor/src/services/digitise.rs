@@ -6,6 +6,7 @@
 //! import asks for. Nothing here writes the document: a new scan's background comes back as a
 //! [`DigitiseChange`] for the app to apply as one undo step.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -90,6 +91,11 @@ pub struct Digitise {
     import_is_new: bool,
     /// A map's scan that could not be loaded (not retried until the map changes).
     failed: Option<PathBuf>,
+    /// The scans the editor may read (absolute, clean): the one the door confined for the
+    /// document opened (a map's `background.image` inside its root) and those the user chose
+    /// in the import dialog. A map from a stranger naming `/etc/passwd` or
+    /// `../../secret.png` as its background is never read.
+    trusted: BTreeSet<PathBuf>,
     /// The scan's opacity over the terrain (1: only the scan; 0: only the painted map).
     pub opacity: f32,
     pub show_scan: bool,
@@ -117,6 +123,7 @@ impl Default for Digitise {
             import_job: None,
             import_is_new: false,
             failed: None,
+            trusted: BTreeSet::new(),
             opacity: 0.6,
             show_scan: true,
             calibration: Calibration::default(),
@@ -170,6 +177,30 @@ impl Digitise {
             };
         }
         (self.opacity, false)
+    }
+
+    /// A new document: no scan is trusted until the door confines one or the user chooses one.
+    pub fn forget_scans(&mut self) {
+        self.trusted.clear();
+    }
+
+    /// The editor may read this scan (the door confined it, or the user chose it).
+    pub fn trust_scan(&mut self, scan: Option<&Path>) {
+        if let Some(scan) = scan {
+            self.trusted.insert(scan_key(scan));
+        }
+    }
+
+    /// Whether the editor may read this scan.
+    pub fn is_trusted(&self, scan: &Path) -> bool {
+        self.trusted.contains(&scan_key(scan))
+    }
+
+    /// The map's scan on disk, when the editor may read it (for exports).
+    pub fn trusted_scan(&self, doc: &Document) -> Option<PathBuf> {
+        let background = doc.map.background.as_ref()?;
+        let path = resolve_image(&background.image, doc.map_path.as_deref());
+        self.is_trusted(&path).then_some(path)
     }
 
     /// Whether a scan is loaded for the map's background (what the eyedropper and the
@@ -282,6 +313,13 @@ impl Digitise {
         if self.failed.as_ref() == Some(&wanted) {
             return;
         }
+        if !self.is_trusted(&wanted) {
+            // Named by a file, not confined by the door (absolute, outside the root): never
+            // read. The door's E0210 said why when the map was opened.
+            self.scan = None;
+            self.failed = Some(wanted);
+            return;
+        }
         self.start_import(ctx, wanted, false);
     }
 
@@ -290,6 +328,12 @@ impl Digitise {
     pub fn start_import(&mut self, ctx: &egui::Context, path: PathBuf, is_new: bool) {
         if let Some(job) = &self.import_job {
             job.cancel();
+        }
+        if is_new {
+            // The user chose this file.
+            self.trust_scan(Some(&path));
+        } else if !self.is_trusted(&path) {
+            return;
         }
         let side = crate::map::scan::tile_side(ctx);
         let job_ctx = ctx.clone();
@@ -302,6 +346,11 @@ impl Digitise {
             self.tab = Tab::Scan;
         }
     }
+}
+
+/// A scan's path as trusted: absolute and clean.
+fn scan_key(path: &Path) -> PathBuf {
+    bataille_schema::files::clean_path(&bataille_schema::paths::absolute(path))
 }
 
 /// Where the import dialog starts: the map's scan, or the map's folder.

@@ -94,16 +94,17 @@ pub struct ExportRequest {
 pub struct ExportInput {
     pub map: Map,
     pub scenario: Option<Scenario>,
-    /// The map file's folder, where a scan named relatively is found (in memory the scan's
-    /// path is absolute, so this matters only for maps read without one).
-    pub map_dir: PathBuf,
+    /// The map's scan, when the editor may read it (confined by the door, or chosen by the
+    /// user: `Digitise::trusted_scan`); a scan a stranger's map names outside its root is
+    /// never put into a module.
+    pub scan: Option<PathBuf>,
 }
 
 impl ExportInput {
-    /// The map's scan, named relative to the map's folder.
+    /// The map's scan to export.
     fn scan(&self) -> Option<PathBuf> {
-        let background = self.map.background.as_ref()?;
-        Some(self.map_dir.join(&background.image))
+        self.map.background.as_ref()?;
+        self.scan.clone()
     }
 }
 

@@ -12,6 +12,16 @@ use serde::{Deserialize, Serialize};
 pub enum PickPurpose {
     Open,
     Save,
+    /// "Save elsewhere…" of the changed-on-disk question: keep both versions. A scenario's map
+    /// goes beside the new scenario, never over the file that changed on disk.
+    SaveElsewhere,
+}
+
+impl PickPurpose {
+    /// A save (Save As, or Save elsewhere).
+    pub fn is_save(self) -> bool {
+        matches!(self, PickPurpose::Save | PickPurpose::SaveElsewhere)
+    }
 }
 
 /// A native file chooser. The typed-path dialog always works; a picker is an extra "Browse…".
@@ -55,7 +65,7 @@ impl FilePicker for SystemPicker {
                     &format!("--filename={start}"),
                 ]);
             }
-            ("zenity", PickPurpose::Save) => {
+            ("zenity", PickPurpose::Save | PickPurpose::SaveElsewhere) => {
                 command.args([
                     "--file-selection",
                     "--save",
@@ -67,7 +77,7 @@ impl FilePicker for SystemPicker {
             (_, PickPurpose::Open) => {
                 command.args(["--getopenfilename", &start, "*.ron"]);
             }
-            (_, PickPurpose::Save) => {
+            (_, PickPurpose::Save | PickPurpose::SaveElsewhere) => {
                 command.args(["--getsavefilename", &start, "*.ron"]);
             }
         }

@@ -80,10 +80,23 @@ pub fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| bataille_schema::paths::absolute(path))
 }
 
-/// Checks what a recovery holds as a file opened from disk is checked
-/// ([`crate::services::door::check_recovered`]).
-pub fn check_content(recovery: &Recovery) -> Result<(), String> {
-    crate::services::door::check_recovered(&recovery.map, recovery.scenario.as_ref())
+/// Checks what a recovery holds as a file opened from disk is checked, through the door
+/// ([`crate::services::door::check_recovered`]); the map's background scan as the door
+/// confined it (the only scan the editor reads for it).
+pub fn check_content(recovery: &Recovery) -> Result<Option<PathBuf>, String> {
+    let scenario_path = recovery
+        .scenario_path
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("recovered-scenario.ron"));
+    crate::services::door::check_recovered(
+        &recovery.map,
+        recovery.map_path.as_deref(),
+        recovery
+            .scenario
+            .as_ref()
+            .map(|s| (s, scenario_path.as_path())),
+    )
+    .map(|recovered| recovered.scan)
 }
 
 /// The kind of the file at `path` now: `Ok(None)` when there is none.
@@ -159,12 +172,13 @@ pub fn check_places(recovery: &Recovery) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads a recovery file and checks it ([`check_content`], [`check_places`]).
-pub fn read_checked(file: &Path) -> Result<Recovery, String> {
+/// Reads a recovery file and checks it ([`check_content`], [`check_places`]): the recovery,
+/// and its map's background scan as the door confined it.
+pub fn read_checked(file: &Path) -> Result<(Recovery, Option<PathBuf>), String> {
     let recovery = crate::services::files::read_recovery(file)?;
-    check_content(&recovery)?;
+    let scan = check_content(&recovery)?;
     check_places(&recovery)?;
-    Ok(recovery)
+    Ok((recovery, scan))
 }
 
 /// The recovery files in a directory that no running editor owns, newest first, and a message
@@ -197,7 +211,7 @@ pub fn find_recoveries_reporting(dir: Option<&Path>) -> (Vec<FoundRecovery>, Vec
         .filter(|p| named(p, ".recovery.ron"))
         .filter(|file| !is_live(file))
         .filter_map(|file| match read_checked(&file) {
-            Ok(recovery) => Some(FoundRecovery { file, recovery }),
+            Ok((recovery, _)) => Some(FoundRecovery { file, recovery }),
             Err(error) => {
                 broken.push(keep_aside(&file, "recovery", &error));
                 None

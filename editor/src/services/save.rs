@@ -57,6 +57,17 @@ fn refused(message: String) -> std::io::Error {
 /// refuses one that would write over what it must not ([`crate::services::safety`]). Nothing
 /// is written.
 pub fn plan_save(doc: &Document, path: &Path) -> std::io::Result<Plan> {
+    plan_save_moving(doc, path, None)
+}
+
+/// [`plan_save`], the scenario's map written to `map_to` instead of its own file (Save
+/// elsewhere: the scenario and its map go to a new place together, so neither file that
+/// changed on disk is written over). Without a scenario, `map_to` is ignored.
+pub fn plan_save_moving(
+    doc: &Document,
+    path: &Path,
+    map_to: Option<&Path>,
+) -> std::io::Result<Plan> {
     let map_target = |map_path: &Path| -> std::io::Result<Target> {
         let map = map_for_file(&doc.map, map_path);
         let text = bataille_schema::map_to_string(&map).map_err(std::io::Error::other)?;
@@ -71,13 +82,14 @@ pub fn plan_save(doc: &Document, path: &Path) -> std::io::Result<Plan> {
             },
         },
         Some(file) => {
-            let Some(map_path) = doc.map_path.clone() else {
+            let Some(map_path) = map_to.map(Path::to_owned).or_else(|| doc.map_path.clone()) else {
                 return Err(std::io::Error::other(
                     "the map has never been saved: save the map first",
                 ));
             };
+            let moved = map_to.is_some();
             let mut scenario = file.scenario.clone();
-            if file.path != path {
+            if file.path != path || moved {
                 scenario.map = reference_from(path, &map_path);
                 check_map_reference(path, &scenario.map)?;
             }
@@ -89,7 +101,7 @@ pub fn plan_save(doc: &Document, path: &Path) -> std::io::Result<Plan> {
             Plan {
                 targets: vec![map_target(&map_path)?, scenario_target],
                 saved: Saved {
-                    map_path: None,
+                    map_path: moved.then_some(map_path),
                     scenario: Some((path.to_owned(), scenario.map)),
                 },
             }
@@ -152,6 +164,27 @@ pub fn check_map_reference(scenario_path: &Path, map_field: &str) -> std::io::Re
             ))
         }
     }
+}
+
+/// Where Save elsewhere puts a scenario's map: beside the new scenario, named after it
+/// (`battle.ron` → `battle-map.ron`, then `battle-map-2.ron`, …), never over a file that is
+/// there.
+pub fn map_beside(scenario_path: &Path) -> PathBuf {
+    let dir = scenario_path.parent().unwrap_or(Path::new(""));
+    let stem = scenario_path
+        .file_stem()
+        .map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned());
+    (1..)
+        .map(|n| {
+            let name = if n == 1 {
+                format!("{stem}-map.ron")
+            } else {
+                format!("{stem}-map-{n}.ron")
+            };
+            dir.join(name)
+        })
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| dir.join(format!("{stem}-map.ron")))
 }
 
 /// Removes a file; one already gone is not an error.

@@ -52,10 +52,7 @@ impl SystemCache {
             .iter()
             .map(|used| {
                 let path = system_path_of(scenario_path, used);
-                let loaded = match crate::services::door::system_path(scenario_path, &used.file) {
-                    Ok(_) => self.load(&path),
-                    Err(refused) => Arc::new(Err(format!("{}: {refused}", path.display()))),
-                };
+                let loaded = self.load(scenario_path, &used.file, &path);
                 let loaded = match &*loaded {
                     Ok(system) if system.id != used.system => Arc::new(Err(format!(
                         "{} holds system `{}`, not `{}`",
@@ -70,7 +67,10 @@ impl SystemCache {
             .collect()
     }
 
-    fn load(&mut self, path: &Path) -> Loaded {
+    /// The system `file` names (`path`: as the scenario's folder joins it, the cache's key),
+    /// read through the door ([`crate::services::door::open_system`]: confined to the
+    /// scenario's root, every check a document gets) and again only when the file changes.
+    fn load(&mut self, scenario_path: &Path, file: &str, path: &Path) -> Loaded {
         if let Some(entry) = self.entries.get_mut(path) {
             if entry.checked.elapsed() < RECHECK {
                 return entry.loaded.clone();
@@ -82,7 +82,8 @@ impl SystemCache {
             }
         }
         let loaded: Loaded = Arc::new(
-            bataille_schema::system::load_system(path)
+            crate::services::door::open_system(scenario_path, file)
+                .map(|(_, system)| system)
                 .map_err(|e| format!("{}: {e}", path.display())),
         );
         self.entries.insert(
