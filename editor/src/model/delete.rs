@@ -33,6 +33,7 @@ pub fn delete_army(s: &Scenario, a: usize) -> (String, Vec<Change>) {
         leaders: leaders.map(deleted).collect(),
         units: army.units.iter().map(|u| deleted(&u.id)).collect(),
         zones: Vec::new(),
+        kinds: Vec::new(),
     };
     let mut changes = follow_ids(s, &moves);
     changes.push(item_change(

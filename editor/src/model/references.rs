@@ -6,7 +6,9 @@
 //! - the rules: an army's fire restriction and the corps it exempts (Denain 11.1), the armies a
 //!   unit kind may serve (Fontenoy: artillery French only), the army a marker is coloured for
 //!   (Denain 9.4's aides de camp, `rules.counters.markers[].army`);
-//! - commanders' `commands` lists of corps (8.1); units' `corps`;
+//! - commanders' `commands` lists of corps (8.1); units' `corps` and `kind`;
+//! - a unit kind's id: the stacking compositions' terms, the counters' backs by kind
+//!   (Fontenoy 9), the conversion rules' kinds ([`follow_kinds_in_rules`] for the rules);
 //! - zones' owners and `shared_with` (a deleted corps' zone passes to its army; a deleted
 //!   army's zones go), and counters placed free in a zone (a deleted zone's stand on their
 //!   chosen hex, or are not placed);
@@ -17,7 +19,7 @@
 //! once; the caller adds the change of the renamed or deleted item itself.
 
 use bataille_schema::Id;
-use bataille_schema::scenario::{Owner, Placement, Scenario};
+use bataille_schema::scenario::{Owner, Placement, Rules, Scenario};
 
 use crate::model::history::Change;
 use crate::model::oob_ops::{edit_conversions, item_change};
@@ -37,6 +39,9 @@ pub struct IdMoves<'a> {
     pub leaders: Vec<Move<'a>>,
     pub units: Vec<Move<'a>>,
     pub zones: Vec<Move<'a>>,
+    /// Unit kinds renamed (the settings dialog): units' `kind`, the stacking terms, the
+    /// counters' backs by kind, conversion rules.
+    pub kinds: Vec<Move<'a>>,
 }
 
 /// Where `id` goes: `None` if it stays, `Some(None)` if deleted, `Some(Some(new))` if renamed.
@@ -115,6 +120,7 @@ impl<'a> IdMoves<'a> {
             // An emptied list reads "any army": the kind had no other army to keep it for.
             follow_list(&self.armies, &mut kind.armies);
         }
+        follow_kinds_in_rules(rules, &self.kinds);
         // A marker in an army's colour (Denain 9.4's aides de camp) follows its army; a deleted
         // army's markers go with it, as its zones do.
         rules.counters.markers.retain_mut(|m| match &mut m.army {
@@ -168,6 +174,10 @@ impl<'a> IdMoves<'a> {
                 {
                     // A deleted corps' units are deleted with it by the caller.
                     *corps = new.clone();
+                }
+                if let Some(Some(new)) = find(&self.kinds, &after.kind) {
+                    // A kind in use is never deleted (the dialog does not offer it).
+                    after.kind = new.clone();
                 }
                 self.placement(&mut after.placement);
                 if after != *unit {
@@ -245,6 +255,9 @@ impl<'a> IdMoves<'a> {
                     follow_list(&convertible, list);
                     emptied |= named && list.is_empty();
                 }
+                let named = !rule.kinds.is_empty();
+                follow_list(&self.kinds, &mut rule.kinds);
+                emptied |= named && rule.kinds.is_empty();
                 if !emptied {
                     after.push(rule);
                 }
@@ -276,6 +289,45 @@ impl<'a> IdMoves<'a> {
             }
         }
     }
+}
+
+/// What in the rules names unit kinds follows `kinds` renamed or deleted: the stacking
+/// compositions' terms (a term emptied by a deletion goes, its composition with its last term)
+/// and the counters' backs by kind. The kinds themselves (`unit_kinds`) are the caller's.
+pub fn follow_kinds_in_rules(rules: &mut Rules, kinds: &[Move<'_>]) {
+    if kinds.is_empty() {
+        return;
+    }
+    for composition in &mut rules.stacking.compositions {
+        composition.terms.retain_mut(|term| {
+            let named = !term.kinds.is_empty();
+            follow_list(kinds, &mut term.kinds);
+            !(named && term.kinds.is_empty())
+        });
+    }
+    rules
+        .stacking
+        .compositions
+        .retain(|composition| !composition.terms.is_empty());
+    let backs = std::mem::take(&mut rules.counters.back_by_kind);
+    rules.counters.back_by_kind = backs
+        .into_iter()
+        .filter_map(|(mut kind, back)| follow_one(kinds, &mut kind).then_some((kind, back)))
+        .collect();
+}
+
+/// The changes outside the scenario's settings that follow unit kinds renamed (units' `kind`,
+/// conversion rules): the settings dialog renames kinds in its own settings change, with
+/// [`follow_kinds_in_rules`].
+pub fn follow_kind_renames(s: &Scenario, kinds: &[Move<'_>]) -> Vec<Change> {
+    let moves = IdMoves {
+        kinds: kinds.to_vec(),
+        ..IdMoves::default()
+    };
+    let mut changes = Vec::new();
+    moves.counters(s, &mut changes);
+    moves.miniatures(s, &mut changes);
+    changes
 }
 
 /// The changes that make the rest of the scenario follow `moves` (see the module's list), each

@@ -37,8 +37,13 @@ pub struct SettingsDialog {
     used_kinds: std::collections::HashSet<Id>,
     /// The armies (id, name) a unit kind may be restricted to.
     armies: Vec<(Id, String)>,
+    /// Each kind's id as typed or followed from its name, by its key in the draft.
+    kind_ids: std::collections::BTreeMap<Id, crate::panels::unit_kinds::KindId>,
     pub error: Option<String>,
 }
+
+/// The settings read from the dialog, and the unit kinds renamed (old id, new id).
+type Read = (Settings, Vec<(Id, Id)>);
 
 fn field(ui: &mut Ui, label: &str, text: &mut String, width: f32) {
     ui.horizontal(|ui| {
@@ -62,6 +67,12 @@ impl SettingsDialog {
             .map(|u| u.kind.clone())
             .collect();
         SettingsDialog {
+            kind_ids: settings
+                .rules
+                .unit_kinds
+                .keys()
+                .map(|id| (id.clone(), crate::panels::unit_kinds::KindId::of(id)))
+                .collect(),
             used_kinds,
             armies: s
                 .armies
@@ -100,7 +111,10 @@ impl SettingsDialog {
     }
 
     /// Reads the typed fields into the draft; the first field that does not read is the error.
-    fn read(&mut self, grid: &Grid) -> Result<Settings, String> {
+    /// Unit kinds whose id changed are renamed in the settings (stacking terms, backs by kind);
+    /// a renamed kind keeps moving as its old id did (`moves_as`: the map's terrain costs name
+    /// it), and the renames are returned for the units and conversion rules to follow.
+    fn read(&mut self, grid: &Grid) -> Result<Read, String> {
         let mut s = self.draft.clone();
         let optional = |text: &str, what: &str| optional_number(text, POINTS, what);
         if s.title.trim().is_empty() {
@@ -173,7 +187,54 @@ impl SettingsDialog {
             }
         }
         s.notes = (!self.notes.trim().is_empty()).then(|| self.notes.clone());
-        Ok(s)
+        let renames = self.rename_kinds(&mut s)?;
+        Ok((s, renames))
+    }
+
+    /// Renames the kinds whose id was typed or followed a new name; refused when an id would
+    /// be empty or two kinds would share one.
+    fn rename_kinds(&self, s: &mut Settings) -> Result<Vec<(Id, Id)>, String> {
+        let mut renames = Vec::new();
+        let mut kinds = std::collections::BTreeMap::new();
+        for (key, mut kind) in std::mem::take(&mut s.rules.unit_kinds) {
+            let text = self
+                .kind_ids
+                .get(&key)
+                .map_or_else(|| key.to_string(), |k| k.text.trim().to_owned());
+            if text.is_empty() {
+                return Err(format!(
+                    "Unit kind “{}”: its id may not be empty",
+                    kind.name
+                ));
+            }
+            let id = if text == key.as_str() {
+                key.clone()
+            } else {
+                Id::from(crate::model::scenario_edit::sanitise_id(&text))
+            };
+            if id != key {
+                if self.original.rules.unit_kinds.contains_key(&key) && kind.moves_as.is_none() {
+                    kind.moves_as = Some(key.clone());
+                }
+                renames.push((key.clone(), id.clone()));
+            }
+            if kinds.contains_key(&id) {
+                return Err(format!(
+                    "Unit kinds: two kinds would have the id `{id}`; give each its own"
+                ));
+            }
+            kinds.insert(id, kind);
+        }
+        // A kind that moves as itself needs no `moves_as`.
+        for (id, kind) in &mut kinds {
+            if kind.moves_as.as_ref() == Some(id) {
+                kind.moves_as = None;
+            }
+        }
+        s.rules.unit_kinds = kinds;
+        let moves: Vec<(&Id, Option<&Id>)> = renames.iter().map(|(a, b)| (a, Some(b))).collect();
+        crate::model::references::follow_kinds_in_rules(&mut s.rules, &moves);
+        Ok(renames)
     }
 
     /// The dialog's body; Apply sends the edit (one undo step). Returns whether it stays open.
@@ -228,6 +289,7 @@ impl SettingsDialog {
                 crate::panels::unit_kinds::unit_kinds_ui(
                     ui,
                     &mut self.draft.rules.unit_kinds,
+                    &mut self.kind_ids,
                     &self.used_kinds,
                     &self.armies,
                 );
@@ -401,17 +463,34 @@ impl SettingsDialog {
         ui.horizontal(|ui| {
             if ui.button("Apply").clicked() {
                 match self.read(grid) {
-                    Ok(after) => {
+                    Ok((after, renames)) => {
                         self.error = None;
                         open = false;
                         if after != self.original {
-                            cx.send(Command::Edit {
-                                label: "Scenario settings".to_owned(),
-                                changes: vec![Change::Scenario(ScenarioChange::Settings {
-                                    before: Box::new(self.original.clone()),
-                                    after: Box::new(after),
-                                })],
-                            });
+                            // The units and conversion rules naming a renamed kind follow it,
+                            // in the same undo step.
+                            let moves: Vec<(&Id, Option<&Id>)> =
+                                renames.iter().map(|(a, b)| (a, Some(b))).collect();
+                            let mut changes = cx
+                                .doc
+                                .scenario
+                                .as_ref()
+                                .map(|file| {
+                                    crate::model::references::follow_kind_renames(
+                                        &file.scenario,
+                                        &moves,
+                                    )
+                                })
+                                .unwrap_or_default();
+                            changes.push(Change::Scenario(ScenarioChange::Settings {
+                                before: Box::new(self.original.clone()),
+                                after: Box::new(after),
+                            }));
+                            let label = match renames.as_slice() {
+                                [(old, new)] => format!("Unit kind {old} → {new}"),
+                                _ => "Scenario settings".to_owned(),
+                            };
+                            cx.send(Command::Edit { label, changes });
                         }
                     }
                     Err(e) => self.error = Some(e),

@@ -1,7 +1,8 @@
-//! Editing the scenario's unit kinds (in the settings dialog): name, symbol, whether it fights,
-//! front and flank hexsides, immobile, the armies that may field it (Fontenoy 10: artillery
-//! French only; all ticked is any army); adding a kind (its id made from its name) and removing
-//! one no unit uses.
+//! Editing the scenario's unit kinds (in the settings dialog): id, name, symbol, whether it
+//! fights, front and flank hexsides, immobile, the armies that may field it (Fontenoy 10:
+//! artillery French only; all ticked is any army); adding a kind (its id made from its name)
+//! and removing one no unit uses. An id the editor made follows the name until the user types
+//! one (issue 21); the dialog renames the kind where the scenario names it on Apply.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -19,21 +20,66 @@ const SYMBOLS: [Symbol; 7] = [
     Symbol::Other,
 ];
 
-/// The unit kinds' section. `used` are the kinds some unit has (not removable).
+/// A kind's id as the dialog edits it: the text in its field, and whether the user typed it
+/// (then it no longer follows the name).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindId {
+    pub text: String,
+    pub typed: bool,
+}
+
+impl KindId {
+    pub fn of(id: &Id) -> KindId {
+        KindId {
+            text: id.to_string(),
+            typed: false,
+        }
+    }
+}
+
+/// The unit kinds' section. `used` are the kinds some unit has (not removable); `ids` the id
+/// typed or followed for each kind (by its key in `kinds`).
 pub fn unit_kinds_ui(
     ui: &mut Ui,
     kinds: &mut BTreeMap<Id, UnitKind>,
+    ids: &mut BTreeMap<Id, KindId>,
     used: &HashSet<Id>,
     armies: &[(Id, String)],
 ) {
     ui.strong("Unit kinds");
     let mut remove = None;
     for (id, kind) in kinds.iter_mut() {
+        let kind_id = ids.entry(id.clone()).or_insert_with(|| KindId::of(id));
         ui.push_id(("kind", id.as_str()), |ui| {
             ui.horizontal_wrapped(|ui| {
-                let label = ui.label(format!("{id}:"));
-                ui.add(egui::TextEdit::singleline(&mut kind.name).desired_width(120.0))
+                let before = kind.name.clone();
+                let label = ui.label("name");
+                let name = ui
+                    .add(egui::TextEdit::singleline(&mut kind.name).desired_width(120.0))
                     .labelled_by(label.id);
+                // An id the editor made follows the name, until one is typed.
+                if name.changed()
+                    && !kind_id.typed
+                    && crate::model::scenario_edit::id_follows_name(
+                        &Id::from(kind_id.text.as_str()),
+                        &before,
+                        &[],
+                    )
+                {
+                    kind_id.text = crate::model::scenario_edit::sanitise_id(&kind.name);
+                }
+                let id_label = ui.label("id");
+                if ui
+                    .add(egui::TextEdit::singleline(&mut kind_id.text).desired_width(90.0))
+                    .labelled_by(id_label.id)
+                    .on_hover_text(
+                        "The id files and other kinds' rules use; renaming it renames it \
+                         wherever the scenario names it",
+                    )
+                    .changed()
+                {
+                    kind_id.typed = true;
+                }
                 let symbol_label = ui.label("symbol");
                 egui::ComboBox::from_id_salt("symbol")
                     .selected_text(format!("{:?}", kind.symbol))
@@ -90,9 +136,14 @@ pub fn unit_kinds_ui(
     }
     if let Some(id) = remove {
         kinds.remove(&id);
+        ids.remove(&id);
     }
     if ui.button("Add unit kind").clicked() {
-        let taken: HashSet<String> = kinds.keys().map(|k| k.to_string()).collect();
+        let taken: HashSet<String> = kinds
+            .keys()
+            .map(|k| k.to_string())
+            .chain(ids.values().map(|i| i.text.clone()))
+            .collect();
         let name = format!("Kind {}", kinds.len() + 1);
         let id = crate::model::scenario_edit::unique_id(&taken, &name);
         kinds.insert(
