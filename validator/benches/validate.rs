@@ -7,7 +7,13 @@
 //! - `documents/editor`: `validate_documents` in memory without the JSON Schema pass — what
 //!   the editor runs after an edit.
 //! - `documents/with-schema`: the same with the JSON Schema pass.
-//! - `parse-only`: the baseline: reading and parsing the two files, no checks.
+//! - `parse-only`: the baseline: reading and parsing the two files, no checks (issue 23: the
+//!   whole validation within 1.5× of it).
+//!
+//! Then, in the same run, the peer: when `check-jsonschema` is on the PATH (`pip install
+//! check-jsonschema`), it validates the same scenario's JSON (as `bataille export --json`
+//! writes it) against `schema/scenario.schema.json` (3 runs, median wall time, whole process),
+//! and the figures are printed with the ratios (issue 23: ≥ 50× faster).
 
 use std::hint::black_box;
 
@@ -56,6 +62,60 @@ fn big(c: &mut Criterion) {
         b.iter(|| validate_documents(black_box(&scenario), black_box(&map), &Options::default()))
     });
     group.finish();
+
+    let median = |runs: usize, f: &mut dyn FnMut()| {
+        let mut times: Vec<std::time::Duration> = (0..runs)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect();
+        times.sort();
+        times[runs / 2]
+    };
+    let ours = median(11, &mut || {
+        black_box(validate_file(&path, &Options::default()));
+    });
+    let parse = median(11, &mut || {
+        let _ = black_box(load_scenario(&path));
+    });
+    eprintln!(
+        "validate {:.1} ms, parse only {:.1} ms: {:.2}x parsing",
+        ours.as_secs_f64() * 1e3,
+        parse.as_secs_f64() * 1e3,
+        ours.as_secs_f64() / parse.as_secs_f64()
+    );
+    let json = dir.join("stress.json");
+    let schema =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schema/scenario.schema.json");
+    let peer = |json: &std::path::Path| {
+        std::process::Command::new("check-jsonschema")
+            .arg("--schemafile")
+            .arg(&schema)
+            .arg(json)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+    };
+    let written = serde_json::to_string(&scenario).map(|text| std::fs::write(&json, text));
+    match (written, peer(&json)) {
+        (Ok(Ok(())), Ok(status)) if status.success() => {
+            let theirs = median(3, &mut || {
+                let _ = peer(&json);
+            });
+            eprintln!(
+                "check-jsonschema {:.0} ms (whole process, schema only): bataille validate is \
+                 {:.0}x faster (in process, every check)",
+                theirs.as_secs_f64() * 1e3,
+                theirs.as_secs_f64() / ours.as_secs_f64()
+            );
+        }
+        (_, Ok(status)) => eprintln!("check-jsonschema did not pass the stress scenario: {status}"),
+        (_, Err(error)) => {
+            eprintln!("check-jsonschema not run ({error}): pip install check-jsonschema")
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
