@@ -39,13 +39,10 @@ const LONG_FILES_ALLOWED: &[&str] = &[
     "export/src/print.rs",
     "export/src/tiled.rs",
     "export/src/print/charts.rs",
-    "table/src/svg.rs",
 ];
 
 /// Import cycles not yet broken: `crate's src: the sibling modules in the cycle, sorted`.
-const CYCLES_ALLOWED: &[&str] = &[
-    "digitize/src: classify ↔ hexsides",
-];
+const CYCLES_ALLOWED: &[&str] = &["digitize/src: classify ↔ hexsides"];
 
 const MARKER: &str = "Longer than 600 lines";
 const MAX_LINES: usize = 600;

@@ -17,6 +17,7 @@
 mod layout;
 pub mod roster;
 mod svg;
+mod window;
 pub use svg::fmt_num;
 
 use bataille_schema::scenario::MiniaturesUse;
@@ -199,8 +200,8 @@ impl Layout {
     /// The top-left corner of the table of `size` mm that holds the most units whole (ties:
     /// nearest the deployed area's centre): where `bataille table --table` puts it.
     pub fn best_window(&self, map: &Map, size: [f64; 2]) -> [f64; 2] {
-        let (lo, hi) = svg::deployed_bounds(&self.units, map, self.mm_per_grid);
-        svg::best_window(&self.units, size, lo, hi)
+        let (lo, hi) = window::deployed_bounds(&self.units, map, self.mm_per_grid);
+        window::best_window(&self.units, size, lo, hi)
     }
 }
 
