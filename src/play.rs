@@ -22,16 +22,95 @@ pub fn run_vassal(scenario_path: &Path, out: &Path) -> anyhow::Result<String> {
         scan: map.background.clone(),
         ..VassalOptions::default()
     };
-    let bytes = bataille_export::vassal::export(&scenario.scenario, &map.map, &options)
-        .with_context(|| format!("exporting {} to VASSAL", display(scenario_path)))?;
-    let mut outputs = door::outputs(&admitted);
+    let variants = variants_of(scenario_path, &scenario.path);
+    let setups: Vec<bataille_export::variants::Setup<'_>> = variants
+        .iter()
+        .filter_map(|a| match &a.document {
+            Document::Scenario(s) => s
+                .variant
+                .as_ref()
+                .map(|v| bataille_export::variants::Setup {
+                    name: &v.variant.name,
+                    scenario: &s.scenario,
+                }),
+            _ => None,
+        })
+        .collect();
+    let bytes = bataille_export::vassal::export_with_setups(
+        &scenario.scenario,
+        &map.map,
+        &options,
+        &setups,
+    )
+    .with_context(|| format!("exporting {} to VASSAL", display(scenario_path)))?;
+    let mut reads = admitted.reads.clone();
+    reads.extend(variants.iter().flat_map(|a| a.reads.iter().cloned()));
+    let mut outputs = bataille_schema::files::Outputs::guarding(&reads);
     outputs.stage(out, &bytes)?;
     outputs.commit()?;
+    let with = match setups.len() {
+        0 => String::new(),
+        n => format!(
+            ", with {n} variant{} as predefined setups",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
     Ok(format!(
-        "wrote {} ({} KiB)",
+        "wrote {} ({} KiB{with})",
         display(out),
         bytes.len() / 1024
     ))
+}
+
+/// The variants of a scenario: the `Variant(` files beside it (same folder, `*.ron`, in name
+/// order) whose base is this scenario, each opened through the door. A variant the door
+/// refuses is left out, with a warning: `bataille validate` says why.
+fn variants_of(
+    scenario_path: &Path,
+    opened_path: &Path,
+) -> Vec<bataille_validator::door::Admitted> {
+    let Some(dir) = scenario_path.parent() else {
+        return Vec::new();
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron") && p.is_file())
+        .collect();
+    files.sort();
+    let this = std::fs::canonicalize(opened_path).ok();
+    let mut out = Vec::new();
+    for file in files {
+        if std::fs::canonicalize(&file).ok() == this {
+            continue;
+        }
+        let opened = bataille_validator::door::open(&file, &door::options(None));
+        let base_is_this = match &opened.document {
+            Some(Document::Scenario(s)) => s.variant.as_ref().is_some_and(|v| {
+                std::fs::canonicalize(&v.base.path).ok() == this && this.is_some()
+            }),
+            _ => false,
+        };
+        if !base_is_this {
+            continue;
+        }
+        match opened.admit() {
+            Ok(admitted) => out.push(admitted),
+            Err(_) => tell!(
+                "warning: {}: a variant of this scenario left out of the module: it is refused (`bataille validate` says why)",
+                display(&file)
+            ),
+        }
+    }
+    out
 }
 
 /// Writes a Tiled map of a map, or of a scenario's map with its units.

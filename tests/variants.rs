@@ -476,3 +476,154 @@ fn removing_a_unit_the_base_s_victory_names_is_reported_at_the_removal() {
     );
     assert!(found.contains(&expected), "{found:#?}");
 }
+
+/// The commands of a saved game in a module (`savedGame`, deobfuscated), split at VASSAL's
+/// command separator.
+fn saved_game_commands(module: &[u8], file: &str) -> Vec<String> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(module)).expect("module");
+    let mut save = Vec::new();
+    zip.by_name(file)
+        .unwrap_or_else(|_| panic!("{file} in the module"))
+        .read_to_end(&mut save)
+        .expect("read");
+    let mut inner = zip::ZipArchive::new(std::io::Cursor::new(save)).expect("a saved game");
+    let mut text = String::new();
+    inner
+        .by_name("savedGame")
+        .expect("savedGame")
+        .read_to_string(&mut text)
+        .expect("read");
+    bataille_export::variants::deobfuscate(&text)
+        .expect("VASSAL's obfuscation")
+        .split('\u{1b}')
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_module_of_a_base_offers_each_variant_as_a_predefined_setup() {
+    let repo = Repo::new();
+    // Douglas (2011) and Fechenbach 2/ (1911) change places; Valenciennes 1/ comes on turn 4.
+    repo.write(
+        "scenarios/swap.ron",
+        "Variant(format_version: 1, name: \"Swap\", base: \"denain-1712.ron\",\n  units: {\"al-douglas\": (placement: Hex(\"1911\"), cp: 3), \"al-fechenbach-2\": (placement: Hex(\"2011\")), \"fr-valenciennes-1\": (turn: 4)})\n",
+    );
+    // Not a variant of this base: left out.
+    repo.write(
+        "scenarios/other.ron",
+        "Variant(format_version: 1, name: \"Other\", base: \"elsewhere.ron\")\n",
+    );
+    let export = repo.run(&[
+        "export",
+        "--vassal",
+        "scenarios/denain-1712.ron",
+        "--out",
+        "d.vmod",
+    ]);
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    assert!(
+        export
+            .stdout
+            .contains("with 1 variant as predefined setups"),
+        "{}",
+        export.stdout
+    );
+    let module = std::fs::read(repo.root.join("d.vmod")).expect("module");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(module.clone())).expect("zip");
+    let mut build = String::new();
+    zip.by_name("buildFile.xml")
+        .expect("buildFile.xml")
+        .read_to_string(&mut build)
+        .expect("read");
+    // The published set-up stays (the at-start stacks, "New Game"), then the variant's file.
+    assert!(
+        build.contains("<VASSAL.build.module.PredefinedSetup name=\"Denain 1712 — scénario historique\" description=\"The published set-up\" isMenu=\"false\" useFile=\"false\" file=\"\"/>"),
+        "{build}"
+    );
+    assert!(
+        build.contains("<VASSAL.build.module.PredefinedSetup name=\"Swap\" description=\"A variant of Denain 1712 — scénario historique\" isMenu=\"false\" useFile=\"true\" file=\"setup-1.vsav\"/>"),
+        "{build}"
+    );
+    assert!(!build.contains("name=\"Other\""));
+    // The variant's reinforcement schedule, in a panel of its own.
+    let panel = build
+        .find("entryName=\"Swap — Turn 4 (14:00)\"")
+        .expect("the variant's turn 4 panel");
+    let panel_end = panel
+        + build[panel..]
+            .find("</VASSAL.build.widget.PanelWidget>")
+            .expect("panel end");
+    assert!(build[panel..panel_end].contains("Valenciennes 1/ (enters at 3211, 3212)"));
+
+    let commands = saved_game_commands(&module, "setup-1.vsav");
+    assert_eq!(commands.first().map(String::as_str), Some("begin_save"));
+    assert_eq!(commands.get(1).map(String::as_str), Some("SETUP_STACK\t"));
+    assert_eq!(commands.last().map(String::as_str), Some("end_save"));
+    // Where the module's at-start stack of a hex stands.
+    let stack_at = |hex: &str| -> (String, String) {
+        let at = build
+            .find(&format!("SetupStack name=\"{hex}\""))
+            .unwrap_or_else(|| panic!("a stack at {hex}"));
+        let attr = |name: &str| {
+            let from =
+                build[at..].find(&format!(" {name}=\"")).expect("attribute") + at + name.len() + 3;
+            build[from..from + build[from..].find('"').expect("quote")].to_owned()
+        };
+        (attr("x"), attr("y"))
+    };
+    let piece = |name: &str| {
+        commands
+            .iter()
+            .find(|c| c.contains(&format!(";{name}.png;")))
+            .unwrap_or_else(|| panic!("{name} in the saved game"))
+            .clone()
+    };
+    let (x, y) = stack_at("1911");
+    let douglas = piece("c-al-douglas--setup-1");
+    assert!(douglas.contains(&format!("Main Map;{x};{y};")), "{douglas}");
+    // Douglas's CP changed: drawn from an image of the setup's own, in the module.
+    assert!(douglas.contains("c-al-douglas--setup-1.png"), "{douglas}");
+    assert!(zip.by_name("images/c-al-douglas--setup-1.png").is_ok());
+    let (x2, y2) = stack_at("2011");
+    let fechenbach = piece("c-al-fechenbach-2");
+    assert!(
+        fechenbach.contains(&format!("Main Map;{x2};{y2};")),
+        "{fechenbach}"
+    );
+    // Fechenbach's values did not change: the module's image.
+    assert!(fechenbach.contains("c-al-fechenbach-2.png"), "{fechenbach}");
+    // The piece's traits are the module's slot's, its state placed on the main map.
+    let slot_start = build
+        .find("entryName=\"Fechenbach 2/\"")
+        .expect("Fechenbach's slot");
+    let slot = &build[slot_start..slot_start + build[slot_start..].find("</VASSAL").expect("end")];
+    let slot_type = slot
+        .split_once("+/null/")
+        .map(|(_, rest)| rest.replace("&#9;", "\t"))
+        .expect("slot definition");
+    let slot_type = slot_type
+        .rsplit_once('/')
+        .map(|(t, _)| t.to_owned())
+        .expect("type");
+    assert!(fechenbach.contains(&slot_type), "{fechenbach}\n{slot_type}");
+    // Valenciennes 1/ is a reinforcement: not on the map at the start.
+    assert!(
+        !commands
+            .iter()
+            .any(|c| c.contains("c-fr-valenciennes-1.png;") || c.contains("c-fr-valenciennes-1--"))
+    );
+    // Hexes holding two counters or more are stacks of those pieces.
+    let stacks: Vec<&String> = commands.iter().filter(|c| c.contains("/stack/")).collect();
+    assert!(!stacks.is_empty());
+    for stack in stacks {
+        let state = stack.rsplit_once("/stack/").expect("state").1;
+        let ids: Vec<&str> = state.split(';').skip(3).collect();
+        assert!(ids.len() >= 2, "{stack}");
+        for id in ids {
+            assert!(
+                commands.iter().any(|c| c.starts_with(&format!("+/{id}/"))),
+                "stack {stack} names {id}, which the saved game does not add"
+            );
+        }
+    }
+}

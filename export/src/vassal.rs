@@ -308,6 +308,9 @@ fn rotator_type() -> String {
     format!("rotate;{}", seq(';', &tokens))
 }
 
+/// The main map's name, which a saved game's pieces name as their map.
+const MAIN_MAP: &str = "Main Map";
+
 /// The map that eliminated counters go to (a window of its own, opened from the toolbar).
 pub const DEAD_PILE: &str = "Eliminated units";
 /// Where on the dead pile's board they land, pixels.
@@ -350,7 +353,26 @@ pub fn piece_definition(
     facing_index: Option<u32>,
     gpid: u32,
 ) -> String {
-    let basic_state = seq(';', &["null", "0", "0", &gpid.to_string(), "0"]);
+    piece_command("null", front, back, name, facing_index, gpid, None)
+}
+
+/// The AddPiece command of a piece (`+/ID/TYPE/STATE`, as a saved game holds it): the piece
+/// of [`piece_definition`], with its id and, `at`, the map (its name) and the point it stands
+/// on.
+pub fn piece_command(
+    id: &str,
+    front: &str,
+    back: Option<(&str, &str)>,
+    name: &str,
+    facing_index: Option<u32>,
+    gpid: u32,
+    at: Option<(&str, i64, i64)>,
+) -> String {
+    let (map, x, y) = at.map_or(
+        ("null".to_owned(), "0".to_owned(), "0".to_owned()),
+        |(m, x, y)| (m.to_owned(), x.to_string(), y.to_string()),
+    );
+    let basic_state = seq(';', &[&map, &x, &y, &gpid.to_string(), "0"]);
     let basic = basic_type(front, name);
     let (mut piece_type, mut state) = match back {
         Some((back, back_name)) => (
@@ -380,7 +402,7 @@ pub fn piece_definition(
     format!(
         "+/{}",
         SequenceEncoder::new('/')
-            .append("null")
+            .append(id)
             .append(&piece_type)
             .append(&state)
             .value()
@@ -443,6 +465,20 @@ pub fn export(
     map: &Map,
     options: &VassalOptions,
 ) -> Result<Vec<u8>, ExportError> {
+    export_with_setups(scenario, map, options, &[])
+}
+
+/// The module of a scenario with its variants as predefined setups: VASSAL's File menu offers
+/// the scenario's own set-up (the module's at-start stacks, as "New Game" does) and each
+/// variant (a saved game in the module: its counters where the variant places them, counters
+/// it changes drawn with their new values); the reinforcements tray has each variant's
+/// schedule where it differs.
+pub fn export_with_setups(
+    scenario: &Scenario,
+    map: &Map,
+    options: &VassalOptions,
+    setups: &[crate::variants::Setup<'_>],
+) -> Result<Vec<u8>, ExportError> {
     let (layout, vg) = board_layout(map, options)?;
     let render = RenderOptions {
         px_per_hex: (options.px_per_hex.clamp(8, 512) / 2 * 2) as f32,
@@ -501,27 +537,53 @@ pub fn export(
             images.insert(format!("{stem}-back.png"), counter.png(side, canvas, true)?);
         }
     }
+    // Each setup's counters: the module's image when it draws the same, its own otherwise.
+    let setup_counters: Vec<Vec<Counter>> =
+        setups.iter().map(|s| counters(s.scenario, map)).collect();
+    let mut setup_stems: Vec<BTreeMap<String, String>> = Vec::new();
+    for (n, all_of) in setup_counters.iter().enumerate() {
+        let mut stems = BTreeMap::new();
+        for counter in all_of {
+            let stem = image_stem(counter);
+            let front = counter.png(side, canvas, false)?;
+            let back = counter
+                .has_back()
+                .then(|| counter.png(side, canvas, true))
+                .transpose()?;
+            let same = images.get(&format!("{stem}.png")) == Some(&front)
+                && back
+                    .as_ref()
+                    .is_none_or(|b| images.get(&format!("{stem}-back.png")) == Some(b));
+            let stem = if same {
+                stem
+            } else {
+                let own = format!("{stem}--setup-{}", n + 1);
+                images.insert(format!("{own}.png"), front);
+                if let Some(back) = back {
+                    images.insert(format!("{own}-back.png"), back);
+                }
+                own
+            };
+            stems.insert(counter.id.clone(), stem);
+        }
+        setup_stems.push(stems);
+    }
     let mut gpid = 1u32;
     let mut next = || {
         let id = gpid;
         gpid += 1;
         id
     };
-    let slot = |x: &mut Xml, counter: &Counter, id: u32| {
-        let stem = image_stem(counter);
+    let slot_as = |x: &mut Xml, counter: &Counter, stem: &str, id: u32| {
         let facing_index = counter
             .facing
             .map(|bearing| ((bearing / 30.0).round() as i64).rem_euclid(12) as u32);
-        let back_name = match counter.kind {
-            crate::counters::CounterKind::Marker(_) => "Other side",
-            _ => "Reduced side",
-        };
         let back_image = format!("{stem}-back.png");
         let definition = piece_definition(
             &format!("{stem}.png"),
             counter
                 .has_back()
-                .then_some((back_image.as_str(), back_name)),
+                .then_some((back_image.as_str(), back_name(counter))),
             &counter.name,
             facing_index,
             id,
@@ -537,6 +599,8 @@ pub fn export(
             &definition,
         );
     };
+    let slot =
+        |x: &mut Xml, counter: &Counter, id: u32| slot_as(x, counter, &image_stem(counter), id);
     let board_name = map.name.clone();
     let mut x = Xml {
         out: String::from("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"),
@@ -645,7 +709,7 @@ pub fn export(
     body.open(
         "VASSAL.build.module.Map",
         &[
-            ("mapName", "Main Map".to_owned()),
+            ("mapName", MAIN_MAP.to_owned()),
             ("allowMultiple", "false".to_owned()),
             ("backgroundcolor", "255,255,255".to_owned()),
             ("buttonName", String::new()),
@@ -887,18 +951,36 @@ pub fn export(
     body.close("VASSAL.build.widget.PanelWidget");
     body.close("VASSAL.build.widget.TabWidget");
     body.close("VASSAL.build.module.PieceWindow");
-    // Reinforcements: a tray with a panel per turn.
-    let mut by_turn: BTreeMap<u32, Vec<(&Counter, String)>> = BTreeMap::new();
-    for counter in &all {
-        if let Some(Placement::Reinforcement { turn, entry }) = counter.placement {
-            let entry: Vec<&str> = entry.iter().map(|h| h.as_str()).collect();
-            by_turn
-                .entry(*turn)
-                .or_default()
-                .push((counter, entry.join(", ")));
+    // Reinforcements: a tray with a panel per turn; a variant whose schedule differs has its
+    // own panels, named for it.
+    type Schedule<'c> = BTreeMap<u32, Vec<(&'c Counter<'c>, String)>>;
+    fn schedule<'c>(all: &'c [Counter<'c>]) -> Schedule<'c> {
+        let mut by_turn: Schedule<'c> = BTreeMap::new();
+        for counter in all {
+            if let Some(Placement::Reinforcement { turn, entry }) = counter.placement {
+                let entry: Vec<&str> = entry.iter().map(|h| h.as_str()).collect();
+                by_turn
+                    .entry(*turn)
+                    .or_default()
+                    .push((counter, entry.join(", ")));
+            }
+        }
+        by_turn
+    }
+    let keys = |s: &Schedule<'_>| -> Vec<(u32, String, String)> {
+        s.iter()
+            .flat_map(|(t, v)| v.iter().map(move |(c, e)| (*t, c.id.clone(), e.clone())))
+            .collect()
+    };
+    let by_turn = schedule(&all);
+    let mut trays: Vec<(Option<usize>, Schedule<'_>)> = vec![(None, by_turn)];
+    for (n, all_of) in setup_counters.iter().enumerate() {
+        let own = schedule(all_of);
+        if keys(&own) != keys(&trays[0].1) {
+            trays.push((Some(n), own));
         }
     }
-    if !by_turn.is_empty() {
+    if trays.iter().any(|(_, t)| !t.is_empty()) {
         body.open(
             "VASSAL.build.module.PieceWindow",
             &[
@@ -915,33 +997,130 @@ pub fn export(
             "VASSAL.build.widget.TabWidget",
             &[("entryName", "Reinforcements".to_owned())],
         );
-        for (turn, pieces) in &by_turn {
-            body.open(
-                "VASSAL.build.widget.PanelWidget",
-                &[
-                    (
-                        "entryName",
-                        format!(
-                            "Turn {turn} ({})",
-                            crate::counters::turn_time(scenario, *turn)
+        for (setup, by_turn) in &trays {
+            let of = setup.map_or(scenario, |n| setups[n].scenario);
+            for (turn, pieces) in by_turn {
+                let panel = format!("Turn {turn} ({})", crate::counters::turn_time(of, *turn));
+                body.open(
+                    "VASSAL.build.widget.PanelWidget",
+                    &[
+                        (
+                            "entryName",
+                            match setup {
+                                Some(n) => format!("{} — {panel}", setups[*n].name),
+                                None => panel,
+                            },
                         ),
-                    ),
-                    ("fixed", "false".to_owned()),
-                    ("nColumns", "6".to_owned()),
-                    ("scale", "1.0".to_owned()),
-                    ("vert", "false".to_owned()),
-                ],
-            );
-            for (counter, entry) in pieces {
-                let id = next();
-                let mut named = (*counter).clone();
-                named.name = format!("{} (enters at {entry})", counter.name);
-                slot(&mut body, &named, id);
+                        ("fixed", "false".to_owned()),
+                        ("nColumns", "6".to_owned()),
+                        ("scale", "1.0".to_owned()),
+                        ("vert", "false".to_owned()),
+                    ],
+                );
+                for (counter, entry) in pieces {
+                    let id = next();
+                    let mut named = (*counter).clone();
+                    named.name = format!("{} (enters at {entry})", counter.name);
+                    let stem = match setup {
+                        Some(n) => setup_stems[*n]
+                            .get(&counter.id)
+                            .cloned()
+                            .unwrap_or_else(|| image_stem(counter)),
+                        None => image_stem(counter),
+                    };
+                    slot_as(&mut body, &named, &stem, id);
+                }
+                body.close("VASSAL.build.widget.PanelWidget");
             }
-            body.close("VASSAL.build.widget.PanelWidget");
         }
         body.close("VASSAL.build.widget.TabWidget");
         body.close("VASSAL.build.module.PieceWindow");
+    }
+    // Predefined setups: the scenario's own (the at-start stacks, as "New Game") and each
+    // variant's saved game.
+    let mut setup_files: Vec<(String, Vec<u8>)> = Vec::new();
+    if !setups.is_empty() {
+        body.empty(
+            "VASSAL.build.module.PredefinedSetup",
+            &[
+                ("name", scenario.title.clone()),
+                ("description", "The published set-up".to_owned()),
+                ("isMenu", "false".to_owned()),
+                ("useFile", "false".to_owned()),
+                ("file", String::new()),
+            ],
+        );
+        for (n, setup) in setups.iter().enumerate() {
+            let mut commands = Vec::new();
+            let mut stacks: BTreeMap<HexIndex, Vec<String>> = BTreeMap::new();
+            for counter in &setup_counters[n] {
+                let Some(index) = counter
+                    .placement
+                    .and_then(Placement::hex)
+                    .and_then(|hex| grid.lookup(hex))
+                else {
+                    continue;
+                };
+                let (col, row) = vg.raw(grid, index);
+                let (px, py) = vg.centre(col, row);
+                let gpid = next();
+                let piece = format!("{}", 1_000_000 * (n + 1) + gpid as usize);
+                let stem = setup_stems[n]
+                    .get(&counter.id)
+                    .cloned()
+                    .unwrap_or_else(|| image_stem(counter));
+                let back_image = format!("{stem}-back.png");
+                commands.push(piece_command(
+                    &piece,
+                    &format!("{stem}.png"),
+                    counter
+                        .has_back()
+                        .then_some((back_image.as_str(), back_name(counter))),
+                    &counter.name,
+                    counter
+                        .facing
+                        .map(|bearing| ((bearing / 30.0).round() as i64).rem_euclid(12) as u32),
+                    gpid,
+                    Some((MAIN_MAP, px, py)),
+                ));
+                stacks.entry(index).or_default().push(piece);
+            }
+            for (index, pieces) in &stacks {
+                if pieces.len() < 2 {
+                    continue;
+                }
+                let (col, row) = vg.raw(grid, *index);
+                let (px, py) = vg.centre(col, row);
+                let mut state = SequenceEncoder::new(';')
+                    .append(MAIN_MAP)
+                    .append(&px.to_string())
+                    .append(&py.to_string());
+                for piece in pieces {
+                    state = state.append(piece);
+                }
+                let id = format!("{}", 1_000_000 * (n + 1) + next() as usize);
+                commands.push(format!(
+                    "+/{}",
+                    SequenceEncoder::new('/')
+                        .append(&id)
+                        .append("stack")
+                        .append(&state.value())
+                        .value()
+                ));
+            }
+            let file = crate::variants::setup_file(n);
+            body.empty(
+                "VASSAL.build.module.PredefinedSetup",
+                &[
+                    ("name", setup.name.to_owned()),
+                    ("description", format!("A variant of {}", scenario.title)),
+                    ("isMenu", "false".to_owned()),
+                    ("useFile", "true".to_owned()),
+                    ("file", file.clone()),
+                ],
+            );
+            setup_files.push((file, crate::variants::saved_game(&commands)?));
+        }
     }
     let next_id = next();
     x.open(
@@ -983,6 +1162,11 @@ pub fn export(
     zip.write_all(build_file.as_bytes()).map_err(io)?;
     zip.start_file("moduledata", deflated)?;
     zip.write_all(moduledata.as_bytes()).map_err(io)?;
+    for (name, bytes) in &setup_files {
+        // A saved game is a zip already.
+        zip.start_file(name.as_str(), stored)?;
+        zip.write_all(bytes).map_err(io)?;
+    }
     for (name, bytes) in &images {
         // PNGs are compressed already.
         zip.start_file(format!("images/{name}"), stored)?;
@@ -1075,6 +1259,14 @@ fn dead_pile_map(body: &mut Xml) {
 }
 
 /// The image file stem of a counter (markers share one image per kind).
+/// The name of a counter's other side: a unit's is reduced, a marker's (or leader's) other.
+fn back_name(counter: &Counter) -> &'static str {
+    match counter.kind {
+        crate::counters::CounterKind::Marker(_) => "Other side",
+        _ => "Reduced side",
+    }
+}
+
 fn image_stem(counter: &Counter) -> String {
     match &counter.kind {
         crate::counters::CounterKind::Marker(kind) if counter.id.starts_with("marker-") => {
