@@ -31,7 +31,6 @@ const LONG_FILES_ALLOWED: &[&str] = &[
     "schema/src/scenario.rs",
     "validator/src/references.rs",
     "validator/src/door.rs",
-    "render/src/counters.rs",
     "digitize/src/hexsides.rs",
     "digitize/src/refine.rs",
     "digitize/src/calibrate.rs",
