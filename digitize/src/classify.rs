@@ -28,6 +28,9 @@ pub struct ClassifyOptions {
     pub band_half_width: f32,
     /// The length of hexside sampled, centred on its middle, as a fraction of the side.
     pub band_length: f32,
+    /// Follow the hexside features as drawn lines over the whole sheet (the `trace` module)
+    /// and correct the patch model's suggestions with them.
+    pub trace_lines: bool,
 }
 
 impl Default for ClassifyOptions {
@@ -37,6 +40,7 @@ impl Default for ClassifyOptions {
             max_samples_per_hex: 1024,
             band_half_width: 0.12,
             band_length: 0.6,
+            trace_lines: true,
         }
     }
 }
@@ -523,7 +527,7 @@ pub fn suggest_hexsides_with_progress(
     options: &ClassifyOptions,
     progress: Progress,
 ) -> Result<Vec<HexsideSuggestion>, ClassifyError> {
-    crate::hexsides::suggest(
+    suggest_and_trace(
         scan,
         grid,
         grid_to_image,
@@ -533,6 +537,49 @@ pub fn suggest_hexsides_with_progress(
         progress,
     )
     .map(|(suggestions, _)| suggestions)
+}
+
+/// The patch model's suggestions, corrected by the features followed as drawn lines
+/// ([`crate::trace`]) when `options.trace_lines`.
+fn suggest_and_trace(
+    scan: &Scan,
+    grid: &Grid,
+    grid_to_image: &Matrix,
+    terrain: &TerrainSuggestions,
+    samples: &HexsideSamples,
+    options: &ClassifyOptions,
+    progress: Progress,
+) -> Result<(Vec<HexsideSuggestion>, Vec<Lab>), ClassifyError> {
+    let (mut suggestions, inks) = crate::hexsides::suggest(
+        scan,
+        grid,
+        grid_to_image,
+        terrain,
+        samples,
+        options,
+        progress,
+    )?;
+    if options.trace_lines {
+        let hexsides: Vec<(HexIndex, Side)> =
+            suggestions.iter().map(|s| (s.index, s.side)).collect();
+        let trace = crate::trace::trace(
+            scan,
+            grid,
+            grid_to_image,
+            terrain,
+            samples,
+            inks.first().copied(),
+            &hexsides,
+        );
+        let water_hex = |index: HexIndex| {
+            terrain
+                .get(grid, index)
+                .and_then(|s| s.code.as_ref())
+                .is_some_and(|c| samples.water_terrain.contains(c))
+        };
+        crate::trace::apply_trace(grid, samples, &trace, &mut suggestions, &water_hex);
+    }
+    Ok((suggestions, inks))
 }
 
 /// [`suggest_hexsides`] and the inks it learnt (the grid line's, then each feature's), for
@@ -545,7 +592,7 @@ pub fn suggest_hexsides_with_inks(
     samples: &HexsideSamples,
     options: &ClassifyOptions,
 ) -> Result<(Vec<HexsideSuggestion>, Vec<Lab>), ClassifyError> {
-    crate::hexsides::suggest(
+    suggest_and_trace(
         scan,
         grid,
         grid_to_image,

@@ -23,6 +23,7 @@ pub mod refine;
 pub mod scan;
 pub mod shape;
 pub mod synth;
+pub mod trace;
 
 pub use calibrate::{CalibrationError, Fit, calibrate, calibrate_without, fit};
 pub use classify::{
