@@ -2,19 +2,21 @@
 //! scan, suggests the terrain of every hex (and hexside features when samples name some) and
 //! writes a map file with the background fit set.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context as _, anyhow};
-use bataille_schema::map::{Background, FitKind};
-use bataille_schema::{FORMAT_VERSION, HexIndex, HexsideRef, Id, Map, Side};
+use bataille_schema::map::{Background, FitKind, Shifted};
+use bataille_schema::{FORMAT_VERSION, Grid, HexIndex, HexsideRef, Id, Map, Side};
 
 use bataille_digitize::calibrate::{calibrate, check};
 use bataille_digitize::classify::{
     ClassifyOptions, HexsideSamples, mask_line_inks, suggest_hexsides_with_inks, suggest_terrain,
 };
 use bataille_digitize::files::{read_calibration, read_samples};
+use bataille_digitize::refine::{RefineOptions, calibrate_on_print};
 use bataille_digitize::scan::{ScanLimits, load_scan, no_progress};
+use bataille_digitize::shape::{self, Place};
 
 /// The fit model, on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -32,6 +34,16 @@ impl From<FitArg> for FitKind {
             FitArg::Projective => FitKind::Projective,
         }
     }
+}
+
+/// What the command prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Lines for a person (long lists cut, saying how many more).
+    Human,
+    /// One JSON object with everything: the fit, the warnings, the map's shape, every doubtful
+    /// hex and hexside.
+    Json,
 }
 
 /// Fit a hex grid to a scanned map and suggest its terrain from the scan's colours.
@@ -54,6 +66,156 @@ pub struct Args {
     /// List the hexes and hexsides whose suggestion is less sure than this (0-1).
     #[arg(long, default_value_t = bataille_digitize::classify::DOUBTFUL_BELOW)]
     pub doubtful_below: f32,
+    /// Keep the clicks' own fit: do not refine the grid on the printed grid lines.
+    #[arg(long)]
+    pub no_refine: bool,
+    /// Write the map's shape found on the print: the hexes half on it to `half_hexes`, and
+    /// the last cells of the columns (rows) of one parity, when none is on the print, as
+    /// `short_lines`. Without it the shape is only suggested.
+    #[arg(long)]
+    pub apply_shape: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// At most this many names of a list on one line of the human output.
+const SHOWN: usize = 40;
+
+/// Everything the command found, for either output.
+#[derive(Debug, Default, serde::Serialize)]
+struct Report {
+    fit: FitReport,
+    refinement: Option<RefinementReport>,
+    warnings: Vec<String>,
+    shape: ShapeReport,
+    terrain: TerrainReport,
+    hexsides: Option<HexsidesReport>,
+    wrote: String,
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+struct FitReport {
+    kind: String,
+    rms_px: f64,
+    points: Vec<PointReport>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct PointReport {
+    hex: String,
+    residual_px: f64,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct RefinementReport {
+    kind: String,
+    sides_with_a_line: usize,
+    sides_probed: usize,
+    rms_px: f64,
+    local_correction: bool,
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+struct ShapeReport {
+    /// Hexes on the grid's edge that the print shows only in part.
+    half: Vec<String>,
+    /// Hexes not on the print.
+    off: Vec<String>,
+    /// The parity whose columns (rows) end one cell early on the print, if that is all the
+    /// hexes off it.
+    short_lines: Option<String>,
+    /// Whether the shape was written to the map (`--apply-shape`).
+    written: bool,
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+struct TerrainReport {
+    hexes: usize,
+    doubtful: Vec<DoubtfulHex>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct DoubtfulHex {
+    hex: String,
+    code: Option<String>,
+    confidence: f32,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct HexsidesReport {
+    checked: usize,
+    with_a_feature: usize,
+    doubtful: Vec<DoubtfulHexside>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct DoubtfulHexside {
+    hexside: String,
+    feature: Option<String>,
+    confidence: f32,
+}
+
+/// `names` joined by spaces, at most [`SHOWN`] of them, then how many more.
+fn some_of(names: &[String]) -> String {
+    let mut text = names
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if names.len() > SHOWN {
+        text.push_str(&format!(
+            " … and {} more (--format json lists them all)",
+            names.len() - SHOWN
+        ));
+    }
+    text
+}
+
+/// The parity whose lines (columns of a flat grid, rows of a pointy one) have their last
+/// cell in `missing` — all of them, and nothing else.
+fn short_lines_of(grid: &Grid, missing: &BTreeSet<HexIndex>) -> Option<Shifted> {
+    if missing.is_empty() {
+        return None;
+    }
+    [Shifted::Odd, Shifted::Even].into_iter().find(|parity| {
+        let probe = bataille_schema::Map {
+            short_lines: Some(*parity),
+            grid: grid.clone(),
+            ..empty_map(grid)
+        };
+        let absent: BTreeSet<HexIndex> = grid.indices().filter(|i| probe.is_absent(*i)).collect();
+        absent == *missing
+    })
+}
+
+fn empty_map(grid: &Grid) -> Map {
+    Map {
+        paths: Default::default(),
+        short_lines: None,
+        format_version: FORMAT_VERSION,
+        name: String::new(),
+        notes: None,
+        grid: grid.clone(),
+        metres_per_hex: None,
+        terrain: BTreeMap::new(),
+        overlay_types: BTreeMap::new(),
+        hexside_types: BTreeMap::new(),
+        rows: Vec::new(),
+        overlays: BTreeMap::new(),
+        hexsides: BTreeMap::new(),
+        labels: BTreeMap::new(),
+        friendly_edges: BTreeMap::new(),
+        checked: Vec::new(),
+        background: None,
+        half_hexes: Vec::new(),
+        allow: Vec::new(),
+    }
+}
+
+fn kind_name(kind: FitKind) -> String {
+    format!("{kind:?}")
 }
 
 /// Runs the command, printing a summary to standard output.
@@ -62,31 +224,106 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let samples = read_samples(&args.samples)?;
     let grid = calibration.grid.clone();
     let kind = args.fit.map_or(calibration.fit, FitKind::from);
-    let fit = calibrate(&grid, &calibration.points, kind)
+    let mut report = Report::default();
+    // The clicks' fit and check first: a calibration that cannot be fitted is reported
+    // before the scan is read.
+    let clicks_fit = calibrate(&grid, &calibration.points, kind)
         .with_context(|| format!("fitting {}", args.calibration.display()))?;
-    say!(
-        "fit: {kind:?} over {} points, RMS {:.2} px",
-        calibration.points.len(),
-        fit.rms_px
-    );
-    for (point, residual) in calibration.points.iter().zip(&fit.residuals_px) {
-        say!("  {}: {residual:.2} px", point.hex);
-    }
+    // The clicks' own check: a click the others outvote, a richer kind of fit they ask for
+    // (then the print refines that kind: a keystoned photo is not affine).
     let checked = check(&grid, &calibration.points, kind)
         .with_context(|| format!("checking {}", args.calibration.display()))?;
-    if let Some(suspect) = &checked.suspect {
-        say!("warning: {}", suspect.message());
-    }
     if let Some(advice) = &checked.kind_advice {
         let flag = match advice.better {
             FitKind::Projective => "projective",
             FitKind::Affine => "affine",
             FitKind::Similarity => "similarity",
         };
-        say!("warning: {} (--fit {flag})", advice.message());
+        report
+            .warnings
+            .push(format!("{} (--fit {flag})", advice.message()));
     }
+    let refine_kind = checked.kind_advice.as_ref().map_or(kind, |a| a.better);
     let scan = load_scan(&args.scan, &ScanLimits::default(), &no_progress)
         .with_context(|| format!("the scan {}", args.scan.display()))?;
+    let refined = if args.no_refine {
+        None
+    } else {
+        Some(
+            calibrate_on_print(
+                &scan,
+                &grid,
+                &calibration.points,
+                refine_kind,
+                &RefineOptions::default(),
+            )
+            .with_context(|| format!("fitting {}", args.calibration.display()))?,
+        )
+    };
+    report.fit = FitReport {
+        kind: kind_name(kind),
+        rms_px: clicks_fit.rms_px,
+        points: calibration
+            .points
+            .iter()
+            .zip(&clicks_fit.residuals_px)
+            .map(|(p, r)| PointReport {
+                hex: p.hex.to_string(),
+                residual_px: *r,
+            })
+            .collect(),
+    };
+    let refinement = refined.as_ref().and_then(|c| c.refinement.as_ref().ok());
+    let (matrix, fit_kind) = match (&refined, refinement) {
+        (Some(c), Some(r)) => {
+            report.refinement = Some(RefinementReport {
+                kind: kind_name(r.kind),
+                sides_with_a_line: r.lines_found,
+                sides_probed: r.sides_probed,
+                rms_px: r.rms_px,
+                local_correction: r.warp.is_some(),
+            });
+            // Each click judged against the print.
+            for click in c.clicks.iter().filter(|c| c.suspect) {
+                report.warnings.push(click.message());
+            }
+            (c.grid_to_image(), c.kind())
+        }
+        (refined, _) => {
+            if let Some(Err(why)) = refined.as_ref().map(|c| &c.refinement) {
+                report.warnings.push(format!(
+                    "not refined on the print: {why}; the clicks' fit stands"
+                ));
+            }
+            if let Some(suspect) = &checked.suspect {
+                report.warnings.push(suspect.message());
+            }
+            (clicks_fit.grid_to_image, kind)
+        }
+    };
+    // The map's shape: which hexes are on the print.
+    let shape = match refinement {
+        Some(r) => shape::from_printed_sides(
+            &grid,
+            &r.printed_sides,
+            &|i| r.centre(&grid, i),
+            scan.width(),
+            scan.height(),
+        ),
+        None => shape::from_scan_bounds(&grid, &matrix, scan.width(), scan.height()),
+    };
+    let half: Vec<HexIndex> = shape.hexes(&grid, Place::Half);
+    let off: Vec<HexIndex> = shape.hexes(&grid, Place::Off);
+    let missing: BTreeSet<HexIndex> = half.iter().chain(&off).copied().collect();
+    let short_lines = short_lines_of(&grid, &missing);
+    report.shape = ShapeReport {
+        half: half.iter().map(|i| grid.name(*i).to_string()).collect(),
+        off: off.iter().map(|i| grid.name(*i).to_string()).collect(),
+        short_lines: short_lines.map(|p| format!("{p:?}")),
+        written: args.apply_shape,
+    };
+    let on_print = |i: HexIndex| !missing.contains(&i);
+
     let parse_hex = |name: &str| {
         grid.parse(name)
             .map_err(|error| anyhow!("{}: {error}", args.samples.display()))
@@ -104,10 +341,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         terrain_samples.insert(code.clone(), list);
     }
     let options = ClassifyOptions::default();
-    let mut terrain =
-        suggest_terrain(&scan, &grid, &fit.grid_to_image, &terrain_samples, &options)?;
+    let mut terrain = suggest_terrain(&scan, &grid, &matrix, &terrain_samples, &options)?;
     let mut hexsides: BTreeMap<Id, Vec<HexsideRef>> = BTreeMap::new();
-    let mut hexside_report = None;
     if !samples.hexside_samples.is_empty() {
         let mut hexside_samples = HexsideSamples::default();
         for (id, refs) in &samples.hexside_samples {
@@ -126,14 +361,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let (suggestions, inks) = suggest_hexsides_with_inks(
             &scan,
             &grid,
-            &fit.grid_to_image,
+            &matrix,
             &terrain,
             &hexside_samples,
             &options,
         )?;
         // The hexes crowded by the printed lines, judged again from what is left once the
         // lines' inks are masked.
-        terrain = mask_line_inks(&scan, &grid, &fit.grid_to_image, &terrain, &inks, &options);
+        terrain = mask_line_inks(&scan, &grid, &matrix, &terrain, &inks, &options);
+        // Hexsides with a hex off the print are not suggested.
+        let suggestions: Vec<_> = suggestions
+            .into_iter()
+            .filter(|s| on_print(s.index) && grid.neighbour(s.index, s.side).is_none_or(on_print))
+            .collect();
         for s in &suggestions {
             if let Some(id) = &s.feature {
                 hexsides
@@ -142,31 +382,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     .push(grid.hexside_ref(s.index, s.side));
             }
         }
-        let count: usize = hexsides.values().map(Vec::len).sum();
-        let doubtful: Vec<String> = suggestions
-            .iter()
-            .filter(|s| !s.marked && s.confidence < args.doubtful_below)
-            .map(|s| {
-                let name = grid.hexside_ref(s.index, s.side);
-                match &s.feature {
-                    Some(id) => format!("{name}={id}"),
-                    None => name.to_string(),
-                }
-            })
-            .collect();
-        hexside_report = Some(format!(
-            "hexsides: {} checked, {count} with a feature, {} with confidence below {}{}{}",
-            suggestions.len(),
-            doubtful.len(),
-            args.doubtful_below,
-            if doubtful.is_empty() { "" } else { ": " },
-            doubtful
+        report.hexsides = Some(HexsidesReport {
+            checked: suggestions.len(),
+            with_a_feature: hexsides.values().map(Vec::len).sum(),
+            doubtful: suggestions
                 .iter()
-                .take(60)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(" ")
-        ));
+                .filter(|s| !s.marked && s.confidence < args.doubtful_below)
+                .map(|s| DoubtfulHexside {
+                    hexside: grid.hexside_ref(s.index, s.side).to_string(),
+                    feature: s.feature.as_ref().map(ToString::to_string),
+                    confidence: s.confidence,
+                })
+                .collect(),
+        });
     }
     let fallback = samples
         .samples
@@ -174,29 +402,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .chain(samples.terrain.keys())
         .find_map(|code| code.chars().next())
         .ok_or_else(|| anyhow!("{}: the legend is empty", args.samples.display()))?;
-    let rows = terrain.rows(&grid, fallback);
-    let doubtful: Vec<String> = terrain
-        .hexes
-        .iter()
-        .filter(|s| s.confidence < args.doubtful_below)
-        .map(|s| grid.name(s.index).to_string())
-        .collect();
-    say!(
-        "terrain: {} hexes, {} with confidence below {}{}{}",
-        terrain.hexes.len(),
-        doubtful.len(),
-        args.doubtful_below,
-        if doubtful.is_empty() { "" } else { ": " },
-        doubtful
+    let mut rows = terrain.rows(&grid, fallback);
+    report.terrain = TerrainReport {
+        hexes: terrain.hexes.iter().filter(|s| on_print(s.index)).count(),
+        doubtful: terrain
+            .hexes
             .iter()
-            .take(40)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
-    if let Some(report) = hexside_report {
-        say!("{report}");
-    }
+            .filter(|s| on_print(s.index) && s.confidence < args.doubtful_below)
+            .map(|s| DoubtfulHex {
+                hex: grid.name(s.index).to_string(),
+                code: s.code.clone(),
+                confidence: s.confidence,
+            })
+            .collect(),
+    };
     let name = samples.name.clone().unwrap_or_else(|| {
         args.scan
             .file_stem()
@@ -205,31 +424,36 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     });
     let out_dir = args.out.parent().unwrap_or_else(|| Path::new(""));
     let mut map = Map {
-        paths: Default::default(),
-        short_lines: None,
-        format_version: FORMAT_VERSION,
         name,
-        notes: None,
-        grid,
-        metres_per_hex: None,
         terrain: samples.terrain.clone(),
-        overlay_types: BTreeMap::new(),
         hexside_types: samples.hexside_types.clone(),
-        rows,
-        overlays: BTreeMap::new(),
         hexsides,
-        labels: BTreeMap::new(),
-        friendly_edges: BTreeMap::new(),
-        checked: Vec::new(),
         background: Some(Background {
             image: relative_path(&args.scan, out_dir),
-            fit: kind,
-            grid_to_image: fit.grid_to_image,
+            fit: fit_kind,
+            grid_to_image: matrix,
             control_points: calibration.points.clone(),
         }),
-        half_hexes: Vec::new(),
-        allow: Vec::new(),
+        ..empty_map(&grid)
     };
+    if args.apply_shape {
+        match short_lines {
+            Some(parity) => {
+                map.short_lines = Some(parity);
+                for i in &missing {
+                    if let Some(row) = rows.get_mut(i.row as usize) {
+                        *row = row
+                            .chars()
+                            .enumerate()
+                            .map(|(c, ch)| if c == i.col as usize { ' ' } else { ch })
+                            .collect();
+                    }
+                }
+            }
+            None => map.half_hexes = half.iter().map(|i| grid.name(*i)).collect(),
+        }
+    }
+    map.rows = rows;
     map.canonicalize();
     let text = bataille_schema::io::map_into_string(map)
         .with_context(|| format!("writing {}", args.out.display()))?;
@@ -238,8 +462,104 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         bataille_schema::files::Outputs::guarding([&args.scan, &args.calibration, &args.samples]);
     outputs.stage(&args.out, text.as_bytes())?;
     outputs.commit()?;
-    say!("wrote {}", crate::files::display(&args.out));
+    report.wrote = crate::files::display(&args.out).to_string();
+    match args.format {
+        Format::Human => say_report(&report, args.doubtful_below),
+        Format::Json => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = crate::terminal::write_json(&mut out, &report)
+                .and_then(|()| std::io::Write::flush(&mut out));
+            if let Err(error) = written {
+                crate::terminal::quit_on_closed_pipe(&error);
+                return Err(anyhow::Error::new(error).context("cannot write the report"));
+            }
+        }
+    }
     Ok(())
+}
+
+/// The report as lines for a person.
+fn say_report(report: &Report, doubtful_below: f32) {
+    say!(
+        "fit: {} over {} points, RMS {:.2} px",
+        report.fit.kind,
+        report.fit.points.len(),
+        report.fit.rms_px
+    );
+    for point in &report.fit.points {
+        say!("  {}: {:.2} px", point.hex, point.residual_px);
+    }
+    if let Some(r) = &report.refinement {
+        say!(
+            "refined on the print: {} ({} of {} hexsides show the grid line, RMS {:.2} px{})",
+            r.kind,
+            r.sides_with_a_line,
+            r.sides_probed,
+            r.rms_px,
+            if r.local_correction {
+                ", with a local correction"
+            } else {
+                ""
+            }
+        );
+    }
+    for warning in &report.warnings {
+        say!("warning: {warning}");
+    }
+    let shape = &report.shape;
+    if !shape.half.is_empty() || !shape.off.is_empty() {
+        let what = match (&shape.short_lines, shape.written) {
+            (Some(parity), true) => format!("written as short_lines: {parity}"),
+            (Some(parity), false) => {
+                format!("suggested: short_lines: {parity} (--apply-shape writes it)")
+            }
+            (None, true) => "the half hexes written to half_hexes".to_owned(),
+            (None, false) => {
+                "suggested: --apply-shape writes the half hexes to half_hexes".to_owned()
+            }
+        };
+        say!(
+            "map shape: {} hexes half on the print{}{}, {} not on it{}{}; {what}; they are left out of the doubtful lists",
+            shape.half.len(),
+            if shape.half.is_empty() { "" } else { ": " },
+            some_of(&shape.half),
+            shape.off.len(),
+            if shape.off.is_empty() { "" } else { ": " },
+            some_of(&shape.off),
+        );
+    }
+    let hexes: Vec<String> = report
+        .terrain
+        .doubtful
+        .iter()
+        .map(|d| d.hex.clone())
+        .collect();
+    say!(
+        "terrain: {} hexes, {} with confidence below {doubtful_below}{}{}",
+        report.terrain.hexes,
+        hexes.len(),
+        if hexes.is_empty() { "" } else { ": " },
+        some_of(&hexes)
+    );
+    if let Some(h) = &report.hexsides {
+        let names: Vec<String> = h
+            .doubtful
+            .iter()
+            .map(|d| match &d.feature {
+                Some(id) => format!("{}={id}", d.hexside),
+                None => d.hexside.clone(),
+            })
+            .collect();
+        say!(
+            "hexsides: {} checked, {} with a feature, {} with confidence below {doubtful_below}{}{}",
+            h.checked,
+            h.with_a_feature,
+            names.len(),
+            if names.is_empty() { "" } else { ": " },
+            some_of(&names)
+        );
+    }
+    say!("wrote {}", report.wrote);
 }
 
 /// `path` relative to the directory `base` (both taken from the current directory when

@@ -162,9 +162,14 @@ pub fn write_json<T: serde::Serialize + ?Sized>(
     value: &T,
 ) -> std::io::Result<()> {
     let mut serializer = serde_json::Serializer::with_formatter(&mut *out, JsonOut::new());
+    // An I/O error keeps its kind (a closed pipe is still `BrokenPipe` for
+    // [`quit_on_closed_pipe`]).
     value
         .serialize(&mut serializer)
-        .map_err(std::io::Error::other)?;
+        .map_err(|error| match error.io_error_kind() {
+            Some(kind) => std::io::Error::new(kind, error),
+            None => std::io::Error::other(error),
+        })?;
     out.write_all(b"\n")
 }
 

@@ -210,6 +210,17 @@ fn marked_hexsides(map: &Map) -> BTreeMap<Id, Vec<HexsideRef>> {
 /// Writes the calibration and samples files (two or three hexes per terrain code, two or three
 /// hexsides per feature) and runs the command; returns its output and the map written.
 fn digitise(made: &Made, map: &Map, points: Vec<ControlPoint>, fit: FitKind) -> (String, Map) {
+    digitise_with(made, map, points, fit, &[])
+}
+
+/// [`digitise`] with more arguments.
+fn digitise_with(
+    made: &Made,
+    map: &Map,
+    points: Vec<ControlPoint>,
+    fit: FitKind,
+    more: &[&str],
+) -> (String, Map) {
     let dir = made.dir.path();
     let calibration = CalibrationFile {
         grid: map.grid.clone(),
@@ -259,7 +270,7 @@ fn digitise(made: &Made, map: &Map, points: Vec<ControlPoint>, fit: FitKind) -> 
     let samples_path = dir.join("samples.ron");
     std::fs::write(&samples_path, samples_to_string(&samples_file).unwrap()).unwrap();
     let out = dir.join("digitised.ron");
-    let (ok, stdout, stderr) = bataille(&[
+    let mut args = vec![
         "digitize",
         made.scan.to_str().unwrap(),
         "--calibration",
@@ -268,7 +279,9 @@ fn digitise(made: &Made, map: &Map, points: Vec<ControlPoint>, fit: FitKind) -> 
         samples_path.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(more);
+    let (ok, stdout, stderr) = bataille(&args);
     assert!(ok, "{stdout}{stderr}");
     (stdout, load_map(&out).unwrap().map)
 }
@@ -389,7 +402,7 @@ fn hexsides_meet_the_targets(mix: &Mix, fit: FitKind) {
     );
     assert!(
         false_features * 100 <= hexsides,
-        "{}: {false_features} false features in {hexsides} hexsides\n{stdout}",
+        "{}: {false_features} false features in {hexsides} hexsides: {wrong:#?}\n{stdout}",
         mix.name
     );
     assert!(
@@ -430,16 +443,23 @@ fn a_wrong_click_is_named_for_affine_and_projective_fits() {
     let wrong = clicks(&map, &made.truth, Some((4, [8.0, -6.0])));
     let name = wrong[4].hex.to_string();
     for fit in [FitKind::Affine, FitKind::Projective] {
-        let (stdout, _) = digitise(&made, &map, wrong.clone(), fit);
-        let line = stdout
-            .lines()
-            .find(|l| l.starts_with("warning:") && l.contains("re-click it or drop it"))
-            .unwrap_or_else(|| panic!("no warning for {fit:?}:\n{stdout}"));
-        assert!(
-            line.contains(&format!("{name} is "))
-                && line.contains("from where the other five put it"),
-            "{fit:?}: {line}"
-        );
+        // By the clicks alone (--no-refine), and by the printed grid lines.
+        for (more, said) in [
+            (&["--no-refine"][..], "from where the other five put it"),
+            (&[][..], "from the centre the printed grid lines give it"),
+        ] {
+            let (stdout, _) = digitise_with(&made, &map, wrong.clone(), fit, more);
+            let named: Vec<&str> = stdout
+                .lines()
+                .filter(|l| l.starts_with("warning:") && l.contains("re-click it or drop it"))
+                .collect();
+            assert_eq!(named.len(), 1, "{fit:?} {more:?}:\n{stdout}");
+            assert!(
+                named[0].contains(&format!("{name} is ")) && named[0].contains(said),
+                "{fit:?} {more:?}: {}",
+                named[0]
+            );
+        }
     }
     // All clicks right: no warning.
     let (stdout, _) = digitise(
