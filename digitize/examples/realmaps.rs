@@ -9,19 +9,29 @@
 //! print against the truth (mean and worst, over the draws), the spread of each hex's fitted
 //! centre over the draws (the largest, over hexes), and the clicks named suspect.
 //!
+//! With `--rivers`, the hexside features instead: on `tld` (rivers drawn along hexsides, sea and
+//! lakes of the same blue), per click draw the hexsides are classified from three marked river
+//! hexsides and a few terrain samples, with and without the line tracing, against a truth read
+//! from the art's own river colour along each hexside of the exact grid (see [`river_truth`]).
+//!
 //! `cargo run --release -p bataille-digitize --example realmaps [-- --dir ../shared/realmaps]
-//! [--draws 10] [--map naw]`
+//! [--draws 10] [--map naw] [--rivers [--refine]]`
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context as _, bail};
+use std::collections::{BTreeMap, HashSet};
+
 use bataille_digitize::calibrate::{apply, fit};
+use bataille_digitize::classify::{
+    ClassifyOptions, HexsideSamples, interior_hexsides, suggest_hexsides_with_inks, suggest_terrain,
+};
 use bataille_digitize::refine::{RefineOptions, check_clicks, refine};
 use bataille_digitize::scan::{Scan, ScanLimits, load_scan, no_progress};
 use bataille_digitize::synth::Rng;
-use bataille_schema::map::{FitKind, HexNaming, Orientation, Shifted};
-use bataille_schema::{Grid, HexIndex};
+use bataille_schema::map::{FitKind, HexNaming, HexsideSymbol, Orientation, Shifted};
+use bataille_schema::{Grid, HexIndex, Id, Side};
 
 /// A map with its grid and the printed centre of each lattice hex (row-major over the grid,
 /// `None` where the hex is not on the print).
@@ -453,6 +463,13 @@ fn main() -> anyhow::Result<()> {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realmaps"));
     let draws: u64 = value("--draws").map_or(Ok(10), |d| d.parse())?;
     let only = value("--map");
+    if args.iter().any(|a| a == "--rivers") {
+        if !dir.is_dir() {
+            println!("{}: not there; nothing to measure", dir.display());
+            return Ok(());
+        }
+        return rivers(&tld(&dir)?, draws, args.iter().any(|a| a == "--refine"));
+    }
     if !dir.is_dir() {
         println!("{}: not there; nothing to measure", dir.display());
         return Ok(());
@@ -498,6 +515,306 @@ fn main() -> anyhow::Result<()> {
         for (clicks, bad) in [(2, false), (3, false), (4, false), (6, false), (6, true)] {
             run_case(map, clicks, bad, draws);
         }
+    }
+    Ok(())
+}
+
+type Hexside = (HexIndex, Side);
+
+/// The art's river colour on `tld` (an 8-bit colour map: rivers, sea and lakes share it).
+const TLD_BLUE: [u8; 3] = [0, 133, 207];
+
+fn is_blue(p: [u8; 3]) -> bool {
+    p.iter()
+        .zip(TLD_BLUE)
+        .all(|(a, b)| (i32::from(*a) - i32::from(b)).abs() <= 24)
+}
+
+/// Where the exact grid puts each hex (`None` off the print), from the truth centres (an affine
+/// fit over them: VASSAL's whole-pixel centres leave under a pixel).
+fn truth_matrix(map: &RealMap) -> anyhow::Result<[f64; 9]> {
+    let pairs: Vec<([f64; 2], [f64; 2])> = map
+        .grid
+        .indices()
+        .filter_map(|i| {
+            let t = map.truth[slot(&map.grid, i)]?;
+            let [x, y] = map.grid.centre(i);
+            Some(([f64::from(x), f64::from(y)], t))
+        })
+        .collect();
+    Ok(fit(FitKind::Affine, &pairs)?.grid_to_image)
+}
+
+/// The hexes filled with the river blue (sea, lakes): over half of a disc of 0.5 hex radius.
+fn blue_hexes(map: &RealMap, m: &[f64; 9]) -> HashSet<HexIndex> {
+    map.grid
+        .indices()
+        .filter(|i| {
+            let [cx, cy] = map.grid.centre(*i);
+            let (mut blue, mut all) = (0, 0);
+            for a in 0..12 {
+                for r in 1..=4 {
+                    let (angle, radius) = (
+                        f64::from(a) * std::f64::consts::FRAC_PI_6,
+                        0.125 * f64::from(r),
+                    );
+                    let p = apply(
+                        m,
+                        [
+                            f64::from(cx) + radius * angle.cos(),
+                            f64::from(cy) + radius * angle.sin(),
+                        ],
+                    );
+                    if let Some(px) = map.scan.pixel_at(p[0], p[1]) {
+                        all += 1;
+                        blue += usize::from(is_blue(px));
+                    }
+                }
+            }
+            all > 0 && 2 * blue > all
+        })
+        .collect()
+}
+
+/// The river hexsides by the art's own colour on the exact grid: both hexes on the print and
+/// not blue-filled, and the river blue within 0.35 hex radius across the side at 60 % or more
+/// of 20 places along its middle 90 % (a river drawn beside the side, wiggling; a road or a
+/// river crossing it covers a few places). Checked by eye on crops around Saint-Lô and Caen.
+fn river_truth(
+    map: &RealMap,
+    m: &[f64; 9],
+    blue: &HashSet<HexIndex>,
+) -> (Vec<Hexside>, HashSet<Hexside>) {
+    let scored: Vec<(HexIndex, Side)> = interior_hexsides(&map.grid)
+        .into_iter()
+        .filter(|(i, s)| {
+            let n = map.grid.neighbour(*i, *s);
+            map.truth[slot(&map.grid, *i)].is_some()
+                && n.is_some_and(|n| map.truth[slot(&map.grid, n)].is_some())
+                && !blue.contains(i)
+                && n.is_none_or(|n| !blue.contains(&n))
+        })
+        .collect();
+    let rivers = scored
+        .iter()
+        .copied()
+        .filter(|&(i, s)| {
+            let Some([a, b]) = map.grid.side_corners(i, s) else {
+                return false;
+            };
+            let [a, b] = [a, b].map(|p| [f64::from(p[0]), f64::from(p[1])]);
+            let [cx, cy] = map.grid.centre(i);
+            let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+            let out = [mid[0] - f64::from(cx), mid[1] - f64::from(cy)];
+            let l = out[0].hypot(out[1]);
+            let out = [out[0] / l, out[1] / l];
+            let hits = (0..20)
+                .filter(|u| {
+                    let f = 0.05 + 0.9 * f64::from(*u) / 19.0;
+                    let p = [a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])];
+                    (0..=28).any(|k| {
+                        let t = -0.35 + 0.7 * f64::from(k) / 28.0;
+                        let q = apply(m, [p[0] + t * out[0], p[1] + t * out[1]]);
+                        map.scan.pixel_at(q[0], q[1]).is_some_and(is_blue)
+                    })
+                })
+                .count();
+            hits >= 12
+        })
+        .collect();
+    (scored, rivers)
+}
+
+/// The truth hexside nearest an image point.
+fn nearest_hexside(
+    map: &RealMap,
+    m: &[f64; 9],
+    among: &[(HexIndex, Side)],
+    p: [f64; 2],
+) -> (HexIndex, Side) {
+    let mid = |&(i, s): &(HexIndex, Side)| {
+        let [a, b] = map.grid.side_corners(i, s).unwrap_or([[0.0; 2]; 2]);
+        apply(
+            m,
+            [f64::from(a[0] + b[0]) / 2.0, f64::from(a[1] + b[1]) / 2.0],
+        )
+    };
+    *among
+        .iter()
+        .min_by(|x, y| {
+            let (a, b) = (mid(x), mid(y));
+            (a[0] - p[0])
+                .hypot(a[1] - p[1])
+                .total_cmp(&(b[0] - p[0]).hypot(b[1] - p[1]))
+        })
+        .expect("hexsides")
+}
+
+fn nearest_hex(map: &RealMap, p: [f64; 2]) -> HexIndex {
+    map.grid
+        .indices()
+        .filter_map(|i| map.truth[slot(&map.grid, i)].map(|t| (i, t)))
+        .min_by(|a, b| {
+            (a.1[0] - p[0])
+                .hypot(a.1[1] - p[1])
+                .total_cmp(&(b.1[0] - p[0]).hypot(b.1[1] - p[1]))
+        })
+        .map(|(i, _)| i)
+        .unwrap_or(HexIndex::new(0, 0))
+}
+
+/// The hexside features benchmark on `tld` (see the module's documentation).
+fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
+    let exact = truth_matrix(map)?;
+    let blue = blue_hexes(map, &exact);
+    let (scored, truth) = river_truth(map, &exact, &blue);
+    let river = Id::from("river");
+    // What a user marks: three river hexsides spread over the sheet, clear, bocage and sea.
+    let mut marked: Vec<(HexIndex, Side)> = Vec::new();
+    let truth_list: Vec<(HexIndex, Side)> = scored
+        .iter()
+        .copied()
+        .filter(|h| truth.contains(h))
+        .collect();
+    for p in [[1800.0, 2300.0], [3500.0, 3500.0], [2500.0, 4500.0]] {
+        marked.push(nearest_hexside(map, &exact, &truth_list, p));
+    }
+    let terrain_samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::from([
+        (
+            ".".to_owned(),
+            [[1870.0, 2150.0], [1980.0, 2145.0], [2060.0, 2275.0]]
+                .map(|p| nearest_hex(map, p))
+                .to_vec(),
+        ),
+        (
+            "b".to_owned(),
+            [[1810.0, 2560.0], [2030.0, 2515.0], [3000.0, 3600.0]]
+                .map(|p| nearest_hex(map, p))
+                .to_vec(),
+        ),
+        (
+            "~".to_owned(),
+            [[375.0, 1650.0], [5000.0, 1450.0], [750.0, 2400.0]]
+                .map(|p| nearest_hex(map, p))
+                .to_vec(),
+        ),
+    ]);
+    let mut samples = HexsideSamples::default();
+    samples.features.insert(river.clone(), marked.clone());
+    samples.kinds.insert(
+        river.clone(),
+        bataille_digitize::classify::FeatureKind {
+            water: true,
+            bridge: false,
+            symbol: Some(HexsideSymbol::River),
+        },
+    );
+    samples.water_terrain.insert("~".to_owned());
+    println!(
+        "tld: {} hexsides scored (both hexes on the print, neither sea nor lake), {} rivers by the art's colour, {} marked",
+        scored.len(),
+        truth.len(),
+        marked.len()
+    );
+    println!(
+        "| grid | tracing | draws | rivers found, per draw (%) | false per 100 hexsides (highest) | wrong and not doubtful (highest) | doubtful hexsides (mean) | hexsides ms (mean) |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    let hexes = click_hexes(map, 4);
+    let mut matrices = Vec::new();
+    for draw in 0..draws {
+        let mut rng = Rng::new(5000 + draw * 13);
+        let pairs: Vec<([f64; 2], [f64; 2])> = hexes
+            .iter()
+            .map(|&i| {
+                let t = map.truth[slot(&map.grid, i)].unwrap_or([0.0; 2]);
+                let [x, y] = map.grid.centre(i);
+                (
+                    [f64::from(x), f64::from(y)],
+                    [t[0] + rng.range(-2.0, 2.0), t[1] + rng.range(-2.0, 2.0)],
+                )
+            })
+            .collect();
+        let start = fit(FitKind::Affine, &pairs)?.grid_to_image;
+        let m = if refined {
+            let clicked: Vec<[f64; 2]> = pairs.iter().map(|p| p.0).collect();
+            refine(
+                &map.scan,
+                &map.grid,
+                &start,
+                &clicked,
+                FitKind::Affine,
+                &RefineOptions::default(),
+            )?
+            .grid_to_image
+        } else {
+            start
+        };
+        matrices.push(m);
+    }
+    let marked_set: HashSet<(HexIndex, Side)> = marked.iter().copied().collect();
+    for tracing in [false, true] {
+        let options = ClassifyOptions {
+            trace_lines: tracing,
+            ..ClassifyOptions::default()
+        };
+        let (mut found, mut false_per_100, mut unflagged, mut doubtful) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut seconds = 0.0;
+        for m in &matrices {
+            let terrain = suggest_terrain(&map.scan, &map.grid, m, &terrain_samples, &options)?;
+            let t = Instant::now();
+            let (suggestions, _) =
+                suggest_hexsides_with_inks(&map.scan, &map.grid, m, &terrain, &samples, &options)?;
+            seconds += t.elapsed().as_secs_f64();
+            let by: BTreeMap<(HexIndex, Side), (bool, f32)> = suggestions
+                .iter()
+                .map(|s| ((s.index, s.side), (s.feature.is_some(), s.confidence)))
+                .collect();
+            let (mut hit, mut total, mut false_ones, mut wrong_sure, mut listed, mut n) =
+                (0, 0, 0, 0, 0, 0);
+            for h in &scored {
+                if marked_set.contains(h) {
+                    continue;
+                }
+                let Some(&(feature, confidence)) = by.get(h) else {
+                    continue;
+                };
+                n += 1;
+                let is = truth.contains(h);
+                if is {
+                    total += 1;
+                    hit += usize::from(feature);
+                } else if feature {
+                    false_ones += 1;
+                }
+                let doubtful_here = confidence < bataille_digitize::classify::DOUBTFUL_BELOW;
+                listed += usize::from(doubtful_here);
+                if feature != is && !doubtful_here {
+                    wrong_sure += 1;
+                }
+            }
+            found.push(100.0 * hit as f64 / total.max(1) as f64);
+            false_per_100.push(100.0 * false_ones as f64 / n.max(1) as f64);
+            unflagged.push(wrong_sure);
+            doubtful.push(listed);
+        }
+        let list: Vec<String> = found.iter().map(|f| format!("{f:.1}")).collect();
+        println!(
+            "| {} | {} | {} | {} | {:.2} | {} | {:.0} | {:.0} |",
+            if refined {
+                "4 clicks ±2 px, refined on the print"
+            } else {
+                "4 clicks ±2 px, affine"
+            },
+            if tracing { "on" } else { "off" },
+            matrices.len(),
+            list.join(", "),
+            false_per_100.iter().copied().fold(0.0, f64::max),
+            unflagged.iter().copied().max().unwrap_or(0),
+            doubtful.iter().sum::<usize>() as f64 / doubtful.len().max(1) as f64,
+            1000.0 * seconds / matrices.len().max(1) as f64
+        );
     }
     Ok(())
 }
