@@ -356,3 +356,130 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
         assert!(bataille_schema::load_map(&out).is_ok());
     }
 }
+
+#[test]
+fn the_maps_shape_is_suggested_and_written_only_when_asked() {
+    // Napoleon at Waterloo's even columns are one hex shorter (short_lines: Even): the
+    // renderer leaves those cells out. The calibration's grid is the full rectangle.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = bataille_schema::load_map(&root.join("maps/napoleon-at-waterloo.ron"))
+        .unwrap()
+        .map;
+    let absent: Vec<String> = map
+        .grid
+        .indices()
+        .filter(|i| map.is_absent(*i))
+        .map(|i| map.grid.name(i).to_string())
+        .collect();
+    assert!(absent.len() >= 10);
+    let (image, layout) = rendered(&map, 40.0);
+    let dir = tempfile::tempdir().unwrap();
+    let scan = dir.path().join("scan.png");
+    std::fs::write(&scan, common::png_bytes(&image)).unwrap();
+    let last = map.grid.columns - 1;
+    let points = [(0, 0), (last, 0), (0, 15), (last, 15)]
+        .iter()
+        .map(|&(c, r)| {
+            let index = HexIndex::new(c, r);
+            let [gx, gy] = map.grid.centre(index);
+            let [x, y] = apply(&layout, [f64::from(gx), f64::from(gy)]);
+            ControlPoint {
+                hex: map.grid.name(index),
+                x,
+                y,
+            }
+        })
+        .collect();
+    let calibration = dir.path().join("calibration.ron");
+    std::fs::write(
+        &calibration,
+        calibration_to_string(&CalibrationFile {
+            grid: map.grid.clone(),
+            fit: FitKind::Affine,
+            points,
+        })
+        .unwrap(),
+    )
+    .unwrap();
+    let of = |code: char| -> Vec<HexName> {
+        map.grid
+            .indices()
+            .filter(|i| !map.is_absent(*i) && code_at(&map, *i) == code)
+            .take(2)
+            .map(|i| map.grid.name(i))
+            .collect()
+    };
+    let samples = dir.path().join("samples.ron");
+    std::fs::write(
+        &samples,
+        samples_to_string(&SamplesFile {
+            name: None,
+            terrain: map.terrain.clone(),
+            samples: ['.', 'w'].iter().map(|c| (c.to_string(), of(*c))).collect(),
+            hexside_types: Default::default(),
+            hexside_samples: Default::default(),
+            plain_hexsides: Vec::new(),
+        })
+        .unwrap(),
+    )
+    .unwrap();
+    let out = dir.path().join("out.ron");
+    let run = |more: &[&str]| {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "digitize".as_ref(),
+            scan.as_os_str(),
+            "--calibration".as_ref(),
+            calibration.as_os_str(),
+            "--samples".as_ref(),
+            samples.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+            "--doubtful-below".as_ref(),
+            "1.01".as_ref(),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ];
+        args.extend(more.iter().map(|a| std::ffi::OsStr::new(*a)));
+        let (code, stdout, stderr) = bataille(dir.path(), &args);
+        assert_eq!(code, 0, "{stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        (report, bataille_schema::load_map(&out).unwrap().map)
+    };
+    // Suggested, not written: the absent cells are found, and left out of the doubtful list.
+    let (report, written) = run(&[]);
+    let shape = &report["shape"];
+    let mut missing: Vec<String> = ["half", "off"]
+        .iter()
+        .flat_map(|k| shape[*k].as_array().unwrap().iter())
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
+    missing.sort();
+    let mut expected = absent.clone();
+    expected.sort();
+    assert_eq!(missing, expected, "{shape}");
+    assert_eq!(shape["short_lines"], "Even");
+    assert_eq!(shape["written"], false);
+    let doubtful: Vec<&str> = report["terrain"]["doubtful"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["hex"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        doubtful.len() + absent.len(),
+        map.grid.hex_count(),
+        "every hex on the print listed (threshold over 1), none of the absent"
+    );
+    assert!(absent.iter().all(|a| !doubtful.contains(&a.as_str())));
+    assert_eq!(written.short_lines, None);
+    assert!(written.half_hexes.is_empty());
+    // Written when asked.
+    let (_, written) = run(&["--apply-shape"]);
+    assert_eq!(
+        written.short_lines,
+        Some(bataille_schema::map::Shifted::Even)
+    );
+    assert!(written.grid.indices().all(|i| !written.is_absent(i) || {
+        written.rows[i.row as usize].chars().nth(i.col as usize) == Some(' ')
+    }));
+}
