@@ -631,7 +631,7 @@ fn nearest_hexside(
     m: &[f64; 9],
     among: &[(HexIndex, Side)],
     p: [f64; 2],
-) -> (HexIndex, Side) {
+) -> Option<(HexIndex, Side)> {
     let mid = |&(i, s): &(HexIndex, Side)| {
         let [a, b] = map.grid.side_corners(i, s).unwrap_or([[0.0; 2]; 2]);
         apply(
@@ -639,15 +639,12 @@ fn nearest_hexside(
             [f64::from(a[0] + b[0]) / 2.0, f64::from(a[1] + b[1]) / 2.0],
         )
     };
-    *among
-        .iter()
-        .min_by(|x, y| {
-            let (a, b) = (mid(x), mid(y));
-            (a[0] - p[0])
-                .hypot(a[1] - p[1])
-                .total_cmp(&(b[0] - p[0]).hypot(b[1] - p[1]))
-        })
-        .expect("hexsides")
+    among.iter().copied().min_by(|x, y| {
+        let (a, b) = (mid(x), mid(y));
+        (a[0] - p[0])
+            .hypot(a[1] - p[1])
+            .total_cmp(&(b[0] - p[0]).hypot(b[1] - p[1]))
+    })
 }
 
 fn nearest_hex(map: &RealMap, p: [f64; 2]) -> HexIndex {
@@ -677,7 +674,7 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
         .filter(|h| truth.contains(h))
         .collect();
     for p in [[1800.0, 2300.0], [3500.0, 3500.0], [2500.0, 4500.0]] {
-        marked.push(nearest_hexside(map, &exact, &truth_list, p));
+        marked.extend(nearest_hexside(map, &exact, &truth_list, p));
     }
     let terrain_samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::from([
         (
