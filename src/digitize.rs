@@ -18,6 +18,12 @@ use bataille_digitize::refine::{RefineOptions, calibrate_on_print};
 use bataille_digitize::scan::{ScanLimits, load_scan, no_progress};
 use bataille_digitize::shape::{self, Place};
 
+mod report;
+use report::{
+    DoubtfulHex, DoubtfulHexside, FitReport, HexsidesReport, PointReport, RefinementReport, Report,
+    ShapeReport, TerrainReport, say_report,
+};
+
 /// The fit model, on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FitArg {
@@ -77,100 +83,6 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-}
-
-/// At most this many names of a list on one line of the human output.
-const SHOWN: usize = 40;
-
-/// Everything the command found, for either output.
-#[derive(Debug, Default, serde::Serialize)]
-struct Report {
-    fit: FitReport,
-    refinement: Option<RefinementReport>,
-    warnings: Vec<String>,
-    shape: ShapeReport,
-    terrain: TerrainReport,
-    hexsides: Option<HexsidesReport>,
-    wrote: String,
-}
-
-#[derive(Debug, Default, serde::Serialize)]
-struct FitReport {
-    kind: String,
-    rms_px: f64,
-    points: Vec<PointReport>,
-}
-
-#[derive(Debug, serde::Serialize)]
-struct PointReport {
-    hex: String,
-    residual_px: f64,
-}
-
-#[derive(Debug, serde::Serialize)]
-struct RefinementReport {
-    kind: String,
-    sides_with_a_line: usize,
-    sides_probed: usize,
-    rms_px: f64,
-    local_correction: bool,
-}
-
-#[derive(Debug, Default, serde::Serialize)]
-struct ShapeReport {
-    /// Hexes on the grid's edge that the print shows only in part.
-    half: Vec<String>,
-    /// Hexes not on the print.
-    off: Vec<String>,
-    /// The parity whose columns (rows) end one cell early on the print, if that is all the
-    /// hexes off it.
-    short_lines: Option<String>,
-    /// Whether the shape was written to the map (`--apply-shape`).
-    written: bool,
-}
-
-#[derive(Debug, Default, serde::Serialize)]
-struct TerrainReport {
-    hexes: usize,
-    doubtful: Vec<DoubtfulHex>,
-}
-
-#[derive(Debug, serde::Serialize)]
-struct DoubtfulHex {
-    hex: String,
-    code: Option<String>,
-    confidence: f32,
-}
-
-#[derive(Debug, serde::Serialize)]
-struct HexsidesReport {
-    checked: usize,
-    with_a_feature: usize,
-    doubtful: Vec<DoubtfulHexside>,
-}
-
-#[derive(Debug, serde::Serialize)]
-struct DoubtfulHexside {
-    hexside: String,
-    feature: Option<String>,
-    confidence: f32,
-}
-
-/// `names` joined by spaces, at most [`SHOWN`] of them, then how many more.
-fn some_of(names: &[String]) -> String {
-    let mut text = names
-        .iter()
-        .take(SHOWN)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if names.len() > SHOWN {
-        text.push_str(&format!(
-            " … and {} more (--format json lists them all)",
-            names.len() - SHOWN
-        ));
-    }
-    text
 }
 
 /// The parity whose lines (columns of a flat grid, rows of a pointy one) have their last
@@ -476,90 +388,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The report as lines for a person.
-fn say_report(report: &Report, doubtful_below: f32) {
-    say!(
-        "fit: {} over {} points, RMS {:.2} px",
-        report.fit.kind,
-        report.fit.points.len(),
-        report.fit.rms_px
-    );
-    for point in &report.fit.points {
-        say!("  {}: {:.2} px", point.hex, point.residual_px);
-    }
-    if let Some(r) = &report.refinement {
-        say!(
-            "refined on the print: {} ({} of {} hexsides show the grid line, RMS {:.2} px{})",
-            r.kind,
-            r.sides_with_a_line,
-            r.sides_probed,
-            r.rms_px,
-            if r.local_correction {
-                ", with a local correction"
-            } else {
-                ""
-            }
-        );
-    }
-    for warning in &report.warnings {
-        say!("warning: {warning}");
-    }
-    let shape = &report.shape;
-    if !shape.half.is_empty() || !shape.off.is_empty() {
-        let what = match (&shape.short_lines, shape.written) {
-            (Some(parity), true) => format!("written as short_lines: {parity}"),
-            (Some(parity), false) => {
-                format!("suggested: short_lines: {parity} (--apply-shape writes it)")
-            }
-            (None, true) => "the half hexes written to half_hexes".to_owned(),
-            (None, false) => {
-                "suggested: --apply-shape writes the half hexes to half_hexes".to_owned()
-            }
-        };
-        say!(
-            "map shape: {} hexes half on the print{}{}, {} not on it{}{}; {what}; they are left out of the doubtful lists",
-            shape.half.len(),
-            if shape.half.is_empty() { "" } else { ": " },
-            some_of(&shape.half),
-            shape.off.len(),
-            if shape.off.is_empty() { "" } else { ": " },
-            some_of(&shape.off),
-        );
-    }
-    let hexes: Vec<String> = report
-        .terrain
-        .doubtful
-        .iter()
-        .map(|d| d.hex.clone())
-        .collect();
-    say!(
-        "terrain: {} hexes, {} with confidence below {doubtful_below}{}{}",
-        report.terrain.hexes,
-        hexes.len(),
-        if hexes.is_empty() { "" } else { ": " },
-        some_of(&hexes)
-    );
-    if let Some(h) = &report.hexsides {
-        let names: Vec<String> = h
-            .doubtful
-            .iter()
-            .map(|d| match &d.feature {
-                Some(id) => format!("{}={id}", d.hexside),
-                None => d.hexside.clone(),
-            })
-            .collect();
-        say!(
-            "hexsides: {} checked, {} with a feature, {} with confidence below {doubtful_below}{}{}",
-            h.checked,
-            h.with_a_feature,
-            names.len(),
-            if names.is_empty() { "" } else { ": " },
-            some_of(&names)
-        );
-    }
-    say!("wrote {}", report.wrote);
 }
 
 /// `path` relative to the directory `base` (both taken from the current directory when

@@ -13,9 +13,13 @@ use bataille_schema::{Grid, HexIndex, Id, Side};
 use rayon::prelude::*;
 
 use crate::calibrate::{Matrix, apply, local_scale};
-use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
+pub use crate::colour::dominant;
+use crate::colour::{Lab, MODE_RADIUS, delta_e, srgb_to_lab};
 pub use crate::hexsides::FeatureKind;
 use crate::scan::{Progress, Scan, no_progress};
+
+mod traced;
+use traced::suggest_and_trace;
 
 /// How pixels are sampled.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -194,36 +198,6 @@ pub fn hex_statistic(
     options: &ClassifyOptions,
 ) -> Option<(Lab, f32)> {
     dominant(&mut disc_pixels(scan, grid, grid_to_image, index, options)?)
-}
-
-/// How close (ΔE) a pixel must be to the dominant colour to count as part of it.
-const MODE_RADIUS: f32 = 10.0;
-
-/// The dominant colour of a set of pixels and the share of pixels near it: the candidate (of
-/// up to 64 spread over the set, and the per-channel median) with the most pixels within
-/// [`MODE_RADIUS`], refined to the median of those pixels. Symbols, lines and names drawn over
-/// a hex are other colours, so they do not pull it the way they pull a median. Reorders the
-/// input.
-pub fn dominant(values: &mut [Lab]) -> Option<(Lab, f32)> {
-    let median = median_lab(values)?;
-    let r2 = MODE_RADIUS * MODE_RADIUS;
-    let near = |c: Lab, p: &Lab| {
-        let d = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
-        d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r2
-    };
-    let step = (values.len() / 64).max(1);
-    let candidates = std::iter::once(median).chain(values.iter().step_by(step).copied());
-    let mut best = (median, 0usize);
-    for c in candidates {
-        let count = values.iter().filter(|p| near(c, p)).count();
-        if count > best.1 {
-            best = (c, count);
-        }
-    }
-    let mut members: Vec<Lab> = values.iter().copied().filter(|p| near(best.0, p)).collect();
-    let centre = median_lab(&mut members).unwrap_or(best.0);
-    let support = values.iter().filter(|p| near(centre, p)).count() as f32 / values.len() as f32;
-    Some((centre, support))
 }
 
 /// A hex whose dominant colour covers at least this share of its disc is not crowded.
@@ -537,49 +511,6 @@ pub fn suggest_hexsides_with_progress(
         progress,
     )
     .map(|(suggestions, _)| suggestions)
-}
-
-/// The patch model's suggestions, corrected by the features followed as drawn lines
-/// ([`crate::trace`]) when `options.trace_lines`.
-fn suggest_and_trace(
-    scan: &Scan,
-    grid: &Grid,
-    grid_to_image: &Matrix,
-    terrain: &TerrainSuggestions,
-    samples: &HexsideSamples,
-    options: &ClassifyOptions,
-    progress: Progress,
-) -> Result<(Vec<HexsideSuggestion>, Vec<Lab>), ClassifyError> {
-    let (mut suggestions, inks) = crate::hexsides::suggest(
-        scan,
-        grid,
-        grid_to_image,
-        terrain,
-        samples,
-        options,
-        progress,
-    )?;
-    if options.trace_lines {
-        let hexsides: Vec<(HexIndex, Side)> =
-            suggestions.iter().map(|s| (s.index, s.side)).collect();
-        let trace = crate::trace::trace(
-            scan,
-            grid,
-            grid_to_image,
-            terrain,
-            samples,
-            inks.first().copied(),
-            &hexsides,
-        );
-        let water_hex = |index: HexIndex| {
-            terrain
-                .get(grid, index)
-                .and_then(|s| s.code.as_ref())
-                .is_some_and(|c| samples.water_terrain.contains(c))
-        };
-        crate::trace::apply_trace(grid, samples, &trace, &mut suggestions, &water_hex);
-    }
-    Ok((suggestions, inks))
 }
 
 /// [`suggest_hexsides`] and the inks it learnt (the grid line's, then each feature's), for

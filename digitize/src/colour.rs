@@ -60,6 +60,36 @@ pub fn median_lab(values: &mut [Lab]) -> Option<Lab> {
     Some(out)
 }
 
+/// How close (ΔE) a pixel must be to the dominant colour to count as part of it.
+pub const MODE_RADIUS: f32 = 10.0;
+
+/// The dominant colour of a set of pixels and the share of pixels near it: the candidate (of
+/// up to 64 spread over the set, and the per-channel median) with the most pixels within
+/// [`MODE_RADIUS`], refined to the median of those pixels. Symbols, lines and names drawn over
+/// a hex are other colours, so they do not pull it the way they pull a median. Reorders the
+/// input.
+pub fn dominant(values: &mut [Lab]) -> Option<(Lab, f32)> {
+    let median = median_lab(values)?;
+    let r2 = MODE_RADIUS * MODE_RADIUS;
+    let near = |c: Lab, p: &Lab| {
+        let d = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
+        d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r2
+    };
+    let step = (values.len() / 64).max(1);
+    let candidates = std::iter::once(median).chain(values.iter().step_by(step).copied());
+    let mut best = (median, 0usize);
+    for c in candidates {
+        let count = values.iter().filter(|p| near(c, p)).count();
+        if count > best.1 {
+            best = (c, count);
+        }
+    }
+    let mut members: Vec<Lab> = values.iter().copied().filter(|p| near(best.0, p)).collect();
+    let centre = median_lab(&mut members).unwrap_or(best.0);
+    let support = values.iter().filter(|p| near(centre, p)).count() as f32 / values.len() as f32;
+    Some((centre, support))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

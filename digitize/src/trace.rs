@@ -33,15 +33,48 @@ use std::collections::HashMap;
 
 use bataille_schema::geometry::sides;
 use bataille_schema::map::HexsideSymbol;
-use bataille_schema::{Grid, HexIndex, Id, Side};
+use bataille_schema::{Grid, HexIndex, Side};
 use rayon::prelude::*;
 
 use crate::calibrate::{Matrix, apply, invert, local_scale};
-use crate::classify::{
-    DOUBTFUL_BELOW, HexsideSamples, HexsideSuggestion, TerrainSuggestions, dominant,
-};
-use crate::colour::{Lab, delta_e, srgb_to_lab};
+use crate::colour::{Lab, delta_e, dominant, srgb_to_lab};
 use crate::scan::Scan;
+
+mod morphology;
+use morphology::{chamfer, long_components};
+
+/// A hexside feature of the legend with its marked hexsides.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Line {
+    /// The hexsides the user marked with it.
+    pub marked: Vec<(HexIndex, Side)>,
+    /// Water (its ink may be a water hex's colour).
+    pub water: bool,
+    /// A bridge: not traced.
+    pub bridge: bool,
+    /// How it is drawn: features drawn alike are one line here.
+    pub symbol: Option<HexsideSymbol>,
+}
+
+/// What the map's colours are, for telling a feature's ink from everything else.
+pub struct Colours<'a> {
+    /// The colour of a hex (its terrain statistic), `None` off the scan.
+    pub hex: &'a dyn Fn(HexIndex) -> Option<Lab>,
+    /// The terrain samples' colours.
+    pub terrain: Vec<Lab>,
+    /// The grid line's ink.
+    pub grid_ink: Option<Lab>,
+}
+
+/// One hexside's suggestion, as the trace reads and corrects it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decision {
+    /// The feature (index into the lines), `None` plain.
+    pub feature: Option<usize>,
+    pub confidence: f32,
+    /// Marked by the user: never changed.
+    pub marked: bool,
+}
 
 /// The working scale: about this many pixels a hex radius.
 const WORK_RADIUS_PX: f64 = 24.0;
@@ -88,10 +121,10 @@ fn feature_ink(
     scan: &Scan,
     grid: &Grid,
     m: &Matrix,
-    terrain: &TerrainSuggestions,
+    colours: &Colours,
     hexsides: &[(HexIndex, Side)],
-    grid_ink: Option<Lab>,
 ) -> Option<Lab> {
+    let grid_ink = colours.grid_ink;
     let mut pixels = Vec::new();
     for &(index, side) in hexsides {
         let Some([a, b]) = grid.side_corners(index, side) else {
@@ -112,7 +145,7 @@ fn feature_ink(
             .into_iter()
             .flatten()
         {
-            if let Some(colour) = terrain.get(grid, h).and_then(|s| s.colour) {
+            if let Some(colour) = (colours.hex)(h) {
                 hexes.push(colour);
             }
         }
@@ -140,166 +173,41 @@ fn feature_ink(
     dominant(&mut pixels).map(|(lab, _)| lab)
 }
 
-/// Chamfer (3-4) distance from every pixel to the nearest pixel where `source` is true, in
-/// thirds of a pixel (capped).
-fn chamfer(source: &[bool], w: usize, h: usize) -> Vec<u32> {
-    const FAR: u32 = u32::MAX / 4;
-    let mut d: Vec<u32> = source.iter().map(|s| if *s { 0 } else { FAR }).collect();
-    for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            let mut v = d[i];
-            if x > 0 {
-                v = v.min(d[i - 1] + 3);
-            }
-            if y > 0 {
-                v = v.min(d[i - w] + 3);
-                if x > 0 {
-                    v = v.min(d[i - w - 1] + 4);
-                }
-                if x + 1 < w {
-                    v = v.min(d[i - w + 1] + 4);
-                }
-            }
-            d[i] = v;
-        }
-    }
-    for y in (0..h).rev() {
-        for x in (0..w).rev() {
-            let i = y * w + x;
-            let mut v = d[i];
-            if x + 1 < w {
-                v = v.min(d[i + 1] + 3);
-            }
-            if y + 1 < h {
-                v = v.min(d[i + w] + 3);
-                if x + 1 < w {
-                    v = v.min(d[i + w + 1] + 4);
-                }
-                if x > 0 {
-                    v = v.min(d[i + w - 1] + 4);
-                }
-            }
-            d[i] = v;
-        }
-    }
-    d
-}
-
-fn find(parent: &mut [u32], mut i: u32) -> u32 {
-    while parent[i as usize] != i {
-        let next = parent[parent[i as usize] as usize];
-        parent[i as usize] = next;
-        i = next;
-    }
-    i
-}
-
-/// Keeps the pixels of `mask` whose 8-connected component spans at least `min_extent` pixels
-/// (its bounding box's diagonal).
-fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64) -> Vec<bool> {
-    let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
-    for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            if !mask[i] {
-                continue;
-            }
-            let join = |j: usize, parent: &mut Vec<u32>| {
-                if mask[j] {
-                    let (a, b) = (find(parent, i as u32), find(parent, j as u32));
-                    if a != b {
-                        parent[a.max(b) as usize] = a.min(b);
-                    }
-                }
-            };
-            if x > 0 {
-                join(i - 1, &mut parent);
-            }
-            if y > 0 {
-                join(i - w, &mut parent);
-                if x > 0 {
-                    join(i - w - 1, &mut parent);
-                }
-                if x + 1 < w {
-                    join(i - w + 1, &mut parent);
-                }
-            }
-        }
-    }
-    let mut boxes: HashMap<u32, [usize; 4]> = HashMap::new();
-    for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            if mask[i] {
-                let r = find(&mut parent, i as u32);
-                let b = boxes.entry(r).or_insert([x, y, x, y]);
-                b[0] = b[0].min(x);
-                b[1] = b[1].min(y);
-                b[2] = b[2].max(x);
-                b[3] = b[3].max(y);
-            }
-        }
-    }
-    let long: HashMap<u32, bool> = boxes
-        .into_iter()
-        .map(|(r, b)| {
-            let extent = ((b[2] - b[0] + 1) as f64).hypot((b[3] - b[1] + 1) as f64);
-            (r, extent >= min_extent)
-        })
-        .collect();
-    (0..w * h)
-        .map(|i| mask[i] && long[&find(&mut parent, i as u32)])
-        .collect()
-}
-
-/// Follows the features' inks over the scan (see the module's documentation). `suggestions`
-/// give the hexsides (in their order); `grid_ink` is the grid line's learnt ink.
+/// Follows the features' inks over the scan (see the module's documentation), for the
+/// `hexsides` given (their order is the trace's).
 pub fn trace(
     scan: &Scan,
     grid: &Grid,
     m: &Matrix,
-    terrain: &TerrainSuggestions,
-    samples: &HexsideSamples,
-    grid_ink: Option<Lab>,
+    lines: &[Line],
+    colours: &Colours,
     hexsides: &[(HexIndex, Side)],
 ) -> Trace {
-    let ids: Vec<&Id> = samples.features.keys().collect();
-    let traced: Vec<bool> = ids
-        .iter()
-        .map(|id| !samples.kinds.get(*id).is_some_and(|k| k.bridge))
-        .collect();
-    let inks: Vec<Option<Lab>> = ids
+    let count = lines.len();
+    let traced: Vec<bool> = lines.iter().map(|l| !l.bridge).collect();
+    let inks: Vec<Option<Lab>> = lines
         .iter()
         .zip(&traced)
-        .map(|(id, t)| {
-            t.then(|| feature_ink(scan, grid, m, terrain, &samples.features[*id], grid_ink))
+        .map(|(line, t)| {
+            t.then(|| feature_ink(scan, grid, m, colours, &line.marked))
                 .flatten()
         })
         .collect();
     let empty = Trace {
-        coverage: vec![vec![0.0; ids.len()]; hexsides.len()],
-        own: vec![vec![0.0; ids.len()]; hexsides.len()],
-        reliable: vec![false; ids.len()],
+        coverage: vec![vec![0.0; count]; hexsides.len()],
+        own: vec![vec![0.0; count]; hexsides.len()],
+        reliable: vec![false; count],
         inks: inks.clone(),
     };
     let Some(inverse) = invert(m) else {
         return empty;
     };
-    if inks.iter().all(Option::is_none) || ids.len() > 250 {
+    if inks.iter().all(Option::is_none) || count > 250 {
         return empty;
     }
-    // The map's other colours: the marked hexes' (else every hex's) and the grid line's.
-    let mut others: Vec<Lab> = terrain
-        .hexes
-        .iter()
-        .filter(|s| s.marked)
-        .filter_map(|s| s.colour)
-        .collect();
-    if others.is_empty() {
-        others = terrain.hexes.iter().filter_map(|s| s.colour).collect();
-    }
-    others.extend(grid_ink);
+    // The map's other colours: the terrain samples' and the grid line's.
+    let mut others: Vec<Lab> = colours.terrain.clone();
+    others.extend(colours.grid_ink);
     // How close to its ink a pixel must be: half the way to the nearest other colour.
     let radius: Vec<f32> = inks
         .iter()
@@ -348,7 +256,7 @@ pub fn trace(
     let raw = scan.image.as_raw();
     let mut cells = vec![0u8; w * h];
     cells.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
-        let mut counts = vec![0u32; ids.len() + 1];
+        let mut counts = vec![0u32; count + 1];
         for (x, cell) in row.iter_mut().enumerate() {
             counts.iter_mut().for_each(|c| *c = 0);
             for py in y * k..((y + 1) * k).min(sh) {
@@ -369,19 +277,16 @@ pub fn trace(
     let unit = scale / k as f64;
     // Features drawn alike (shades of one line) are one line here: which shade is the patch
     // model's to say.
-    let symbol: Vec<Option<HexsideSymbol>> = ids
-        .iter()
-        .map(|id| samples.kinds.get(*id).and_then(|k| k.symbol))
-        .collect();
-    let group: Vec<usize> = (0..ids.len())
+    let symbol: Vec<Option<HexsideSymbol>> = lines.iter().map(|l| l.symbol).collect();
+    let group: Vec<usize> = (0..count)
         .map(|f| {
             (0..f)
                 .find(|g| symbol[f].is_some() && symbol[*g] == symbol[f])
                 .unwrap_or(f)
         })
         .collect();
-    let mut lines = vec![false; w * h];
-    for g in (0..ids.len()).filter(|g| group[*g] == *g && inks[*g].is_some()) {
+    let mut kept = vec![false; w * h];
+    for g in (0..count).filter(|g| group[*g] == *g && inks[*g].is_some()) {
         let mask: Vec<bool> = cells
             .iter()
             .map(|c| *c > 0 && group[usize::from(*c) - 1] == g)
@@ -395,7 +300,7 @@ pub fn trace(
             .map(|i| mask[i] && near_core[i] > thick + 3)
             .collect();
         let long = long_components(&thin, w, h, MIN_LENGTH * unit);
-        for (l, keep) in lines.iter_mut().zip(long) {
+        for (l, keep) in kept.iter_mut().zip(long) {
             *l |= keep;
         }
     }
@@ -407,11 +312,11 @@ pub fn trace(
         .map(|(i, &(index, side))| (grid.canonical_hexside(index, side), i))
         .collect();
     let all_sides = sides(grid.orientation);
-    let mut bins = vec![vec![0u16; ids.len()]; hexsides.len()];
+    let mut bins = vec![vec![0u16; count]; hexsides.len()];
     for y in 0..h {
         for x in 0..w {
             let i = y * w + x;
-            if !lines[i] {
+            if !kept[i] {
                 continue;
             }
             let f = usize::from(cells[i]) - 1;
@@ -458,9 +363,9 @@ pub fn trace(
     let coverage: Vec<Vec<f32>> = bins
         .iter()
         .map(|b| {
-            (0..ids.len())
+            (0..count)
                 .map(|f| {
-                    let pooled = (0..ids.len())
+                    let pooled = (0..count)
                         .filter(|g| group[*g] == group[f])
                         .fold(0u16, |acc, g| acc | b[g]);
                     pooled.count_ones() as f32 / BINS as f32
@@ -476,12 +381,13 @@ pub fn trace(
                 .collect()
         })
         .collect();
-    let reliable: Vec<bool> = (0..ids.len())
+    let reliable: Vec<bool> = (0..count)
         .map(|f| {
             if inks[group[f]].is_none() || !traced[f] {
                 return false;
             }
-            let marked: Vec<f32> = samples.features[ids[f]]
+            let marked: Vec<f32> = lines[f]
+                .marked
                 .iter()
                 .filter_map(|h| position.get(&grid.canonical_hexside(h.0, h.1)))
                 .map(|&s| coverage[s][f])
@@ -500,27 +406,30 @@ pub fn trace(
     }
 }
 
-/// Corrects the patch model's suggestions with the trace (see the module's documentation).
-/// `water_hex` tells the hexes of water terrain: a water feature beside one is for review (its
-/// ink is that hex's colour).
+/// Corrects the patch model's decisions (for the trace's hexsides, in its order) with the
+/// trace (see the module's documentation). `water_hex` tells the hexes of water terrain: a
+/// water feature beside one is for review (its ink is that hex's colour); `doubtful_below` is
+/// the review queue's threshold.
 pub fn apply_trace(
     grid: &Grid,
-    samples: &HexsideSamples,
+    lines: &[Line],
     trace: &Trace,
-    suggestions: &mut [HexsideSuggestion],
+    hexsides: &[(HexIndex, Side)],
+    decisions: &mut [Decision],
     water_hex: &dyn Fn(HexIndex) -> bool,
+    doubtful_below: f32,
 ) {
-    let ids: Vec<&Id> = samples.features.keys().collect();
+    let count = lines.len();
     if !trace.reliable.iter().any(|r| *r) {
         return;
     }
     // The hexsides meeting at each corner.
     let key = |p: [f32; 2]| ((p[0] * 64.0).round() as i64, (p[1] * 64.0).round() as i64);
     let mut at_corner: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
-    let mut ends: Vec<[(i64, i64); 2]> = Vec::with_capacity(suggestions.len());
-    for (i, s) in suggestions.iter().enumerate() {
+    let mut ends: Vec<[(i64, i64); 2]> = Vec::with_capacity(hexsides.len());
+    for (i, &(index, side)) in hexsides.iter().enumerate() {
         let [a, b] = grid
-            .side_corners(s.index, s.side)
+            .side_corners(index, side)
             .unwrap_or([[0.0, 0.0], [0.0, 0.0]]);
         let e = [key(a), key(b)];
         for c in e {
@@ -528,16 +437,9 @@ pub fn apply_trace(
         }
         ends.push(e);
     }
-    let before: Vec<(Option<usize>, f32)> = suggestions
+    let before: Vec<(Option<usize>, f32)> = decisions
         .iter()
-        .map(|s| {
-            (
-                s.feature
-                    .as_ref()
-                    .and_then(|id| ids.iter().position(|i| *i == id)),
-                s.confidence,
-            )
-        })
+        .map(|d| (d.feature, d.confidence))
         .collect();
     let carries = |j: usize, f: usize| -> bool {
         trace.coverage[j][f] >= FOUND
@@ -551,34 +453,34 @@ pub fn apply_trace(
             .filter(|c| at_corner[*c].iter().any(|&j| j != i && carries(j, f)))
             .count()
     };
-    for i in 0..suggestions.len() {
-        if suggestions[i].marked {
+    for i in 0..decisions.len().min(hexsides.len()) {
+        if decisions[i].marked {
             continue;
         }
-        let s = &suggestions[i];
-        let wet = water_hex(s.index) || grid.neighbour(s.index, s.side).is_some_and(water_hex);
+        let (index, side) = hexsides[i];
+        let wet = water_hex(index) || grid.neighbour(index, side).is_some_and(water_hex);
         match before[i].0 {
             None => {
                 // The best traced feature here.
-                let best = (0..ids.len())
+                let best = (0..count)
                     .filter(|f| trace.reliable[*f])
                     .max_by(|a, b| trace.coverage[i][*a].total_cmp(&trace.coverage[i][*b]));
                 let Some(f) = best else { continue };
                 let c = trace.coverage[i][f];
                 let linked = links(i, f);
-                let water = samples.kinds.get(ids[f]).is_some_and(|k| k.water);
+                let water = lines[f].water;
                 if c >= FOUND || (c >= PART && linked == 2) {
                     let sure = (0.3 + (c - PART) / (1.0 - PART)).clamp(0.3, 1.0);
                     let confidence = if water && wet { REVIEW } else { sure };
                     // Which of the features drawn alike: the one whose own ink covers most.
-                    let shade = (0..ids.len())
+                    let shade = (0..count)
                         .filter(|g| trace.reliable[*g] && trace.coverage[i][*g] == c)
                         .max_by(|a, b| trace.own[i][*a].total_cmp(&trace.own[i][*b]))
                         .unwrap_or(f);
-                    suggestions[i].feature = Some(ids[shade].clone());
-                    suggestions[i].confidence = confidence;
+                    decisions[i].feature = Some(shade);
+                    decisions[i].confidence = confidence;
                 } else if c >= PART {
-                    suggestions[i].confidence = suggestions[i].confidence.min(REVIEW);
+                    decisions[i].confidence = decisions[i].confidence.min(REVIEW);
                 }
             }
             Some(f) => {
@@ -586,8 +488,8 @@ pub fn apply_trace(
                     continue;
                 }
                 let c = trace.coverage[i][f];
-                if c < 0.15 && links(i, f) == 0 && before[i].1 >= DOUBTFUL_BELOW {
-                    suggestions[i].confidence = suggestions[i].confidence.min(REVIEW);
+                if c < 0.15 && links(i, f) == 0 && before[i].1 >= doubtful_below {
+                    decisions[i].confidence = decisions[i].confidence.min(REVIEW);
                 }
             }
         }
@@ -595,199 +497,5 @@ pub fn apply_trace(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::classify::{ClassifyOptions, FeatureKind, suggest_terrain};
-    use bataille_schema::map::{HexNaming, Orientation, Shifted};
-    use std::collections::BTreeMap;
-
-    const PAPER: [u8; 3] = [236, 230, 205];
-    const LINE: [u8; 3] = [90, 90, 90];
-    const BLUE: [u8; 3] = [40, 90, 200];
-
-    fn grid() -> Grid {
-        Grid {
-            orientation: Orientation::Flat,
-            shifted: Shifted::Even,
-            first_column: 1,
-            first_row: 1,
-            columns: 9,
-            rows: 7,
-            hex_names: HexNaming::default(),
-        }
-    }
-
-    fn dot(img: &mut image::RgbImage, p: [f64; 2], r: f64, colour: [u8; 3]) {
-        let (x0, y0) = (
-            (p[0] - r).floor().max(0.0) as u32,
-            (p[1] - r).floor().max(0.0) as u32,
-        );
-        for y in y0..=(p[1] + r).ceil() as u32 {
-            for x in x0..=(p[0] + r).ceil() as u32 {
-                if x < img.width()
-                    && y < img.height()
-                    && (f64::from(x) + 0.5 - p[0]).hypot(f64::from(y) + 0.5 - p[1]) <= r
-                {
-                    img.put_pixel(x, y, image::Rgb(colour));
-                }
-            }
-        }
-    }
-
-    /// A printed sheet: grey grid lines, a blue river hugging four sides of hex 0403 a few
-    /// pixels inside them (wiggling, cutting the corners, a bridge gap on one side), a blue
-    /// label (letters) beside another hexside and a blue lake filling hex 0806.
-    fn sheet(m: &Matrix) -> Scan {
-        let grid = grid();
-        let mut img = image::RgbImage::from_pixel(420, 330, image::Rgb(PAPER));
-        let at = |p: [f64; 2]| apply(m, p);
-        let lake = HexIndex::new(7, 5);
-        let [cx, cy] = grid.centre(lake);
-        for y in 0..330u32 {
-            for x in 0..420u32 {
-                let p = apply(
-                    &invert(m).unwrap(),
-                    [f64::from(x) + 0.5, f64::from(y) + 0.5],
-                );
-                if grid.hex_at([p[0] as f32, p[1] as f32]) == Some(lake)
-                    && (p[0] - f64::from(cx)).hypot(p[1] - f64::from(cy)) < 2.0
-                {
-                    img.put_pixel(x, y, image::Rgb(BLUE));
-                }
-            }
-        }
-        for index in grid.indices() {
-            for side in sides(grid.orientation) {
-                let [a, b] = grid.side_corners(index, side).unwrap();
-                for s in 0..=60 {
-                    let t = f64::from(s) / 60.0;
-                    let p = [
-                        f64::from(a[0]) + t * f64::from(b[0] - a[0]),
-                        f64::from(a[1]) + t * f64::from(b[1] - a[1]),
-                    ];
-                    dot(&mut img, at(p), 0.6, LINE);
-                }
-            }
-        }
-        // The river: around hex 0403 (index 3, 2) at 0.68 of its radius, wiggling.
-        let river = HexIndex::new(3, 2);
-        let [cx, cy] = grid.centre(river);
-        let (cx, cy) = (f64::from(cx), f64::from(cy));
-        for s in 0..=400 {
-            // From the north-west corner's angle through north, north-east, south-east, south.
-            let angle = (-120.0 + 240.0 * f64::from(s) / 400.0f64).to_radians();
-            let wiggle = 0.04 * (f64::from(s) * 0.3).sin();
-            let r = 0.68 + wiggle;
-            let p = [cx + r * angle.cos(), cy + r * angle.sin()];
-            // A bridge: a gap a fifth of the way along the north-east side.
-            if (130..=142).contains(&s) {
-                continue;
-            }
-            dot(&mut img, at(p), 1.6, BLUE);
-        }
-        // A label: letters beside hexside 0206/N.
-        let [lx, ly] = grid.centre(HexIndex::new(1, 5));
-        for letter in 0..5 {
-            let p = at([
-                f64::from(lx) - 0.5 + 0.22 * f64::from(letter),
-                f64::from(ly) - 0.7,
-            ]);
-            for k in 0..4 {
-                dot(&mut img, [p[0], p[1] + f64::from(k)], 1.0, BLUE);
-            }
-        }
-        Scan { image: img }
-    }
-
-    #[test]
-    fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lakes_are_not_lines()
-     {
-        let grid = grid();
-        let m = [30.0, 0.0, 30.0, 0.0, 30.0, 30.0, 0.0, 0.0, 1.0];
-        let scan = sheet(&m);
-        let river = HexIndex::new(3, 2);
-        let side = |name: &str| grid.parse_hexside(name).unwrap();
-        let terrain_samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::from([
-            (
-                ".".to_owned(),
-                vec![HexIndex::new(0, 0), HexIndex::new(5, 1)],
-            ),
-            ("~".to_owned(), vec![HexIndex::new(7, 5)]),
-        ]);
-        let options = ClassifyOptions::default();
-        let terrain = suggest_terrain(&scan, &grid, &m, &terrain_samples, &options).unwrap();
-        let n = grid.canonical_hexside(river, Side::N);
-        let s = grid.canonical_hexside(river, Side::S);
-        let mut samples = HexsideSamples::default();
-        samples.features.insert(Id::from("river"), vec![n, s]);
-        samples.kinds.insert(
-            Id::from("river"),
-            FeatureKind {
-                water: true,
-                bridge: false,
-                symbol: Some(HexsideSymbol::River),
-            },
-        );
-        samples.water_terrain.insert("~".to_owned());
-        let hexsides = crate::classify::interior_hexsides(&grid);
-        let trace = trace(
-            &scan,
-            &grid,
-            &m,
-            &terrain,
-            &samples,
-            Some(srgb_to_lab(LINE)),
-            &hexsides,
-        );
-        assert_eq!(trace.reliable, [true]);
-        let coverage = |h: (HexIndex, Side)| {
-            let h = grid.canonical_hexside(h.0, h.1);
-            trace.coverage[hexsides.iter().position(|x| *x == h).unwrap()][0]
-        };
-        // Along the river: most of each side, the bridged one too.
-        for side in [Side::N, Side::NE, Side::SE, Side::S] {
-            assert!(
-                coverage((river, side)) >= FOUND,
-                "{side:?}: {}",
-                coverage((river, side))
-            );
-        }
-        // Not along the other sides, the label's, or the lake's.
-        assert!(coverage((river, Side::SW)) < PART);
-        assert!(coverage((river, Side::NW)) < PART);
-        assert_eq!(coverage(side("0206/N")), 0.0);
-        for side in sides(grid.orientation) {
-            assert_eq!(
-                coverage((HexIndex::new(7, 5), side)),
-                0.0,
-                "the lake's {side:?}"
-            );
-        }
-        // As suggestions: the two unmarked river sides carry it, nothing else.
-        let mut suggestions: Vec<HexsideSuggestion> = hexsides
-            .iter()
-            .map(|&(index, side)| HexsideSuggestion {
-                index,
-                side,
-                feature: None,
-                confidence: 0.9,
-                marked: samples
-                    .features
-                    .values()
-                    .flatten()
-                    .any(|h| *h == (index, side)),
-            })
-            .collect();
-        apply_trace(&grid, &samples, &trace, &mut suggestions, &|_| false);
-        let found: Vec<String> = suggestions
-            .iter()
-            .filter(|s| s.feature.is_some() && !s.marked)
-            .map(|s| grid.hexside_ref(s.index, s.side).to_string())
-            .collect();
-        let expected: Vec<String> = [Side::NE, Side::SE]
-            .iter()
-            .map(|s| grid.hexside_ref(river, *s).to_string())
-            .collect();
-        assert_eq!(found, expected);
-    }
-}
+#[path = "trace_tests.rs"]
+mod tests;

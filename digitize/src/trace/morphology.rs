@@ -1,0 +1,117 @@
+//! The two image operations the trace needs: a chamfer distance transform and the
+//! connected components of a mask (union-find), kept when long.
+
+use std::collections::HashMap;
+
+/// Chamfer (3-4) distance from every pixel to the nearest pixel where `source` is true, in
+/// thirds of a pixel (capped).
+pub(super) fn chamfer(source: &[bool], w: usize, h: usize) -> Vec<u32> {
+    const FAR: u32 = u32::MAX / 4;
+    let mut d: Vec<u32> = source.iter().map(|s| if *s { 0 } else { FAR }).collect();
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            let mut v = d[i];
+            if x > 0 {
+                v = v.min(d[i - 1] + 3);
+            }
+            if y > 0 {
+                v = v.min(d[i - w] + 3);
+                if x > 0 {
+                    v = v.min(d[i - w - 1] + 4);
+                }
+                if x + 1 < w {
+                    v = v.min(d[i - w + 1] + 4);
+                }
+            }
+            d[i] = v;
+        }
+    }
+    for y in (0..h).rev() {
+        for x in (0..w).rev() {
+            let i = y * w + x;
+            let mut v = d[i];
+            if x + 1 < w {
+                v = v.min(d[i + 1] + 3);
+            }
+            if y + 1 < h {
+                v = v.min(d[i + w] + 3);
+                if x + 1 < w {
+                    v = v.min(d[i + w + 1] + 4);
+                }
+                if x > 0 {
+                    v = v.min(d[i + w - 1] + 4);
+                }
+            }
+            d[i] = v;
+        }
+    }
+    d
+}
+
+fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        let next = parent[parent[i as usize] as usize];
+        parent[i as usize] = next;
+        i = next;
+    }
+    i
+}
+
+/// Keeps the pixels of `mask` whose 8-connected component spans at least `min_extent` pixels
+/// (its bounding box's diagonal).
+pub(super) fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64) -> Vec<bool> {
+    let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            if !mask[i] {
+                continue;
+            }
+            let join = |j: usize, parent: &mut Vec<u32>| {
+                if mask[j] {
+                    let (a, b) = (find(parent, i as u32), find(parent, j as u32));
+                    if a != b {
+                        parent[a.max(b) as usize] = a.min(b);
+                    }
+                }
+            };
+            if x > 0 {
+                join(i - 1, &mut parent);
+            }
+            if y > 0 {
+                join(i - w, &mut parent);
+                if x > 0 {
+                    join(i - w - 1, &mut parent);
+                }
+                if x + 1 < w {
+                    join(i - w + 1, &mut parent);
+                }
+            }
+        }
+    }
+    let mut boxes: HashMap<u32, [usize; 4]> = HashMap::new();
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            if mask[i] {
+                let r = find(&mut parent, i as u32);
+                let b = boxes.entry(r).or_insert([x, y, x, y]);
+                b[0] = b[0].min(x);
+                b[1] = b[1].min(y);
+                b[2] = b[2].max(x);
+                b[3] = b[3].max(y);
+            }
+        }
+    }
+    let long: HashMap<u32, bool> = boxes
+        .into_iter()
+        .map(|(r, b)| {
+            let extent = ((b[2] - b[0] + 1) as f64).hypot((b[3] - b[1] + 1) as f64);
+            (r, extent >= min_extent)
+        })
+        .collect();
+    (0..w * h)
+        .map(|i| mask[i] && long[&find(&mut parent, i as u32)])
+        .collect()
+}

@@ -1,0 +1,198 @@
+//! The features followed as drawn lines ([`super::trace`]).
+
+use std::collections::BTreeMap;
+
+use bataille_schema::map::{HexNaming, Orientation, Shifted};
+
+use super::*;
+use crate::classify::{ClassifyOptions, suggest_terrain};
+
+const PAPER: [u8; 3] = [236, 230, 205];
+const LINE: [u8; 3] = [90, 90, 90];
+const BLUE: [u8; 3] = [40, 90, 200];
+
+fn grid() -> Grid {
+    Grid {
+        orientation: Orientation::Flat,
+        shifted: Shifted::Even,
+        first_column: 1,
+        first_row: 1,
+        columns: 9,
+        rows: 7,
+        hex_names: HexNaming::default(),
+    }
+}
+
+fn dot(img: &mut image::RgbImage, p: [f64; 2], r: f64, colour: [u8; 3]) {
+    let (x0, y0) = (
+        (p[0] - r).floor().max(0.0) as u32,
+        (p[1] - r).floor().max(0.0) as u32,
+    );
+    for y in y0..=(p[1] + r).ceil() as u32 {
+        for x in x0..=(p[0] + r).ceil() as u32 {
+            if x < img.width()
+                && y < img.height()
+                && (f64::from(x) + 0.5 - p[0]).hypot(f64::from(y) + 0.5 - p[1]) <= r
+            {
+                img.put_pixel(x, y, image::Rgb(colour));
+            }
+        }
+    }
+}
+
+/// A printed sheet: grey grid lines, a blue river hugging four sides of hex 0403 a few
+/// pixels inside them (wiggling, cutting the corners, a bridge gap on one side), a blue
+/// label (letters) beside another hexside and a blue lake filling hex 0806.
+fn sheet(m: &Matrix) -> Scan {
+    let grid = grid();
+    let mut img = image::RgbImage::from_pixel(420, 330, image::Rgb(PAPER));
+    let at = |p: [f64; 2]| apply(m, p);
+    let lake = HexIndex::new(7, 5);
+    let [cx, cy] = grid.centre(lake);
+    for y in 0..330u32 {
+        for x in 0..420u32 {
+            let p = apply(
+                &invert(m).unwrap(),
+                [f64::from(x) + 0.5, f64::from(y) + 0.5],
+            );
+            if grid.hex_at([p[0] as f32, p[1] as f32]) == Some(lake)
+                && (p[0] - f64::from(cx)).hypot(p[1] - f64::from(cy)) < 2.0
+            {
+                img.put_pixel(x, y, image::Rgb(BLUE));
+            }
+        }
+    }
+    for index in grid.indices() {
+        for side in sides(grid.orientation) {
+            let [a, b] = grid.side_corners(index, side).unwrap();
+            for s in 0..=60 {
+                let t = f64::from(s) / 60.0;
+                let p = [
+                    f64::from(a[0]) + t * f64::from(b[0] - a[0]),
+                    f64::from(a[1]) + t * f64::from(b[1] - a[1]),
+                ];
+                dot(&mut img, at(p), 0.6, LINE);
+            }
+        }
+    }
+    // The river: around hex 0403 (index 3, 2) at 0.68 of its radius, wiggling.
+    let river = HexIndex::new(3, 2);
+    let [cx, cy] = grid.centre(river);
+    let (cx, cy) = (f64::from(cx), f64::from(cy));
+    for s in 0..=400 {
+        // From the north-west corner's angle through north, north-east, south-east, south.
+        let angle = (-120.0 + 240.0 * f64::from(s) / 400.0f64).to_radians();
+        let wiggle = 0.04 * (f64::from(s) * 0.3).sin();
+        let r = 0.68 + wiggle;
+        let p = [cx + r * angle.cos(), cy + r * angle.sin()];
+        // A bridge: a gap a fifth of the way along the north-east side.
+        if (130..=142).contains(&s) {
+            continue;
+        }
+        dot(&mut img, at(p), 1.6, BLUE);
+    }
+    // A label: letters beside hexside 0206/N.
+    let [lx, ly] = grid.centre(HexIndex::new(1, 5));
+    for letter in 0..5 {
+        let p = at([
+            f64::from(lx) - 0.5 + 0.22 * f64::from(letter),
+            f64::from(ly) - 0.7,
+        ]);
+        for k in 0..4 {
+            dot(&mut img, [p[0], p[1] + f64::from(k)], 1.0, BLUE);
+        }
+    }
+    Scan { image: img }
+}
+
+#[test]
+fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lakes_are_not_lines() {
+    let grid = grid();
+    let m = [30.0, 0.0, 30.0, 0.0, 30.0, 30.0, 0.0, 0.0, 1.0];
+    let scan = sheet(&m);
+    let river = HexIndex::new(3, 2);
+    let side = |name: &str| grid.parse_hexside(name).unwrap();
+    let terrain_samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::from([
+        (
+            ".".to_owned(),
+            vec![HexIndex::new(0, 0), HexIndex::new(5, 1)],
+        ),
+        ("~".to_owned(), vec![HexIndex::new(7, 5)]),
+    ]);
+    let options = ClassifyOptions::default();
+    let terrain = suggest_terrain(&scan, &grid, &m, &terrain_samples, &options).unwrap();
+    let n = grid.canonical_hexside(river, Side::N);
+    let s = grid.canonical_hexside(river, Side::S);
+    let lines = [Line {
+        marked: vec![n, s],
+        water: true,
+        bridge: false,
+        symbol: Some(HexsideSymbol::River),
+    }];
+    let hex = |i: HexIndex| terrain.get(&grid, i).and_then(|s| s.colour);
+    let colours = Colours {
+        hex: &hex,
+        terrain: terrain
+            .hexes
+            .iter()
+            .filter(|s| s.marked)
+            .filter_map(|s| s.colour)
+            .collect(),
+        grid_ink: Some(srgb_to_lab(LINE)),
+    };
+    let hexsides = crate::classify::interior_hexsides(&grid);
+    let trace = trace(&scan, &grid, &m, &lines, &colours, &hexsides);
+    assert_eq!(trace.reliable, [true]);
+    let coverage = |h: (HexIndex, Side)| {
+        let h = grid.canonical_hexside(h.0, h.1);
+        trace.coverage[hexsides.iter().position(|x| *x == h).unwrap()][0]
+    };
+    // Along the river: most of each side, the bridged one too.
+    for side in [Side::N, Side::NE, Side::SE, Side::S] {
+        assert!(
+            coverage((river, side)) >= FOUND,
+            "{side:?}: {}",
+            coverage((river, side))
+        );
+    }
+    // Not along the other sides, the label's, or the lake's.
+    assert!(coverage((river, Side::SW)) < PART);
+    assert!(coverage((river, Side::NW)) < PART);
+    assert_eq!(coverage(side("0206/N")), 0.0);
+    for side in sides(grid.orientation) {
+        assert_eq!(
+            coverage((HexIndex::new(7, 5), side)),
+            0.0,
+            "the lake's {side:?}"
+        );
+    }
+    // As suggestions: the two unmarked river sides carry it, nothing else.
+    let mut decisions: Vec<Decision> = hexsides
+        .iter()
+        .map(|h| Decision {
+            feature: None,
+            confidence: 0.9,
+            marked: lines[0].marked.contains(h),
+        })
+        .collect();
+    apply_trace(
+        &grid,
+        &lines,
+        &trace,
+        &hexsides,
+        &mut decisions,
+        &|_| false,
+        0.25,
+    );
+    let found: Vec<String> = hexsides
+        .iter()
+        .zip(&decisions)
+        .filter(|(_, d)| d.feature.is_some() && !d.marked)
+        .map(|(h, _)| grid.hexside_ref(h.0, h.1).to_string())
+        .collect();
+    let expected: Vec<String> = [Side::NE, Side::SE]
+        .iter()
+        .map(|s| grid.hexside_ref(river, *s).to_string())
+        .collect();
+    assert_eq!(found, expected);
+}
