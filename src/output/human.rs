@@ -23,6 +23,13 @@ fn line_bytes(source: &SourceFile, span: &std::ops::Range<usize>) -> usize {
     excerpt(source, span, std::iter::empty()).0.len()
 }
 
+/// The most related places shown under one diagnostic; the others are counted in a last note
+/// (`--format json` and `sarif` list them all). The checks name at most
+/// [`bataille_validator::diagnostic::MAX_RELATED`] places and one more that counts the others
+/// (100,000 counters in one hex made one error of 100,000 lines); this bounds the report of
+/// any other.
+const MAX_RELATED_SHOWN: usize = bataille_validator::diagnostic::MAX_RELATED + 1;
+
 /// Diagnostics rendered at once, in parallel, before they are written.
 const RENDER_CHUNK: usize = 4096;
 
@@ -76,6 +83,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
     let escaped: Escaped;
     let mut group = Group::with_title(level.primary_title(title).id(d.code.as_str()));
     let mut notes: Vec<String> = Vec::new();
+    let related = &d.related[..d.related.len().min(MAX_RELATED_SHOWN)];
     match &d.span {
         Some(span) => match results.sources.get(&span.file) {
             Some(source)
@@ -94,8 +102,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                 };
                 // Only the lines the diagnostic concerns go to the renderer, which reads all
                 // of the text it is given: with the whole file, a report was quadratic.
-                let shown = d
-                    .related
+                let shown = related
                     .iter()
                     .filter_map(|r| r.span.as_ref().filter(in_text));
                 let (lines, first_line) = excerpt(source, &span.bytes, shown);
@@ -110,7 +117,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                     .line_start(first_line)
                     .path(escape(&files::display(&span.file)))
                     .annotation(AnnotationKind::Primary.span(shift(&span.bytes)));
-                for r in &d.related {
+                for r in related {
                     match &r.span {
                         Some(rs) if in_text(&rs) => {
                             snippet = snippet.annotation(
@@ -131,7 +138,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                         .line(span.line)
                         .char_column(span.column),
                 );
-                for r in &d.related {
+                for r in related {
                     match &r.span {
                         Some(rs) => notes.push(format!("{}: {}", r.message, place(rs))),
                         None => notes.push(r.message.clone()),
@@ -139,7 +146,14 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                 }
             }
         },
-        None => notes.extend(d.related.iter().map(|r| r.message.clone())),
+        None => notes.extend(related.iter().map(|r| r.message.clone())),
+    }
+    let more = d.related.len() - related.len();
+    if more > 0 {
+        notes.push(format!(
+            "and {more} more related place{} (`--format json` lists them all)",
+            if more == 1 { "" } else { "s" }
+        ));
     }
     for note in notes {
         group = group.element(Level::NOTE.message(escape(&note)));

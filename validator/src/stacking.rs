@@ -12,7 +12,7 @@ use bataille_schema::{HexIndex, HexName};
 
 use crate::codes::Code;
 use crate::context::{Ctx, SCENARIO, placement_hex_pointer};
-use crate::diagnostic::{Diagnostic, Related};
+use crate::diagnostic::{Diagnostic, MAX_RELATED, Related};
 
 /// A counter that counts for stacking.
 #[derive(Clone)]
@@ -271,7 +271,10 @@ fn check_group(
         ))
         .hex(hex)
         .subject(last.id);
-    for other in others {
+    let (named, unnamed) = others.split_at(others.len().min(MAX_RELATED));
+    d.related
+        .reserve_exact(named.len() + usize::from(!unnamed.is_empty()));
+    for other in named {
         let cp = if other.cp > 0 {
             format!(", {} CP", other.cp)
         } else {
@@ -289,6 +292,20 @@ fn check_group(
             )
             .hex(hex)
             .subject(other.id),
+        );
+    }
+    if let Some(next) = unnamed.first() {
+        d = d.related(
+            Related::new(
+                SCENARIO,
+                next.pointer(),
+                format!(
+                    "and {} more counters are here, from `{}` on",
+                    unnamed.len(),
+                    next.id
+                ),
+            )
+            .hex(hex),
         );
     }
     ctx.push(d);
@@ -465,11 +482,31 @@ fn opposing(ctx: &mut Ctx<'_>) {
         ))
         .hex(hex.as_str())
         .subject(subject.id.as_str());
+        let named = enemies.len().min(MAX_RELATED);
+        d.related
+            .reserve_exact(named + usize::from(enemies.len() > named));
+        let mut listed = 0;
         for &i in &members {
             let other = &ctx.counters[i];
             if ctx.allied(other.army, subject.army) {
                 continue;
             }
+            if listed == named {
+                d = d.related(
+                    Related::new(
+                        SCENARIO,
+                        other.hex_pointer(),
+                        format!(
+                            "and {} more enemy counters are here, from `{}` on",
+                            enemies.len() - named,
+                            other.id
+                        ),
+                    )
+                    .hex(hex.as_str()),
+                );
+                break;
+            }
+            listed += 1;
             d = d.related(
                 Related::new(
                     SCENARIO,
