@@ -247,6 +247,57 @@ pub fn kit_of(
     options: &PrintOptions,
     variant: Option<&crate::variants::VariantNote>,
 ) -> Result<Kit, ExportError> {
+    let drawn = draw(scenario, map, options, variant)?;
+    let pdf = pdf::assemble(
+        &drawn
+            .pages
+            .iter()
+            .map(|p| pdf::Sheet {
+                size: p.size,
+                body: &p.body,
+            })
+            .collect::<Vec<_>>(),
+    )?;
+    Ok(Kit {
+        pdf,
+        pages: drawn.pages.into_iter().map(|p| p.kind).collect(),
+        sections: drawn.sections,
+        map_paper: drawn.map_paper,
+        warnings: drawn.warnings,
+    })
+}
+
+/// The kit's pages as the SVG documents (one user unit a millimetre) that [`kit`] converts to
+/// PDF, each with what it is: for checking what the pages say without a PDF reader.
+pub fn kit_pages(
+    scenario: &Scenario,
+    map: &Map,
+    options: &PrintOptions,
+) -> Result<Vec<(PageKind, String)>, ExportError> {
+    Ok(draw(scenario, map, options, None)?
+        .pages
+        .into_iter()
+        .map(|p| {
+            let svg = pdf::page_svg(p.size, &p.body);
+            (p.kind, svg)
+        })
+        .collect())
+}
+
+/// A kit's pages, drawn, before they are converted.
+struct Drawn {
+    pages: Vec<Page>,
+    sections: [usize; 2],
+    map_paper: [f32; 2],
+    warnings: Vec<String>,
+}
+
+fn draw(
+    scenario: &Scenario,
+    map: &Map,
+    options: &PrintOptions,
+    variant: Option<&crate::variants::VariantNote>,
+) -> Result<Drawn, ExportError> {
     if !(5.0..=60.0).contains(&options.hex_mm) || !(5.0..=60.0).contains(&options.counter_mm) {
         return Err(ExportError::Invalid(
             "hex and counter sizes must be from 5 to 60 mm".to_owned(),
@@ -300,18 +351,8 @@ pub fn kit_of(
                 size: portrait,
             }),
     );
-    let pdf = pdf::assemble(
-        &pages
-            .iter()
-            .map(|p| pdf::Sheet {
-                size: p.size,
-                body: &p.body,
-            })
-            .collect::<Vec<_>>(),
-    )?;
-    Ok(Kit {
-        pdf,
-        pages: pages.into_iter().map(|p| p.kind).collect(),
+    Ok(Drawn {
+        pages,
         sections: sheets.count,
         map_paper: sheets.paper,
         warnings,

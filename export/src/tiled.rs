@@ -222,16 +222,21 @@ pub fn export(
         .enumerate()
         .filter_map(|(i, (code, _))| code.chars().next().map(|c| (c, i + 1)))
         .collect();
+    // The map element names the next free layer and object ids, known once the layers are
+    // written: it is put in front of them at the end (never by replacing a placeholder in the
+    // whole text, which turned a name holding `{NEXT}` into a number).
+    let map_element = |next_layer: usize, next_object: u32| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.8" tiledversion="1.8.2" orientation="hexagonal" renderorder="right-down" width="{}" height="{}" tilewidth="{tw}" tileheight="{th}" infinite="0" hexsidelength="{SIDE}" staggeraxis="{}" staggerindex="{}" nextlayerid="{next_layer}" nextobjectid="{next_object}">
+"#,
+            grid.columns,
+            grid.rows,
+            if geometry.stagger_x { "x" } else { "y" },
+            if geometry.stagger_even { "even" } else { "odd" },
+        )
+    };
     let mut out = String::new();
-    let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
-    let _ = writeln!(
-        out,
-        r#"<map version="1.8" tiledversion="1.8.2" orientation="hexagonal" renderorder="right-down" width="{}" height="{}" tilewidth="{tw}" tileheight="{th}" infinite="0" hexsidelength="{SIDE}" staggeraxis="{}" staggerindex="{}" nextlayerid="{{NEXTLAYER}}" nextobjectid="{{NEXT}}">"#,
-        grid.columns,
-        grid.rows,
-        if geometry.stagger_x { "x" } else { "y" },
-        if geometry.stagger_even { "even" } else { "odd" },
-    );
     let _ = writeln!(out, " <properties>");
     let _ = writeln!(
         out,
@@ -576,9 +581,8 @@ pub fn export(
         let _ = writeln!(out, " </objectgroup>");
     }
     let _ = writeln!(out, "</map>");
-    let tmx = out
-        .replace("{NEXT}", &object_id.to_string())
-        .replace("{NEXTLAYER}", &(layer_id + 1).to_string());
+    let mut tmx = map_element(layer_id + 1, object_id);
+    tmx.push_str(&out);
     Ok(TiledFiles { tmx, images })
 }
 

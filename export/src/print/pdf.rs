@@ -138,6 +138,13 @@ fn options() -> svg2pdf::usvg::Options<'static> {
     options
 }
 
+/// A page as an SVG document: its size in millimetres, one user unit a millimetre, on white.
+pub(crate) fn page_svg([pw, ph]: [f32; 2], body: &str) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{pw}mm\" height=\"{ph}mm\" viewBox=\"0 0 {pw} {ph}\">\n<rect width=\"{pw}\" height=\"{ph}\" fill=\"#ffffff\"/>\n{body}</svg>\n"
+    )
+}
+
 /// The pages as one PDF: each page's SVG converted by svg2pdf into a form XObject (fonts
 /// embedded), drawn over its whole page.
 pub(crate) fn assemble(pages: &[Sheet<'_>]) -> Result<Vec<u8>, ExportError> {
@@ -152,10 +159,7 @@ pub(crate) fn assemble(pages: &[Sheet<'_>]) -> Result<Vec<u8>, ExportError> {
     for page in pages {
         let [pw, ph] = page.size;
         let (wpt, hpt) = (pw * pt, ph * pt);
-        let svg = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{pw}mm\" height=\"{ph}mm\" viewBox=\"0 0 {pw} {ph}\">\n<rect width=\"{pw}\" height=\"{ph}\" fill=\"#ffffff\"/>\n{}</svg>\n",
-            page.body
-        );
+        let svg = page_svg(page.size, page.body);
         let tree = svg2pdf::usvg::Tree::from_str(&svg, &options)
             .map_err(|error| ExportError::Pdf(error.to_string()))?;
         drop(svg);
