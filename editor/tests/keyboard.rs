@@ -101,6 +101,37 @@ fn a_small_battle_authored_without_the_pointer() {
     press(&mut h, Key::Enter);
     assert_eq!(h.state().doc.code(below), Some('f'));
 
+    // A river by keyboard: the hexside tool (H), R turns to a side of the selected hex (shown
+    // in cyan), Enter draws it, Shift+Enter removes it.
+    press(&mut h, Key::H);
+    assert_eq!(h.state().tools.tool, bataille_editor::tools::Tool::Hexside);
+    let feature = h.state().tools.hexside.clone().expect("a feature to draw");
+    let grid = h.state().doc.map.grid.clone();
+    let first = h.state().tools.key_side(&grid);
+    press(&mut h, Key::R);
+    press(&mut h, Key::R);
+    let side = h.state().tools.key_side(&grid);
+    assert_ne!(side, first, "R turns the side");
+    let river = grid.hexside_ref(below, side);
+    press(&mut h, Key::Enter);
+    assert!(
+        h.state().doc.has_hexside(&feature, &river),
+        "drawn by Enter"
+    );
+    assert_eq!(h.state().tools.selection, Some(below), "the cursor stays");
+    h.key_press_modifiers(Modifiers::SHIFT, Key::Enter);
+    h.run();
+    assert!(
+        !h.state().doc.has_hexside(&feature, &river),
+        "removed by Shift+Enter"
+    );
+    h.key_press_modifiers(Modifiers::SHIFT, Key::R);
+    h.run();
+    press(&mut h, Key::Enter);
+    let stream = grid.hexside_ref(below, h.state().tools.key_side(&grid));
+    assert_ne!(stream, river, "Shift+R turns back");
+    assert!(h.state().doc.has_hexside(&feature, &stream));
+
     // Saved first (a scenario names its map's file): the path typed in the file dialog.
     let map_path = dir.path().join("field.ron");
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
@@ -204,4 +235,10 @@ fn a_small_battle_authored_without_the_pointer() {
     let index = |hex: HexIndex| (hex.row as usize, hex.col as usize);
     let (row, col) = index(cursor);
     assert_eq!(map.rows[row].chars().nth(col), Some('f'));
+    assert!(
+        map.hexsides
+            .get(&feature)
+            .is_some_and(|sides| sides.contains(&stream)),
+        "the hexside drawn by keyboard is saved"
+    );
 }

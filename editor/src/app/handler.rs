@@ -377,6 +377,13 @@ impl EditorApp {
                 self.panels.right_dock.tab = tab;
                 self.settings.show_right_dock = true;
             }
+            // With the hexside tool, R turns the side Enter draws; else the selected counter.
+            Command::RotateClockwise if self.tools.tool == Tool::Hexside => {
+                self.tools.turn_key_side(true);
+            }
+            Command::RotateAnticlockwise if self.tools.tool == Tool::Hexside => {
+                self.tools.turn_key_side(false);
+            }
             Command::RotateClockwise => self.rotate_selected(true),
             Command::RotateAnticlockwise => self.rotate_selected(false),
             Command::RemoveFromMap => self.remove_selected_from_map(),

@@ -523,7 +523,17 @@ impl EditorApp {
     /// one undo step: the map by keyboard (`layers::keys`).
     pub fn apply_tool_at(&mut self, hex: HexIndex, remove: bool) {
         use crate::tools::{StrokeKind, Tool};
-        let [x, y] = self.doc.map.grid.centre(hex);
+        let grid = &self.doc.map.grid;
+        // The hexside tool draws the side chosen by R / Shift+R; the others act on the hex.
+        let [x, y] = match self.tools.tool {
+            Tool::Hexside => grid
+                .side_corners(hex, self.tools.key_side(grid))
+                .map_or_else(
+                    || grid.centre(hex),
+                    |[a, b]| [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0],
+                ),
+            _ => grid.centre(hex),
+        };
         let kind = if remove {
             StrokeKind::Remove
         } else {

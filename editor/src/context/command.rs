@@ -394,7 +394,9 @@ impl Command {
             Escape => "Close the top dialog, leave a click mode, or clear the selection",
             About => "Version and licence",
             ClearRecent => "Forget the recent files",
-            RotateClockwise | RotateAnticlockwise => "Turn the selected counter one hexside",
+            RotateClockwise | RotateAnticlockwise => {
+                "Turn the selected counter one hexside (with the hexside tool: the side Enter draws)"
+            }
             RemoveFromMap => "The selected unit goes back to “not placed”",
             ScenarioSettings => "Title, date, turns, command radii, stacking, victory",
             NewScenario => "Start a scenario on this map (asks title, date, rules, file)",

@@ -1,8 +1,9 @@
 //! The map by keyboard: while the map has the keyboard focus (Tab reaches it as any widget,
 //! a click on it gives it), the arrow keys move the selected hex (the keyboard's cursor,
 //! outlined as the pointer's hex is; the view follows it off screen), Enter applies the current
-//! tool there as a click would (paint, fill, place the selected counter, add to the zone…) and
-//! Shift+Enter as a right click (remove). Tab and Shift+Tab still move the focus on.
+//! tool there as a click would (paint, fill, place the selected counter, add to the zone, draw
+//! the hexside tool's side — R / Shift+R turn it —…) and Shift+Enter as a right click (remove).
+//! Tab and Shift+Tab still move the focus on.
 
 use bataille_schema::{Grid, HexIndex};
 use egui::{Key, Modifiers};

@@ -1,6 +1,8 @@
 //! The hexside tool (H): a drag along hex edges draws the chosen feature (rivers, streams,
-//! lines) as one continuous chain, never on the map's edge; a right drag removes. Its feedback is
-//! the hexside under the pointer. The chain geometry is in `hexside`.
+//! lines) as one continuous chain, never on the map's edge; a right drag removes. By keyboard,
+//! R and Shift+R turn to a side of the selected hex (shown in cyan) and Enter draws it,
+//! Shift+Enter removes. Its feedback is the hexside under the pointer and the keyboard's side.
+//! The chain geometry is in `hexside`.
 
 use bataille_schema::Id;
 
@@ -26,7 +28,9 @@ impl MapTool for HexsideTool {
         "〰"
     }
     fn tooltip(&self) -> &'static str {
-        "Drag along hex edges to add the chosen feature; right-drag removes"
+        "Drag along hex edges to add the chosen feature; right-drag removes. By keyboard: the \
+         arrows choose a hex, R / Shift+R turn to one of its sides, Enter draws, Shift+Enter \
+         removes"
     }
 
     fn stroke(&self, state: &mut ToolState, doc: &Document, stroke: Stroke) -> ToolOutput {
@@ -148,5 +152,18 @@ impl MapTool for HexsideTool {
             }
         }
         f.outline_hover();
+    }
+
+    /// The keyboard's side: the side of the selected hex Enter draws.
+    fn cursor_feedback(&self, f: &Feedback<'_>) {
+        let grid = &f.doc.map.grid;
+        f.view.highlight_side(
+            f.painter,
+            grid,
+            f.rect,
+            f.hover,
+            f.state.key_side(grid),
+            egui::Stroke::new(5.0, egui::Color32::from_rgb(0, 190, 255)),
+        );
     }
 }

@@ -143,6 +143,9 @@ pub trait MapTool: Sync {
     fn feedback(&self, feedback: &Feedback<'_>) {
         feedback.outline_hover();
     }
+    /// What it shows at the selected hex, the keyboard's cursor (`feedback.hover` is that hex,
+    /// with no pointer), painted over its outline: nothing by default.
+    fn cursor_feedback(&self, _feedback: &Feedback<'_>) {}
 }
 
 /// What a drag on the map does.
@@ -180,6 +183,9 @@ pub struct ToolState {
     pub stroke_sides: Vec<(hexside::SideKey, bool)>,
     /// The last hex visited by the drag in progress.
     pub last_hex: Option<HexIndex>,
+    /// The hexside tool by keyboard: which side of the selected hex Enter draws (an index into
+    /// the grid's six sides, clockwise from the first); R and Shift+R turn it.
+    pub key_side: usize,
 }
 
 impl Default for ToolState {
@@ -196,6 +202,7 @@ impl Default for ToolState {
             last_side: None,
             stroke_sides: Vec::new(),
             last_hex: None,
+            key_side: 0,
         }
     }
 }
@@ -292,6 +299,21 @@ impl ToolState {
         // Alt makes any tool the eyedropper.
         let tool = if alt { Tool::Eyedropper } else { self.tool };
         tool.imp().stroke(self, doc, stroke)
+    }
+
+    /// The side of the selected hex the hexside tool draws by keyboard.
+    pub fn key_side(&self, grid: &bataille_schema::Grid) -> bataille_schema::Side {
+        let six = bataille_schema::geometry::sides(grid.orientation);
+        six[self.key_side % six.len()]
+    }
+
+    /// Turns the hexside tool's keyboard side one side (R clockwise, Shift+R anticlockwise).
+    pub fn turn_key_side(&mut self, clockwise: bool) {
+        self.key_side = if clockwise {
+            (self.key_side + 1) % 6
+        } else {
+            (self.key_side + 5) % 6
+        };
     }
 
     /// The stroke ended (button released).
