@@ -71,6 +71,13 @@ fn a_small_battle_authored_without_the_pointer() {
     let mut h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
     h.run();
 
+    // F1 lists the map's keys too (the arrows, Enter, R for the hexside tool's side).
+    press(&mut h, Key::F1);
+    h.get_by_label("Shift+Enter");
+    h.get_by_label("R, Shift+R (hexside tool)");
+    press(&mut h, Key::Escape);
+    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+
     // A new map: Ctrl+N, its title typed, Create map by Tab and Enter.
     h.key_press_modifiers(Modifiers::COMMAND, Key::N);
     h.run();

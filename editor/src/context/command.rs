@@ -201,6 +201,20 @@ pub const POINTER_GESTURES: &[(&str, &str)] = &[
     ("Shift+wheel", "Turn the selected counter"),
 ];
 
+/// The map's keys while it has the keyboard focus (`layers::keys`), for the shortcut sheet.
+pub const MAP_KEYS: &[(&str, &str)] = &[
+    (
+        "Arrows (map focused)",
+        "Move the selected hex, the keyboard's cursor",
+    ),
+    ("Enter", "The current tool on the selected hex, as a click"),
+    ("Shift+Enter", "Remove there, as a right click"),
+    (
+        "R, Shift+R (hexside tool)",
+        "Turn to the next side of the selected hex, the one Enter draws",
+    ),
+];
+
 const fn key(key: Key) -> KeyboardShortcut {
     KeyboardShortcut::new(Modifiers::NONE, key)
 }

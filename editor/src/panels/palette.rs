@@ -5,7 +5,7 @@
 use egui::{Key, Ui};
 
 use crate::context::ViewContext;
-use crate::context::command::{Command, POINTER_GESTURES};
+use crate::context::command::{Command, MAP_KEYS, POINTER_GESTURES};
 
 /// What the palette's filter holds.
 #[derive(Debug, Default)]
@@ -124,7 +124,7 @@ pub fn shortcuts_ui(ui: &mut Ui) -> bool {
                         ui.label(command.label()).on_hover_text(command.tooltip());
                         ui.end_row();
                     }
-                    for (gesture, what) in POINTER_GESTURES {
+                    for (gesture, what) in MAP_KEYS.iter().chain(POINTER_GESTURES) {
                         ui.label(*gesture);
                         ui.label(*what);
                         ui.end_row();
