@@ -73,12 +73,13 @@ pub struct Map {
         skip_serializing_if = "BTreeMap::is_empty"
     )]
     pub hexsides: BTreeMap<Id, Vec<HexsideRef>>,
-    /// Place names printed on the map, by hex.
+    /// Place names printed on the map, by hex (each 1 to 80 characters).
     #[serde(
         deserialize_with = "crate::unique::deserialize",
         default,
         skip_serializing_if = "BTreeMap::is_empty"
     )]
+    #[schemars(transform = place_names_capped)]
     pub labels: BTreeMap<HexName, String>,
     /// Friendly map edges printed on the map, by side name (`"French": [West, North]`).
     /// Scenarios name a side's edges per army or corps; these are the map's defaults.
@@ -111,6 +112,19 @@ pub struct Map {
     /// Diagnostic codes allowed for the whole map (`["W0601"]`), as a scenario's `allow`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allow: Vec<String>,
+}
+
+/// The schema of `labels`: each place name 1 to 80 characters, as a terrain's name. Without a
+/// cap a megabyte place name passed the door and reached the renderer (render: 9 s, 1.2 GB).
+fn place_names_capped(schema: &mut schemars::Schema) {
+    if let Some(serde_json::Value::Object(patterns)) = schema.get_mut("patternProperties") {
+        for value in patterns.values_mut() {
+            if let serde_json::Value::Object(value) = value {
+                value.insert("minLength".into(), 1.into());
+                value.insert("maxLength".into(), 80.into());
+            }
+        }
+    }
 }
 
 impl Map {
