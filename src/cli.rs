@@ -102,6 +102,11 @@ pub struct ExportArgs {
     /// The file to write (VASSAL and Tiled exports).
     #[arg(long, short, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// The folder the documents' references (`map:`, miniatures systems, the map's scan) must
+    /// stay in, after following links. Default: the file's repository (the nearest folder above
+    /// it holding `.git`), or without one the folder above the file's.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

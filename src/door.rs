@@ -38,6 +38,14 @@ pub fn options(root: Option<&Path>) -> Options {
 
 /// Opens a document for a command, or prints why the door refused it.
 pub fn admit(path: &Path, root: Option<&Path>) -> anyhow::Result<Admitted> {
+    if let Some(root) = root
+        && !root.is_dir()
+    {
+        anyhow::bail!(
+            "--root {}: not a folder",
+            escape(&crate::files::display(root))
+        );
+    }
     bataille_validator::door::admit(path, &options(root))
         .map_err(|refused| anyhow::Error::new(Reported(print_refusal(&refused))))
 }

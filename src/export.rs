@@ -9,9 +9,13 @@ use crate::cli::ExportArgs;
 
 pub fn run(args: &ExportArgs) -> Outcome {
     let result = match (&args.json, &args.vassal, &args.tiled, &args.out) {
-        (Some(path), _, _, _) => return crate::report(json(path)),
-        (None, Some(scenario), _, Some(out)) => crate::play::run_vassal(scenario, out),
-        (None, None, Some(map), Some(out)) => crate::play::run_tiled(map, out),
+        (Some(path), _, _, _) => return crate::report(json(path, args.root.as_deref())),
+        (None, Some(scenario), _, Some(out)) => {
+            crate::play::run_vassal(scenario, out, args.root.as_deref())
+        }
+        (None, None, Some(map), Some(out)) => {
+            crate::play::run_tiled(map, out, args.root.as_deref())
+        }
         _ => {
             tell!(
                 "error: say what to export: --json FILE, --vassal SCENARIO --out FILE or --tiled MAP --out FILE"
@@ -25,8 +29,8 @@ pub fn run(args: &ExportArgs) -> Outcome {
 /// The document the door admitted, as JSON on standard output: written straight to it, fields
 /// in the order of the RON file, hidden characters escaped (no JSON tree of the whole document
 /// in memory: for a big scenario, several times the file's size).
-fn json(path: &std::path::Path) -> anyhow::Result<()> {
-    let admitted = crate::door::admit(path, None)?;
+fn json(path: &std::path::Path, root: Option<&std::path::Path>) -> anyhow::Result<()> {
+    let admitted = crate::door::admit(path, root)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = match &admitted.document {
         Document::Map(map) => crate::terminal::write_json(&mut out, &map.map),

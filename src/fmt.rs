@@ -50,7 +50,14 @@ pub fn run(args: &FmtArgs) -> Outcome {
         };
         let text = match canonical(parsed, &source) {
             Ok(Some(text)) => text,
-            Ok(None) => continue,
+            Ok(None) => {
+                // Said, not silently skipped: the file was read and parses, and stays as it is.
+                tell!(
+                    "{}: left as written: a miniatures system has no canonical form (its tables are laid out by hand); it reads and parses",
+                    files::display(&path)
+                );
+                continue;
+            }
             Err(why) => {
                 tell!(
                     "error: {}\n  = note: {NEVER_LOSES}",

@@ -15,14 +15,14 @@ use crate::door;
 use crate::files::display;
 
 /// Writes a VASSAL module of a scenario.
-pub fn run_vassal(scenario_path: &Path, out: &Path) -> anyhow::Result<String> {
-    let admitted = door::admit(scenario_path, None)?;
+pub fn run_vassal(scenario_path: &Path, out: &Path, root: Option<&Path>) -> anyhow::Result<String> {
+    let admitted = door::admit(scenario_path, root)?;
     let (scenario, map) = door::battle(&admitted, "export --vassal")?;
     let options = VassalOptions {
         scan: map.background.clone(),
         ..VassalOptions::default()
     };
-    let variants = variants_of(scenario_path, &scenario.path);
+    let variants = variants_of(scenario_path, &scenario.path, root);
     let setups: Vec<bataille_export::variants::Setup<'_>> = variants
         .iter()
         .filter_map(|a| match &a.document {
@@ -68,6 +68,7 @@ pub fn run_vassal(scenario_path: &Path, out: &Path) -> anyhow::Result<String> {
 fn variants_of(
     scenario_path: &Path,
     opened_path: &Path,
+    root: Option<&Path>,
 ) -> Vec<bataille_validator::door::Admitted> {
     let Some(dir) = scenario_path.parent() else {
         return Vec::new();
@@ -92,7 +93,7 @@ fn variants_of(
         if std::fs::canonicalize(&file).ok() == this {
             continue;
         }
-        let opened = bataille_validator::door::open(&file, &door::options(None));
+        let opened = bataille_validator::door::open(&file, &door::options(root));
         let base_is_this = match &opened.document {
             Some(Document::Scenario(s)) => s.variant.as_ref().is_some_and(|v| {
                 std::fs::canonicalize(&v.base.path).ok() == this && this.is_some()
@@ -114,8 +115,8 @@ fn variants_of(
 }
 
 /// Writes a Tiled map of a map, or of a scenario's map with its units.
-pub fn run_tiled(path: &Path, out: &Path) -> anyhow::Result<String> {
-    let admitted = door::admit(path, None)?;
+pub fn run_tiled(path: &Path, out: &Path, root: Option<&Path>) -> anyhow::Result<String> {
+    let admitted = door::admit(path, root)?;
     let stem = bataille_export::tiled::stem_of(out);
     let map = door::map_of(&admitted, "export --tiled")?;
     let scenario = match &admitted.document {
@@ -168,11 +169,16 @@ pub struct PrintArgs {
     /// Counter side: 1/2in, 5/8in, 15mm…
     #[arg(long, default_value = "1/2in", value_parser = parse_length)]
     pub counter: f32,
+    /// The folder the documents' references (`map:`, miniatures systems, the map's scan) must
+    /// stay in, after following links. Default: the file's repository (the nearest folder above
+    /// it holding `.git`), or without one the folder above the file's.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 /// Writes the kit.
 pub fn run_print(args: &PrintArgs) -> anyhow::Result<String> {
-    let admitted = door::admit(&args.scenario, None)?;
+    let admitted = door::admit(&args.scenario, args.root.as_deref())?;
     let (scenario, map) = door::battle(&admitted, "print")?;
     let options = PrintOptions {
         paper: args.paper.into(),

@@ -37,6 +37,11 @@ pub struct Args {
     /// keeps the turn that puts the most units on the table.
     #[arg(long, default_value = "0", value_parser = parse_turn, allow_hyphen_values = true)]
     pub turn: Turn,
+    /// The folder the documents' references (`map:`, miniatures systems, the map's scan) must
+    /// stay in, after following links. Default: the file's repository (the nearest folder above
+    /// it holding `.git`), or without one the folder above the file's.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 /// How the table is turned over the map.
@@ -87,7 +92,7 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let out_format = format_of(&args.out)?;
     let roster_format = args.roster.as_deref().map(format_of).transpose()?;
-    let admitted = door::admit(&args.scenario, None)?;
+    let admitted = door::admit(&args.scenario, args.root.as_deref())?;
     let (opened, map) = door::battle(&admitted, "table")?;
     let scenario = &opened.scenario;
     let Some(used) = scenario
