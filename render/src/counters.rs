@@ -10,8 +10,9 @@ mod markers;
 
 use std::collections::BTreeMap;
 
+use bataille_schema::geometry::facing_bearing;
 use bataille_schema::scenario::{CounterBack, CounterLayout, Symbol, Unit};
-use bataille_schema::{Grid, HexIndex, Map, Scenario, Side};
+use bataille_schema::{HexIndex, Map, Scenario};
 use tiny_skia::Transform;
 
 use crate::drawing::{Drawing, fill, stroke};
@@ -24,7 +25,7 @@ const INK: [u8; 4] = [0x14, 0x14, 0x14, 0xff];
 const NO_CORPS: [u8; 3] = [0xb0, 0xb0, 0xb0];
 const GOLD: [u8; 4] = [0xe8, 0xc3, 0x3a, 0xff];
 
-pub use look::{CounterFace, CounterValues, Leader, MarkerKind, is_blank};
+pub use look::{CounterFace, CounterValues, Leader, MarkerKind, STACK_SHOWN, is_blank};
 pub(crate) use markers::{draw_leader, draw_marker_counter};
 
 pub(crate) fn draw_scenario(
@@ -85,8 +86,7 @@ pub(crate) fn draw_scenario(
     if options.counters {
         for (index, units) in &stacks {
             let c = centre_px(grid, layout, *index);
-            // At most four counters show; each one up and left of the one below.
-            let shown = units.len().min(4);
+            let shown = units.len().min(STACK_SHOWN);
             for (k, (unit, colour)) in units.iter().take(shown).enumerate() {
                 let (unit, colour) = (*unit, *colour);
                 let step = 0.1 * side_px * k as f32;
@@ -95,9 +95,10 @@ pub(crate) fn draw_scenario(
                     .unit_kinds
                     .get(&unit.kind)
                     .map_or(Symbol::Other, |kind| kind.symbol);
+                // The files' convention, as the editor's and the validator's.
                 let facing = unit
                     .facing
-                    .and_then(|side| facing_degrees(grid, *index, side));
+                    .map(|side| facing_bearing(grid.orientation, side));
                 let transform = Transform::from_translate(c[0] - step, c[1] - step);
                 draw_counter(
                     d,
@@ -128,15 +129,6 @@ pub(crate) fn draw_scenario(
             }
         }
     }
-}
-
-/// The bearing in degrees (clockwise from north) a facing points to, by the files' convention
-/// (the same as the editor's and the validator's: `geometry::facing_bearing`).
-fn facing_degrees(grid: &Grid, _index: HexIndex, side: Side) -> Option<f32> {
-    Some(bataille_schema::geometry::facing_bearing(
-        grid.orientation,
-        side,
-    ))
 }
 
 /// One counter, upright (so its values read), centred at the origin of `t`; its facing shown

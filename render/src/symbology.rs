@@ -20,7 +20,7 @@ use bataille_schema::scenario::{CounterBack, CounterLayout, Symbol, Unit};
 use bataille_schema::{Map, Scenario};
 use tiny_skia::Transform;
 
-pub use crate::counters::{CounterFace, CounterValues, Leader, MarkerKind, is_blank};
+pub use crate::counters::{CounterFace, CounterValues, Leader, MarkerKind, STACK_SHOWN, is_blank};
 pub use crate::drawing::{Drawing, Item, num, svg_path_data};
 use crate::text::{Anchor, TextStyle};
 use crate::{Layout, RenderOptions};

@@ -788,7 +788,6 @@ fn open_systems(
 }
 
 /// Removes `.` and `name/..` from a path without touching the file system, so a map reached
-/// from `scenarios/x.ron` as `../maps/m.ron` is reported as `maps/m.ron`.
-pub fn clean_path(path: &Path) -> PathBuf {
-    bataille_schema::files::clean_path(path)
-}
+/// from `scenarios/x.ron` as `../maps/m.ron` is reported as `maps/m.ron` (one home, in the
+/// schema's files).
+pub use bataille_schema::files::clean_path;

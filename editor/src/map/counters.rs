@@ -24,9 +24,9 @@ use crate::model::scenario_edit::CounterAt;
 
 /// A counter's side, as a share of the hex's circumradius.
 pub const COUNTER_SIDE: f32 = 1.1;
-/// At most this many counters of a stack are drawn; a badge gives the count of any stack of
-/// two or more.
-pub const STACK_SHOWN: usize = 4;
+/// At most this many counters of a stack are drawn (render's, which the PNG renderer and the
+/// exports use too); a badge gives the count of any stack of two or more.
+pub const STACK_SHOWN: usize = bataille_render::symbology::STACK_SHOWN;
 
 const INK: Color32 = Color32::from_rgb(20, 20, 20);
 const NO_CORPS: Color32 = Color32::from_rgb(176, 176, 176);

@@ -6,6 +6,10 @@ use bataille_schema::scenario::{CounterBack, CounterLayout, CounterValue, Marker
 
 use super::NO_CORPS;
 
+/// At most this many counters of a stack are drawn, each up and left of the one below (the
+/// PNG renderer, the exports and the editor alike; the editor adds a badge with the count).
+pub const STACK_SHOWN: usize = 4;
+
 /// A leader marker to draw.
 #[derive(Debug, Clone, Copy)]
 pub struct Leader<'a> {
