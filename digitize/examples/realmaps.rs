@@ -782,8 +782,34 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
                 if is {
                     total += 1;
                     hit += usize::from(feature);
+                    if !feature && std::env::var_os("REALMAPS_LIST").is_some() {
+                        let [a, b] = map.grid.side_corners(h.0, h.1).unwrap_or([[0.0; 2]; 2]);
+                        let p = apply(
+                            &exact,
+                            [f64::from(a[0] + b[0]) / 2.0, f64::from(a[1] + b[1]) / 2.0],
+                        );
+                        eprintln!(
+                            "missed {} at ({:.0}, {:.0}) confidence {confidence:.2}",
+                            map.grid.hexside_ref(h.0, h.1),
+                            p[0],
+                            p[1]
+                        );
+                    }
                 } else if feature {
                     false_ones += 1;
+                    if std::env::var_os("REALMAPS_LIST").is_some() {
+                        let [a, b] = map.grid.side_corners(h.0, h.1).unwrap_or([[0.0; 2]; 2]);
+                        let p = apply(
+                            &exact,
+                            [f64::from(a[0] + b[0]) / 2.0, f64::from(a[1] + b[1]) / 2.0],
+                        );
+                        eprintln!(
+                            "false {} at ({:.0}, {:.0}) confidence {confidence:.2}",
+                            map.grid.hexside_ref(h.0, h.1),
+                            p[0],
+                            p[1]
+                        );
+                    }
                 }
                 let doubtful_here = confidence < bataille_digitize::classify::DOUBTFUL_BELOW;
                 listed += usize::from(doubtful_here);

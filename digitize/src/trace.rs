@@ -7,7 +7,7 @@
 //!    neither the two hexes' colours nor the grid line's ink);
 //! 2. every pixel of the scan is given to the nearest of the map's colours (the terrain
 //!    samples', the grid line's, each feature's ink) and, when that is a feature's ink close
-//!    enough, it is ink of that feature, at a working scale of about 24 px a hex radius;
+//!    enough, it is ink of that feature, at a working scale of 24-48 px a hex radius;
 //! 3. blobs are not lines: ink further than 0.11 hex radius from any other colour (a water
 //!    hex, a lake) is dropped with its rim (an opening by a distance transform);
 //! 4. connected ink shorter than 1.2 hex radii across is a letter or a symbol (a marsh's
@@ -76,7 +76,8 @@ pub struct Decision {
     pub marked: bool,
 }
 
-/// The working scale: about this many pixels a hex radius.
+/// The working scale: at least this many pixels a hex radius (scans are reduced by a whole
+/// factor down to it).
 const WORK_RADIUS_PX: f64 = 24.0;
 /// Ink within this distance of a side (hex radii) runs beside it.
 const NEAR_SIDE: f32 = 0.36;
@@ -86,6 +87,16 @@ const THICK: f64 = 0.11;
 const MIN_LENGTH: f64 = 1.2;
 /// Bins along a side.
 const BINS: u32 = 10;
+/// All the bins.
+const ALL: u16 = (1 << BINS) - 1;
+/// The middle of the side: near its ends a line that turns at the corner (two rivers
+/// meeting, a line cutting the corner) spills onto the other sides of that corner.
+const MIDDLE: u16 = 0b00_1111_1100;
+
+/// The share of the bins of `counted` that are set.
+fn share(bins: u16, counted: u16) -> f32 {
+    (bins & counted).count_ones() as f32 / counted.count_ones() as f32
+}
 /// A side covered along this share of its length carries the feature.
 const FOUND: f32 = 0.6;
 /// A side covered along this share, with the line going on at both ends, carries it (a bridge,
@@ -105,6 +116,8 @@ const REVIEW: f32 = 0.2;
 pub struct Trace {
     /// `coverage[hexside][feature]` in [0, 1], pooled over the features drawn alike.
     pub coverage: Vec<Vec<f32>>,
+    /// The same along the middle 60 % of the side only.
+    pub middle: Vec<Vec<f32>>,
     /// The same, of each feature's own ink only (which shade of a line).
     pub own: Vec<Vec<f32>>,
     /// Per feature (in the order of `samples.features`): the trace found it along its marked
@@ -195,6 +208,7 @@ pub fn trace(
         .collect();
     let empty = Trace {
         coverage: vec![vec![0.0; count]; hexsides.len()],
+        middle: vec![vec![0.0; count]; hexsides.len()],
         own: vec![vec![0.0; count]; hexsides.len()],
         reliable: vec![false; count],
         inks: inks.clone(),
@@ -359,27 +373,24 @@ pub fn trace(
             bins[s][f] |= 1 << bin;
         }
     }
-    // Coverage per feature, then pooled over the features drawn alike.
+    // Coverage per feature, pooled over the features drawn alike: along the whole side, and
+    // along its middle.
+    let pooled = |b: &[u16], f: usize| {
+        (0..count)
+            .filter(|g| group[*g] == group[f])
+            .fold(0u16, |acc, g| acc | b[g])
+    };
     let coverage: Vec<Vec<f32>> = bins
         .iter()
-        .map(|b| {
-            (0..count)
-                .map(|f| {
-                    let pooled = (0..count)
-                        .filter(|g| group[*g] == group[f])
-                        .fold(0u16, |acc, g| acc | b[g]);
-                    pooled.count_ones() as f32 / BINS as f32
-                })
-                .collect()
-        })
+        .map(|b| (0..count).map(|f| share(pooled(b, f), ALL)).collect())
+        .collect();
+    let middle: Vec<Vec<f32>> = bins
+        .iter()
+        .map(|b| (0..count).map(|f| share(pooled(b, f), MIDDLE)).collect())
         .collect();
     let own: Vec<Vec<f32>> = bins
         .iter()
-        .map(|b| {
-            b.iter()
-                .map(|v| v.count_ones() as f32 / BINS as f32)
-                .collect()
-        })
+        .map(|b| b.iter().map(|v| share(*v, ALL)).collect())
         .collect();
     let reliable: Vec<bool> = (0..count)
         .map(|f| {
@@ -400,6 +411,7 @@ pub fn trace(
         .collect();
     Trace {
         coverage,
+        middle,
         own,
         reliable,
         inks,
@@ -469,7 +481,9 @@ pub fn apply_trace(
                 let c = trace.coverage[i][f];
                 let linked = links(i, f);
                 let water = lines[f].water;
-                if c >= FOUND || (c >= PART && linked == 2) {
+                // Ink only near the ends is a line turning at the corner, not along this side.
+                let along = trace.middle[i][f] >= 0.5;
+                if c >= FOUND || (c >= PART && along && linked == 2) {
                     let sure = (0.3 + (c - PART) / (1.0 - PART)).clamp(0.3, 1.0);
                     let confidence = if water && wet { REVIEW } else { sure };
                     // Which of the features drawn alike: the one whose own ink covers most.
@@ -479,7 +493,7 @@ pub fn apply_trace(
                         .unwrap_or(f);
                     decisions[i].feature = Some(shade);
                     decisions[i].confidence = confidence;
-                } else if c >= PART {
+                } else if c >= PART && trace.middle[i][f] > 0.3 {
                     decisions[i].confidence = decisions[i].confidence.min(REVIEW);
                 }
             }
