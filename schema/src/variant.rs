@@ -300,9 +300,11 @@ impl CommandChange {
 }
 
 impl Variant {
-    /// Puts the variant in canonical form: removal lists sorted without repeats would hide a
-    /// repeat the checks report, so only the zones' hexes are sorted.
+    /// Puts the variant in canonical form: the zones' hexes sorted without repeats, the
+    /// removal lists sorted (repeats kept: the checks report them).
     pub fn canonicalize(&mut self) {
+        self.remove_units.sort();
+        self.victory.remove_objectives.sort();
         for zone in self.zones.values_mut() {
             if let Some(hexes) = &mut zone.hexes {
                 hexes.sort();
@@ -485,5 +487,5 @@ mod changes;
 mod diff;
 mod resolve;
 
-pub use diff::diff;
+pub use diff::{diff, rediff};
 pub use resolve::resolve;

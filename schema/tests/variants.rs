@@ -117,7 +117,7 @@ fn the_diff_of_a_resolved_variant_gives_its_changes_back() {
     let v = variant(
         r#"Variant(format_version: 1, name: "V", base: "denain-1712.ron", turns: 11,
             units: {"al-douglas": (placement: Hex("1913"), cp: 3)},
-            leaders: {"fr-tingry": (placement: Reinforcement(turn: 4, entry: ["3211", "3212"]))},
+            leaders: {"fr-tingry": (turn: 4)},
             add_units: [(army: "allies", unit: (id: "al-new", name: "New", kind: "infantry", corps: "al-fagel", cp: 1, placement: Reinforcement(turn: 3, entry: ["2719"])))],
             remove_units: ["al-kettler-2"])"#,
     );
@@ -126,4 +126,55 @@ fn the_diff_of_a_resolved_variant_gives_its_changes_back() {
     let back = diff(&base, &r.scenario, "V", "denain-1712.ron");
     assert_eq!(back, v);
     assert_eq!(resolve(&base, &back).scenario, r.scenario);
+}
+
+/// Every bundled variant, resolved and diffed against its base, gives its own changes back:
+/// what the editor saves of an opened variant left as it was is the variant.
+#[test]
+fn every_bundled_variant_survives_a_resolve_and_diff() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&root).expect("scenarios") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read");
+        if !text.starts_with("Variant(") {
+            continue;
+        }
+        seen += 1;
+        let v = bataille_schema::io::parse_variant(&SourceFile::new(&path, text)).expect("parses");
+        let base_path = root.join(&v.base);
+        let base = bataille_schema::io::parse_scenario(&SourceFile::new(
+            &base_path,
+            std::fs::read_to_string(&base_path).expect("base"),
+        ))
+        .expect("base parses");
+        let r = resolve(&base, &v);
+        assert!(
+            r.problems.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            r.problems
+        );
+        let mut canonical = v.clone();
+        canonical.canonicalize();
+        let back = bataille_schema::variant::rediff(&base, &r.scenario, &v);
+        assert_eq!(back, canonical, "{}", path.display());
+    }
+    assert!(seen >= 4, "the four bundled variants");
+}
+
+#[test]
+fn victory_and_rule_changes_survive_a_resolve_and_diff() {
+    let base = denain();
+    let v = variant(
+        r#"Variant(format_version: 1, name: "V", base: "denain-1712.ron",
+            units: {"al-douglas": (cp: 3, allow: ["W0901"])},
+            leaders: {"al-eugene": (ratings: {"age-of-honor": {"reserve_modifier": Number(1)}})},
+            victory: (objectives: {"2012": (name: "Denain", points: 20)}, remove_objectives: ["3115"],
+                      points_per_enemy_unit_routed: 2, notes: "More for Denain."),
+            rules: (command: (commander_radius_hexes: 6, lines_of_battle: false), reinforcements: Stacked))"#,
+    );
+    let r = resolve(&base, &v);
+    assert!(r.problems.is_empty(), "{:?}", r.problems);
+    assert_eq!(bataille_schema::variant::rediff(&base, &r.scenario, &v), v);
 }

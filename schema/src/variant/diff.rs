@@ -56,14 +56,15 @@ pub fn diff(base: &Scenario, edited: &Scenario, name: &str, base_path: &str) -> 
                 if old.name != commander.name {
                     change.name = Some(commander.name.clone());
                 }
-                if old.placement != commander.placement {
-                    change.placement = Some(commander.placement.clone());
-                }
+                (change.placement, change.turn, change.entry) =
+                    placement_change(&old.placement, &commander.placement);
                 if old.radius_hexes != commander.radius_hexes
                     && let Some(r) = commander.radius_hexes
                 {
                     change.radius_hexes = Some(r);
                 }
+                change.allow = added_codes(&old.allow, &commander.allow);
+                leader_ratings(base, edited, commander.id.as_str(), &mut change);
                 if change != LeaderChange::default() {
                     v.leaders.insert(commander.id.clone(), change);
                 }
@@ -80,9 +81,8 @@ pub fn diff(base: &Scenario, edited: &Scenario, name: &str, base_path: &str) -> 
                 if old.name != leader.name {
                     change.name = Some(leader.name.clone());
                 }
-                if old.placement != leader.placement {
-                    change.placement = Some(leader.placement.clone());
-                }
+                (change.placement, change.turn, change.entry) =
+                    placement_change(&old.placement, &leader.placement);
                 if old.activation != leader.activation {
                     change.activation = Some(leader.activation);
                 }
@@ -94,6 +94,8 @@ pub fn diff(base: &Scenario, edited: &Scenario, name: &str, base_path: &str) -> 
                 {
                     change.radius_hexes = Some(r);
                 }
+                change.allow = added_codes(&old.allow, &leader.allow);
+                leader_ratings(base, edited, leader.id.as_str(), &mut change);
                 if change != LeaderChange::default() {
                     v.leaders.insert(leader.id.clone(), change);
                 }
@@ -126,14 +128,139 @@ pub fn diff(base: &Scenario, edited: &Scenario, name: &str, base_path: &str) -> 
             }
         }
     }
+    victory_diff(base, edited, &mut v.victory);
+    rules_diff(base, edited, &mut v.rules);
+    v.canonicalize();
+    v
+}
+
+/// How a placement changed: a reinforcement that stays one changes its `turn` or `entry`
+/// alone; any other change is a whole `placement`.
+fn placement_change(
+    old: &Placement,
+    new: &Placement,
+) -> (Option<Placement>, Option<u32>, Option<Vec<HexName>>) {
+    match (old, new) {
+        _ if old == new => (None, None, None),
+        (
+            Placement::Reinforcement {
+                turn: old_turn,
+                entry: old_entry,
+            },
+            Placement::Reinforcement { turn, entry },
+        ) => (
+            None,
+            (old_turn != turn).then_some(*turn),
+            (old_entry != entry).then(|| entry.clone()),
+        ),
+        _ => (Some(new.clone()), None, None),
+    }
+}
+
+/// The codes of `edited` that `base` lacks (a counter's `allow` added to).
+fn added_codes(base: &[String], edited: &[String]) -> Vec<String> {
+    edited
+        .iter()
+        .filter(|c| !base.iter().any(|b| b.eq_ignore_ascii_case(c)))
+        .cloned()
+        .collect()
+}
+
+/// A leader's miniatures ratings that differ from the base's.
+fn leader_ratings(base: &Scenario, edited: &Scenario, id: &str, change: &mut LeaderChange) {
+    for used in &edited.miniatures {
+        let Some(new) = used.leaders.get(id) else {
+            continue;
+        };
+        let old = base
+            .miniatures
+            .iter()
+            .find(|m| m.system == used.system)
+            .and_then(|m| m.leaders.get(id));
+        for (rating, value) in new {
+            if old.and_then(|o| o.get(rating)) != Some(value) {
+                change
+                    .ratings
+                    .entry(used.system.clone())
+                    .or_default()
+                    .insert(rating.clone(), value.clone());
+            }
+        }
+    }
+}
+
+fn victory_diff(base: &Scenario, edited: &Scenario, v: &mut VictoryChange) {
+    let (b, e) = (&base.victory, &edited.victory);
+    for condition in &e.conditions {
+        if !b.conditions.contains(condition) {
+            v.conditions.push(condition.clone());
+        }
+    }
+    for objective in &e.objectives {
+        if !b.objectives.contains(objective) {
+            v.objectives.insert(
+                objective.hex.clone(),
+                ObjectiveChange {
+                    name: objective.name.clone(),
+                    points: objective.points,
+                },
+            );
+        }
+    }
+    for objective in &b.objectives {
+        if !e.objectives.iter().any(|o| o.hex == objective.hex) {
+            v.remove_objectives.push(objective.hex.clone());
+        }
+    }
+    if e.points_per_enemy_cp_eliminated != b.points_per_enemy_cp_eliminated {
+        v.points_per_enemy_cp_eliminated = Some(e.points_per_enemy_cp_eliminated);
+    }
+    if e.points_per_enemy_unit_routed != b.points_per_enemy_unit_routed {
+        v.points_per_enemy_unit_routed = Some(e.points_per_enemy_unit_routed);
+    }
+    if e.holds != b.holds {
+        v.holds = Some(e.holds.clone());
+    }
+    if e.notes != b.notes
+        && let Some(notes) = &e.notes
+    {
+        v.notes = Some(notes.clone());
+    }
+}
+
+fn rules_diff(base: &Scenario, edited: &Scenario, r: &mut RuleChanges) {
+    let (b, e) = (&base.rules.command, &edited.rules.command);
+    if e.commander_radius_hexes != b.commander_radius_hexes {
+        r.command.commander_radius_hexes = Some(e.commander_radius_hexes);
+    }
+    if e.leader_radius_hexes != b.leader_radius_hexes {
+        r.command.leader_radius_hexes = Some(e.leader_radius_hexes);
+    }
+    if e.blocked_by_enemy_front_and_flank != b.blocked_by_enemy_front_and_flank {
+        r.command.blocked_by_enemy_front_and_flank = Some(e.blocked_by_enemy_front_and_flank);
+    }
+    if e.lines_of_battle != b.lines_of_battle {
+        r.command.lines_of_battle = Some(e.lines_of_battle);
+    }
+    if edited.rules.stacking.reinforcements != base.rules.stacking.reinforcements {
+        r.reinforcements = Some(edited.rules.stacking.reinforcements);
+    }
+}
+
+/// The variant `original` saved again after its resolved scenario was edited into `edited`:
+/// its own words (name, notes, sources, base) kept, its changes those that make `edited` from
+/// `base` (what the editor writes: only the changes).
+pub fn rediff(base: &Scenario, edited: &Scenario, original: &Variant) -> Variant {
+    let mut v = diff(base, edited, &original.name, &original.base);
+    v.format_version = original.format_version;
+    v.notes = original.notes.clone();
+    v.sources = original.sources.clone();
     v
 }
 
 fn unit_change(old: &Unit, new: &Unit) -> UnitChange {
     let mut c = UnitChange::default();
-    if old.placement != new.placement {
-        c.placement = Some(new.placement.clone());
-    }
+    (c.placement, c.turn, c.entry) = placement_change(&old.placement, &new.placement);
     if old.facing != new.facing
         && let Some(f) = new.facing
     {
@@ -159,6 +286,7 @@ fn unit_change(old: &Unit, new: &Unit) -> UnitChange {
     if old.always_in_command != new.always_in_command {
         c.always_in_command = Some(new.always_in_command);
     }
+    c.allow = added_codes(&old.allow, &new.allow);
     for (system, values) in &new.ratings {
         for (name, value) in values {
             if old.ratings.get(system).and_then(|r| r.get(name)) != Some(value) {
