@@ -271,6 +271,11 @@ impl EditorApp {
         {
             name = format!("{name} (map {})", file.to_string_lossy());
         }
+        if let Some(origin) = &self.doc.variant
+            && let Some(file) = origin.base_path.file_name()
+        {
+            name = format!("{name}, a variant of {}", file.to_string_lossy());
+        }
         format!("{name}{mark} — Bataille editor")
     }
 

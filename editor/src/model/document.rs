@@ -15,6 +15,8 @@ pub struct ScenarioFile {
     pub path: PathBuf,
 }
 
+pub use super::variant::VariantOrigin;
+
 /// Most hexes a map may have on a side: the schema's one limit.
 pub use bataille_schema::limits::MAX_HEXES_PER_SIDE;
 
@@ -26,6 +28,8 @@ pub struct Document {
     pub map_path: Option<PathBuf>,
     /// The scenario the map was opened through, if any.
     pub scenario: Option<ScenarioFile>,
+    /// Set when the scenario was opened from a variant: its base and the variant as read.
+    pub variant: Option<VariantOrigin>,
 }
 
 /// What an applied change touched, for redrawing.
@@ -219,6 +223,7 @@ impl Document {
             map,
             map_path: None,
             scenario: None,
+            variant: None,
         }
     }
 
@@ -241,6 +246,7 @@ impl Document {
                 map,
                 map_path,
                 scenario: None,
+                variant: None,
             },
             notes,
         )

@@ -13,3 +13,4 @@ pub mod resize;
 pub mod scenario_edit;
 pub mod selection;
 pub mod templates;
+pub mod variant;

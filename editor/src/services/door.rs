@@ -227,16 +227,6 @@ pub fn open_document(path: &Path) -> Result<OpenedDocument, OpenRefused> {
                 warnings,
             })
         }
-        Some(DoorDocument::Scenario(s)) if s.variant.is_some() => Err(OpenRefused {
-            // Saved, the resolved scenario would replace the variant's few changes.
-            message: format!(
-                "{} is a scenario variant (it changes its base scenario by id): the editor \
-                 does not edit variants yet",
-                path.display()
-            ),
-            hint: "Open its base scenario to edit the battle; `bataille validate` checks the \
-                   variant.",
-        }),
         Some(DoorDocument::Scenario(s)) => {
             let s = *s;
             let Some(mut map) = s.map else {
@@ -249,6 +239,13 @@ pub fn open_document(path: &Path) -> Result<OpenedDocument, OpenRefused> {
             doc.scenario = Some(ScenarioFile {
                 scenario: s.scenario,
                 path: path.to_owned(),
+            });
+            // A variant is edited as the scenario it resolves to; its base is kept to save
+            // only the changes.
+            doc.variant = s.variant.map(|v| crate::model::document::VariantOrigin {
+                variant: v.variant,
+                base: v.base.scenario,
+                base_path: v.base.path,
             });
             Ok(OpenedDocument {
                 doc,

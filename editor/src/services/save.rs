@@ -93,11 +93,26 @@ pub fn plan_save_moving(
                 scenario.map = reference_from(path, &map_path);
                 check_map_reference(path, &scenario.map)?;
             }
-            let scenario_text =
-                bataille_schema::scenario_to_string(&scenario).map_err(std::io::Error::other)?;
-            let scenario_target =
-                Target::new(path, DocumentKind::Scenario, "the scenario", scenario_text)
-                    .map_err(refused)?;
+            let scenario_target = match &doc.variant {
+                // A variant: only what differs from its base, by id, its base named from
+                // where it goes.
+                Some(origin) => {
+                    let mut variant = origin.changes(&scenario);
+                    if file.path != path {
+                        variant.base = reference_from(path, &origin.base_path);
+                    }
+                    let text = bataille_schema::io::variant_to_string(&variant)
+                        .map_err(std::io::Error::other)?;
+                    Target::new(path, DocumentKind::Variant, "the variant", text)
+                        .map_err(refused)?
+                }
+                None => {
+                    let scenario_text = bataille_schema::scenario_to_string(&scenario)
+                        .map_err(std::io::Error::other)?;
+                    Target::new(path, DocumentKind::Scenario, "the scenario", scenario_text)
+                        .map_err(refused)?
+                }
+            };
             Plan {
                 targets: vec![map_target(&map_path)?, scenario_target],
                 saved: Saved {

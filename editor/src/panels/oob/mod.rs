@@ -195,6 +195,9 @@ pub struct OobPanel {
     focus_form: bool,
     /// The miniatures systems the scenario names, loaded (handed in each frame).
     systems: Vec<(Id, crate::services::systems::Loaded)>,
+    /// A variant's changed counters and zones (their ids), for the scenario revision they were
+    /// worked out at: their rows are marked.
+    changed: Option<(u64, std::sync::Arc<std::collections::HashSet<String>>)>,
 }
 
 /// Sends an edit (one undo step) to the app's handler.
@@ -272,6 +275,13 @@ impl OobPanel {
             return;
         };
         let s = &file.scenario;
+        match &doc.variant {
+            Some(origin) if self.changed.as_ref().is_none_or(|c| c.0 != self.revision) => {
+                self.changed = Some((self.revision, std::sync::Arc::new(origin.changed_ids(s))));
+            }
+            Some(_) => {}
+            None => self.changed = None,
+        }
         let units: usize = s.armies.iter().map(|a| a.units.len()).sum();
         let waiting = s
             .armies

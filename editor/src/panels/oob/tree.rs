@@ -331,7 +331,15 @@ impl OobPanel {
                             toggles.push((node, !open));
                         }
                     }
-                    let (text, swatch) = Self::row_text(s, &sizes, row);
+                    let (mut text, swatch) = Self::row_text(s, &sizes, row);
+                    let changed = self
+                        .changed
+                        .as_ref()
+                        .is_some_and(|(_, ids)| row_id(s, row).is_some_and(|id| ids.contains(id)));
+                    if changed {
+                        // A variant's change from its base scenario.
+                        text.push_str(" · changed");
+                    }
                     swatch.ui(ui);
                     let sel = row.sel();
                     let selected = sel.is_some() && sel == self.selected;
@@ -463,5 +471,23 @@ impl OobPanel {
                 ui.weak("Edit it in the form below.");
             }
         }
+    }
+}
+
+/// The id of a row's counter or zone (what a variant changes by).
+fn row_id(s: &Scenario, row: Row) -> Option<&str> {
+    match row {
+        Row::Commander(a, k) => s.armies.get(a)?.commanders.get(k).map(|c| c.id.as_str()),
+        Row::Leader(a, c) => s
+            .armies
+            .get(a)?
+            .corps
+            .get(c)?
+            .leader
+            .as_ref()
+            .map(|l| l.id.as_str()),
+        Row::Unit(a, u) => s.armies.get(a)?.units.get(u).map(|u| u.id.as_str()),
+        Row::Zone(z) => s.zones.get(z).map(|z| z.id.as_str()),
+        Row::Army(_) | Row::Corps(..) | Row::NoCorps(_) | Row::Zones => None,
     }
 }
