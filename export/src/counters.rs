@@ -116,7 +116,7 @@ impl Counter<'_> {
         let c = canvas as f32 / 2.0;
         self.drawing(side, back)
             .paint(&mut pixmap, Transform::from_translate(c, c));
-        Ok(bataille_render::encode_png(&pixmap)?)
+        Ok(bataille_render::encode_png_fast(&pixmap)?)
     }
 }
 

@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 use std::io::Write as _;
 
-use bataille_render::{Layout, RenderOptions, render_map_at};
+use bataille_render::{Layout, RenderOptions};
 use bataille_schema::map::Orientation;
 use bataille_schema::scenario::Placement;
 use bataille_schema::{Grid, HexIndex, Map, Scenario};
@@ -502,7 +502,7 @@ pub fn export_with_setups(
                 },
             )?
         }
-        _ => bataille_render::encode_png(&render_map_at(map, &layout, &render)?)?,
+        _ => bataille_render::encode_map_png(map, &layout, &render)?,
     };
     let grid = &map.grid;
     let (side, canvas) = counter_sizes(options.px_per_hex);

@@ -130,57 +130,66 @@ impl Drawing {
     /// The tiny-skia backend: paints every item on the pixmap, after `base`.
     pub fn paint(&self, pixmap: &mut Pixmap, base: Transform) {
         for item in &self.items {
-            match item {
-                Item::Fill {
-                    path,
-                    colour,
-                    transform,
-                } => pixmap.fill_path(
-                    path,
-                    &paint(*colour),
-                    FillRule::Winding,
-                    transform.post_concat(base),
-                    None,
-                ),
-                Item::Stroke {
-                    path,
-                    colour,
-                    width,
-                    cap,
-                    transform,
-                } => {
-                    let stroke = Stroke {
-                        width: *width,
-                        line_cap: *cap,
-                        line_join: LineJoin::Round,
-                        ..Stroke::default()
-                    };
-                    pixmap.stroke_path(
-                        path,
-                        &paint(*colour),
-                        &stroke,
-                        transform.post_concat(base),
-                        None,
-                    );
-                }
-                Item::Text {
-                    text,
-                    style,
-                    pos,
-                    anchor,
-                    transform,
-                } => crate::text::draw_text(
-                    pixmap,
-                    text,
-                    style,
-                    *pos,
-                    *anchor,
-                    transform.post_concat(base),
-                ),
-            }
+            item.paint(pixmap, base);
         }
     }
+}
 
+impl Item {
+    /// Paints this item on the pixmap, after `base`.
+    pub fn paint(&self, pixmap: &mut Pixmap, base: Transform) {
+        match self {
+            Item::Fill {
+                path,
+                colour,
+                transform,
+            } => pixmap.fill_path(
+                path,
+                &paint(*colour),
+                FillRule::Winding,
+                transform.post_concat(base),
+                None,
+            ),
+            Item::Stroke {
+                path,
+                colour,
+                width,
+                cap,
+                transform,
+            } => {
+                let stroke = Stroke {
+                    width: *width,
+                    line_cap: *cap,
+                    line_join: LineJoin::Round,
+                    ..Stroke::default()
+                };
+                pixmap.stroke_path(
+                    path,
+                    &paint(*colour),
+                    &stroke,
+                    transform.post_concat(base),
+                    None,
+                );
+            }
+            Item::Text {
+                text,
+                style,
+                pos,
+                anchor,
+                transform,
+            } => crate::text::draw_text(
+                pixmap,
+                text,
+                style,
+                *pos,
+                *anchor,
+                transform.post_concat(base),
+            ),
+        }
+    }
+}
+
+impl Drawing {
     /// The SVG backend: the items as SVG elements (`<path>`), text as glyph outlines so no font
     /// is needed to read it. Wrap it in `<svg>` or a `<g transform=…>`.
     pub fn to_svg(&self) -> String {

@@ -356,3 +356,62 @@ fn artillery_counters_print_their_fire_modifier() {
     assert_eq!(printed[0].0, expected);
     assert_eq!(printed[0].1, 0.3 * side);
 }
+
+/// The board drawn band by band (`encode_map_png`, for boards too large to hold whole) is the
+/// image drawn whole: every shape and name that crosses a band boundary drawn in both bands.
+/// tiny-skia anti-aliases an edge a little differently when a band's top clips the shape, so a
+/// few edge pixels differ by a few levels; a shape left out of a band would differ by far more.
+#[test]
+fn a_map_encoded_band_by_band_is_the_map_drawn_whole() {
+    use bataille_schema::stress::{StressSize, generate};
+    let (map, _) = generate(
+        StressSize {
+            columns: 14,
+            rows: 12,
+            units: 0,
+            corps: 1,
+        },
+        "m.ron",
+    );
+    // Scales at which band boundaries cross hex names, labels, fills and grid lines.
+    for px_per_hex in [61.0, 64.0, 70.0, 77.0] {
+        band_by_band(&map, px_per_hex);
+    }
+}
+
+fn band_by_band(map: &bataille_schema::Map, px_per_hex: f32) {
+    let options = RenderOptions {
+        px_per_hex,
+        ..RenderOptions::default()
+    };
+    let layout = Layout::new(&map.grid, &options).unwrap();
+    assert!(layout.height > 3 * 256, "several bands: {}", layout.height);
+    let whole = bataille_render::render_map_at(map, &layout, &options).unwrap();
+    let bytes = bataille_render::encode_map_png(map, &layout, &options).unwrap();
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let mut banded = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut banded).unwrap();
+    assert_eq!((info.width, info.height), (whole.width(), whole.height()));
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    let (mut differ, mut most) = (0usize, 0u8);
+    for (pixel, rgb) in whole.pixels().iter().zip(banded.chunks(3)) {
+        let c = pixel.demultiply();
+        let by = [c.red(), c.green(), c.blue()]
+            .iter()
+            .zip(rgb)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap_or(0);
+        if by > 0 {
+            differ += 1;
+            most = most.max(by);
+        }
+    }
+    let pixels = whole.pixels().len();
+    assert!(
+        differ * 1_000 <= pixels && most <= 32,
+        "at {px_per_hex} px a hex, {differ} of {pixels} pixels differ, by up to {most} levels"
+    );
+}
