@@ -1,0 +1,307 @@
+//! Linear work (issue 19): the budgets that keep a small accepted file from costing unbounded
+//! time or memory, measured on the release binary as a user runs it (each run a whole process,
+//! one thread) and, for the calibration check and the door's full validation, in process.
+//!
+//! - the human report of 100,000 diagnostics each with a related place 100,000 lines away
+//!   (every unit given twice: E0201 and where the id was first defined), and of 100,000
+//!   counters in one hex (one E0301 naming the 99,999 others): ≤ 3 × the JSON report's time;
+//! - the peak memory of the JSON and SARIF reports on those files: ≤ 8 × the file;
+//! - `export --vassal` of the 200 × 200, 5,000-unit stress battle: ≤ 3 s, ≤ 300 MB;
+//! - what the door's full validation (`admit`, which every command but `validate` and `fmt`
+//!   runs) costs beside parsing alone, on the stress battle;
+//! - the calibration check at 1,000 to 64,000 control points: time per point flat.
+//!
+//! `cargo bench -p bataille --bench linear` (a bench binary, not criterion: most runs are whole
+//! processes; `/usr/bin/time` gives their CPU time and peak memory). `-- --quick` runs only the
+//! reports at 10,000.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bataille_schema::stress::{StressSize, generate};
+
+const MAP: &str = include_str!("../tests/fixtures/maps/small.ron");
+
+const HEAD: &str = r##"Scenario(
+    format_version: 1,
+    title: "Linear work",
+    map: "small.ron",
+    date: "1745-05-11",
+    turns: 10,
+    turn_minutes: 60,
+    start_time: "05:00",
+    rules: (
+        system: "vae-victis",
+        unit_kinds: {"infantry": (name: "Infantry", symbol: Infantry, combat: true, front_hexsides: 2, flank_hexsides: 2)},
+        stacking: (compositions: [(name: "one unit", terms: [(kinds: ["infantry"], max_counters: 1)])]),
+        command: (commander_radius_hexes: 5, leader_radius_hexes: 4),
+    ),
+    armies: [
+        (
+            id: "french",
+            name: "French",
+            commanders: [(id: "saxe", name: "Saxe", commands: ["centre"], placement: Hex("0303"))],
+            corps: [(id: "centre", name: "Centre", colour: "#cc0000", leader: (id: "noailles", name: "Noailles", activation: 3, placement: Hex("0304")))],
+            units: [
+"##;
+const TAIL: &str = "            ],\n        ),\n    ],\n    victory: (),\n)\n";
+
+/// `n` units, then the same `n` ids again: `n` E0201, each related to the place `n` lines
+/// above where the id was first defined.
+fn far_related(n: usize) -> String {
+    let mut text = String::from(HEAD);
+    for _ in 0..2 {
+        for i in 0..n {
+            text.push_str(&format!(
+                "                (id: \"u{i}\", name: \"Regiment {i}\", kind: \"infantry\", corps: \"centre\", cp: 1, mp: 4, morale: 2, facing: NE),\n"
+            ));
+        }
+    }
+    text.push_str(TAIL);
+    text
+}
+
+/// `n` units in one hex: one E0301 whose related places are the `n - 1` others.
+fn one_hex(n: usize) -> String {
+    let mut text = String::from(HEAD);
+    for i in 0..n {
+        text.push_str(&format!(
+            "                (id: \"u{i}\", name: \"Regiment {i}\", kind: \"infantry\", corps: \"centre\", cp: 1, mp: 4, morale: 2, facing: NE, placement: Hex(\"0505\")),\n"
+        ));
+    }
+    text.push_str(TAIL);
+    text
+}
+
+/// CPU time (user + system), wall time, peak resident memory (kB) and standard output's
+/// length of one run of the release binary, one thread.
+struct Run {
+    cpu: Duration,
+    wall: Duration,
+    peak_kb: u64,
+    code: Option<i32>,
+}
+
+fn run(dir: &Path, args: &[&str]) -> Run {
+    let start = Instant::now();
+    let output = Command::new("/usr/bin/time")
+        .args(["-f", "BENCH %U %S %M"])
+        .arg(env!("CARGO_BIN_EXE_bataille"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("RAYON_NUM_THREADS", "1")
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("/usr/bin/time runs bataille (apt-get install time)");
+    let wall = start.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let fields: Vec<f64> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("BENCH "))
+        .next_back()
+        .map(|l| {
+            l.split_whitespace()
+                .filter_map(|n| n.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let [user, system, peak] = fields[..] else {
+        panic!("no figures from /usr/bin/time: {stderr}");
+    };
+    Run {
+        cpu: Duration::from_secs_f64(user + system),
+        wall,
+        peak_kb: peak as u64,
+        code: output.status.code(),
+    }
+}
+
+/// The run of `runs` with the least CPU time: on a machine shared with other work, the wall
+/// time says more about the others than about the command.
+fn best(runs: usize, dir: &Path, args: &[&str]) -> Run {
+    (0..runs)
+        .map(|_| run(dir, args))
+        .min_by_key(|r| r.cpu)
+        .expect("at least one run")
+}
+
+fn reports(dir: &Path, sizes: &[usize]) {
+    println!(
+        "validate reports (best of 3 by CPU time, one thread, whole process; peak = max RSS):"
+    );
+    println!(
+        "{:<28} {:>8} {:>15} {:>15} {:>6} {:>17} {:>17} {:>17}",
+        "file", "MB", "human cpu", "json cpu", "×json", "human peak", "json peak", "sarif peak"
+    );
+    for &n in sizes {
+        for (what, text) in [
+            (format!("{n} E0201, related far"), far_related(n)),
+            (format!("{n} counters in one hex"), one_hex(n)),
+        ] {
+            std::fs::write(dir.join("case.ron"), &text).expect("write the case");
+            let mb = text.len() as f64 / 1e6;
+            drop(text);
+            let human = best(3, dir, &["validate", "case.ron"]);
+            let json = best(3, dir, &["validate", "--format", "json", "case.ron"]);
+            let sarif = best(1, dir, &["validate", "--format", "sarif", "case.ron"]);
+            for r in [&human, &json, &sarif] {
+                assert_eq!(r.code, Some(1), "{what}: the errors are reported");
+            }
+            let peak = |r: &Run| {
+                format!(
+                    "{:.0} MB ({:.1}×)",
+                    r.peak_kb as f64 / 1e3,
+                    r.peak_kb as f64 / 1e3 / mb
+                )
+            };
+            println!(
+                "{what:<28} {mb:>8.1} {:>8.2} s ({:>3.1}) {:>8.2} s ({:>3.1}) {:>6.2} {:>17} {:>17} {:>17}",
+                human.cpu.as_secs_f64(),
+                human.wall.as_secs_f64(),
+                json.cpu.as_secs_f64(),
+                json.wall.as_secs_f64(),
+                human.cpu.as_secs_f64() / json.cpu.as_secs_f64(),
+                peak(&human),
+                peak(&json),
+                peak(&sarif),
+            );
+        }
+    }
+}
+
+fn stress(dir: &Path) {
+    let size = StressSize {
+        columns: 200,
+        rows: 200,
+        units: 5000,
+        corps: 100,
+    };
+    let (map, scenario) = generate(size, "stress-map.ron");
+    let map_path = dir.join("stress-map.ron");
+    let scenario_path = dir.join("stress.ron");
+    bataille_schema::save_map(&map_path, &map).expect("write the map");
+    bataille_schema::save_scenario(&scenario_path, &scenario).expect("write the scenario");
+    drop((map, scenario));
+
+    let vassal = best(
+        3,
+        dir,
+        &["export", "--vassal", "stress.ron", "--out", "stress.vmod"],
+    );
+    assert_eq!(vassal.code, Some(0), "the stress battle exports");
+    println!(
+        "\nexport --vassal of the 200 × 200, 5,000-unit stress battle (best of 3): {:.2} s CPU ({:.2} s wall), peak {:.0} MB; module {:.1} MB",
+        vassal.cpu.as_secs_f64(),
+        vassal.wall.as_secs_f64(),
+        vassal.peak_kb as f64 / 1e3,
+        std::fs::metadata(dir.join("stress.vmod")).map_or(0.0, |m| m.len() as f64 / 1e6)
+    );
+
+    // The door as every command but validate and fmt takes a document: bounded read, parse,
+    // JSON Schema, every check, references confined; beside the parse alone.
+    let options = bataille_validator::Options {
+        root: Some(dir.to_path_buf()),
+        ..bataille_validator::Options::default()
+    };
+    let time = |f: &mut dyn FnMut()| {
+        (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    let admit = time(&mut || {
+        let admitted = bataille_validator::door::admit(&scenario_path, &options);
+        assert!(admitted.is_ok(), "the stress battle is admitted");
+    });
+    let no_schema = bataille_validator::Options {
+        json_schema: false,
+        ..options.clone()
+    };
+    let admit_no_schema = time(&mut || {
+        let admitted = bataille_validator::door::admit(&scenario_path, &no_schema);
+        assert!(admitted.is_ok(), "the stress battle is admitted");
+    });
+    let parse = time(&mut || {
+        let read = bataille_validator::door::read_document(&scenario_path);
+        assert!(read.is_ok(), "the stress battle parses");
+        let read = bataille_validator::door::read_document(&map_path);
+        assert!(read.is_ok(), "the stress map parses");
+    });
+    println!(
+        "door::admit of the stress battle (best of 5, in process): {:.1} ms; without the JSON Schema pass {:.1} ms; parsing the scenario and its map alone {:.1} ms",
+        admit.as_secs_f64() * 1e3,
+        admit_no_schema.as_secs_f64() * 1e3,
+        parse.as_secs_f64() * 1e3
+    );
+}
+
+fn calibration() {
+    use bataille_digitize::calibrate::check_pairs;
+    use bataille_schema::map::FitKind;
+    println!("\ncalibration check (in process, best of 3):");
+    println!("{:>8} {:>12} {:>12}", "points", "time", "µs/point");
+    for n in [1_000usize, 8_000, 64_000] {
+        // A grid of points, fitted exactly but for a slight wobble, and one bad click.
+        let side = (n as f64).sqrt().ceil() as usize;
+        let mut pairs: Vec<([f64; 2], [f64; 2])> = (0..n)
+            .map(|i| {
+                let g = [(i % side) as f64 * 1.5, (i / side) as f64 * 1.732];
+                let wobble = ((i * 7919) % 13) as f64 * 0.01;
+                (g, [40.0 * g[0] + 3.0 + wobble, 40.0 * g[1] + 5.0 - wobble])
+            })
+            .collect();
+        pairs[n / 2].1[0] += 25.0;
+        let names: Vec<String> = (0..n).map(|i| format!("#{i}")).collect();
+        let elapsed = (0..3)
+            .map(|_| {
+                let start = Instant::now();
+                let checked = check_pairs(FitKind::Affine, &names, &pairs);
+                assert_eq!(
+                    checked.suspect.map(|s| s.index),
+                    Some(n / 2),
+                    "the bad click is found"
+                );
+                start.elapsed()
+            })
+            .min()
+            .unwrap_or_default();
+        println!(
+            "{n:>8} {:>10.1} ms {:>12.2}",
+            elapsed.as_secs_f64() * 1e3,
+            elapsed.as_secs_f64() * 1e6 / n as f64
+        );
+    }
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let dir = tempdir();
+    std::fs::write(dir.join("small.ron"), MAP).expect("write the map");
+    if quick {
+        reports(&dir, &[10_000]);
+    } else {
+        reports(&dir, &[10_000, 100_000]);
+        stress(&dir);
+        calibration();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn tempdir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bataille-linear-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
