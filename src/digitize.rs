@@ -377,15 +377,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     report.wrote = crate::files::display(&args.out).to_string();
     match args.format {
         Format::Human => say_report(&report, args.doubtful_below),
-        Format::Json => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = crate::terminal::write_json(&mut out, &report)
-                .and_then(|()| std::io::Write::flush(&mut out));
-            if let Err(error) = written {
-                crate::terminal::quit_on_closed_pipe(&error);
-                return Err(anyhow::Error::new(error).context("cannot write the report"));
-            }
-        }
+        Format::Json => crate::terminal::say_json(&report)
+            .map_err(|error| anyhow::Error::new(error).context("cannot write the report"))?,
     }
     Ok(())
 }

@@ -155,6 +155,17 @@ impl JsonOut {
     }
 }
 
+/// Writes `value` as escaped pretty JSON on standard output ([`write_json`]); a reader that
+/// went away ends the process quietly, as [`write_out`] does.
+pub fn say_json<T: serde::Serialize + ?Sized>(value: &T) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = write_json(&mut out, value).and_then(|()| std::io::Write::flush(&mut out));
+    if let Err(error) = &written {
+        quit_on_closed_pipe(error);
+    }
+    written
+}
+
 /// Writes `value` as escaped pretty JSON ([`JsonOut`]) and a line feed, straight to `out` (no
 /// copy of the whole text in memory).
 pub fn write_json<T: serde::Serialize + ?Sized>(

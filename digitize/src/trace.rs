@@ -107,6 +107,8 @@ const PART: f32 = 0.3;
 const RELIABLE: f32 = 0.6;
 /// ... and under this share of all hexsides is covered (else its ink is the grid line's).
 const CROWDED: f32 = 0.25;
+/// A plain suggestion this sure is not overturned by the trace alone.
+const SURE_PLAIN: f32 = 0.5;
 /// The confidence at most of what the trace puts up for review.
 const REVIEW: f32 = 0.2;
 
@@ -480,19 +482,25 @@ pub fn apply_trace(
                 let Some(f) = best else { continue };
                 let c = trace.coverage[i][f];
                 let linked = links(i, f);
-                let water = lines[f].water;
+                // Which of the features drawn alike: the one whose own ink covers most.
+                let shade = (0..count)
+                    .filter(|g| trace.reliable[*g] && trace.coverage[i][*g] == c)
+                    .max_by(|a, b| trace.own[i][*a].total_cmp(&trace.own[i][*b]))
+                    .unwrap_or(f);
+                let water = lines[shade].water;
                 // Ink only near the ends is a line turning at the corner, not along this side.
                 let along = trace.middle[i][f] >= 0.5;
-                if c >= FOUND || (c >= PART && along && linked == 2) {
+                let traced = c >= FOUND || (c >= PART && along && linked == 2);
+                // The trace paints only water, and only where the patch model is not sure the
+                // hexside is plain: a stain, a texture or a symbol in a feature's colour can run
+                // along a hexside or two, and the brown of a fortification line or a road is
+                // also the brown of roads, rings and towns. Those are for review.
+                if traced && (before[i].1 >= SURE_PLAIN || !water) {
+                    decisions[i].confidence = decisions[i].confidence.min(REVIEW);
+                } else if traced {
                     let sure = (0.3 + (c - PART) / (1.0 - PART)).clamp(0.3, 1.0);
-                    let confidence = if water && wet { REVIEW } else { sure };
-                    // Which of the features drawn alike: the one whose own ink covers most.
-                    let shade = (0..count)
-                        .filter(|g| trace.reliable[*g] && trace.coverage[i][*g] == c)
-                        .max_by(|a, b| trace.own[i][*a].total_cmp(&trace.own[i][*b]))
-                        .unwrap_or(f);
                     decisions[i].feature = Some(shade);
-                    decisions[i].confidence = confidence;
+                    decisions[i].confidence = if wet { REVIEW } else { sure };
                 } else if c >= PART && trace.middle[i][f] > 0.3 {
                     decisions[i].confidence = decisions[i].confidence.min(REVIEW);
                 }

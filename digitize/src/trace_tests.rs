@@ -167,32 +167,46 @@ fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lak
         );
     }
     // As suggestions: the two unmarked river sides carry it, nothing else.
-    let mut decisions: Vec<Decision> = hexsides
-        .iter()
-        .map(|h| Decision {
-            feature: None,
-            confidence: 0.9,
-            marked: lines[0].marked.contains(h),
-        })
-        .collect();
-    apply_trace(
-        &grid,
-        &lines,
-        &trace,
-        &hexsides,
-        &mut decisions,
-        &|_| false,
-        0.25,
-    );
-    let found: Vec<String> = hexsides
-        .iter()
-        .zip(&decisions)
-        .filter(|(_, d)| d.feature.is_some() && !d.marked)
-        .map(|(h, _)| grid.hexside_ref(h.0, h.1).to_string())
-        .collect();
+    // As suggestions: where the patch model was unsure (plain at 0.4), the two unmarked river
+    // sides carry it, nothing else; where it was sure of plain (0.9), they are for review.
     let expected: Vec<String> = [Side::NE, Side::SE]
         .iter()
         .map(|s| grid.hexside_ref(river, *s).to_string())
         .collect();
-    assert_eq!(found, expected);
+    for (plain, painted) in [(0.4, true), (0.9, false)] {
+        let mut decisions: Vec<Decision> = hexsides
+            .iter()
+            .map(|h| Decision {
+                feature: None,
+                confidence: plain,
+                marked: lines[0].marked.contains(h),
+            })
+            .collect();
+        apply_trace(
+            &grid,
+            &lines,
+            &trace,
+            &hexsides,
+            &mut decisions,
+            &|_| false,
+            0.25,
+        );
+        let named = |keep: &dyn Fn(&Decision) -> bool| -> Vec<String> {
+            hexsides
+                .iter()
+                .zip(&decisions)
+                .filter(|(_, d)| !d.marked && keep(d))
+                .map(|(h, _)| grid.hexside_ref(h.0, h.1).to_string())
+                .collect()
+        };
+        let found = named(&|d| d.feature.is_some());
+        let review = named(&|d| d.confidence < 0.25);
+        if painted {
+            assert_eq!(found, expected);
+            assert!(review.is_empty(), "{review:?}");
+        } else {
+            assert!(found.is_empty(), "{found:?}");
+            assert_eq!(review, expected);
+        }
+    }
 }
