@@ -13,8 +13,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod support;
+
+use std::process::Command;
+use std::time::Duration;
 
 use bataille_digitize::calibrate::{Matrix, apply};
 use bataille_digitize::files::{
@@ -31,25 +33,9 @@ fn root() -> PathBuf {
 
 /// Runs the binary with a 120 s timeout.
 fn bataille(args: &[&str]) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(args)
-        .current_dir(root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bataille");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            break;
-        }
-        if start.elapsed() > Duration::from_secs(120) {
-            child.kill().ok();
-            panic!("bataille {args:?} took over 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let output = child.wait_with_output().expect("output");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.args(args).current_dir(root());
+    let output = support::output_within(command, Duration::from_secs(120));
     (
         output.status.success(),
         String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -13,8 +13,10 @@
 use std::collections::BTreeMap;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod support;
+
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use bataille_export::vassal::{VassalOptions, board_layout};
 use bataille_schema::{HexIndex, Map, load_map, load_scenario};
@@ -28,29 +30,10 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs a program with a time limit (killed past it).
+/// Runs a program from the repository root with a time limit (killed past it).
 fn run_with_timeout(mut command: Command, limit: Duration) -> Output {
-    let mut child = command
-        .current_dir(root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the program");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let output = child.wait_with_output().expect("output");
-            panic!(
-                "{command:?} took more than {limit:?}; stderr: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    command.current_dir(root());
+    support::output_within(command, limit)
 }
 
 fn bataille(args: &[&str]) -> Output {
@@ -1360,4 +1343,16 @@ fn vassal_board_of_a_digitised_map_is_its_scan_under_the_grid() {
         sampled > 50 && agree * 100 >= sampled * 90,
         "only {agree} of {sampled} hexes of the scan under VASSAL's grid"
     );
+}
+
+/// The runner these tests share reads a program's output while it runs: 200,000 bytes (three
+/// times what a pipe holds) come back whole, well inside the limit, instead of the program
+/// blocking on a full pipe until the limit kills it.
+#[test]
+fn the_test_runner_reads_more_than_a_pipe_holds() {
+    let mut head = Command::new("head");
+    head.args(["-c", "200000", "/dev/zero"]);
+    let output = run_with_timeout(head, Duration::from_secs(30));
+    assert!(output.status.success());
+    assert_eq!(output.stdout.len(), 200_000);
 }

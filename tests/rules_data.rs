@@ -12,8 +12,10 @@
 )]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod support;
+
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -23,25 +25,9 @@ fn root() -> PathBuf {
 
 /// Runs the binary in `dir` with a time limit (killed past it).
 fn run(dir: &Path, args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start bataille");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
-        }
-        if start.elapsed() > Duration::from_secs(180) {
-            let _ = child.kill();
-            panic!("bataille {args:?} took more than 180 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.args(args).current_dir(dir).env("NO_COLOR", "1");
+    support::output_within(command, Duration::from_secs(180))
 }
 
 /// `validate --format json`: the diagnostics and the exit code.

@@ -8,8 +8,10 @@
 )]
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod support;
+
+use std::process::{Command, Output};
+use std::time::Duration;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -17,23 +19,9 @@ fn root() -> PathBuf {
 
 /// Runs the binary from the repository root; fails the test after 120 s.
 fn bataille(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the bataille binary runs");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            panic!("bataille {args:?} took over 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.args(args).current_dir(root()).env("NO_COLOR", "1");
+    support::output_within(command, Duration::from_secs(120))
 }
 
 fn text(bytes: &[u8]) -> String {
