@@ -281,3 +281,33 @@ fn save_elsewhere_of_a_scenario_writes_its_map_beside_it_not_over_the_changed_ma
     assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
     assert_eq!(std::fs::read(&map).expect("read"), theirs);
 }
+
+/// Save As of a map into another repository, far from its scan: the map is saved, and the
+/// user is told at once that its scan will not be read when it is opened again (the door
+/// confines `background.image`, E0210), instead of finding out later. Saved inside the same
+/// repository, nothing is said.
+#[test]
+fn saving_a_map_far_from_its_scan_says_the_scan_will_be_lost() {
+    let (dir, path) = repo_with_background(&|_| "../scans/scan.png".to_owned());
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    wait_for_jobs(&mut h);
+    assert!(h.state().digitise.scan.is_some(), "the confined scan loads");
+
+    let beside = dir.path().join("repo/maps/copy.ron");
+    assert!(h.state_mut().save_to(&beside));
+    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+
+    let elsewhere = dir.path().join("other");
+    std::fs::create_dir_all(elsewhere.join(".git")).expect("another repository");
+    let far = elsewhere.join("map.ron");
+    assert!(h.state_mut().save_to(&far));
+    assert!(far.exists(), "the map is saved");
+    match &h.state().dialog {
+        Some(Dialog::Error { title, message, .. }) => {
+            assert!(title.contains("scan will not be read"), "{title}");
+            assert!(message.contains("scan.png"), "{message}");
+        }
+        other => panic!("a warning, not {other:?}"),
+    }
+}

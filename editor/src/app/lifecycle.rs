@@ -232,6 +232,19 @@ impl EditorApp {
                     |n| n.to_string_lossy().into(),
                 );
                 self.toast(format!("Saved {name}"));
+                // A map saved far from its scan (another repository) would lose it at the next
+                // open, silently (issue 26): said now, while the scan is still at hand.
+                let lost_scan = self.doc.map_path.as_deref().and_then(|map_file| {
+                    crate::services::save::scan_left_outside(&self.doc.map, map_file)
+                });
+                if let Some(why) = lost_scan {
+                    self.show_error(
+                        &format!("Saved {name}, but its scan will not be read when it is opened"),
+                        why,
+                        "Copy the scan into the map's folder or repository and import it \
+                         again, or save the map inside the scan's repository.",
+                    );
+                }
                 if let Some(then) = then {
                     self.guard_passed = true;
                     self.commands.send(then);

@@ -38,6 +38,18 @@ pub fn map_for_file<'m>(map: &'m Map, target: &Path) -> Cow<'m, Map> {
     }
 }
 
+/// Why the map's scan, as written in `map_file`, will not be read when that file is opened
+/// again: the door confines `background.image` to the map's repository (E0210), so a map saved
+/// far from its scan loses it at the next open. `None` when the scan will be found (or there is
+/// none).
+pub fn scan_left_outside(map: &Map, map_file: &Path) -> Option<String> {
+    let written = map_for_file(map, map_file);
+    let image = &written.background.as_ref()?.image;
+    bataille_schema::files::resolve_reference(map_file, image, None)
+        .err()
+        .map(|error| format!("its scan `{image}` is refused: {error}"))
+}
+
 /// A save worked out before anything is written: each file with its text and what the disk
 /// holds there now (read once), and where the document will live.
 #[derive(Debug)]
