@@ -9,6 +9,8 @@
     reason = "tests, benches and examples panic to report a failure"
 )]
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -21,12 +23,9 @@ fn root() -> PathBuf {
 
 /// Runs the binary from the repository root (so paths in its output are relative).
 fn bataille(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the bataille binary runs")
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.args(args).current_dir(root()).env("NO_COLOR", "1");
+    support::output_within(command, std::time::Duration::from_secs(120))
 }
 
 fn stdout(output: &Output) -> String {

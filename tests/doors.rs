@@ -9,10 +9,11 @@
 )]
 #![cfg(unix)]
 
-use std::io::Read as _;
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -32,44 +33,17 @@ impl Run {
 
 /// Runs `sh -c SCRIPT` (the binary is `$B`) in `dir`, killed after 60 s.
 fn shell(dir: &Path, script: &str) -> Run {
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    command
         .arg("-c")
         .arg(script)
         .env("B", env!("CARGO_BIN_EXE_bataille"))
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = stdout.read_to_end(&mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = stderr.read_to_end(&mut text);
-        text
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{script} still running after 60 s: killed");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+        .current_dir(dir);
+    let output = support::output_within(command, Duration::from_secs(60));
     Run {
-        code: status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.join().expect("stdout")).into_owned(),
-        stderr: String::from_utf8_lossy(&err.join().expect("stderr")).into_owned(),
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }
 

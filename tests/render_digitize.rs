@@ -8,6 +8,8 @@
     reason = "tests, benches and examples panic to report a failure"
 )]
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,11 +22,9 @@ fn root() -> PathBuf {
 }
 
 fn bataille(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run bataille")
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.args(args).current_dir(root());
+    support::output_within(command, std::time::Duration::from_secs(120))
 }
 
 /// Width and height from a PNG's IHDR chunk.

@@ -12,9 +12,11 @@
 )]
 #![cfg(unix)]
 
+mod support;
+
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn root() -> PathBuf {
@@ -35,43 +37,13 @@ impl Run {
 
 /// Runs the binary with `args` in `dir`, killed after 240 s.
 fn run(dir: &Path, args: &[&str]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bataille");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = stdout.read_to_end(&mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = stderr.read_to_end(&mut text);
-        text
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(240) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("bataille {args:?} still running after 240 s: killed");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.args(args).current_dir(dir).env("NO_COLOR", "1");
+    let output = support::output_within(command, Duration::from_secs(240));
     Run {
-        code: status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.join().expect("stdout")).into_owned(),
-        stderr: String::from_utf8_lossy(&err.join().expect("stderr")).into_owned(),
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }
 

@@ -144,12 +144,9 @@ fn table_refuses_what_it_cannot_draw_with_a_clear_error() {
 
 /// The text pdftotext finds in a PDF (None when poppler's tools are missing).
 fn pdf_text(pdf: &std::path::Path) -> Option<String> {
-    let out = Command::new("pdftotext")
-        .args(["-layout"])
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .ok()?;
+    let mut command = Command::new("pdftotext");
+    command.args(["-layout"]).arg(pdf).arg("-");
+    let out = support::try_output_within(command, Duration::from_secs(60)).ok()?;
     out.status.success().then(|| text(&out.stdout))
 }
 

@@ -10,10 +10,12 @@
     reason = "tests, benches and examples panic to report a failure"
 )]
 
+mod support;
+
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -27,43 +29,13 @@ struct Run {
 
 /// Runs the binary in `dir`, killed after 120 s.
 fn run(dir: &Path, args: &[&str]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bataille"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = stdout.read_to_end(&mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = stderr.read_to_end(&mut text);
-        text
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("bataille {args:?} still running after 120 s: killed");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.args(args).current_dir(dir).env("NO_COLOR", "1");
+    let output = support::output_within(command, Duration::from_secs(120));
     Run {
-        code: status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.join().expect("stdout")).into_owned(),
-        stderr: String::from_utf8_lossy(&err.join().expect("stderr")).into_owned(),
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }
 
@@ -368,12 +340,9 @@ fn fmt_schema_export_render_and_table_take_a_variant() {
 }
 
 fn pdftotext(pdf: &Path) -> Option<String> {
-    let output = Command::new("pdftotext")
-        .arg(pdf)
-        .arg("-")
-        .stdin(Stdio::null())
-        .output()
-        .ok()?;
+    let mut command = Command::new("pdftotext");
+    command.arg(pdf).arg("-");
+    let output = support::try_output_within(command, Duration::from_secs(60)).ok()?;
     output
         .status
         .success()

@@ -19,20 +19,25 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<Vec<u8>> {
     })
 }
 
-/// Runs `command` to its end and returns what it wrote; the test fails (with the program's
-/// standard error) when it runs longer than `limit`, and the program is killed.
-pub fn output_within(mut command: Command, limit: Duration) -> Output {
+/// Runs `command` to its end and returns what it wrote; the test fails when it runs longer than `limit`, and the program is killed.
+pub fn output_within(command: Command, limit: Duration) -> Output {
+    let shown = format!("{command:?}");
+    try_output_within(command, limit)
+        .unwrap_or_else(|error| panic!("cannot start {shown}: {error}"))
+}
+
+/// [`output_within`], with `Err` when the program cannot be started (a tool not on `PATH`).
+pub fn try_output_within(mut command: Command, limit: Duration) -> std::io::Result<Output> {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
+        .spawn()?;
     let stdout = drain(child.stdout.take());
     let stderr = drain(child.stderr.take());
     let start = Instant::now();
     let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for the program") {
+        if let Some(status) = child.try_wait()? {
             break status;
         }
         if start.elapsed() > limit {
@@ -43,9 +48,9 @@ pub fn output_within(mut command: Command, limit: Duration) -> Output {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    Output {
+    Ok(Output {
         status,
         stdout: stdout.join().expect("the standard output read"),
         stderr: stderr.join().expect("the standard error read"),
-    }
+    })
 }
