@@ -43,9 +43,14 @@ pub fn map_for_file<'m>(map: &'m Map, target: &Path) -> Cow<'m, Map> {
 /// far from its scan loses it at the next open. `None` when the scan will be found (or there is
 /// none).
 pub fn scan_left_outside(map: &Map, map_file: &Path) -> Option<String> {
-    let written = map_for_file(map, map_file);
-    let image = &written.background.as_ref()?.image;
-    bataille_schema::files::resolve_reference(map_file, image, None)
+    // The reference as `map_for_file` writes it, without copying the map.
+    let image = &map.background.as_ref()?.image;
+    let image = if Path::new(image).is_absolute() {
+        reference_from(map_file, Path::new(image))
+    } else {
+        image.clone()
+    };
+    bataille_schema::files::resolve_reference(map_file, &image, None)
         .err()
         .map(|error| format!("its scan `{image}` is refused: {error}"))
 }
