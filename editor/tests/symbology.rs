@@ -299,7 +299,7 @@ fn the_editor_prints_a_batterys_fire_modifier() {
         .by_hex
         .values()
         .flat_map(|stack| &stack.units)
-        .filter(|look| look.symbol == Symbol::Artillery)
+        .filter(|look| look.look.symbol == Symbol::Artillery)
         .collect();
     assert_eq!(
         batteries.len(),
@@ -337,18 +337,15 @@ fn the_editor_prints_the_values_the_games_counter_layout_names() {
         .collect();
     assert!(looks.len() > 40, "Waterloo's placed units are on the map");
     for look in looks {
-        let [cp, _, mp] = look.values;
-        let expected = format!("{}-{}", cp.expect("a CP"), mp.expect("an MP"));
+        let values = look.look.values;
+        let expected = format!("{}-{}", values.cp.expect("a CP"), values.mp.expect("an MP"));
         let texts: Vec<String> = unit_symbol(look)
             .texts
             .iter()
             .map(|t| t.text.clone())
             .collect();
         assert_eq!(texts, std::slice::from_ref(&expected));
-        assert_eq!(
-            values_text(look.values, look.fire, &s.rules.counters),
-            expected
-        );
+        assert_eq!(values_text(look.look.values, &s.rules.counters), expected);
     }
 }
 
@@ -476,4 +473,82 @@ fn the_editor_writes_the_map_in_the_symbologys_font() {
             assert!(bytes == font_data(face), "{first} is not DejaVu Sans");
         }
     });
+}
+
+/// Issue 23: one counter look. The editor's map, the PNG renderer and every export (the kit and
+/// the module list their counters through `bataille_export::counters`) show each unit of the
+/// bundled battles with the same colour, symbol, values, back and facing: render's
+/// `Looks::unit`, worked out in one place.
+#[test]
+fn the_editor_the_renderer_and_the_exports_show_one_look_per_counter() {
+    use bataille_editor::map::counters::CounterCache;
+    use bataille_export::counters::{CounterKind, counters};
+    use bataille_render::symbology::Looks;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for name in [
+        "denain-1712.ron",
+        "fontenoy-1745.ron",
+        "napoleon-at-waterloo.ron",
+    ] {
+        let loaded = bataille_schema::io::load_scenario(&root.join("scenarios").join(name))
+            .expect("the battle loads");
+        let (s, map) = (&loaded.scenario, &loaded.map.map);
+        let looks = Looks::new(s, map.grid.orientation);
+        // The renderer's stacks, hex by hex, bottom first; the editor's the same.
+        let rendered = looks.stacks(&map.grid);
+        let mut cache = CounterCache::default();
+        cache.refresh(1, Some(s), &map.grid);
+        let edited: Vec<_> = cache
+            .by_hex
+            .iter()
+            .map(|(hex, stack)| (*hex, stack.units.iter().map(|u| u.look).collect::<Vec<_>>()))
+            .collect();
+        let drawn: Vec<_> = rendered
+            .iter()
+            .map(|(hex, units)| {
+                (
+                    *hex,
+                    units.iter().map(|(_, look)| *look).collect::<Vec<_>>(),
+                )
+            })
+            .filter(|(_, units)| !units.is_empty())
+            .collect();
+        let edited: Vec<_> = edited.into_iter().filter(|(_, u)| !u.is_empty()).collect();
+        assert!(drawn.len() > 10, "{name}: its units stand on the map");
+        assert_eq!(edited, drawn, "{name}: the editor's map and the renderer");
+        // Every unit the exports print, placed or not, as render looks it up by its id.
+        let mut units = 0;
+        for counter in counters(s, map) {
+            if let CounterKind::Unit { unit, look } = counter.kind {
+                units += 1;
+                assert_eq!(
+                    Some(look),
+                    looks.unit_by_id(unit.id.as_str()),
+                    "{name}: {}",
+                    unit.id
+                );
+                assert_eq!(counter.facing, look.facing, "{name}: {}", unit.id);
+            }
+        }
+        let total: usize = s.armies.iter().map(|a| a.units.len()).sum();
+        assert_eq!(units, total, "{name}: the exports carry every unit");
+        // The look is the data's: a corps' colour, the kind's symbol, the unit's values.
+        for army in &s.armies {
+            for unit in &army.units {
+                let look = looks.unit(army, unit);
+                let corps = unit
+                    .corps
+                    .as_ref()
+                    .and_then(|id| army.corps.iter().find(|c| &c.id == id));
+                if let Some(corps) = corps {
+                    assert_eq!(Some(look.colour), corps.colour.rgb(), "{}", unit.id);
+                }
+                assert_eq!(look.values.cp, unit.cp);
+                assert_eq!(look.facing.is_some(), unit.facing.is_some());
+                if let Some(kind) = s.rules.unit_kinds.get(&unit.kind) {
+                    assert_eq!(look.symbol, kind.symbol);
+                }
+            }
+        }
+    }
 }

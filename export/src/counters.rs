@@ -2,11 +2,9 @@
 //! symbol, facing), each leader and commander, the game's markers, grouped by army and corps,
 //! and the reinforcements by turn.
 
-use std::collections::BTreeMap;
-
-use bataille_render::symbology::{self, CounterFace, Drawing, MarkerKind};
+use bataille_render::symbology::{self, CounterFace, CounterLook, Drawing, Looks, MarkerKind};
 use bataille_render::tiny_skia::{Pixmap, Transform};
-use bataille_schema::scenario::{CounterBack, CounterLayout, Placement, Symbol, Unit};
+use bataille_schema::scenario::{CounterBack, CounterLayout, Placement, Unit};
 use bataille_schema::{Map, Scenario};
 
 /// A counter of the kit or the module.
@@ -29,10 +27,10 @@ pub struct Counter<'a> {
 /// What a counter shows.
 #[derive(Debug, Clone)]
 pub enum CounterKind<'a> {
+    /// A unit, as it looks everywhere ([`Looks::unit`]).
     Unit {
         unit: &'a Unit,
-        symbol: Symbol,
-        colour: [u8; 3],
+        look: CounterLook,
     },
     Marker(MarkerKind),
     /// A unit's replacement counter (Denain 1: "le pion de remplacement pour les unités à trois
@@ -40,8 +38,7 @@ pub enum CounterKind<'a> {
     /// its front, three on its back (blank when that is nothing).
     Replacement {
         unit: &'a Unit,
-        symbol: Symbol,
-        colour: [u8; 3],
+        look: CounterLook,
     },
 }
 
@@ -50,46 +47,26 @@ impl Counter<'_> {
     /// facing wedge is drawn pointing up (north) when it has a facing: an export that turns
     /// counters (VASSAL) rotates the whole counter by [`Counter::facing`].
     pub fn drawing(&self, side: f32, back: bool) -> Drawing {
+        let face = if back {
+            CounterFace::Reduced
+        } else {
+            CounterFace::Front
+        };
+        // The wedge points up; the counter is turned by the export, not drawn turned.
+        let upright = |look: &CounterLook| CounterLook {
+            facing: self.facing.map(|_| 0.0),
+            ..*look
+        };
         match &self.kind {
-            CounterKind::Unit {
-                unit,
-                symbol,
-                colour,
-            } => symbology::counter(
-                unit,
-                self.layout,
-                *symbol,
-                *colour,
-                self.facing.map(|_| 0.0),
-                side,
-                if back {
-                    CounterFace::Reduced
-                } else {
-                    CounterFace::Front
-                },
-            ),
+            CounterKind::Unit { look, .. } => {
+                symbology::counter(&upright(look), self.layout, side, face)
+            }
             CounterKind::Marker(kind) => symbology::marker_counter(kind, side, back),
-            CounterKind::Replacement {
-                unit,
-                symbol,
-                colour,
-            } => {
-                let mut values = symbology::CounterValues::of(unit);
-                values.cp = values.cp.map(|cp| cp.saturating_sub(2));
-                symbology::counter_of_values(
-                    values,
-                    self.layout,
-                    CounterBack::Reduced(1),
-                    *symbol,
-                    *colour,
-                    self.facing.map(|_| 0.0),
-                    side,
-                    if back {
-                        CounterFace::Reduced
-                    } else {
-                        CounterFace::Front
-                    },
-                )
+            CounterKind::Replacement { look, .. } => {
+                let mut look = upright(look);
+                look.values.cp = look.values.cp.map(|cp| cp.saturating_sub(2));
+                look.back = CounterBack::Reduced(1);
+                symbology::counter(&look, self.layout, side, face)
             }
         }
     }
@@ -98,10 +75,7 @@ impl Counter<'_> {
     /// a blank back: the kit prints it blank, the module gives it no other side).
     pub fn has_back(&self) -> bool {
         match &self.kind {
-            CounterKind::Unit { unit, .. } => !symbology::is_blank(
-                symbology::CounterValues::of(unit),
-                self.layout.back_of(unit.kind.as_str()),
-            ),
+            CounterKind::Unit { look, .. } => !symbology::is_blank(look.values, look.back),
             CounterKind::Replacement { unit, .. } => unit.cp.is_some_and(|cp| cp > 3),
             CounterKind::Marker(_) => true,
         }
@@ -150,22 +124,11 @@ pub fn has_back(scenario: &Scenario, unit: &Unit) -> bool {
 /// Every counter of the scenario: for each army its commanders, then each corps' leader and
 /// units, then the units of no corps.
 pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
-    let mut colours: BTreeMap<&str, [u8; 3]> = BTreeMap::new();
-    for army in &scenario.armies {
-        for corps in &army.corps {
-            colours.insert(corps.id.as_str(), rgb(&corps.colour));
-        }
-    }
-    let grey = [0xb0, 0xb0, 0xb0];
+    let looks = Looks::new(scenario, map.grid.orientation);
     let mut out = Vec::new();
     for army in &scenario.armies {
-        let army_colour = army.colour.as_ref().map(rgb).unwrap_or(grey);
         for commander in &army.commanders {
-            let colour = commander
-                .commands
-                .first()
-                .and_then(|id| colours.get(id.as_str()).copied())
-                .unwrap_or(grey);
+            let colour = looks.commander(army, commander);
             out.push(Counter {
                 id: commander.id.as_str().to_owned(),
                 name: commander.name.clone(),
@@ -196,7 +159,7 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
                     corps: corps_id,
                     kind: CounterKind::Marker(MarkerKind::Leader {
                         name: leader.name.clone(),
-                        colour: rgb(&corps.colour),
+                        colour: looks.leader(corps),
                         commander: false,
                         activation: Some(leader.activation),
                     }),
@@ -210,29 +173,15 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
                 .iter()
                 .filter(|u| u.corps.as_ref().map(|c| c.as_str()) == corps_id)
             {
-                let colour = corps_id
-                    .and_then(|id| colours.get(id).copied())
-                    .unwrap_or(army_colour);
-                let symbol = scenario
-                    .rules
-                    .unit_kinds
-                    .get(&unit.kind)
-                    .map_or(Symbol::Other, |kind| kind.symbol);
-                let facing = unit.facing.map(|side| {
-                    bataille_schema::geometry::facing_bearing(map.grid.orientation, side)
-                });
+                let look = looks.unit(army, unit);
                 out.push(Counter {
                     id: unit.id.as_str().to_owned(),
                     name: unit.name.clone(),
                     army: Some(army.id.as_str()),
                     corps: corps_id,
-                    kind: CounterKind::Unit {
-                        unit,
-                        symbol,
-                        colour,
-                    },
+                    kind: CounterKind::Unit { unit, look },
                     placement: Some(&unit.placement),
-                    facing,
+                    facing: look.facing,
                     layout: &scenario.rules.counters,
                 });
             }
@@ -250,21 +199,15 @@ pub fn replacement_counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counte
     counters(scenario, map)
         .into_iter()
         .filter_map(|counter| match counter.kind {
-            CounterKind::Unit {
-                unit,
-                symbol,
-                colour,
-            } if unit.cp.is_some_and(|cp| cp >= from) => Some(Counter {
-                id: format!("replacement-{}", counter.id),
-                name: format!("{} (replacement)", counter.name),
-                placement: None,
-                kind: CounterKind::Replacement {
-                    unit,
-                    symbol,
-                    colour,
-                },
-                ..counter
-            }),
+            CounterKind::Unit { unit, look } if unit.cp.is_some_and(|cp| cp >= from) => {
+                Some(Counter {
+                    id: format!("replacement-{}", counter.id),
+                    name: format!("{} (replacement)", counter.name),
+                    placement: None,
+                    kind: CounterKind::Replacement { unit, look },
+                    ..counter
+                })
+            }
             _ => None,
         })
         .collect()

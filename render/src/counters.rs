@@ -7,11 +7,11 @@
 
 mod look;
 mod markers;
+mod of;
 
 use std::collections::BTreeMap;
 
-use bataille_schema::geometry::facing_bearing;
-use bataille_schema::scenario::{CounterBack, CounterLayout, Symbol, Unit};
+use bataille_schema::scenario::{CounterBack, CounterLayout, Symbol};
 use bataille_schema::{HexIndex, Map, Scenario};
 use tiny_skia::Transform;
 
@@ -19,7 +19,7 @@ use crate::drawing::{Drawing, fill, stroke};
 use crate::map::centre_px;
 use crate::symbols::{circle, polygon, polyline};
 use crate::text::{Anchor, Face, TextStyle};
-use crate::{Layout, RenderOptions, luminance, opaque, rgb_of};
+use crate::{Layout, RenderOptions, luminance, opaque};
 
 const INK: [u8; 4] = [0x14, 0x14, 0x14, 0xff];
 const NO_CORPS: [u8; 3] = [0xb0, 0xb0, 0xb0];
@@ -27,6 +27,7 @@ const GOLD: [u8; 4] = [0xe8, 0xc3, 0x3a, 0xff];
 
 pub use look::{CounterFace, CounterValues, Leader, MarkerKind, STACK_SHOWN, is_blank};
 pub(crate) use markers::{draw_leader, draw_marker_counter};
+pub use of::{CounterLook, Looks};
 
 pub(crate) fn draw_scenario(
     d: &mut Drawing,
@@ -36,47 +37,26 @@ pub(crate) fn draw_scenario(
     options: &RenderOptions,
 ) {
     let grid = &map.grid;
-    let mut corps_colour: BTreeMap<&str, [u8; 3]> = BTreeMap::new();
-    for army in &scenario.armies {
-        for corps in &army.corps {
-            corps_colour.insert(corps.id.as_str(), rgb_of(&corps.colour));
-        }
-    }
-    let mut stacks: BTreeMap<HexIndex, Vec<(&Unit, [u8; 3])>> = BTreeMap::new();
+    let looks = Looks::new(scenario, grid.orientation);
+    let stacks = looks.stacks(grid);
     let mut leaders: BTreeMap<HexIndex, Vec<Leader>> = BTreeMap::new();
     for army in &scenario.armies {
-        let army_colour = army.colour.as_ref().map(rgb_of).unwrap_or(NO_CORPS);
-        for unit in &army.units {
-            if let Some(index) = unit.placement.hex().and_then(|hex| grid.lookup(hex)) {
-                let colour = unit
-                    .corps
-                    .as_ref()
-                    .and_then(|id| corps_colour.get(id.as_str()).copied())
-                    .unwrap_or(army_colour);
-                stacks.entry(index).or_default().push((unit, colour));
-            }
-        }
         for corps in &army.corps {
             if let Some(leader) = &corps.leader
                 && let Some(index) = leader.placement.hex().and_then(|hex| grid.lookup(hex))
             {
                 leaders.entry(index).or_default().push(Leader {
                     name: &leader.name,
-                    colour: rgb_of(&corps.colour),
+                    colour: looks.leader(corps),
                     commander: false,
                 });
             }
         }
         for commander in &army.commanders {
             if let Some(index) = commander.placement.hex().and_then(|hex| grid.lookup(hex)) {
-                let colour = commander
-                    .commands
-                    .first()
-                    .and_then(|id| corps_colour.get(id.as_str()).copied())
-                    .unwrap_or(NO_CORPS);
                 leaders.entry(index).or_default().push(Leader {
                     name: &commander.name,
-                    colour,
+                    colour: looks.commander(army, commander),
                     commander: true,
                 });
             }
@@ -87,26 +67,13 @@ pub(crate) fn draw_scenario(
         for (index, units) in &stacks {
             let c = centre_px(grid, layout, *index);
             let shown = units.len().min(STACK_SHOWN);
-            for (k, (unit, colour)) in units.iter().take(shown).enumerate() {
-                let (unit, colour) = (*unit, *colour);
+            for (k, (_, look)) in units.iter().take(shown).enumerate() {
                 let step = 0.1 * side_px * k as f32;
-                let symbol = scenario
-                    .rules
-                    .unit_kinds
-                    .get(&unit.kind)
-                    .map_or(Symbol::Other, |kind| kind.symbol);
-                // The files' convention, as the editor's and the validator's.
-                let facing = unit
-                    .facing
-                    .map(|side| facing_bearing(grid.orientation, side));
                 let transform = Transform::from_translate(c[0] - step, c[1] - step);
-                draw_counter(
+                draw_look(
                     d,
-                    unit,
+                    look,
                     &scenario.rules.counters,
-                    symbol,
-                    colour,
-                    facing,
                     side_px,
                     CounterFace::Front,
                     transform,
@@ -131,36 +98,33 @@ pub(crate) fn draw_scenario(
     }
 }
 
-/// One counter, upright (so its values read), centred at the origin of `t`; its facing shown
-/// by a dark wedge on the counter's edge pointing at the front hexside (bearing in degrees
-/// clockwise from north).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn draw_counter(
+/// One unit's counter as it looks ([`CounterLook`]), upright (so its values read), centred at
+/// the origin of `t`; its facing shown by a dark wedge on the counter's edge pointing at the
+/// front hexside.
+pub(crate) fn draw_look(
     d: &mut Drawing,
-    unit: &Unit,
+    look: &CounterLook,
     layout: &CounterLayout,
-    symbol: Symbol,
-    colour: [u8; 3],
-    facing: Option<f32>,
     s: f32,
     face: CounterFace,
     t: Transform,
 ) {
     draw_counter_values(
         d,
-        CounterValues::of(unit),
+        look.values,
         layout,
-        layout.back_of(unit.kind.as_str()),
-        symbol,
-        colour,
-        facing,
+        look.back,
+        look.symbol,
+        look.colour,
+        look.facing,
         s,
         face,
         t,
     );
 }
 
-/// [`draw_counter`] from the unit's values (the front side's).
+/// A counter from its values (the front side's), symbol, colour and facing bearing (degrees
+/// clockwise from north).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn draw_counter_values(
     d: &mut Drawing,

@@ -16,11 +16,13 @@
 //! assert!(drawing.to_svg().starts_with("<path"));
 //! ```
 
-use bataille_schema::scenario::{CounterBack, CounterLayout, Symbol, Unit};
+use bataille_schema::scenario::{CounterBack, CounterLayout, Symbol};
 use bataille_schema::{Map, Scenario};
 use tiny_skia::Transform;
 
-pub use crate::counters::{CounterFace, CounterValues, Leader, MarkerKind, STACK_SHOWN, is_blank};
+pub use crate::counters::{
+    CounterFace, CounterLook, CounterValues, Leader, Looks, MarkerKind, STACK_SHOWN, is_blank,
+};
 pub use crate::drawing::{Drawing, Item, num, svg_path_data};
 use crate::text::{Anchor, TextStyle};
 use crate::{Layout, RenderOptions};
@@ -56,30 +58,18 @@ pub fn terrain_hex(map: &Map, code: char, radius: f32) -> Option<Drawing> {
     Some(d)
 }
 
-/// A unit's counter, upright, centred at the origin, `side` units across: corps colour, the
-/// kind's symbol, its values (the reduced side one combat point less, Denain 2.x: "on utilise
-/// le verso du pion"), and the facing wedge when `facing` (a bearing in degrees) is given.
+/// A unit's counter, upright, centred at the origin, `side` units across, as it looks
+/// ([`Looks::unit`]): corps colour, the kind's symbol, its values (the reduced side one combat
+/// point less, Denain 2.x: "on utilise le verso du pion"), and the facing wedge when the look
+/// has a facing (a bearing in degrees).
 pub fn counter(
-    unit: &Unit,
+    look: &CounterLook,
     layout: &CounterLayout,
-    symbol: Symbol,
-    colour: [u8; 3],
-    facing: Option<f32>,
     side: f32,
     face: CounterFace,
 ) -> Drawing {
     let mut d = Drawing::new();
-    crate::counters::draw_counter(
-        &mut d,
-        unit,
-        layout,
-        symbol,
-        colour,
-        facing,
-        side,
-        face,
-        Transform::identity(),
-    );
+    crate::counters::draw_look(&mut d, look, layout, side, face, Transform::identity());
     d
 }
 

@@ -292,16 +292,16 @@ fn artillery_counters_print_their_fire_modifier() {
         .collect();
     assert_eq!(batteries.len(), 3);
     let side = 40.0;
+    let looks = symbology::Looks::new(scenario, map.grid.orientation);
     for unit in &batteries {
         assert_eq!((unit.cp, unit.morale, unit.mp), (None, None, Some(3)));
         assert_eq!(unit.fire_modifier, Some(2));
         for face in [CounterFace::Front, CounterFace::Reduced] {
+            let look = looks.unit_by_id(unit.id.as_str()).unwrap();
+            assert_eq!(look.symbol, Symbol::Artillery);
             let printed = texts(&symbology::counter(
-                unit,
+                &look,
                 &scenario.rules.counters,
-                Symbol::Artillery,
-                [0x20, 0x40, 0xa0],
-                Some(0.0),
                 side,
                 face,
             ));
@@ -338,12 +338,11 @@ fn artillery_counters_print_their_fire_modifier() {
         .iter()
         .find(|u| u.kind.as_str() == "infantry" && u.fire_modifier.is_none())
         .unwrap();
+    let look = looks.unit_by_id(infantry.id.as_str()).unwrap();
+    assert_eq!(look.symbol, Symbol::Infantry);
     let printed = texts(&symbology::counter(
-        infantry,
+        &look,
         &scenario.rules.counters,
-        Symbol::Infantry,
-        [0x20, 0x40, 0xa0],
-        None,
         side,
         CounterFace::Front,
     ));

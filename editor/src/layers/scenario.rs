@@ -391,7 +391,7 @@ impl ScenarioLayer {
             return;
         };
         let side = counters::side_px(ctx.view).max(24.0);
-        match ghost_look(s, at) {
+        match ghost_look(s, grid, at) {
             Ghost::Unit(u) => counters::paint_ghost(painter, pos, side, Some(&u), None),
             Ghost::Leader(l) => counters::paint_ghost(painter, pos, side, None, Some(&l)),
             Ghost::None => {}
@@ -405,7 +405,7 @@ enum Ghost {
     None,
 }
 
-fn ghost_look(s: &Scenario, at: CounterAt) -> Ghost {
+fn ghost_look(s: &Scenario, grid: &bataille_schema::Grid, at: CounterAt) -> Ghost {
     let colour_of = |a: usize, id: Option<&bataille_schema::Id>| {
         s.armies
             .get(a)
@@ -416,22 +416,23 @@ fn ghost_look(s: &Scenario, at: CounterAt) -> Ghost {
     };
     match at {
         CounterAt::Unit(a, u) => {
-            let Some(unit) = s.armies.get(a).and_then(|x| x.units.get(u)) else {
+            let Some((army, unit)) = s
+                .armies
+                .get(a)
+                .and_then(|army| Some((army, army.units.get(u)?)))
+            else {
                 return Ghost::None;
             };
+            // The counter as it looks on the map (render's one look), without its facing.
+            let look = bataille_render::symbology::Looks::new(s, grid.orientation);
             Ghost::Unit(counters::UnitLook {
                 at,
-                colour: colour_of(a, unit.corps.as_ref()),
+                look: bataille_render::symbology::CounterLook {
+                    facing: None,
+                    ..look.unit(army, unit)
+                },
                 army_colour: Color32::GRAY,
-                symbol: s
-                    .rules
-                    .unit_kinds
-                    .get(&unit.kind)
-                    .map_or(bataille_schema::scenario::Symbol::Other, |k| k.symbol),
-                values: [None; 3],
                 shown: counters::shown_values(&s.rules.counters),
-                fire: None,
-                facing_degrees: None,
             })
         }
         CounterAt::Leader(a, c) => {

@@ -11,7 +11,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use bataille_render::symbology::{self, CounterFace, CounterValues, Drawing, Leader};
+use bataille_render::symbology::{
+    self, CounterFace, CounterLook, CounterValues, Drawing, Leader, Looks,
+};
 use bataille_render::text::{Anchor, Face, TextStyle};
 use bataille_schema::scenario::{CounterLayout, CounterValue, Symbol};
 use bataille_schema::{Grid, HexIndex, Scenario};
@@ -32,23 +34,26 @@ const INK: Color32 = Color32::from_rgb(20, 20, 20);
 const NO_CORPS: Color32 = Color32::from_rgb(176, 176, 176);
 pub const SELECTED: Color32 = Color32::from_rgb(255, 200, 0);
 
-/// How one unit counter looks.
+/// How one unit counter looks on the editor's map.
 #[derive(Debug, Clone)]
 pub struct UnitLook {
     pub at: CounterAt,
-    pub colour: Color32,
+    /// Its colour, symbol, values and facing, as every output draws them (render's
+    /// [`Looks::unit`]).
+    pub look: CounterLook,
     /// Its army's colour (the army's first corps'), for a stack's badge.
     pub army_colour: Color32,
-    pub symbol: Symbol,
-    /// CP, morale and MP; the counter prints those its game's layout names
-    /// (`rules.counters.values`: `CP-morale-MP` in Vae Victis, `7-4` in Napoleon at Waterloo).
-    pub values: [Option<u8>; 3],
-    /// The values the scenario's counter layout prints, in order.
+    /// The values the scenario's counter layout prints, in order (`rules.counters.values`:
+    /// `CP-morale-MP` in Vae Victis, `7-4` in Napoleon at Waterloo).
     pub shown: Arc<[CounterValue]>,
-    /// Artillery's fire modifier (Denain 10.3).
-    pub fire: Option<i8>,
-    /// Where its front points, in degrees clockwise from north.
-    pub facing_degrees: Option<f32>,
+}
+
+impl UnitLook {
+    /// The counter's colour.
+    pub fn colour(&self) -> Color32 {
+        let [r, g, b] = self.look.colour;
+        Color32::from_rgb(r, g, b)
+    }
 }
 
 /// How a leader marker looks.
@@ -76,7 +81,7 @@ pub struct CounterCache {
     pub by_hex: BTreeMap<HexIndex, Stack>,
 }
 
-pub use crate::model::oob_ops::{facing_degrees, rotate_facing};
+pub use crate::model::oob_ops::rotate_facing;
 
 impl CounterCache {
     /// Rebuilds the looks when the scenario's revision or the grid changed.
@@ -94,12 +99,9 @@ impl CounterCache {
             return;
         };
         let shown = shown_values(&s.rules.counters);
+        let looks = Looks::new(s, grid.orientation);
+        let colour = |[r, g, b]: [u8; 3]| Color32::from_rgb(r, g, b);
         for (a, army) in s.armies.iter().enumerate() {
-            let colours: HashMap<&str, Color32> = army
-                .corps
-                .iter()
-                .map(|c| (c.id.as_str(), colour32(&c.colour, NO_CORPS)))
-                .collect();
             let army_colour = army.corps.first().map_or_else(
                 || colour32(&crate::model::defaults::corps_colour(a, 0), NO_CORPS),
                 |c| colour32(&c.colour, NO_CORPS),
@@ -108,34 +110,11 @@ impl CounterCache {
                 let Some(hex) = unit.placement.hex().and_then(|h| grid.lookup(h)) else {
                     continue;
                 };
-                // A unit of no corps takes its army's colour (a nationality), as the
-                // renderer draws it.
-                let colour = unit
-                    .corps
-                    .as_ref()
-                    .and_then(|c| colours.get(c.as_str()).copied())
-                    .unwrap_or_else(|| {
-                        army.colour
-                            .as_ref()
-                            .map_or(NO_CORPS, |c| colour32(c, NO_CORPS))
-                    });
-                let symbol = s
-                    .rules
-                    .unit_kinds
-                    .get(&unit.kind)
-                    .map_or(Symbol::Other, |k| k.symbol);
-                let values = [unit.cp, unit.morale, unit.mp];
                 self.by_hex.entry(hex).or_default().units.push(UnitLook {
                     at: CounterAt::Unit(a, u),
-                    colour,
+                    look: looks.unit(army, unit),
                     army_colour,
-                    symbol,
-                    values,
                     shown: shown.clone(),
-                    fire: unit.fire_modifier,
-                    facing_degrees: unit
-                        .facing
-                        .map(|side| facing_degrees(grid.orientation, side)),
                 });
             }
             for (c, corps) in army.corps.iter().enumerate() {
@@ -148,7 +127,7 @@ impl CounterCache {
                         .leaders
                         .push(LeaderLook {
                             at: CounterAt::Leader(a, c),
-                            colour: colour32(&corps.colour, NO_CORPS),
+                            colour: colour(looks.leader(corps)),
                             army_colour,
                             commander: false,
                             name: leader.name.clone(),
@@ -157,18 +136,13 @@ impl CounterCache {
             }
             for (k, chief) in army.commanders.iter().enumerate() {
                 if let Some(hex) = chief.placement.hex().and_then(|h| grid.lookup(h)) {
-                    let colour = chief
-                        .commands
-                        .first()
-                        .and_then(|id| colours.get(id.as_str()).copied())
-                        .unwrap_or(NO_CORPS);
                     self.by_hex
                         .entry(hex)
                         .or_default()
                         .leaders
                         .push(LeaderLook {
                             at: CounterAt::Commander(a, k),
-                            colour,
+                            colour: colour(looks.commander(army, chief)),
                             army_colour,
                             commander: true,
                             name: chief.name.clone(),
@@ -306,7 +280,7 @@ pub fn paint(
         for (look, square) in stack.units.iter().zip(&layout.units) {
             let faded = highlights.dragged == Some(look.at);
             if tiny {
-                squares.add_colored_rect(*square, with_alpha(look.colour, faded));
+                squares.add_colored_rect(*square, with_alpha(look.colour(), faded));
             } else {
                 unit_shapes(&mut shapes, look, *square, faded);
             }
@@ -449,8 +423,8 @@ pub fn paint(
 
 /// The values line the symbology prints on a counter (`3-2-4`; a battery's `+2 · 3`, Denain
 /// 10.3), for lists beside the map.
-pub fn values_text(values: [Option<u8>; 3], fire: Option<i8>, layout: &CounterLayout) -> String {
-    counter_values(values, fire)
+pub fn values_text(values: CounterValues, layout: &CounterLayout) -> String {
+    values
         .text_in(layout, layout.back, CounterFace::Front)
         .unwrap_or_else(|| "–-–-–".to_owned())
 }
@@ -458,15 +432,6 @@ pub fn values_text(values: [Option<u8>; 3], fire: Option<i8>, layout: &CounterLa
 /// The values a layout prints, shared by the looks of one scenario.
 pub fn shown_values(layout: &CounterLayout) -> Arc<[CounterValue]> {
     layout.values.as_slice().into()
-}
-
-fn counter_values([cp, morale, mp]: [Option<u8>; 3], fire_modifier: Option<i8>) -> CounterValues {
-    CounterValues {
-        cp,
-        morale,
-        mp,
-        fire_modifier,
-    }
 }
 
 /// Text centred at `at` in the symbology's bold face (a stack's count).
@@ -513,7 +478,7 @@ pub struct Symbol2d {
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum LookKey {
     Unit(
-        [u8; 4],
+        [u8; 3],
         std::mem::Discriminant<Symbol>,
         CounterValues,
         Arc<[CounterValue]>,
@@ -544,35 +509,24 @@ fn cached(key: LookKey, draw: impl FnOnce() -> Drawing) -> Arc<Symbol2d> {
     look
 }
 
-fn rgb(c: Color32) -> [u8; 3] {
-    [c.r(), c.g(), c.b()]
-}
-
 /// The symbology's counter for a look (`bataille_render::symbology::counter`: what `bataille
 /// render`, the print-and-play kit and the VASSAL module draw).
 pub fn unit_symbol(look: &UnitLook) -> Arc<Symbol2d> {
+    let counter = &look.look;
     let key = LookKey::Unit(
-        look.colour.to_array(),
-        std::mem::discriminant(&look.symbol),
-        counter_values(look.values, look.fire),
+        counter.colour,
+        std::mem::discriminant(&counter.symbol),
+        counter.values,
         look.shown.clone(),
-        look.facing_degrees.map(f32::to_bits),
+        counter.facing.map(f32::to_bits),
     );
     cached(key, || {
         let layout = CounterLayout {
             values: look.shown.to_vec(),
             ..CounterLayout::default()
         };
-        symbology::counter_of_values(
-            counter_values(look.values, look.fire),
-            &layout,
-            layout.back,
-            look.symbol,
-            rgb(look.colour),
-            look.facing_degrees,
-            REFERENCE_SIDE,
-            CounterFace::Front,
-        )
+        // The map shows fronts: the back does not change the drawing.
+        symbology::counter(counter, &layout, REFERENCE_SIDE, CounterFace::Front)
     })
 }
 
@@ -583,7 +537,7 @@ pub fn leader_symbol(look: &LeaderLook) -> Arc<Symbol2d> {
         symbology::leader(
             &Leader {
                 name: &look.name,
-                colour: rgb(look.colour),
+                colour: [look.colour.r(), look.colour.g(), look.colour.b()],
                 commander: look.commander,
             },
             [0.0, 0.0],
@@ -635,7 +589,7 @@ pub fn unit_shapes(shapes: &mut Vec<Shape>, look: &UnitLook, square: Rect, faded
         shapes.push(Shape::rect_filled(
             square,
             0.0,
-            with_alpha(look.colour, faded),
+            with_alpha(look.colour(), faded),
         ));
         return;
     }
@@ -740,15 +694,16 @@ pub fn stack_order(cache: &CounterCache, hex: HexIndex) -> Vec<CounterAt> {
 mod tests {
     use super::*;
     use bataille_schema::Side;
+    use bataille_schema::geometry::facing_bearing;
     use bataille_schema::map::Orientation;
 
     #[test]
     fn facings_point_at_the_vertex_clockwise_of_the_side() {
-        assert_eq!(facing_degrees(Orientation::Flat, Side::NE), 90.0);
-        assert_eq!(facing_degrees(Orientation::Flat, Side::SW), 270.0);
-        assert_eq!(facing_degrees(Orientation::Flat, Side::N), 30.0);
-        assert_eq!(facing_degrees(Orientation::Pointy, Side::E), 120.0);
-        assert_eq!(facing_degrees(Orientation::Flat, Side::E), 90.0);
+        assert_eq!(facing_bearing(Orientation::Flat, Side::NE), 90.0);
+        assert_eq!(facing_bearing(Orientation::Flat, Side::SW), 270.0);
+        assert_eq!(facing_bearing(Orientation::Flat, Side::N), 30.0);
+        assert_eq!(facing_bearing(Orientation::Pointy, Side::E), 120.0);
+        assert_eq!(facing_bearing(Orientation::Flat, Side::E), 90.0);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! and units (ids kept unique), duplicating, deleting, placing, taking off and turning
 //! counters, renaming ids where they are referenced. Each returns the `Change`s to apply.
 
-use bataille_schema::geometry::sides;
+use bataille_schema::geometry::{facing_bearing, sides};
 use bataille_schema::map::Orientation;
 use bataille_schema::scenario::{
     Army, Commander, Conversion, Corps, LineLeader, Placement, Scenario, Symbol, Unit,
@@ -369,13 +369,6 @@ pub fn rotate(
     ))
 }
 
-/// The bearing (degrees clockwise from north) a facing points to: the vertex between the facing
-/// hexside and the next one clockwise (the data's convention, scenarios/SOURCES.md), or for a
-/// side name the orientation does not have (E or W on flat hexes), that direction itself.
-pub fn facing_degrees(orientation: Orientation, side: Side) -> f32 {
-    bataille_schema::geometry::facing_bearing(orientation, side)
-}
-
 /// The facing after turning one hexside clockwise (or anticlockwise); a unit without a facing
 /// takes the first side.
 pub fn rotate_facing(orientation: Orientation, facing: Option<Side>, clockwise: bool) -> Side {
@@ -387,11 +380,11 @@ pub fn rotate_facing(orientation: Orientation, facing: Option<Side>, clockwise: 
         Some(i) => i,
         None => {
             // A side this orientation lacks: start from the nearest one.
-            let b = facing_degrees(orientation, current);
+            let b = facing_bearing(orientation, current);
             (0..6)
                 .min_by(|&x, &y| {
                     let d = |k: usize| {
-                        let diff = (facing_degrees(orientation, all[k]) - b).rem_euclid(360.0);
+                        let diff = (facing_bearing(orientation, all[k]) - b).rem_euclid(360.0);
                         diff.min(360.0 - diff)
                     };
                     d(x).total_cmp(&d(y))

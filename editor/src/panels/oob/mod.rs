@@ -12,8 +12,10 @@ mod widgets;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use bataille_render::symbology::{CounterLook, Looks};
 use bataille_schema::geometry::sides;
-use bataille_schema::scenario::{Commander, Corps, Owner, Placement, Scenario, Symbol, Unit, Zone};
+use bataille_schema::map::Orientation;
+use bataille_schema::scenario::{Commander, Corps, Owner, Placement, Scenario, Unit, Zone};
 use bataille_schema::{Colour, Grid, HexName, Id, MapEdge, Side, bounds};
 use egui::{Color32, RichText, Ui};
 
@@ -97,8 +99,8 @@ pub type NamedEdit = (String, Vec<Change>);
 enum Swatch {
     None,
     Colour(Color32),
-    /// A small counter: corps colour and symbol.
-    Counter(Color32, Symbol),
+    /// A small counter: the unit's colour and symbol.
+    Counter(CounterLook),
 }
 
 impl Swatch {
@@ -115,17 +117,18 @@ impl Swatch {
                     egui::StrokeKind::Inside,
                 );
             }
-            Swatch::Counter(colour, symbol) => {
+            Swatch::Counter(counter) => {
                 let (r, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
                 let look = crate::map::counters::UnitLook {
                     at: CounterAt::Unit(0, 0),
-                    colour: *colour,
-                    army_colour: *colour,
-                    symbol: *symbol,
-                    values: [None; 3],
+                    // Colour and symbol: its values are in the row's text.
+                    look: CounterLook {
+                        values: Default::default(),
+                        facing: None,
+                        ..*counter
+                    },
+                    army_colour: Color32::GRAY,
                     shown: crate::map::counters::shown_values(&Default::default()),
-                    fire: None,
-                    facing_degrees: None,
                 };
                 let mut shapes = Vec::new();
                 crate::map::counters::unit_shapes(&mut shapes, &look, r, false);
@@ -230,7 +233,7 @@ fn place_short(p: &Placement) -> String {
 }
 
 fn unit_values(u: &Unit, layout: &bataille_schema::scenario::CounterLayout) -> String {
-    crate::map::counters::values_text([u.cp, u.morale, u.mp], u.fire_modifier, layout)
+    crate::map::counters::values_text(bataille_render::symbology::CounterValues::of(u), layout)
 }
 
 fn matches(filter: &str, name: &str, id: &str) -> bool {

@@ -88,14 +88,6 @@ impl OobPanel {
     }
 
     pub(super) fn row_text(s: &Scenario, sizes: &CorpsSizes, row: Row) -> (String, Swatch) {
-        let colour_of = |a: usize, id: Option<&Id>| {
-            s.armies.get(a).and_then(|army| {
-                army.corps
-                    .iter()
-                    .find(|c| Some(&c.id) == id)
-                    .map(|c| colour32(&c.colour, Color32::GRAY))
-            })
-        };
         let missing = ("?".to_owned(), Swatch::None);
         match row {
             Row::Army(a) => {
@@ -158,14 +150,15 @@ impl OobPanel {
                 }
             }
             Row::Unit(a, u) => {
-                let Some(unit) = s.armies.get(a).and_then(|x| x.units.get(u)) else {
+                let Some((army, unit)) = s
+                    .armies
+                    .get(a)
+                    .and_then(|army| Some((army, army.units.get(u)?)))
+                else {
                     return missing;
                 };
-                let symbol = s
-                    .rules
-                    .unit_kinds
-                    .get(&unit.kind)
-                    .map_or(Symbol::Other, |k| k.symbol);
+                // The swatch shows no facing: any orientation will do.
+                let look = Looks::new(s, Orientation::Flat).unit(army, unit);
                 (
                     format!(
                         "{}  {} · {}",
@@ -173,10 +166,7 @@ impl OobPanel {
                         unit_values(unit, &s.rules.counters),
                         place_short(&unit.placement)
                     ),
-                    Swatch::Counter(
-                        colour_of(a, unit.corps.as_ref()).unwrap_or(Color32::GRAY),
-                        symbol,
-                    ),
+                    Swatch::Counter(look),
                 )
             }
             Row::Zones => (
