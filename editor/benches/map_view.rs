@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bataille_editor::tools::{StrokeKind, Tool};
-use bataille_editor::{Command, EditorApp, EditorConfig};
+use bataille_editor::{AppCommand, EditorApp, EditorConfig, UiCommand};
 use bataille_schema::map::{
     Effects, Grid, HexNaming, HexsideSymbol, HexsideType, Orientation, OverlaySymbol, OverlayType,
     Pattern, Shifted, TerrainType,
@@ -235,12 +235,12 @@ fn stroke(app: &mut EditorApp) {
         let out = app
             .tools
             .stroke_input(&app.doc, [x, y], StrokeKind::Add, i == 0, false);
-        app.execute(Command::Stroke(out));
+        app.execute(AppCommand::Stroke(out));
     }
     let out = app.tools.end_stroke();
-    app.execute(Command::Stroke(out));
+    app.execute(AppCommand::Stroke(out));
     app.view.rebuild_dirty(&app.doc, None);
-    app.execute(Command::Undo);
+    app.execute(UiCommand::Undo);
     app.view.rebuild_dirty(&app.doc, None);
 }
 

@@ -8,12 +8,13 @@
 //! - [`services`]: validation (inline or on a worker), background jobs, files, recovery,
 //!   calibration and the scan's suggestions;
 //! - [`tools`]: the map tools, one per file, turning pointer input into changes;
-//! - [`context`]: the `Command` enum and `ViewContext`, the read-only view of the editor every
-//!   panel is handed each frame with the command sender;
+//! - [`context`]: the commands (payload-free `UiCommand`s with their labels and keys, `AppCommand`s
+//!   with data) and `ViewContext`, the read-only view of the editor every panel is handed each
+//!   frame with the command sender;
 //! - [`layers`]: map layers handed the context (the scenario on the map, the scan), which
 //!   paint over the map view and turn pointer input into commands;
 //! - [`panels`]: docks and dialogs handed the context, which send commands;
-//! - [`app`]: `EditorApp`, the `Command` enum, the one handler that changes the document, the
+//! - [`app`]: `EditorApp`, the one handler that runs both kinds of commands and changes the document, the
 //!   frame and the file lifecycle.
 
 pub mod app;
@@ -25,4 +26,4 @@ pub mod panels;
 pub mod services;
 pub mod tools;
 
-pub use app::{Command, Dialog, EditorApp, EditorConfig};
+pub use app::{AppCommand, Command, Dialog, EditorApp, EditorConfig, UiCommand};

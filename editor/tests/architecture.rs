@@ -330,7 +330,7 @@ fn panels_and_layers_send_commands_and_return_no_requests() {
                 let returned = signature.rsplit_once("->").map_or("", |(_, r)| r);
                 let names_command = returned
                     .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .any(|word| word == "Command");
+                    .any(|word| ["Command", "UiCommand", "AppCommand"].contains(&word));
                 // The palette's search lists the commands matching a query: no request.
                 let search = rel == "panels/palette.rs" && signature.starts_with("pub fn matches(");
                 if names_command && !search {
@@ -343,6 +343,86 @@ fn panels_and_layers_send_commands_and_return_no_requests() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Commands come in two kinds (issue 21, as rerun's `UICommand` and `SystemCommand`): UI
+/// commands without data, each with its label, tooltip and keys, which menus, the palette, the
+/// shortcut sheet and the key handler list; and app commands carrying data, which panels, tools
+/// and layers send and nothing lists. A UI command is turned into what the app does in one place,
+/// the handler.
+#[test]
+fn commands_are_payload_free_ui_commands_or_app_commands_with_data() {
+    use bataille_editor::UiCommand;
+    fn plain<T: Copy + Eq + std::hash::Hash>() {}
+    plain::<UiCommand>();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let read = |rel: &str| code_of(&std::fs::read_to_string(src.join(rel)).expect("readable"));
+    // Every variant of `UiCommand` is a name, or a tool (one per `Tool::ALL`): no data.
+    let ui = read("context/command/ui.rs");
+    let body = ui
+        .split_once("pub enum UiCommand {")
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .expect("the UiCommand enum")
+        .0;
+    let mut variants = 0;
+    let mut listed = 0;
+    for variant in body.split(',').map(str::trim).filter(|v| !v.is_empty()) {
+        if variant == "Tool(Tool)" {
+            listed += bataille_editor::tools::Tool::ALL.len();
+        } else {
+            assert!(
+                variant.chars().all(|c| c.is_ascii_alphanumeric()),
+                "UiCommand::{variant} carries data: make it an AppCommand"
+            );
+            listed += 1;
+        }
+        variants += 1;
+    }
+    assert!(variants > 40, "{variants} UI commands read");
+    // …and every one is listed (palette, shortcut sheet, key handler), once.
+    let all = UiCommand::all();
+    let distinct: std::collections::HashSet<_> = all.iter().collect();
+    assert_eq!(distinct.len(), all.len(), "a UI command listed twice");
+    assert_eq!(
+        all.len(),
+        listed,
+        "a UI command missing from UiCommand::all"
+    );
+    // App commands have no label, tooltip or keys to show.
+    let app = read("context/command/app.rs");
+    for shown in ["fn label", "fn tooltip", "fn shortcuts"] {
+        assert!(
+            !app.contains(shown),
+            "AppCommand has `{shown}`: a UI command's"
+        );
+    }
+    // What lists commands reads only UI commands.
+    for rel in [
+        "panels/palette.rs",
+        "context/shortcuts.rs",
+        "panels/tool_bar.rs",
+    ] {
+        assert!(!read(rel).contains("AppCommand"), "{rel} names AppCommand");
+    }
+    // A UI command becomes the app's behaviour in the handler only: nowhere else matches on one.
+    let mut problems = Vec::new();
+    for (rel, code) in code_of_files() {
+        if rel.starts_with("context/command/") || rel == "app/handler.rs" {
+            continue;
+        }
+        let squeezed: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (at, _) in squeezed.match_indices("UiCommand::") {
+            let arm = squeezed[at..]
+                .split([',', ';', '{'])
+                .next()
+                .unwrap_or_default();
+            if arm.contains("=>") {
+                problems.push(format!("{rel} matches on `{arm}`: the handler's"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(read("app/handler.rs").contains("fn run_ui_command(&mut self, command: UiCommand)"));
 }
 
 /// One file per tool behind one trait (issue 21, as Tiled's `AbstractTool`): every tool has its

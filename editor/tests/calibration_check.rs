@@ -193,7 +193,10 @@ fn the_table_of_a_large_scan_fits_the_dock() {
     h.run();
     wait_for_jobs(&mut h);
     let width = h.state().map_rect.width();
-    command(&mut h, bataille_editor::Command::DigitiseOn(Tab::Calibrate));
+    command(
+        &mut h,
+        bataille_editor::AppCommand::DigitiseOn(Tab::Calibrate),
+    );
     h.get_by_label("Hex of point 6");
     assert!(
         h.state().digitise.scan.is_some(),

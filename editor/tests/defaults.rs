@@ -11,9 +11,9 @@
 
 mod common;
 
-use bataille_editor::Command;
 use bataille_editor::model::scenario_edit::new_scenario;
 use bataille_editor::panels::oob::Sel;
+use bataille_editor::{AppCommand, UiCommand};
 use bataille_schema::scenario::{Army, Corps, Owner, Placement, Zone};
 use bataille_schema::{HexIndex, Id, Scenario};
 use egui::{Key, Modifiers, PointerButton};
@@ -103,12 +103,12 @@ fn two_armies_take_two_colour_families() {
     let (_dir, mut h) = open(&new_scenario("Colours", "map.ron"));
     click(&mut h, "Add army");
     click(&mut h, "Add corps");
-    command(&mut h, Command::Select(Some(Sel::Army(0))));
+    command(&mut h, AppCommand::Select(Some(Sel::Army(0))));
     click(&mut h, "Add corps");
     click(&mut h, "Add army");
     assert_eq!(h.state().oob.selected, Some(Sel::Army(1)));
     click(&mut h, "Add corps");
-    command(&mut h, Command::Select(Some(Sel::Army(1))));
+    command(&mut h, AppCommand::Select(Some(Sel::Army(1))));
     click(&mut h, "Add corps");
     let s = scenario_of(&h);
     let colours = |a: usize| -> Vec<String> {
@@ -153,7 +153,7 @@ fn a_stack_of_two_armies_shows_its_count_and_both_colours() {
     );
     let (_dir, mut h) = open(&s);
     // Zoomed in, so that counters are drawn as shapes.
-    command(&mut h, Command::Zoom100);
+    command(&mut h, UiCommand::Zoom100);
     h.run();
     let all = flat(shapes(&h));
     let badge = all
@@ -202,7 +202,7 @@ fn a_broken_rule_is_outlined_unlike_a_zone() {
         &["0505", "0506"],
     ));
     let (_dir, mut h) = open(&s);
-    command(&mut h, Command::Zoom100);
+    command(&mut h, UiCommand::Zoom100);
     h.run();
     assert!(
         h.state()
@@ -309,7 +309,7 @@ fn free_placement_takes_the_units_own_zone() {
         &["0202"],
     ));
     let (_dir, mut h) = open(&s);
-    command(&mut h, Command::Select(Some(Sel::Unit(0, 0))));
+    command(&mut h, AppCommand::Select(Some(Sel::Unit(0, 0))));
     click(&mut h, "Placement");
     click(&mut h, "Free in a zone");
     h.run();
@@ -323,8 +323,8 @@ fn free_placement_takes_the_units_own_zone() {
 #[test]
 fn new_zones_are_named_after_their_owner() {
     let (_dir, mut h) = open(&two_armies(vec![], vec![]));
-    command(&mut h, Command::Select(Some(Sel::Army(1))));
-    command(&mut h, Command::Tool(bataille_editor::tools::Tool::Zone));
+    command(&mut h, AppCommand::Select(Some(Sel::Army(1))));
+    command(&mut h, UiCommand::Tool(bataille_editor::tools::Tool::Zone));
     click(&mut h, "New zone for Autriche");
     click(&mut h, "New zone for Autriche");
     let names: Vec<&str> = scenario_of(&h)
@@ -361,7 +361,7 @@ fn ids_follow_names_until_typed() {
         ("nor-1", "Normandie 1/")
     );
     // A corps' id follows its name, and its units follow the corps.
-    command(&mut h, Command::Select(Some(Sel::Corps(0, 0))));
+    command(&mut h, AppCommand::Select(Some(Sel::Corps(0, 0))));
     type_into(&mut h, "Name", "Aile droite");
     let s = scenario_of(&h);
     assert_eq!(s.armies[0].corps[0].id.as_str(), "aile-droite");
@@ -370,7 +370,7 @@ fn ids_follow_names_until_typed() {
         Some("aile-droite")
     );
     // The army too.
-    command(&mut h, Command::Select(Some(Sel::Army(0))));
+    command(&mut h, AppCommand::Select(Some(Sel::Army(0))));
     type_into(&mut h, "Name", "Armée du Roi");
     assert_eq!(scenario_of(&h).armies[0].id.as_str(), "armee-du-roi");
 }
@@ -417,7 +417,7 @@ fn going_to_a_hex_in_sight_leaves_the_map_still() {
         .find(|d| d.hex.as_deref() == Some("0606"))
         .cloned()
         .expect("the error");
-    command(&mut h, Command::GoToDiagnostic(Box::new(d)));
+    command(&mut h, AppCommand::GoToDiagnostic(Box::new(d)));
     let [x, y] = h.state().doc.map.grid.centre(HexIndex::new(5, 5));
     assert_eq!(h.state().view.centre, egui::pos2(x, y));
 }
@@ -560,10 +560,10 @@ fn a_notice_wraps_between_words() {
     let (_dir, mut h) = open(&new_scenario("Toast", "map.ron"));
     // A short notice first: the corner's area took its width, and the next, long one was laid
     // out in it.
-    command(&mut h, Command::Notify("Saved".to_owned()));
+    command(&mut h, AppCommand::Notify("Saved".to_owned()));
     let text = "Exported the Tiled map /tmp/battles/fontenoy-1745/exports/fontenoy.tmx and \
                 2 image(s) beside it";
-    command(&mut h, Command::Notify(text.to_owned()));
+    command(&mut h, AppCommand::Notify(text.to_owned()));
     let galley = flat(shapes(&h))
         .into_iter()
         .find_map(|shape| match shape {
@@ -599,7 +599,7 @@ fn exports_make_their_folder_and_remember_it() {
         vec![unit("navarre", "Navarre", "aile", Some("0303"))],
         vec![],
     ));
-    command(&mut h, Command::ExportTiled);
+    command(&mut h, UiCommand::ExportTiled);
     let out = dir.path().join("exports/tiled/battle.tmx");
     type_into(&mut h, "Destination", &out.display().to_string());
     h.get_by_label_contains("will be created");
@@ -623,7 +623,7 @@ fn exports_make_their_folder_and_remember_it() {
         h.state().exports.last
     );
     assert!(out.is_file());
-    command(&mut h, Command::ExportVassal);
+    command(&mut h, UiCommand::ExportVassal);
     let form = match &h.state().dialog {
         Some(bataille_editor::Dialog::Export(form)) => form.out.clone(),
         other => panic!("{other:?}"),

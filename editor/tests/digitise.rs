@@ -584,7 +584,7 @@ fn accepting_a_plain_hexside_in_the_review_removes_the_feature_in_one_step() {
         .expect("a plain hexside suggested");
     let side = grid.hexside_ref(plain.0, plain.1);
     let stream = Id::from("stream");
-    h.state_mut().request(bataille_editor::Command::Edit {
+    h.state_mut().request(bataille_editor::AppCommand::Edit {
         label: "Draw stream".into(),
         changes: vec![bataille_editor::model::history::Change::Hexside {
             feature: stream.clone(),

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use bataille_editor::Dialog;
 use bataille_editor::model::history::{CellChange, Change};
 use bataille_editor::services::files::{Recovery, write_recovery};
-use bataille_editor::{Command, EditorApp, EditorConfig};
+use bataille_editor::{AppCommand, EditorApp, EditorConfig};
 use bataille_schema::HexIndex;
 use bataille_schema::map::{Background, FitKind};
 use egui::{Key, Modifiers};
@@ -224,7 +224,7 @@ fn save_elsewhere_of_a_scenario_writes_its_map_beside_it_not_over_the_changed_ma
     h.run();
     let hex = HexIndex::new(1, 1);
     let before = h.state().doc.code(hex).unwrap_or('c');
-    h.state_mut().execute(Command::Edit {
+    h.state_mut().execute(AppCommand::Edit {
         label: "Paint terrain".into(),
         changes: vec![Change::Terrain(vec![CellChange {
             hex,
@@ -268,7 +268,7 @@ fn save_elsewhere_of_a_scenario_writes_its_map_beside_it_not_over_the_changed_ma
     assert_eq!(h.state().doc.map_path.as_deref(), Some(beside.as_path()));
     // The next save goes to the new files, asking nothing.
     let before = h.state().doc.code(HexIndex::new(2, 2)).unwrap_or('c');
-    h.state_mut().execute(Command::Edit {
+    h.state_mut().execute(AppCommand::Edit {
         label: "Paint terrain".into(),
         changes: vec![Change::Terrain(vec![CellChange {
             hex: HexIndex::new(2, 2),

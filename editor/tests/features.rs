@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bataille_editor::panels::oob::Sel;
-use bataille_editor::{Command, Dialog};
+use bataille_editor::{AppCommand, Dialog, UiCommand};
 use bataille_schema::scenario::{
     Army, Conversion, Corps, MiniaturesUse, Placement, Rating, Scenario, Unit,
 };
@@ -185,7 +185,7 @@ fn a_tiled_export_is_made_from_the_unsaved_document_off_the_ui_thread() {
     type_into(&mut h, "Name", "Navarre renamed");
     assert_eq!(the_unit(&h, 0).name, "Navarre renamed");
     assert!(h.state().is_dirty());
-    command(&mut h, Command::ExportTiled);
+    command(&mut h, UiCommand::ExportTiled);
     let out = dir.path().join("out/battle.tmx");
     std::fs::create_dir(dir.path().join("out")).expect("mkdir");
     type_into(&mut h, "Destination", &out.display().to_string());
@@ -211,7 +211,7 @@ fn a_tiled_export_is_made_from_the_unsaved_document_off_the_ui_thread() {
 #[test]
 fn vassal_and_print_exports_take_the_command_line_options() {
     let (dir, _path, mut h) = open(AGE_OF_HONOR);
-    command(&mut h, Command::ExportVassal);
+    command(&mut h, UiCommand::ExportVassal);
     let vmod = dir.path().join("battle.vmod");
     type_into(&mut h, "Destination", &vmod.display().to_string());
     h.get_by_label("Export").click();
@@ -225,7 +225,7 @@ fn vassal_and_print_exports_take_the_command_line_options() {
     let bytes = std::fs::read(&vmod).expect("the module");
     assert_eq!(&bytes[..2], b"PK", "a zip");
 
-    command(&mut h, Command::ExportPrint);
+    command(&mut h, UiCommand::ExportPrint);
     let pdf = dir.path().join("kit");
     type_into(&mut h, "Destination", &pdf.display().to_string());
     type_into(&mut h, "Hex size", "5/8in");
@@ -275,7 +275,7 @@ fn a_failed_export_is_shown_not_dropped() {
     let (dir, _path, mut h) = open(AGE_OF_HONOR);
     // A destination that cannot be written: a file where its folder should be.
     std::fs::write(dir.path().join("blocker"), "x").expect("write");
-    command(&mut h, Command::ExportVassal);
+    command(&mut h, UiCommand::ExportVassal);
     let out = dir.path().join("blocker/battle.vmod");
     type_into(&mut h, "Destination", &out.display().to_string());
     // The dialog says the folder will be made (issue 21: made by the export, not refused).
@@ -441,7 +441,7 @@ fn age_of_honor_layout(h: &H) -> bataille_table::Layout {
 #[test]
 fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() {
     let (_dir, _path, mut h) = open(AGE_OF_HONOR);
-    command(&mut h, Command::ToggleTableOverlay);
+    command(&mut h, UiCommand::ToggleTableOverlay);
     assert!(h.state().table.shown);
     h.get_by_label("Table overlay");
     type_into(&mut h, "Table", "60x40cm");
@@ -503,7 +503,7 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
     );
     // A tap (press and release in one frame) on the overlay's window, over the map, goes to
     // the window only: the brush under it paints nothing.
-    command(&mut h, Command::Tool(bataille_editor::tools::Tool::Brush));
+    command(&mut h, UiCommand::Tool(bataille_editor::tools::Tool::Brush));
     h.state_mut().tools.terrain = 'f';
     let turned = h.state().table.turned;
     let check_box = h.get_by_label("Turned").rect().center();
@@ -520,7 +520,7 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
     );
     assert!(!h.state().is_dirty(), "nothing painted under the window");
     // Off again from the View menu's command.
-    command(&mut h, Command::ToggleTableOverlay);
+    command(&mut h, UiCommand::ToggleTableOverlay);
     assert!(!h.state().table.shown);
     let _ = Pos2::ZERO;
 }
@@ -530,7 +530,7 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
 #[test]
 fn the_table_follows_its_best_place_until_it_is_dragged() {
     let (_dir, _path, mut h) = open(AGE_OF_HONOR);
-    command(&mut h, Command::ToggleTableOverlay);
+    command(&mut h, UiCommand::ToggleTableOverlay);
     h.run();
     let first = h.state().table.origin_mm.expect("placed");
     type_into(&mut h, "Table", "60x40cm");
@@ -567,7 +567,7 @@ fn the_table_follows_its_best_place_until_it_is_dragged() {
 fn the_table_overlays_choices_are_remembered_between_runs() {
     let dir = tempfile::tempdir().expect("dir");
     let (path, mut h) = open_in(dir.path(), &battle(), AGE_OF_HONOR);
-    command(&mut h, Command::ToggleTableOverlay);
+    command(&mut h, UiCommand::ToggleTableOverlay);
     type_into(&mut h, "Table", "6x4ft");
     h.get_by_label("Turned").click();
     h.run();
@@ -589,7 +589,7 @@ fn the_table_overlays_choices_are_remembered_between_runs() {
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
     assert_eq!(h.state().table.settings(), chosen);
-    command(&mut h, Command::ToggleTableOverlay);
+    command(&mut h, UiCommand::ToggleTableOverlay);
     assert_eq!(h.state().table.figures, "25mm", "kept: the system has it");
     let size = h.state().table.size_mm().expect("6x4ft reads");
     assert!(size[0] < size[1], "turned: {size:?}");
@@ -622,7 +622,7 @@ fn save_as_refuses_a_map_path_that_leaves_the_root() {
     // the scenario's): refused, nothing written, the scenario stays where it was.
     let outside = dir.path().join("elsewhere/deeper/copy.ron");
     std::fs::create_dir_all(outside.parent().expect("parent")).expect("mkdir");
-    command(&mut h, Command::SaveAsPath(outside.clone()));
+    command(&mut h, AppCommand::SaveAsPath(outside.clone()));
     assert!(!outside.exists(), "nothing written");
     assert!(matches!(h.state().dialog, Some(Dialog::Error { .. })));
     h.get_by_label_contains("leads outside");
@@ -653,9 +653,9 @@ fn save_as_refuses_a_map_path_that_leaves_the_root() {
         },
     )];
     let label = "Title".to_owned();
-    command(&mut h, Command::Edit { label, changes });
+    command(&mut h, AppCommand::Edit { label, changes });
     assert!(h.state().is_dirty());
-    command(&mut h, Command::SaveAsPath(outside.clone()));
+    command(&mut h, AppCommand::SaveAsPath(outside.clone()));
     assert!(!outside.exists(), "nothing written");
     h.get_by_label_contains("Your changes are still here");
     h.key_press(Key::Escape);
@@ -663,7 +663,7 @@ fn save_as_refuses_a_map_path_that_leaves_the_root() {
     // Inside it (another folder): saved, `map` relative.
     let inside = repo.join("other/copy.ron");
     std::fs::create_dir_all(inside.parent().expect("parent")).expect("mkdir");
-    command(&mut h, Command::SaveAsPath(inside.clone()));
+    command(&mut h, AppCommand::SaveAsPath(inside.clone()));
     assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
     let text = std::fs::read_to_string(&inside).expect("saved");
     assert!(text.contains("map: \"../scenarios/map.ron\""), "{text}");

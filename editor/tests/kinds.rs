@@ -120,7 +120,7 @@ fn a_unit_kinds_id_is_edited_and_followed_everywhere_in_one_undo_step() {
         h.state().history.undo_label(),
         Some("Unit kind cavalry → horse")
     );
-    h.state_mut().execute(bataille_editor::Command::Undo);
+    h.state_mut().execute(bataille_editor::UiCommand::Undo);
     h.run();
     assert_eq!(scenario_of(&h), &before);
 }

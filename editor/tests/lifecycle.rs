@@ -10,7 +10,7 @@
 mod common;
 
 use bataille_editor::model::history::{CellChange, Change};
-use bataille_editor::{Command, Dialog, EditorApp, EditorConfig};
+use bataille_editor::{AppCommand, Dialog, EditorApp, EditorConfig};
 use bataille_schema::HexIndex;
 use egui::{Key, Modifiers, ViewportCommand, ViewportEvent, ViewportId};
 use egui_kittest::Harness;
@@ -21,7 +21,7 @@ use common::*;
 fn paint(app: &mut EditorApp, col: u32, row: u32, code: char) {
     let hex = HexIndex::new(col, row);
     let before = app.doc.code(hex).unwrap_or('c');
-    app.execute(Command::Edit {
+    app.execute(AppCommand::Edit {
         label: "Paint terrain".into(),
         changes: vec![Change::Terrain(vec![CellChange {
             hex,
@@ -126,7 +126,7 @@ fn opening_another_file_with_unsaved_changes_asks_first() {
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
     paint(h.state_mut(), 1, 1, 'f');
-    h.state_mut().request(Command::OpenPath(other.clone()));
+    h.state_mut().request(AppCommand::OpenPath(other.clone()));
     h.run();
     h.get_by_label("Unsaved changes");
     h.get_by_label("Discard").click();

@@ -422,7 +422,7 @@ fn a_new_scenario_for_a_map_never_saved_saves_the_map_first() {
     ));
     h.run();
     assert!(h.state().doc.map_path.is_none());
-    command(&mut h, bataille_editor::Command::NewScenario);
+    command(&mut h, bataille_editor::UiCommand::NewScenario);
     assert!(
         matches!(h.state().dialog, Some(bataille_editor::Dialog::Path { .. })),
         "{:?}",
@@ -444,7 +444,7 @@ fn a_new_scenario_for_a_map_never_saved_saves_the_map_first() {
     h.key_press(Key::Escape);
     h.run();
     let name = h.state().doc.map.name.clone();
-    h.state_mut().request(bataille_editor::Command::Edit {
+    h.state_mut().request(bataille_editor::AppCommand::Edit {
         label: "Rename the map".into(),
         changes: vec![bataille_editor::model::history::Change::MapName {
             before: name,

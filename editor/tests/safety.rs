@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use bataille_editor::model::history::{CellChange, Change};
 use bataille_editor::panels::file_safety::SafetyDialog;
 use bataille_editor::services::files::{Recovery, write_recovery};
-use bataille_editor::{Command, Dialog, EditorApp, EditorConfig};
+use bataille_editor::{AppCommand, Dialog, EditorApp, EditorConfig, UiCommand};
 use bataille_schema::HexIndex;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
@@ -30,7 +30,7 @@ use common::*;
 fn paint(app: &mut EditorApp, col: u32, row: u32, code: char) {
     let hex = HexIndex::new(col, row);
     let before = app.doc.code(hex).unwrap_or('c');
-    app.execute(Command::Edit {
+    app.execute(AppCommand::Edit {
         label: "Paint terrain".into(),
         changes: vec![Change::Terrain(vec![CellChange {
             hex,
@@ -285,7 +285,7 @@ fn two_editors_keep_their_own_recovery_and_never_offer_or_delete_a_live_one() {
     // Discarding a live recovery (a stale dialog) keeps it.
     second
         .state_mut()
-        .execute(Command::DiscardRecovery(first_recovery.clone()));
+        .execute(AppCommand::DiscardRecovery(first_recovery.clone()));
     assert!(first_recovery.exists());
     assert!(!second.state_mut().restore(&first_recovery));
     assert!(first_recovery.exists());
@@ -566,14 +566,14 @@ fn the_largest_map_opens_at_once_and_is_drawn_off_the_ui_thread() {
         "the image is painted off the UI thread"
     );
     // Zoomed in, only the chunks in view are built.
-    h.state_mut().execute(Command::Zoom100);
+    h.state_mut().execute(UiCommand::Zoom100);
     h.step();
     let built = h.state().view.rebuilt_chunks;
     assert!(built > 0 && built < 200, "{built} chunks built");
     // Another file opened meanwhile: the painting stops.
-    h.state_mut().execute(Command::ZoomOut);
+    h.state_mut().execute(UiCommand::ZoomOut);
     let (_small_dir, small) = temp_with_map(&blank_map(8, 6), "small.ron");
-    h.state_mut().execute(Command::OpenPath(small));
+    h.state_mut().execute(AppCommand::OpenPath(small));
     h.step();
     assert_eq!(h.state().doc.map.grid.columns, 8);
     assert!(h.state().view.overview_painting().is_none());
@@ -648,7 +648,7 @@ fn a_big_file_is_read_off_the_ui_thread_and_cancel_keeps_the_document() {
     let (dir, path) = temp_with_map(&demo_map(), "big.ron");
     let mut h = opening_app(dir.path());
     let before = h.state().doc.map.name.clone();
-    h.state_mut().execute(Command::OpenPath(path.clone()));
+    h.state_mut().execute(AppCommand::OpenPath(path.clone()));
     assert!(h.state().opening.is_some(), "read in the background");
     assert_eq!(h.state().doc.map.name, before, "not yet replaced");
     // Cancel: the file read is dropped, whenever it ends.
@@ -660,7 +660,7 @@ fn a_big_file_is_read_off_the_ui_thread_and_cancel_keeps_the_document() {
     assert_eq!(h.state().doc.map.name, before);
     assert!(h.state().opening.is_none());
     // Not cancelled: it replaces the document, its files remembered.
-    h.state_mut().execute(Command::OpenPath(path.clone()));
+    h.state_mut().execute(AppCommand::OpenPath(path.clone()));
     wait_opened(&mut h);
     assert_eq!(h.state().doc.map.name, demo_map().name);
     assert_eq!(h.state().doc.map_path.as_deref(), Some(path.as_path()));
@@ -671,7 +671,7 @@ fn a_big_file_is_read_off_the_ui_thread_and_cancel_keeps_the_document() {
 fn an_edit_made_while_a_big_file_is_read_is_not_dropped() {
     let (dir, path) = temp_with_map(&demo_map(), "big.ron");
     let mut h = opening_app(dir.path());
-    h.state_mut().execute(Command::OpenPath(path));
+    h.state_mut().execute(AppCommand::OpenPath(path));
     paint(h.state_mut(), 1, 1, 'f');
     wait_opened(&mut h);
     assert!(

@@ -10,7 +10,7 @@
 
 mod common;
 
-use bataille_editor::Command;
+use bataille_editor::AppCommand;
 use bataille_editor::model::delete::delete_unit;
 use bataille_editor::panels::oob::{DockTab, Sel};
 use egui::{Key, Modifiers};
@@ -78,7 +78,7 @@ fn deleting_a_unit_listed_before_keeps_the_selected_unit_and_deleting_it_selects
     h.run();
     assert_eq!(form_name(&h), "Reserve");
     let (label, changes) = delete_unit(scenario_of(&h), 0, 0);
-    h.state_mut().request(Command::Edit { label, changes });
+    h.state_mut().request(AppCommand::Edit { label, changes });
     h.run();
     assert_eq!(scenario_of(&h).armies[0].units.len(), 2);
     assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 1)));
@@ -90,7 +90,7 @@ fn deleting_a_unit_listed_before_keeps_the_selected_unit_and_deleting_it_selects
     h.run();
     assert_eq!(form_name(&h), "Far away");
     let (label, changes) = delete_unit(scenario_of(&h), 0, 0);
-    h.state_mut().request(Command::Edit { label, changes });
+    h.state_mut().request(AppCommand::Edit { label, changes });
     h.run();
     assert_eq!(h.state().oob.selected, None);
     assert!(!inspector_shows(&mut h, "Reserve (reserve)"));

@@ -15,7 +15,7 @@ mod common;
 
 use bataille_editor::panels::oob::Sel;
 use bataille_editor::tools::Tool;
-use bataille_editor::{Command, Dialog, EditorApp, EditorConfig};
+use bataille_editor::{AppCommand, Dialog, EditorApp, EditorConfig, UiCommand};
 use bataille_schema::scenario::Unit;
 use bataille_schema::{HexIndex, Id, Side};
 use egui::{Key, Modifiers, PointerButton, Pos2};
@@ -275,7 +275,7 @@ fn the_map_stays_still_when_a_panel_beside_it_changes() {
     let hex = HexIndex::new(6, 5);
     let before = h.state().screen_of_hex(hex);
     let area = map_rect(&h);
-    command(&mut h, Command::ToggleDiagnostics);
+    command(&mut h, UiCommand::ToggleDiagnostics);
     assert_ne!(map_rect(&h), area, "the map area changed");
     let after = h.state().screen_of_hex(hex);
     assert!(
@@ -311,7 +311,7 @@ fn a_key_hides_and_shows_the_docks() {
     h.set_size(egui::vec2(1024.0, 700.0));
     h.run();
     let before = map_rect(&h).width();
-    command(&mut h, Command::FitMap);
+    command(&mut h, UiCommand::FitMap);
     h.run();
     let zoom = h.state().view.zoom;
     h.key_press(Key::Tab);
@@ -334,7 +334,7 @@ fn a_key_hides_and_shows_the_docks() {
     assert_eq!(map_rect(&h).width(), before);
     assert!((h.state().view.zoom - zoom).abs() < 1e-3);
     // Zoomed by the user, the map stays as it is when the docks go.
-    command(&mut h, Command::ZoomIn);
+    command(&mut h, UiCommand::ZoomIn);
     let chosen = h.state().view.zoom;
     assert!(chosen > zoom);
     h.key_press(Key::F11);
@@ -358,7 +358,7 @@ fn a_new_map_is_not_saved_and_the_guard_names_the_map() {
     let (_dir, mut h) = scenario_app(vec![unit("navarre", "Navarre", "aile", None)]);
     let hex = HexIndex::new(2, 2);
     let before = h.state().doc.code(hex).unwrap_or('c');
-    h.state_mut().execute(Command::Edit {
+    h.state_mut().execute(AppCommand::Edit {
         label: "Paint".into(),
         changes: vec![bataille_editor::model::history::Change::Terrain(vec![
             bataille_editor::model::history::CellChange {
@@ -368,7 +368,7 @@ fn a_new_map_is_not_saved_and_the_guard_names_the_map() {
             },
         ])],
     });
-    h.state_mut().request(Command::NewMap);
+    h.state_mut().request(UiCommand::NewMap);
     h.run();
     h.get_by_label_contains("map map.ron has changes");
     let Some(Dialog::Guard { question, .. }) = &h.state().dialog else {
@@ -525,7 +525,7 @@ fn undoing_a_calibration_after_save_as_keeps_the_scan_path_right() {
     if let Some(b) = moved.as_mut() {
         b.grid_to_image[2] = 12.0;
     }
-    h.state_mut().execute(Command::Edit {
+    h.state_mut().execute(AppCommand::Edit {
         label: "Calibrate".into(),
         changes: vec![bataille_editor::model::history::Change::Digitise(
             bataille_editor::model::digitise_change::DigitiseChange::Background {
@@ -535,9 +535,9 @@ fn undoing_a_calibration_after_save_as_keeps_the_scan_path_right() {
         )],
     });
     let copy = dir.path().join("copy.ron");
-    h.state_mut().execute(Command::SaveAsPath(copy.clone()));
-    h.state_mut().execute(Command::Undo);
-    h.state_mut().execute(Command::Save);
+    h.state_mut().execute(AppCommand::SaveAsPath(copy.clone()));
+    h.state_mut().execute(UiCommand::Undo);
+    h.state_mut().execute(UiCommand::Save);
     let saved = bataille_schema::load_map(&copy).expect("saved").map;
     assert_eq!(
         saved.background.map(|b| b.image),
@@ -663,7 +663,7 @@ fn unit_kinds_are_edited_in_the_settings() {
             .map_or(0, |f| f.scenario.rules.unit_kinds.len())
     };
     let before = kinds(&h);
-    h.state_mut().request(Command::ScenarioSettings);
+    h.state_mut().request(UiCommand::ScenarioSettings);
     h.run();
     h.run();
     assert!(
@@ -679,6 +679,6 @@ fn unit_kinds_are_edited_in_the_settings() {
         h.run();
     }
     assert_eq!(kinds(&h), before + 1);
-    h.state_mut().execute(Command::Undo);
+    h.state_mut().execute(UiCommand::Undo);
     assert_eq!(kinds(&h), before);
 }

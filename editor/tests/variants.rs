@@ -14,9 +14,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use bataille_editor::Command;
 use bataille_editor::model::history::Change;
 use bataille_editor::model::scenario_edit::{Item, ItemPath, ScenarioChange};
+use bataille_editor::{AppCommand, UiCommand};
 use bataille_schema::scenario::Placement;
 use egui_kittest::kittest::Queryable;
 
@@ -111,7 +111,7 @@ fn a_variant_opens_as_its_scenario_and_saves_only_its_changes() {
     after.cp = Some(3);
     command(
         &mut h,
-        Command::Edit {
+        AppCommand::Edit {
             label: "Douglas 3 CP".into(),
             changes: vec![Change::Scenario(ScenarioChange::Item {
                 path: ItemPath::Unit(a, u),
@@ -121,7 +121,7 @@ fn a_variant_opens_as_its_scenario_and_saves_only_its_changes() {
         },
     );
     assert!(h.state().is_dirty());
-    command(&mut h, Command::Save);
+    command(&mut h, UiCommand::Save);
     assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
     assert!(!h.state().is_dirty());
 

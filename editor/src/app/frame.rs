@@ -1,5 +1,5 @@
 //! The frame: the root of the window (panels, map, dialogs, toasts), the close request,
-//! shortcuts read from the `Command` table, and pointer input on the map.
+//! shortcuts read from the UI commands (`UiCommand`), and pointer input on the map.
 
 use std::time::Duration;
 
@@ -160,14 +160,14 @@ impl EditorApp {
         }
         if self.is_dirty() {
             ctx.send_viewport_cmd(ViewportCommand::CancelClose);
-            self.dialog = Some(self.guard_dialog(Command::Quit));
+            self.dialog = Some(self.guard_dialog(UiCommand::Quit));
         } else {
             self.remove_recovery();
             self.save_settings();
         }
     }
 
-    /// Every shortcut comes from the `Command` table; a dialog keeps the keyboard (but Escape),
+    /// Every shortcut comes from the UI commands (`UiCommand`); a dialog keeps the keyboard (but Escape),
     /// a text field keeps plain keys.
     fn shortcuts(&mut self, ctx: &egui::Context) {
         let typing = ctx.text_edit_focused();
@@ -319,7 +319,7 @@ impl EditorApp {
         if let Some(kind) = self.tools.stroke {
             if !down_on {
                 let out = self.tools.end_stroke();
-                self.request(Command::Stroke(out));
+                self.request(AppCommand::Stroke(out));
             } else if kind == StrokeKind::Pan {
                 self.view.pan_by(delta);
             } else if let Some(pos) = pointer {
@@ -336,13 +336,13 @@ impl EditorApp {
                     self.tools
                         .stroke_input(&self.doc, [g.x, g.y], kind, pressed, alt)
                 };
-                self.request(Command::Stroke(out));
+                self.request(AppCommand::Stroke(out));
             }
         }
         if tap.is_some() && self.tools.stroke.is_some() {
             // The button is already up: the stroke ends in the frame it began.
             let out = self.tools.end_stroke();
-            self.request(Command::Stroke(out));
+            self.request(AppCommand::Stroke(out));
         }
         self.with_layer(MapLayerKind::ToolFeedback, |cx, layer| {
             layer.paint(cx, &map)

@@ -1,5 +1,6 @@
-//! The one handler: [`EditorApp::execute`] runs every [`Command`]; a document edit is applied,
-//! recorded for undo, the view invalidated, the revision bumped, the document revalidated and
+//! The one handler: [`EditorApp::execute`] runs every [`Command`], a `UiCommand` (here and only
+//! here mapped to what the app does) or an `AppCommand`; a document edit is applied, recorded for
+//! undo, the view invalidated, the revision bumped, the document revalidated and
 //! recovery scheduled, all here. The document lives in a [`DocSlot`], which gives everybody
 //! `&Document` and only this module `&mut Document`: a panel, tool or other part of the app
 //! cannot change the document except by sending a command.
@@ -29,8 +30,8 @@ use std::time::Instant;
 use egui::ViewportCommand;
 
 use crate::app::{Dialog, EditorApp};
-use crate::context::Command;
 use crate::context::command::DockTab;
+use crate::context::{AppCommand, Command, UiCommand};
 use crate::model::digitise_change::DigitiseChange;
 use crate::model::document::{Document, NewMapSettings, Touched};
 use crate::model::history::{Change, History};
@@ -170,73 +171,80 @@ impl EditorApp {
     // -----------------------------------------------------------------------------------------
     // Actions.
 
-    fn guarded(&mut self, command: &Command) -> bool {
+    fn guarded(&mut self, command: impl Into<Command>) -> bool {
         if self.guard_passed || !self.is_dirty() {
             self.guard_passed = false;
             return true;
         }
-        self.dialog = Some(self.guard_dialog(command.clone()));
+        self.dialog = Some(self.guard_dialog(command.into()));
         false
     }
 
     /// Runs a command now: the one handler. Menus, panels and tools queue commands with
     /// [`EditorApp::request`]; the frame drains the queue here.
-    pub fn execute(&mut self, command: Command) {
+    pub fn execute(&mut self, command: impl Into<Command>) {
         // A guard's pass (Save or Discard answered) is for the one command after it, guarded
         // or not: one that is not (New scenario after the map's Save As) must not leave it to
         // a later New map or Quit.
         let passing = self.guard_passed;
-        self.execute_one(command);
+        self.execute_one(command.into());
         if passing {
             self.guard_passed = false;
         }
     }
 
     fn execute_one(&mut self, command: Command) {
+        match command {
+            Command::Ui(command) => self.run_ui_command(command),
+            Command::App(command) => self.run_app_command(command),
+        }
+    }
+
+    /// What each UI command does: the one place a menu item, a key or the palette's row becomes
+    /// the app's behaviour (some by running an app command).
+    fn run_ui_command(&mut self, command: UiCommand) {
         let ctx = self.egui_ctx.clone();
         let ctx = &ctx;
         if command.opens_modal() && !self.no_modal_open() {
             return; // One modal at a time: Escape closes the open one first.
         }
         match command {
-            Command::NewMap => {
-                if self.guarded(&command) {
+            UiCommand::ShowInspector => {
+                self.run_app_command(AppCommand::ShowDockTab(DockTab::Inspector));
+            }
+            UiCommand::DigitisePanel => self.run_app_command(AppCommand::SetDigitisePanel(true)),
+            UiCommand::NewMap => {
+                if self.guarded(command) {
                     self.dialog = Some(Dialog::NewMap(NewMapSettings::default()));
                 }
             }
-            Command::Open => {
-                if self.guarded(&command) {
+            UiCommand::Open => {
+                if self.guarded(command) {
                     self.open_path_dialog(PickPurpose::Open, None);
                 }
             }
-            Command::OpenPath(ref path) => {
-                if self.guarded(&command) {
-                    self.open_path(path);
-                }
-            }
-            Command::Save => {
+            UiCommand::Save => {
                 self.save();
             }
-            Command::SaveAs => self.open_path_dialog(PickPurpose::Save, None),
-            Command::SaveAsPath(path) => self.save_as_chosen(&path, None),
-            Command::Quit => {
-                if self.guarded(&command) {
+            UiCommand::SaveAs => self.open_path_dialog(PickPurpose::Save, None),
+            UiCommand::Quit => {
+                if self.guarded(command) {
                     self.allow_close = true;
                     self.remove_recovery();
                     ctx.send_viewport_cmd(ViewportCommand::Close);
                 }
             }
-            Command::Undo => self.undo(),
-            Command::Redo => self.redo(),
-            Command::FitMap => self.view.fit_pending = true,
-            Command::Zoom100 => {
+            UiCommand::Undo => self.undo(),
+            UiCommand::Redo => self.redo(),
+            UiCommand::FitMap => self.view.fit_pending = true,
+            UiCommand::Zoom100 => {
                 let rect = self.map_rect;
                 self.view
                     .zoom_to(rect, rect.center(), crate::map::view::ZOOM_100);
             }
-            Command::ZoomIn | Command::ZoomOut => {
+            UiCommand::ZoomIn | UiCommand::ZoomOut => {
                 let rect = self.map_rect;
-                let factor = if command == Command::ZoomIn {
+                let factor = if command == UiCommand::ZoomIn {
                     1.25
                 } else {
                     0.8
@@ -244,50 +252,50 @@ impl EditorApp {
                 self.view
                     .zoom_to(rect, rect.center(), self.view.zoom * factor);
             }
-            Command::ToggleHexNames => {
+            UiCommand::ToggleHexNames => {
                 self.view.layers.hex_names = !self.view.layers.hex_names;
                 self.save_settings();
             }
-            Command::Tool(tool) => self.tools.tool = tool,
-            Command::BrushBigger => {
+            UiCommand::Tool(tool) => self.tools.tool = tool,
+            UiCommand::BrushBigger => {
                 self.tools.brush_radius = (self.tools.brush_radius + 1).min(MAX_BRUSH_RADIUS);
             }
-            Command::BrushSmaller => {
+            UiCommand::BrushSmaller => {
                 self.tools.brush_radius = self.tools.brush_radius.saturating_sub(1);
             }
-            Command::MapSettings => {
+            UiCommand::MapSettings => {
                 self.dialog = Some(Dialog::MapSettings(Box::new(MapSettingsDialog::new(
                     &self.doc,
                 ))));
             }
-            Command::Legend => {
+            UiCommand::Legend => {
                 let tab = self.legend.tab;
                 self.legend.open_on(&self.doc, tab);
             }
-            Command::ToggleLeftDock => {
+            UiCommand::ToggleLeftDock => {
                 self.settings.show_left_dock = !self.settings.show_left_dock;
                 self.view.refit_if_untouched();
                 self.save_settings();
             }
-            Command::ToggleRightDock => {
+            UiCommand::ToggleRightDock => {
                 self.settings.show_right_dock = !self.settings.show_right_dock;
                 self.view.refit_if_untouched();
                 self.save_settings();
             }
-            Command::ToggleDiagnostics => {
+            UiCommand::ToggleDiagnostics => {
                 self.settings.show_diagnostics = !self.settings.show_diagnostics;
                 self.save_settings();
             }
-            Command::NextDiagnostic | Command::PreviousDiagnostic => {
-                let forward = command == Command::NextDiagnostic;
+            UiCommand::NextDiagnostic | UiCommand::PreviousDiagnostic => {
+                let forward = command == UiCommand::NextDiagnostic;
                 let rows = &self.diagnostics.diagnostics;
                 let revision = self.diagnostics.revision;
                 if let Some(d) = self.panels.diagnostics.step(rows, revision, forward) {
                     self.go_to_diagnostic(ctx, &d);
                 }
             }
-            Command::Escape => self.escape(),
-            Command::ToggleDocks => {
+            UiCommand::Escape => self.escape(),
+            UiCommand::ToggleDocks => {
                 let shown = self.settings.show_left_dock
                     || self.settings.show_right_dock
                     || self.settings.show_diagnostics;
@@ -297,150 +305,164 @@ impl EditorApp {
                 self.view.refit_if_untouched();
                 self.save_settings();
             }
-            Command::CommandPalette => {
+            UiCommand::CommandPalette => {
                 if self.no_modal_open() {
                     self.dialog = Some(Dialog::Palette(Default::default()));
                 }
             }
-            Command::ShortcutSheet => {
+            UiCommand::ShortcutSheet => {
                 if self.no_modal_open() {
                     self.dialog = Some(Dialog::Shortcuts);
                 }
             }
-            Command::Edit { label, changes } => self.apply_edit(&label, changes),
-            Command::Stroke(out) => self.apply_tool_output(out),
-            Command::ApplyTool { hex, remove } => self.apply_tool_at(hex, remove),
-            Command::Select(sel) => {
-                self.select(sel);
-                ctx.request_repaint();
-            }
-            Command::PickTerrain(code) => {
-                self.tools.terrain = code;
-                if !matches!(self.tools.tool, Tool::Brush | Tool::Fill) {
-                    self.tools.tool = Tool::Brush;
-                }
-            }
-            Command::SetBrushRadius(radius) => {
-                self.tools.brush_radius = radius.min(MAX_BRUSH_RADIUS);
-            }
-            Command::SetHexsideFeature(id) => self.tools.hexside = Some(id),
-            Command::SetOverlayType(id) => self.tools.overlay = Some(id),
-            Command::SetLabelText(text) => self.tools.label_text = text,
-            Command::SetLayers(layers) => {
-                if layers.hex_names != self.view.layers.hex_names {
-                    self.settings.show_hex_names = layers.hex_names;
-                }
-                self.view.layers = layers;
-            }
-            Command::LegendHexsides => {
+            UiCommand::LegendHexsides => {
                 self.legend
                     .open_on(&self.doc, crate::panels::legend::LegendTab::Hexsides);
             }
-            Command::LegendOverlays => {
+            UiCommand::LegendOverlays => {
                 self.legend
                     .open_on(&self.doc, crate::panels::legend::LegendTab::Overlays);
             }
-            Command::ImportScan => {
+            UiCommand::ImportScan => {
                 let start = import_start_path(&self.doc);
                 self.panels.digitise.open_import(&start);
             }
-            Command::ImportScanFrom(path) => self.digitise.start_import(ctx, path, true),
-            Command::SetBackground { label, after } => {
-                let before = self.doc.map.background.clone();
-                if let Some(change) = DigitiseChange::set_background(before, after.map(|b| *b)) {
-                    self.apply_edit(&label, vec![Change::Digitise(change)]);
-                }
-            }
-            Command::ToggleChecked => {
+            UiCommand::ToggleChecked => {
                 if let Some(hex) = self.hovered.or(self.tools.selection) {
                     let (label, change) = DigitiseChange::toggle_checked(&self.doc, hex);
                     self.apply_edit(label, vec![Change::Digitise(change)]);
                 }
             }
-            Command::SampleTerrain(code) => self.tools.terrain = code,
-            Command::GoToHex { hex, close } => {
-                // Zoomed first, so that a hex the zoom takes out of sight is centred.
-                if close {
-                    self.view.zoom = self.view.zoom.max(crate::map::view::ZOOM_100 * 2.0);
-                }
-                self.go_to_hex(ctx, &hex);
-            }
-            Command::GoToDiagnostic(d) => self.go_to_diagnostic(ctx, &d),
-            Command::DigitisePanel(open) => self.digitise.set_open(open),
-            Command::DigitiseOn(tab) => self.digitise.open_on(tab),
-            Command::ShowOrderOfBattle => {
+            UiCommand::ShowOrderOfBattle => {
                 self.panels.right_dock.tab = DockTab::Oob;
                 self.panels.right_dock.oob.focus_tree = true;
                 self.settings.show_right_dock = true;
             }
-            Command::ShowDockTab(tab) => {
-                self.panels.right_dock.tab = tab;
-                self.settings.show_right_dock = true;
-            }
             // With the hexside tool, R turns the side Enter draws; else the selected counter.
-            Command::RotateClockwise if self.tools.tool == Tool::Hexside => {
+            UiCommand::RotateClockwise if self.tools.tool == Tool::Hexside => {
                 self.tools.turn_key_side(true);
             }
-            Command::RotateAnticlockwise if self.tools.tool == Tool::Hexside => {
+            UiCommand::RotateAnticlockwise if self.tools.tool == Tool::Hexside => {
                 self.tools.turn_key_side(false);
             }
-            Command::RotateClockwise => self.rotate_selected(true),
-            Command::RotateAnticlockwise => self.rotate_selected(false),
-            Command::RemoveFromMap => self.remove_selected_from_map(),
-            Command::PlaceCounter(at, hex) => self.move_counter(at, hex),
-            Command::GoToSelection => self.go_to_selection(ctx),
-            Command::ZoneOptions(options) => self.oob.zone_tool.set_options(options),
-            Command::PaintZone(zone) => {
-                self.oob.zone_tool.zone = Some(zone);
-                self.oob.zone_tool.mode = crate::tools::zone::ZoneMode::Zone;
-                self.tools.tool = Tool::Zone;
-            }
-            Command::ScenarioSettings => {
+            UiCommand::RotateClockwise => self.rotate_selected(true),
+            UiCommand::RotateAnticlockwise => self.rotate_selected(false),
+            UiCommand::RemoveFromMap => self.remove_selected_from_map(),
+            UiCommand::GoToSelection => self.go_to_selection(ctx),
+            UiCommand::ScenarioSettings => {
                 if let Some(file) = &self.doc.scenario {
                     let form =
                         crate::panels::scenario_settings::SettingsDialog::new(&file.scenario);
                     self.dialog = Some(Dialog::ScenarioSettings(Box::new(form)));
                 }
             }
-            Command::NewScenario => self.new_scenario_for_map(),
-            Command::About => self.dialog = Some(Dialog::About),
-            Command::ExportVassal => {
+            UiCommand::NewScenario => self.new_scenario_for_map(),
+            UiCommand::About => self.dialog = Some(Dialog::About),
+            UiCommand::ExportVassal => {
                 self.open_export(crate::services::export::ExportKind::Vassal);
             }
-            Command::ExportTiled => self.open_export(crate::services::export::ExportKind::Tiled),
-            Command::ExportPrint => self.open_export(crate::services::export::ExportKind::Print),
-            Command::ToggleTableOverlay => self.toggle_table_overlay(),
-            Command::ClearRecent => {
+            UiCommand::ExportTiled => self.open_export(crate::services::export::ExportKind::Tiled),
+            UiCommand::ExportPrint => self.open_export(crate::services::export::ExportKind::Print),
+            UiCommand::ToggleTableOverlay => self.toggle_table_overlay(),
+            UiCommand::ClearRecent => {
                 self.settings.recent.clear();
                 self.save_settings();
             }
-            Command::GuardSave(then) => match self.doc.document_path().map(Path::to_owned) {
+        }
+    }
+
+    /// Runs an app command: what a panel, dialog, tool or layer asked for, with its data.
+    fn run_app_command(&mut self, command: AppCommand) {
+        let ctx = self.egui_ctx.clone();
+        let ctx = &ctx;
+        match command {
+            AppCommand::OpenPath(ref path) => {
+                if self.guarded(command.clone()) {
+                    self.open_path(path);
+                }
+            }
+            AppCommand::SaveAsPath(path) => self.save_as_chosen(&path, None),
+            AppCommand::Edit { label, changes } => self.apply_edit(&label, changes),
+            AppCommand::Stroke(out) => self.apply_tool_output(out),
+            AppCommand::ApplyTool { hex, remove } => self.apply_tool_at(hex, remove),
+            AppCommand::Select(sel) => {
+                self.select(sel);
+                ctx.request_repaint();
+            }
+            AppCommand::PickTerrain(code) => {
+                self.tools.terrain = code;
+                if !matches!(self.tools.tool, Tool::Brush | Tool::Fill) {
+                    self.tools.tool = Tool::Brush;
+                }
+            }
+            AppCommand::SetBrushRadius(radius) => {
+                self.tools.brush_radius = radius.min(MAX_BRUSH_RADIUS);
+            }
+            AppCommand::SetHexsideFeature(id) => self.tools.hexside = Some(id),
+            AppCommand::SetOverlayType(id) => self.tools.overlay = Some(id),
+            AppCommand::SetLabelText(text) => self.tools.label_text = text,
+            AppCommand::SetLayers(layers) => {
+                if layers.hex_names != self.view.layers.hex_names {
+                    self.settings.show_hex_names = layers.hex_names;
+                }
+                self.view.layers = layers;
+            }
+            AppCommand::ImportScanFrom(path) => self.digitise.start_import(ctx, path, true),
+            AppCommand::SetBackground { label, after } => {
+                let before = self.doc.map.background.clone();
+                if let Some(change) = DigitiseChange::set_background(before, after.map(|b| *b)) {
+                    self.apply_edit(&label, vec![Change::Digitise(change)]);
+                }
+            }
+            AppCommand::SampleTerrain(code) => self.tools.terrain = code,
+            AppCommand::GoToHex { hex, close } => {
+                // Zoomed first, so that a hex the zoom takes out of sight is centred.
+                if close {
+                    self.view.zoom = self.view.zoom.max(crate::map::view::ZOOM_100 * 2.0);
+                }
+                self.go_to_hex(ctx, &hex);
+            }
+            AppCommand::GoToDiagnostic(d) => self.go_to_diagnostic(ctx, &d),
+            AppCommand::SetDigitisePanel(open) => self.digitise.set_open(open),
+            AppCommand::DigitiseOn(tab) => self.digitise.open_on(tab),
+            AppCommand::ShowDockTab(tab) => {
+                self.panels.right_dock.tab = tab;
+                self.settings.show_right_dock = true;
+            }
+            AppCommand::PlaceCounter(at, hex) => self.move_counter(at, hex),
+            AppCommand::ZoneOptions(options) => self.oob.zone_tool.set_options(options),
+            AppCommand::PaintZone(zone) => {
+                self.oob.zone_tool.zone = Some(zone);
+                self.oob.zone_tool.mode = crate::tools::zone::ZoneMode::Zone;
+                self.tools.tool = Tool::Zone;
+            }
+            AppCommand::GuardSave(then) => match self.doc.document_path().map(Path::to_owned) {
                 None => self.open_path_dialog(PickPurpose::Save, Some(*then)),
                 Some(path) => {
                     self.save_checked(&path, Some(*then), false);
                 }
             },
-            Command::GuardDiscard(then) => {
+            AppCommand::GuardDiscard(then) => {
                 // Go on without saving; the changes stay unsaved (and recoverable) until what
                 // waited replaces the document or quits, each of which removes the recovery file.
                 // Cancelling it brings the user back to them.
                 self.guard_passed = true;
                 self.commands.send(*then);
             }
-            Command::Recover(file) => {
+            AppCommand::Recover(file) => {
                 self.restore(&file);
             }
-            Command::DiscardRecovery(file) => self.discard_recovery(&file),
-            Command::PathChosen {
+            AppCommand::DiscardRecovery(file) => self.discard_recovery(&file),
+            AppCommand::PathChosen {
                 purpose,
                 path,
                 then,
             } => self.path_chosen(purpose, &path, then.map(|t| *t)),
-            Command::Browse => self.browse(),
-            Command::CreateMap(settings) => self.create_map(&settings),
-            Command::Notify(text) => self.toast(text),
-            Command::StartExport(request) => self.start_export(*request),
-            Command::File(command) => self.file_command(command),
+            AppCommand::Browse => self.browse(),
+            AppCommand::CreateMap(settings) => self.create_map(&settings),
+            AppCommand::Notify(text) => self.toast(text),
+            AppCommand::StartExport(request) => self.start_export(*request),
+            AppCommand::File(command) => self.file_command(command),
         }
     }
 
@@ -454,7 +476,7 @@ impl EditorApp {
 
     /// Runs a document edit now through the handler (one undo step, or part of the open one).
     pub(crate) fn edit(&mut self, label: &str, changes: Vec<Change>) {
-        self.execute(Command::Edit {
+        self.execute(AppCommand::Edit {
             label: label.to_owned(),
             changes,
         });
@@ -517,10 +539,10 @@ impl EditorApp {
     }
 
     /// The unsaved-changes question for what changed (the map, the scenario or both).
-    pub(crate) fn guard_dialog(&self, then: Command) -> Dialog {
+    pub(crate) fn guard_dialog(&self, then: impl Into<Command>) -> Dialog {
         let files = crate::services::save::unsaved_files(&self.doc);
         Dialog::Guard {
-            then,
+            then: then.into(),
             question: crate::services::save::unsaved_sentence(&files),
         }
     }

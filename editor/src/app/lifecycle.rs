@@ -94,7 +94,7 @@ impl EditorApp {
             return;
         };
         if self.doc.revision() != opening.revision && self.is_dirty() {
-            self.dialog = Some(self.guard_dialog(Command::OpenPath(opening.path)));
+            self.dialog = Some(self.guard_dialog(AppCommand::OpenPath(opening.path)));
             return;
         }
         match end {
@@ -381,7 +381,7 @@ impl EditorApp {
             return;
         }
         let Some(map_path) = self.doc.map_path.clone() else {
-            self.open_path_dialog(PickPurpose::Save, Some(Command::NewScenario));
+            self.open_path_dialog(PickPurpose::Save, Some(UiCommand::NewScenario.into()));
             return;
         };
         let form = crate::panels::new_scenario::NewScenarioForm::new(&map_path, &self.doc.map.name);

@@ -69,7 +69,7 @@ impl EditorConfig {
     }
 }
 
-pub use command::Command;
+pub use command::{AppCommand, Command, UiCommand};
 pub use handler::DocSlot;
 
 pub use crate::panels::dialogs::Dialog;
@@ -394,9 +394,9 @@ impl EditorApp {
         f(&ctx, panels, digitise, table)
     }
 
-    /// Queues an action, run at the end of the frame.
-    pub fn request(&mut self, action: Command) {
-        self.commands.send(action);
+    /// Queues a command (UI or app), run at the end of the frame.
+    pub fn request(&mut self, command: impl Into<Command>) {
+        self.commands.send(command);
     }
 
     // -----------------------------------------------------------------------------------------

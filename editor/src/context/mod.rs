@@ -23,7 +23,7 @@ use crate::services::files::Settings;
 use crate::tools::ToolState;
 use crate::tools::zone::ZoneTool;
 
-pub use command::Command;
+pub use command::{AppCommand, Command, UiCommand};
 
 /// The queue of commands panels, tools and layers send; the app drains it once per frame into
 /// its one handler. Sending needs only `&self`, so a panel holding the shared context can ask.
@@ -33,9 +33,9 @@ pub struct CommandSender {
 }
 
 impl CommandSender {
-    /// Queues a command, run at the end of the frame.
-    pub fn send(&self, command: Command) {
-        self.queue.borrow_mut().push(command);
+    /// Queues a command (a [`UiCommand`] or an [`AppCommand`]), run at the end of the frame.
+    pub fn send(&self, command: impl Into<Command>) {
+        self.queue.borrow_mut().push(command.into());
     }
 
     /// Takes every queued command, oldest first.
@@ -60,7 +60,7 @@ impl Selection {
 
 /// The editor as a panel sees it this frame: everything read-only, plus the command sender.
 pub struct ViewContext<'a> {
-    /// The document (map, scenario): read it; change it by sending a `Command::Edit`.
+    /// The document (map, scenario): read it; change it by sending a `AppCommand::Edit`.
     pub doc: &'a Document,
     /// The document's revision: changes whenever the document does (caches compare it).
     pub revision: u64,
@@ -91,7 +91,7 @@ pub struct ViewContext<'a> {
 
 impl ViewContext<'_> {
     /// Queues a command for the app's handler (run at the end of the frame).
-    pub fn send(&self, command: Command) {
+    pub fn send(&self, command: impl Into<Command>) {
         self.commands.send(command);
     }
 

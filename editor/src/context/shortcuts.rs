@@ -1,16 +1,16 @@
-//! The key handler: this frame's key presses matched against the shortcuts of the `Command`
-//! table (more modifiers first), with what a text field, an open menu or a dialog keeps.
+//! The key handler: this frame's key presses matched against the shortcuts of the UI commands
+//! (`UiCommand`) (more modifiers first), with what a text field, an open menu or a dialog keeps.
 
 use egui::{KeyboardShortcut, Modifiers};
 
-use crate::context::command::Command;
+use crate::context::command::UiCommand;
 
 /// The commands whose shortcuts match this frame's key presses, consumed from the input:
 /// shortcuts with more modifiers first (Ctrl+Shift+Z before Ctrl+Z, Shift+R before R).
-pub fn pressed(ctx: &egui::Context, typing: bool, dialog_open: bool) -> Vec<Command> {
-    let mut table: Vec<(KeyboardShortcut, Command)> = Command::all()
+pub fn pressed(ctx: &egui::Context, typing: bool, dialog_open: bool) -> Vec<UiCommand> {
+    let mut table: Vec<(KeyboardShortcut, UiCommand)> = UiCommand::all()
         .into_iter()
-        .flat_map(|c| c.shortcuts().into_iter().map(move |s| (s, c.clone())))
+        .flat_map(|c| c.shortcuts().into_iter().map(move |s| (s, c)))
         .collect();
     let weight = |m: Modifiers| u8::from(m.shift) + u8::from(m.alt) + u8::from(m.command);
     table.sort_by_key(|(s, _)| std::cmp::Reverse(weight(s.modifiers)));
@@ -23,12 +23,12 @@ pub fn pressed(ctx: &egui::Context, typing: bool, dialog_open: bool) -> Vec<Comm
     let menu_open = egui::Popup::is_any_open(ctx);
     let mut out = Vec::new();
     for (shortcut, command) in table {
-        if typing && !Command::works_while_typing(&shortcut) {
+        if typing && !UiCommand::works_while_typing(&shortcut) {
             continue;
         }
         // Escape in a dock's text field is the field's: it puts the value back (`panels::field`).
         // An open menu or combo box is on top of everything: its popup closes on Escape.
-        if (escape_is_a_fields || menu_open) && command == Command::Escape {
+        if (escape_is_a_fields || menu_open) && command == UiCommand::Escape {
             continue;
         }
         if dialog_open && !command.works_over_dialogs() {

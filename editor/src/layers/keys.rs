@@ -8,7 +8,7 @@
 use bataille_schema::{Grid, HexIndex};
 use egui::{Key, Modifiers};
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, ViewContext};
 
 /// Reads this frame's keys for the map when it has the focus.
 pub fn input(ctx: &ViewContext<'_>, ui: &egui::Ui, response: &egui::Response) {
@@ -51,7 +51,7 @@ pub fn input(ctx: &ViewContext<'_>, ui: &egui::Ui, response: &egui::Response) {
             None => Some(HexIndex::new(grid.columns / 2, grid.rows / 2)),
         };
         if let Some(hex) = next {
-            ctx.send(Command::GoToHex {
+            ctx.send(AppCommand::GoToHex {
                 hex: grid.name(hex),
                 close: false,
             });
@@ -60,7 +60,7 @@ pub fn input(ctx: &ViewContext<'_>, ui: &egui::Ui, response: &egui::Response) {
     if let Some(hex) = cursor
         && (apply || remove)
     {
-        ctx.send(Command::ApplyTool { hex, remove });
+        ctx.send(AppCommand::ApplyTool { hex, remove });
     }
 }
 

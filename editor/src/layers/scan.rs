@@ -3,11 +3,11 @@
 //! checked hexes; and the map clicks of the digitise modes (a calibration point, a sample hex,
 //! a sample hexside). The scan itself is painted under the grid lines with the map (the app's
 //! frame, which holds the map view's meshes). The session it reads and marks, [`Digitise`],
-//! is the app's, lent for the call; a new calibration goes out as `Command::SetBackground`.
+//! is the app's, lent for the call; a new calibration goes out as `AppCommand::SetBackground`.
 
 use egui::{Color32, Painter, Pos2, Rect, Stroke, pos2, vec2};
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, ViewContext};
 use crate::layers::ModeClick;
 use crate::map::scan::{image_point, screen_point};
 use crate::model::document::nearest_side;
@@ -63,7 +63,7 @@ impl ScanLayer {
                 if let Some(bg) = &map.background {
                     let px = image_point(ctx.view, rect, &bg.grid_to_image, pos);
                     if let Some(next) = digitise.calibration.click(&map.grid, bg, px, hex) {
-                        ctx.send(Command::SetBackground {
+                        ctx.send(AppCommand::SetBackground {
                             label: "Calibrate".into(),
                             after: Some(Box::new(next)),
                         });

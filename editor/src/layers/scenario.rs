@@ -8,7 +8,7 @@ use bataille_schema::{HexIndex, Scenario};
 use bataille_validator::Severity;
 use egui::{Color32, Pos2, Rect, Stroke};
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, UiCommand, ViewContext};
 use crate::layers::command_view::{CommandKey, CommandView, command_view};
 use crate::map::counters::{self, Highlights, hit, stack_order};
 use crate::model::scenario_edit::CounterAt;
@@ -202,7 +202,7 @@ impl ScenarioLayer {
         // A counter dropped from the tree or the list of counters not placed.
         if let Some(drop) = response.dnd_release_payload::<CounterDrop>() {
             if let Some(hex) = hex_under {
-                ctx.send(Command::PlaceCounter(drop.0, hex));
+                ctx.send(AppCommand::PlaceCounter(drop.0, hex));
             }
             return true;
         }
@@ -233,9 +233,9 @@ impl ScenarioLayer {
             && hit_here.is_some_and(|(_, at)| at == sel)
         {
             ctx.send(if turns < 0.0 {
-                Command::RotateClockwise
+                UiCommand::RotateClockwise
             } else {
-                Command::RotateAnticlockwise
+                UiCommand::RotateAnticlockwise
             });
         }
         let tool = ctx.tools.tool;
@@ -297,14 +297,14 @@ impl ScenarioLayer {
                 self.drag = None;
                 match hex_under {
                     Some(hex) if hex != drag.from => {
-                        ctx.send(Command::PlaceCounter(drag.what, hex));
+                        ctx.send(AppCommand::PlaceCounter(drag.what, hex));
                     }
                     _ if drag.cycle => {
                         // A click on a stack whose counter was selected: the next one.
                         let order = stack_order(ctx.counters, drag.from);
                         if let Some(i) = order.iter().position(|a| *a == drag.what) {
                             let next = order[(i + 1) % order.len()];
-                            ctx.send(Command::Select(Some(Sel::of_counter(next))));
+                            ctx.send(AppCommand::Select(Some(Sel::of_counter(next))));
                         }
                     }
                     _ => {}
@@ -322,8 +322,8 @@ impl ScenarioLayer {
             if tool == Tool::Units
                 && let Some((_, at)) = hit_here
             {
-                ctx.send(Command::Select(Some(Sel::of_counter(at))));
-                ctx.send(Command::RemoveFromMap);
+                ctx.send(AppCommand::Select(Some(Sel::of_counter(at))));
+                ctx.send(UiCommand::RemoveFromMap);
                 return true;
             }
             return false;
@@ -335,7 +335,7 @@ impl ScenarioLayer {
                     Some(sel) if order.contains(&sel) => (sel, true),
                     _ => (at, false),
                 };
-                ctx.send(Command::Select(Some(Sel::of_counter(what))));
+                ctx.send(AppCommand::Select(Some(Sel::of_counter(what))));
                 self.drag = Some(MapDrag {
                     what,
                     from: hex,
@@ -348,11 +348,11 @@ impl ScenarioLayer {
                     && let (Some(at), Some(hex)) = (ctx.selection.counter(), hex_under)
                     && ctx.counter_hex(at) != Some(hex)
                 {
-                    ctx.send(Command::PlaceCounter(at, hex));
+                    ctx.send(AppCommand::PlaceCounter(at, hex));
                     return true;
                 }
                 if tool == Tool::Select && ctx.selection.item.is_some() {
-                    ctx.send(Command::Select(None));
+                    ctx.send(AppCommand::Select(None));
                 }
                 false
             }

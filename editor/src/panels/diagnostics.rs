@@ -2,11 +2,11 @@
 //! `bataille-validator` (through [`crate::services::validation`], on a worker thread when checks
 //! are slow) and keeps the validator's own `Diagnostic`s ([`DiagnosticsPanel`], which the
 //! context lends every panel); [`DiagnosticsList`] is the panel listing them, each row going to
-//! its hex and selecting its unit (`Command::GoToDiagnostic`).
+//! its hex and selecting its unit (`AppCommand::GoToDiagnostic`).
 
 pub use bataille_validator::{Code, Diagnostic, Severity};
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, ViewContext};
 use crate::model::document::Document;
 
 /// The diagnostics of the document and the validator that makes them.
@@ -113,7 +113,7 @@ impl DiagnosticsList {
     }
 
     /// Shows the list (counters, corps, zones by name when the scenario gives one); a clicked
-    /// row sends `Command::GoToDiagnostic`.
+    /// row sends `AppCommand::GoToDiagnostic`.
     pub fn ui(&mut self, ctx: &ViewContext<'_>, ui: &mut egui::Ui) {
         self.follow(ctx.diagnostics_revision);
         let scenario = ctx
@@ -177,7 +177,7 @@ impl DiagnosticsList {
                     }
                     if row.clicked() {
                         self.cursor = Some(i);
-                        ctx.send(Command::GoToDiagnostic(Box::new(d.clone())));
+                        ctx.send(AppCommand::GoToDiagnostic(Box::new(d.clone())));
                     }
                 }
             });

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, Command, ViewContext};
 use crate::model::document::NewMapSettings;
 use crate::panels::export::ExportForm;
 use crate::panels::file_dialog::{FileDialog, FileOutcome};
@@ -72,11 +72,11 @@ pub fn show(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &mut Option<Dialo
                 ui.label(question.as_str());
                 ui.horizontal(|ui| {
                     if ui.button("Save").clicked() {
-                        cx.send(Command::GuardSave(Box::new(then.clone())));
+                        cx.send(AppCommand::GuardSave(Box::new(then.clone())));
                         keep = false;
                     }
                     if ui.button("Discard").clicked() {
-                        cx.send(Command::GuardDiscard(Box::new(then.clone())));
+                        cx.send(AppCommand::GuardDiscard(Box::new(then.clone())));
                         keep = false;
                     }
                     if ui.button("Cancel").clicked() {
@@ -208,10 +208,10 @@ fn recover_ui(cx: &ViewContext<'_>, ctx: &egui::Context, found: &mut Vec<FoundRe
         ));
         ui.horizontal(|ui| {
             if ui.button("Recover").clicked() {
-                choice = Some(Some(Command::Recover(first.file.clone())));
+                choice = Some(Some(AppCommand::Recover(first.file.clone()).into()));
             }
             if ui.button("Discard recovery").clicked() {
-                choice = Some(Some(Command::DiscardRecovery(first.file.clone())));
+                choice = Some(Some(AppCommand::DiscardRecovery(first.file.clone()).into()));
             }
             if ui.button("Later").clicked() {
                 choice = Some(None);
@@ -254,7 +254,7 @@ fn path_ui(
                 .on_hover_text("Choose with the desktop's file chooser")
                 .clicked()
         {
-            cx.send(Command::Browse);
+            cx.send(AppCommand::Browse);
         }
         if let Some(recent) = (dialog.purpose == PickPurpose::Open)
             .then_some(&cx.settings.recent)
@@ -271,7 +271,7 @@ fn path_ui(
     });
     match outcome {
         FileOutcome::Chosen(path) => {
-            cx.send(Command::PathChosen {
+            cx.send(AppCommand::PathChosen {
                 purpose: dialog.purpose,
                 path,
                 then: then.clone().map(Box::new),

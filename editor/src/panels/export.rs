@@ -1,13 +1,13 @@
 //! The export dialog (File ▸ Export ▸ VASSAL module / Tiled map / Print-and-play kit): the
 //! options of `bataille export --vassal`, `--tiled` and `bataille print`, and the destination,
-//! chosen with the editor's own file dialog. Export sends `Command::StartExport`; the app runs
+//! chosen with the editor's own file dialog. Export sends `AppCommand::StartExport`; the app runs
 //! the job.
 
 use std::path::{Path, PathBuf};
 
 use egui::Ui;
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, ViewContext};
 use crate::panels::file_dialog::{FileDialog, FileOutcome};
 use crate::services::export::{ExportKind, ExportOptions, ExportRequest, PAPERS};
 use crate::services::files::PickPurpose;
@@ -228,7 +228,7 @@ impl ExportForm {
             if export.clicked()
                 && let Some(request) = self.request()
             {
-                cx.send(Command::StartExport(Box::new(request)));
+                cx.send(AppCommand::StartExport(Box::new(request)));
                 open = false;
             }
             if ui.button("Cancel").clicked() {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::context::command::FileCommand;
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, Command, ViewContext};
 
 /// A file-safety question.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,7 +46,7 @@ pub fn ui(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &SafetyDialog) -> b
                 ));
                 ui.horizontal(|ui| {
                     if ui.button("Replace").clicked() {
-                        cx.send(Command::File(FileCommand::SaveTo {
+                        cx.send(AppCommand::File(FileCommand::SaveTo {
                             path: path.clone(),
                             then: then.clone(),
                             replace: true,
@@ -80,7 +80,7 @@ pub fn ui(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &SafetyDialog) -> b
                         .on_hover_text("Read the files again; the editor's changes are dropped")
                         .clicked()
                     {
-                        cx.send(Command::File(FileCommand::Reload));
+                        cx.send(AppCommand::File(FileCommand::Reload));
                         keep = false;
                     }
                     if ui
@@ -88,7 +88,7 @@ pub fn ui(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &SafetyDialog) -> b
                         .on_hover_text("Save the editor's version over the files on disk")
                         .clicked()
                     {
-                        cx.send(Command::File(FileCommand::SaveTo {
+                        cx.send(AppCommand::File(FileCommand::SaveTo {
                             path: path.clone(),
                             then: then.clone(),
                             replace: *replace,
@@ -104,7 +104,7 @@ pub fn ui(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &SafetyDialog) -> b
                         )
                         .clicked()
                     {
-                        cx.send(Command::File(FileCommand::SaveElsewhere {
+                        cx.send(AppCommand::File(FileCommand::SaveElsewhere {
                             then: then.clone(),
                         }));
                         keep = false;

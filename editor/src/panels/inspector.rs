@@ -3,7 +3,7 @@
 
 use egui::Ui;
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, UiCommand, ViewContext};
 use crate::model::scenario_edit::{CounterAt, describe_placement, placement_of};
 use crate::model::selection::Sel;
 
@@ -24,7 +24,7 @@ impl Inspector {
                 ui.label(format!("Placement: {}", describe_placement(p)));
             }
             if ui.button("Edit in the order of battle").clicked() {
-                ctx.send(Command::ShowOrderOfBattle);
+                ctx.send(UiCommand::ShowOrderOfBattle);
             }
             ui.separator();
         }
@@ -91,7 +91,7 @@ impl Inspector {
                     .selectable_label(selected_counter == Some(at), text)
                     .clicked()
                 {
-                    ctx.send(Command::Select(Some(Sel::of_counter(at))));
+                    ctx.send(AppCommand::Select(Some(Sel::of_counter(at))));
                 }
             }
         }

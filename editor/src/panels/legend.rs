@@ -1,6 +1,6 @@
 //! The legend editor: add, edit and delete terrain types, overlay types and hexside types with
 //! their drawing and their rule effects. Edits are made on a draft and sent as one
-//! `Command::Edit`; deleting an entry in use asks what to replace it with. The form follows the
+//! `AppCommand::Edit`; deleting an entry in use asks what to replace it with. The form follows the
 //! document: after an undo or redo it shows the entry as it now is.
 //! Longer than 600 lines: the three legend tabs (terrain, overlays, hexsides) follow one pattern
 //! (list, form, delete-with-replacement) and read best side by side.
@@ -13,7 +13,7 @@ use bataille_schema::map::{
 use bataille_schema::{Colour, Id};
 use egui::Ui;
 
-use crate::context::{Command, CommandSender, ViewContext};
+use crate::context::{AppCommand, CommandSender, ViewContext};
 use crate::model::document::Document;
 use crate::model::legend::{delete_entry, put_entry};
 
@@ -256,7 +256,7 @@ impl LegendEditor {
         }
     }
 
-    fn ui(&mut self, ui: &mut Ui, doc: &Document, scan_loaded: bool) -> Option<Command> {
+    fn ui(&mut self, ui: &mut Ui, doc: &Document, scan_loaded: bool) -> Option<AppCommand> {
         let mut edit = None;
         ui.horizontal(|ui| {
             for (tab, name) in [
@@ -428,7 +428,7 @@ impl LegendEditor {
         }
     }
 
-    fn colour_edit(&mut self, doc: &Document, rgb: [u8; 3]) -> Option<Command> {
+    fn colour_edit(&mut self, doc: &Document, rgb: [u8; 3]) -> Option<AppCommand> {
         let tab = self.picking.take()?;
         if tab != self.tab {
             return None;
@@ -458,7 +458,7 @@ impl LegendEditor {
         }
     }
 
-    fn delete_prompt_ui(&mut self, ui: &mut Ui, doc: &Document) -> Option<Command> {
+    fn delete_prompt_ui(&mut self, ui: &mut Ui, doc: &Document) -> Option<AppCommand> {
         if self.delete.as_ref()?.tab != self.tab {
             self.delete = None;
             return None;
@@ -529,21 +529,21 @@ impl LegendEditor {
     }
 
     /// The changes that delete an entry, replacing its uses.
-    fn delete_edit(&mut self, doc: &Document, key: &str, replacement: Option<&str>) -> Command {
+    fn delete_edit(&mut self, doc: &Document, key: &str, replacement: Option<&str>) -> AppCommand {
         let changes = match self.tab {
             LegendTab::Terrain => delete_entry::<TerrainType>(doc, key, replacement),
             LegendTab::Overlays => delete_entry::<OverlayType>(doc, key, replacement),
             LegendTab::Hexsides => delete_entry::<HexsideType>(doc, key, replacement),
         };
         self.selected = None;
-        Command::Edit {
+        AppCommand::Edit {
             label: format!("Delete legend entry {key}"),
             changes,
         }
     }
 
     /// The changes that add or edit the draft entry.
-    fn apply(&mut self, doc: &Document) -> Result<Command, String> {
+    fn apply(&mut self, doc: &Document) -> Result<AppCommand, String> {
         let mut key = self.draft_key.trim().to_owned();
         // An overlay or hexside feature typed with a name and no id takes its id from the name
         // ("Haie vive" → `haie-vive`), as units do (issue 21: it was refused).
@@ -601,7 +601,7 @@ impl LegendEditor {
             format!("Add legend entry {key}")
         };
         self.selected = Some(key);
-        Ok(Command::Edit { label, changes })
+        Ok(AppCommand::Edit { label, changes })
     }
 }
 

@@ -4,7 +4,7 @@
 use bataille_schema::map::{HexNaming, Orientation, Shifted};
 use egui::Ui;
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, UiCommand, ViewContext};
 use crate::model::document::MAX_HEXES_PER_SIDE;
 use crate::model::document::{Document, NewMapSettings};
 use crate::model::history::Change;
@@ -133,14 +133,14 @@ impl MapSettingsDialog {
                 }
                 open = false;
                 if !changes.is_empty() {
-                    cx.send(Command::Edit {
+                    cx.send(AppCommand::Edit {
                         label: "Map settings".to_owned(),
                         changes,
                     });
-                    cx.send(Command::FitMap);
+                    cx.send(UiCommand::FitMap);
                 }
                 if !notes.is_empty() {
-                    cx.send(Command::Notify(notes.join("; ")));
+                    cx.send(AppCommand::Notify(notes.join("; ")));
                 }
             }
             if ui.button("Cancel").clicked() {
@@ -168,7 +168,7 @@ pub fn new_map_ui(cx: &ViewContext<'_>, ui: &mut Ui, settings: &mut NewMapSettin
     let mut open = true;
     ui.horizontal(|ui| {
         if ui.button("Create map").clicked() {
-            cx.send(Command::CreateMap(settings.clone()));
+            cx.send(AppCommand::CreateMap(settings.clone()));
             open = false;
         }
         if ui.button("Cancel").clicked() {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use egui::Ui;
 
 use crate::context::command::DockTab;
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, ViewContext};
 use crate::model::history::Change;
 use crate::model::templates::{BUNDLED_SCENARIOS, RulesSource};
 use crate::panels::widgets::labelled_text;
@@ -115,14 +115,14 @@ impl NewScenarioForm {
             if ui.button("Create scenario").clicked() {
                 match self.scenario_file(cx.doc.map_path.as_deref()) {
                     Ok(file) => {
-                        cx.send(Command::Edit {
+                        cx.send(AppCommand::Edit {
                             label: "New scenario".to_owned(),
                             changes: vec![Change::AttachScenario {
                                 before: None,
                                 after: Some(Box::new(file)),
                             }],
                         });
-                        cx.send(Command::ShowDockTab(DockTab::Oob));
+                        cx.send(AppCommand::ShowDockTab(DockTab::Oob));
                         open = false;
                     }
                     Err(error) => self.error = Some(error),

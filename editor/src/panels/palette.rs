@@ -1,11 +1,11 @@
 //! The command palette (Ctrl+Shift+P) and the keyboard-shortcut sheet (F1), both generated
-//! from the `Command` table: a command added there shows up here with its label, tooltip and
+//! from the UI command table (`UiCommand`): a command added there shows up here with its label, tooltip and
 //! keys.
 
 use egui::{Key, Ui};
 
 use crate::context::ViewContext;
-use crate::context::command::{Command, MAP_KEYS, POINTER_GESTURES};
+use crate::context::command::{MAP_KEYS, POINTER_GESTURES, UiCommand};
 
 /// What the palette's filter holds.
 #[derive(Debug, Default)]
@@ -18,10 +18,10 @@ pub struct PaletteState {
 /// The commands whose label or tooltip holds every word of the query: those whose label
 /// starts with it first, then those whose label holds every word, then the tooltips' (issue 21:
 /// "order" offered "Inspector dock", whose hover text names the order of battle, first).
-pub fn matches(query: &str) -> Vec<Command> {
+pub fn matches(query: &str) -> Vec<UiCommand> {
     let query = query.trim().to_lowercase();
     let words: Vec<&str> = query.split_whitespace().collect();
-    let mut ranked: Vec<(u8, Command)> = Command::all()
+    let mut ranked: Vec<(u8, UiCommand)> = UiCommand::all()
         .into_iter()
         .filter_map(|c| {
             let label = c.label().to_lowercase();
@@ -83,7 +83,7 @@ pub fn palette_ui(cx: &ViewContext<'_>, ui: &mut Ui, state: &mut PaletteState) -
                     response.scroll_to_me(None);
                 }
                 if response.clicked() {
-                    chosen = Some(command.clone());
+                    chosen = Some(*command);
                 }
             }
         });
@@ -111,7 +111,7 @@ pub fn shortcuts_ui(ui: &mut Ui) -> bool {
                 .striped(true)
                 .num_columns(2)
                 .show(ui, |ui| {
-                    for command in Command::all() {
+                    for command in UiCommand::all() {
                         let keys: Vec<String> = command
                             .shortcuts()
                             .iter()

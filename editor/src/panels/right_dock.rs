@@ -1,6 +1,6 @@
 //! The right dock: its tab strip (order of battle, inspector, and digitise while digitising) and
 //! the order-of-battle and inspector pages. The page shown is the dock's own state (others ask
-//! for a page with `Command::ShowDockTab`); the digitise page belongs to the digitising panel,
+//! for a page with `AppCommand::ShowDockTab`); the digitise page belongs to the digitising panel,
 //! drawn by the app under this strip.
 
 use bataille_schema::Id;

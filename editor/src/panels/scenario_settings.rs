@@ -8,7 +8,7 @@ use bataille_schema::scenario::{Composition, Objective, ReinforcementEntry, Scen
 use bataille_schema::{Grid, HexName, Id};
 use egui::Ui;
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, ViewContext};
 use crate::model::history::Change;
 use crate::model::scenario_edit::{ScenarioChange, Settings};
 use crate::panels::field::{number, optional_number};
@@ -490,7 +490,7 @@ impl SettingsDialog {
                                 [(old, new)] => format!("Unit kind {old} → {new}"),
                                 _ => "Scenario settings".to_owned(),
                             };
-                            cx.send(Command::Edit { label, changes });
+                            cx.send(AppCommand::Edit { label, changes });
                         }
                     }
                     Err(e) => self.error = Some(e),

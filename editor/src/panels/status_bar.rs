@@ -36,7 +36,7 @@ impl StatusBar {
                 // Hex names off is remembered between runs and maps: say so, and offer them
                 // back (issue 21: it persisted with no hint).
                 if !ctx.view.layers.hex_names {
-                    let show = crate::context::Command::ToggleHexNames;
+                    let show = crate::context::UiCommand::ToggleHexNames;
                     let text = format!("hex names off ({})", show.shortcut_text(ui.ctx()));
                     if ui
                         .button(text)

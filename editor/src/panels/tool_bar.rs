@@ -1,8 +1,8 @@
-//! The tool bar: the map tools, Undo, Redo and Save, each sending its `Command`.
+//! The tool bar: the map tools, Undo, Redo and Save, each sending its `UiCommand`.
 
 use egui::Ui;
 
-use crate::context::{Command, ViewContext};
+use crate::context::{UiCommand, ViewContext};
 use crate::tools::Tool;
 
 /// The tool bar (no state of its own).
@@ -20,7 +20,7 @@ impl ToolBar {
                         .on_hover_text(tool.tooltip())
                         .clicked()
                     {
-                        ctx.send(Command::Tool(tool));
+                        ctx.send(UiCommand::Tool(tool));
                     }
                 }
                 ui.separator();
@@ -29,21 +29,21 @@ impl ToolBar {
                     .on_hover_text("Undo (Ctrl+Z)")
                     .clicked()
                 {
-                    ctx.send(Command::Undo);
+                    ctx.send(UiCommand::Undo);
                 }
                 if ui
                     .add_enabled(ctx.history.can_redo(), egui::Button::new("⟳ Redo"))
                     .on_hover_text("Redo (Ctrl+Shift+Z or Ctrl+Y)")
                     .clicked()
                 {
-                    ctx.send(Command::Redo);
+                    ctx.send(UiCommand::Redo);
                 }
                 if ui
                     .button("💾 Save")
                     .on_hover_text("Save (Ctrl+S)")
                     .clicked()
                 {
-                    ctx.send(Command::Save);
+                    ctx.send(UiCommand::Save);
                 }
             });
         });

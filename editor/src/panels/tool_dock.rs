@@ -1,11 +1,11 @@
 //! The left dock: the terrain palette first (it never moves), then the current tool's options,
 //! then the layers shown. The dock has one width whatever the tool, so the map never shifts.
-//! Every choice is a `Command` (the tools' state is changed by the app's handler).
+//! Every choice is an `AppCommand` (the tools' state is changed by the app's handler).
 
 use bataille_schema::scenario::Owner;
 use egui::{Color32, RichText, Ui};
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, UiCommand, ViewContext};
 use crate::map::view::colour32;
 use crate::model::scenario_edit::{CounterAt, needs_placing};
 use crate::model::selection::Sel;
@@ -37,12 +37,12 @@ impl ToolDock {
                     .selectable_label(selected, format!("{code}  {}", t.name))
                     .clicked()
                 {
-                    ctx.send(Command::PickTerrain(c));
+                    ctx.send(AppCommand::PickTerrain(c));
                 }
             });
         }
         if ui.button("Edit legend…").clicked() {
-            ctx.send(Command::Legend);
+            ctx.send(UiCommand::Legend);
         }
         ui.separator();
         ui.heading(tools.tool.name());
@@ -57,7 +57,7 @@ impl ToolDock {
                         .on_hover_text("[ and ] change it")
                         .changed()
                     {
-                        ctx.send(Command::SetBrushRadius(radius));
+                        ctx.send(AppCommand::SetBrushRadius(radius));
                     }
                 });
             }
@@ -66,7 +66,7 @@ impl ToolDock {
                 if doc.map.hexside_types.is_empty() {
                     ui.weak("The legend has no hexside features.");
                     if ui.button("Add hexside features…").clicked() {
-                        ctx.send(Command::LegendHexsides);
+                        ctx.send(UiCommand::LegendHexsides);
                     }
                 }
                 for (id, t) in &doc.map.hexside_types {
@@ -74,7 +74,7 @@ impl ToolDock {
                     let text = RichText::new(format!("〰 {}", t.name))
                         .color(colour32(&t.colour, Color32::BLUE));
                     if ui.selectable_label(selected, text).clicked() {
-                        ctx.send(Command::SetHexsideFeature(id.clone()));
+                        ctx.send(AppCommand::SetHexsideFeature(id.clone()));
                     }
                 }
                 ui.weak("Drag along edges to add; right-drag removes.");
@@ -84,7 +84,7 @@ impl ToolDock {
                 if doc.map.overlay_types.is_empty() {
                     ui.weak("The legend has no overlays.");
                     if ui.button("Add overlays…").clicked() {
-                        ctx.send(Command::LegendOverlays);
+                        ctx.send(UiCommand::LegendOverlays);
                     }
                 }
                 for (id, t) in &doc.map.overlay_types {
@@ -93,7 +93,7 @@ impl ToolDock {
                         .selectable_label(selected, format!("{:?}: {}", t.symbol, t.name))
                         .clicked()
                     {
-                        ctx.send(Command::SetOverlayType(id.clone()));
+                        ctx.send(AppCommand::SetOverlayType(id.clone()));
                     }
                 }
                 ui.weak("Click to add; right-click removes.");
@@ -101,7 +101,7 @@ impl ToolDock {
             Tool::Label => {
                 let mut text = tools.label_text.clone();
                 if labelled_text(ui, "Label text", &mut text).changed() {
-                    ctx.send(Command::SetLabelText(text));
+                    ctx.send(AppCommand::SetLabelText(text));
                 }
                 ui.weak("Click a hex to give it this label; right-click removes a label.");
             }
@@ -123,13 +123,13 @@ impl ToolDock {
         ui.checkbox(&mut layers.hex_names, "Hex names");
         ui.checkbox(&mut layers.grid, "Grid");
         if layers != ctx.view.layers {
-            ctx.send(Command::SetLayers(layers));
+            ctx.send(AppCommand::SetLayers(layers));
         }
     }
 }
 
 /// The zone tool's options: what the selection owns, the zone being painted. The options are
-/// shown on a copy of the tool; what the user changed is sent (`Command::ZoneOptions`), after
+/// shown on a copy of the tool; what the user changed is sent (`AppCommand::ZoneOptions`), after
 /// the new zone the options made, if any.
 fn zone_tool_options(ctx: &ViewContext<'_>, ui: &mut Ui) {
     let mut zone_tool = ctx.zone_tool.clone();
@@ -152,10 +152,10 @@ fn zone_tool_options(ctx: &ViewContext<'_>, ui: &mut Ui) {
         _ => None,
     };
     if let Some((label, changes)) = zone_tool.options_ui(ui, ctx.doc, unit, owner) {
-        ctx.send(Command::Edit { label, changes });
+        ctx.send(AppCommand::Edit { label, changes });
     }
     if zone_tool.options() != ctx.zone_tool.options() {
-        ctx.send(Command::ZoneOptions(zone_tool.options()));
+        ctx.send(AppCommand::ZoneOptions(zone_tool.options()));
     }
 }
 
@@ -217,7 +217,7 @@ fn units_tool_options(ctx: &ViewContext<'_>, ui: &mut Ui) {
         ui.weak("Every counter is placed.");
     }
     if select.is_some() {
-        ctx.send(Command::Select(select));
+        ctx.send(AppCommand::Select(select));
     }
 }
 

@@ -45,7 +45,7 @@ pub struct ZoneTool {
     last_hex: Option<HexIndex>,
 }
 
-/// The zone tool's options, as the left dock sets them (by `Command::ZoneOptions`).
+/// The zone tool's options, as the left dock sets them (by `AppCommand::ZoneOptions`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ZoneOptions {
     pub mode: ZoneMode,

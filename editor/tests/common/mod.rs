@@ -343,7 +343,7 @@ pub fn scenario_of(h: &H) -> &Scenario {
 }
 
 /// Runs a command as the menus do (queued, run at the end of the frame), and the frames after.
-pub fn command(h: &mut H, command: bataille_editor::Command) {
+pub fn command(h: &mut H, command: impl Into<bataille_editor::Command>) {
     h.state_mut().request(command);
     h.run();
     h.step();

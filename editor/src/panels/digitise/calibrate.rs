@@ -1,14 +1,14 @@
 //! The Calibrate tab: clicked hex centres named in a table with their residuals, the fit kind,
 //! what the check found (the click the others disagree with, its row marked; a fit kind too
 //! simple for the scan, with a button for the richer one), and the start for maps without
-//! printed numbers. Each new fit goes out as `Command::SetBackground` (one undo step).
+//! printed numbers. Each new fit goes out as `AppCommand::SetBackground` (one undo step).
 
 use bataille_schema::HexIndex;
 use bataille_schema::map::FitKind;
 use egui::{Color32, RichText, Ui};
 
 use super::PROBLEM;
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, ViewContext};
 use crate::layers::scan::RESIDUAL_WARN_PX;
 use crate::services::calibration::{ClickTarget, kind_name};
 use crate::services::digitise::{Digitise, Mode};
@@ -197,7 +197,7 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
         next = Some(placed);
     }
     if let Some(bg) = next {
-        ctx.send(Command::SetBackground {
+        ctx.send(AppCommand::SetBackground {
             label: "Calibrate".into(),
             after: Some(Box::new(bg)),
         });

@@ -2,14 +2,14 @@
 //! inspector, so the map keeps its width): the Scan, Calibrate, Terrain, Hexsides and Check
 //! tabs, and the import dialog. [`DigitisePanel`] keeps the dialog's typed path; the session it
 //! shows and sets (the scan, the tools, the click mode, the view options) is the app's
-//! [`Digitise`], lent for the call. Document edits go out as `Command`s.
+//! [`Digitise`], lent for the call. Document edits go out as `AppCommand`s.
 
 mod calibrate;
 mod suggest;
 
 use egui::{Color32, Ui};
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, UiCommand, ViewContext};
 use crate::panels::file_dialog::{FileDialog, FileOutcome};
 use crate::services::digitise::{Digitise, Mode, Tab};
 use crate::services::files::PickPurpose;
@@ -21,7 +21,7 @@ const PROBLEM: Color32 = Color32::from_rgb(200, 80, 40);
 /// The digitise panel's own state: the import dialog while it is open.
 #[derive(Debug, Default)]
 pub struct DigitisePanel {
-    /// The import dialog, while it is open (`Command::ImportScan` opens it on the map's scan,
+    /// The import dialog, while it is open (`UiCommand::ImportScan` opens it on the map's scan,
     /// or in the map's folder): the editor's file dialog, listing images.
     pub import_dialog: Option<Box<FileDialog>>,
 }
@@ -47,7 +47,7 @@ impl DigitisePanel {
                 .on_hover_text("Close digitising")
                 .clicked()
             {
-                ctx.send(Command::DigitisePanel(false));
+                ctx.send(AppCommand::SetDigitisePanel(false));
             }
         });
         ui.horizontal_wrapped(|ui| {
@@ -80,7 +80,7 @@ impl DigitisePanel {
             });
     }
 
-    /// The import dialog, while it is open: Import sends `Command::ImportScanFrom`.
+    /// The import dialog, while it is open: Import sends `AppCommand::ImportScanFrom`.
     pub fn import_dialog_ui(&mut self, ctx: &ViewContext<'_>, egui_ctx: &egui::Context) {
         let Some(mut dialog) = self.import_dialog.take() else {
             return;
@@ -91,7 +91,7 @@ impl DigitisePanel {
             ui.weak("A PNG, JPEG or TIFF of the printed map, at most 12,000 × 12,000 pixels.");
         });
         match outcome {
-            FileOutcome::Chosen(path) => ctx.send(Command::ImportScanFrom(path)),
+            FileOutcome::Chosen(path) => ctx.send(AppCommand::ImportScanFrom(path)),
             FileOutcome::Cancel => {}
             FileOutcome::Open => self.import_dialog = Some(dialog),
         }
@@ -99,7 +99,7 @@ impl DigitisePanel {
 
     fn scan_tab(&self, ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
         if ui.button("Import a scan…").clicked() {
-            ctx.send(Command::ImportScan);
+            ctx.send(UiCommand::ImportScan);
         }
         match (&digitise.scan, &ctx.doc.map.background) {
             (Some(scan), Some(bg)) => {
@@ -141,7 +141,7 @@ pub fn remove_scan_button(ctx: &ViewContext<'_>, ui: &mut Ui) {
         .add_enabled(has_scan, egui::Button::new("Remove the scan"))
         .clicked()
     {
-        ctx.send(Command::SetBackground {
+        ctx.send(AppCommand::SetBackground {
             label: "Remove scan".into(),
             after: None,
         });
@@ -184,7 +184,7 @@ fn check_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Digitise) {
             .chain(grid.indices())
             .find(|h| checked.binary_search(&grid.name(*h)).is_err());
         if let Some(hex) = next {
-            ctx.send(Command::GoToHex {
+            ctx.send(AppCommand::GoToHex {
                 hex: grid.name(hex),
                 close: false,
             });

@@ -13,7 +13,7 @@ use bataille_schema::{Grid, HexIndex, Id};
 use egui::{Color32, RichText, Ui};
 
 use super::PROBLEM;
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, ViewContext};
 use crate::model::history::Change;
 use crate::services::digitise::{Digitise, Mode};
 use crate::services::jobs::{Job, progress_row};
@@ -144,7 +144,7 @@ fn review_rows(
 /// Centres the map on a reviewed hex, close enough to judge it against the scan.
 fn show_reviewed(ctx: &ViewContext<'_>, hex: Option<HexIndex>) {
     if let Some(hex) = hex {
-        ctx.send(Command::GoToHex {
+        ctx.send(AppCommand::GoToHex {
             hex: ctx.doc.map.grid.name(hex),
             close: true,
         });
@@ -203,7 +203,7 @@ pub(super) fn terrain_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Dig
         let text = RichText::new(format!("Sample {}: {n}", t.name))
             .color(crate::map::view::colour32(&t.colour, Color32::MAGENTA));
         if ui.selectable_label(ctx.tools.terrain == c, text).clicked() {
-            ctx.send(Command::SampleTerrain(c));
+            ctx.send(AppCommand::SampleTerrain(c));
             digitise.mode = Mode::SampleTerrain;
         }
     }
@@ -238,7 +238,7 @@ pub(super) fn terrain_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Dig
     let above = suggest.accept_terrain(doc, suggest.threshold);
     let names = ["Accept all", "Accept above threshold"];
     if let Some(cells) = accept_row(ui, names, &all, &above) {
-        ctx.send(Command::Edit {
+        ctx.send(AppCommand::Edit {
             label: "Accept terrain suggestions".into(),
             changes: vec![Change::Terrain(cells)],
         });
@@ -264,7 +264,7 @@ pub(super) fn terrain_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Dig
         Some(Review::Step(forward)) => suggest.step_review(doc, forward),
         Some(Review::Accept) => {
             if let Some(change) = suggest.accept_reviewed(doc) {
-                ctx.send(Command::Edit {
+                ctx.send(AppCommand::Edit {
                     label: "Accept terrain suggestion".into(),
                     changes: vec![change],
                 });
@@ -345,7 +345,7 @@ pub(super) fn hexsides_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Di
     ));
     let names = ["Accept all hexsides", "Accept hexsides above threshold"];
     if let Some(changes) = accept_row(ui, names, &all, &above) {
-        ctx.send(Command::Edit {
+        ctx.send(AppCommand::Edit {
             label: "Accept hexside suggestions".into(),
             changes,
         });
@@ -386,7 +386,7 @@ pub(super) fn hexsides_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Di
         Some(Review::Accept) => {
             let changes = suggest.accept_side_reviewed(doc);
             if !changes.is_empty() {
-                ctx.send(Command::Edit {
+                ctx.send(AppCommand::Edit {
                     label: "Accept hexside suggestion".into(),
                     changes,
                 });

@@ -530,7 +530,7 @@ impl OobPanel {
         ui.label(format!("{} hexes", zone.hexes.len()));
         ui.horizontal(|ui| {
             if ui.button("Paint hexes (Z)").clicked() {
-                cx.send(Command::PaintZone(z));
+                cx.send(AppCommand::PaintZone(z));
             }
             if ui.button("Delete zone").clicked() {
                 // Counters free in it keep their hex (model::delete).

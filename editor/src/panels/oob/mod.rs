@@ -2,8 +2,8 @@
 //! leader and units, with a filter and keyboard navigation (Up/Down move, Left/Right fold, Enter edits);
 //! rows drag onto the map; the form of the selected item for every field of the model. The
 //! panel is handed the frame's `ViewContext`, edits a draft and, when a field is committed
-//! (Enter, focus lost, a choice made), sends a `Command::Edit` — ids kept unique (suffixed) and
-//! renamed everywhere they are referenced; choosing a row sends `Command::Select`.
+//! (Enter, focus lost, a choice made), sends a `AppCommand::Edit` — ids kept unique (suffixed) and
+//! renamed everywhere they are referenced; choosing a row sends `AppCommand::Select`.
 
 mod draft;
 mod forms;
@@ -19,7 +19,7 @@ use bataille_schema::scenario::{Commander, Corps, Owner, Placement, Scenario, Un
 use bataille_schema::{Colour, Grid, HexName, Id, MapEdge, Side, bounds};
 use egui::{Color32, RichText, Ui};
 
-use crate::context::{Command, ViewContext};
+use crate::context::{AppCommand, UiCommand, ViewContext};
 use crate::map::view::colour32;
 use crate::model::document::Document;
 use crate::model::history::Change;
@@ -174,7 +174,7 @@ struct Draft {
 #[derive(Default)]
 pub struct OobPanel {
     /// This frame's selection: the context's, as the tree changed it during the frame (the
-    /// `Command::Select` it sent runs at the end of the frame).
+    /// `AppCommand::Select` it sent runs at the end of the frame).
     selected: Option<Sel>,
     /// The selection last seen in the context: when it changes, the tree scrolls to it.
     seen_selection: Option<Sel>,
@@ -206,7 +206,7 @@ pub struct OobPanel {
 /// Sends an edit (one undo step) to the app's handler.
 fn send_edit(cx: &ViewContext<'_>, (label, changes): NamedEdit) {
     if !changes.is_empty() {
-        cx.send(Command::Edit { label, changes });
+        cx.send(AppCommand::Edit { label, changes });
     }
 }
 
@@ -219,7 +219,7 @@ fn send_edits(cx: &ViewContext<'_>, edits: impl IntoIterator<Item = NamedEdit>) 
 
 /// Asks for a selection (after the edits sent before it).
 fn select(cx: &ViewContext<'_>, sel: Option<Sel>) {
-    cx.send(Command::Select(sel));
+    cx.send(AppCommand::Select(sel));
 }
 
 fn place_short(p: &Placement) -> String {
@@ -273,7 +273,7 @@ impl OobPanel {
         let Some(file) = doc.scenario.as_ref() else {
             ui.weak("No scenario is open: the order of battle belongs to a scenario.");
             if ui.button("New scenario for this map…").clicked() {
-                cx.send(Command::NewScenario);
+                cx.send(UiCommand::NewScenario);
             }
             return;
         };
@@ -295,7 +295,7 @@ impl OobPanel {
         ui.horizontal(|ui| {
             ui.strong(&s.title);
             if ui.small_button("⚙ Settings…").clicked() {
-                cx.send(Command::ScenarioSettings);
+                cx.send(UiCommand::ScenarioSettings);
             }
         });
         ui.weak(format!(

@@ -375,7 +375,7 @@ impl OobPanel {
                     if resp.clicked() {
                         if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                             self.focus_form = true;
-                            cx.send(Command::GoToSelection);
+                            cx.send(UiCommand::GoToSelection);
                         } else if row.node().is_some() && sel.is_none() {
                             toggles.push((
                                 row.node().unwrap_or(Node::Zones),
@@ -386,7 +386,7 @@ impl OobPanel {
                             self.selected = sel;
                             select(cx, sel);
                             if resp.double_clicked() {
-                                cx.send(Command::GoToSelection);
+                                cx.send(UiCommand::GoToSelection);
                             }
                         }
                         resp.request_focus();

@@ -1,34 +1,19 @@
-//! Everything a user can ask the editor, as data: the `Command` enum with each command's label,
-//! tooltip and shortcuts defined once (as rerun's `UICommand` does). Menus, the tool bar, the
-//! command palette, the shortcut sheet and the key handler all read them from here; panels and
-//! tools queue commands and `EditorApp::execute` (in `handler`) is the one place they run.
-
-use std::path::PathBuf;
+//! UI commands: what a user can ask from a menu, the tool bar, the palette or a key, without
+//! data (as rerun's `UICommand`): each one's label, tooltip and shortcuts are defined once here.
+//! Menus, the tool bar, the command palette, the shortcut sheet and the key handler read them
+//! from here and nothing else; what each one does is decided in one place, the app's handler.
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use bataille_schema::map::Background;
-use bataille_schema::{HexIndex, HexName, Id};
+use crate::tools::Tool;
 
-use crate::map::view::Layers;
-use crate::model::document::NewMapSettings;
-use crate::model::history::Change;
-use crate::model::scenario_edit::CounterAt;
-use crate::model::selection::Sel;
-use crate::services::export::ExportRequest;
-use crate::services::files::PickPurpose;
-use crate::tools::zone::ZoneOptions;
-use crate::tools::{Tool, ToolOutput};
-
-/// Something the user asked for, from a menu, a button, a shortcut, the palette or a tool.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
+/// Something the user asked for from a menu, a button, a shortcut or the palette.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UiCommand {
     NewMap,
     Open,
-    OpenPath(PathBuf),
     Save,
     SaveAs,
-    SaveAsPath(PathBuf),
     Quit,
     Undo,
     Redo,
@@ -37,11 +22,15 @@ pub enum Command {
     ZoomIn,
     ZoomOut,
     ToggleHexNames,
+    /// A map tool (one value per tool: `Tool::ALL`).
     Tool(Tool),
     BrushBigger,
     BrushSmaller,
     MapSettings,
     Legend,
+    /// The legend editor, on its hexside (overlay) page.
+    LegendHexsides,
+    LegendOverlays,
     ToggleLeftDock,
     ToggleRightDock,
     ToggleDiagnostics,
@@ -67,130 +56,20 @@ pub enum Command {
     ExportPrint,
     /// View ▸ Table overlay: a miniatures table over the map at a system's ground scale.
     ToggleTableOverlay,
-    /// A document edit: one undo step (or part of the open one).
-    Edit {
-        label: String,
-        changes: Vec<Change>,
-    },
-    /// What a map tool returned for this frame's pointer input (a stroke's part).
-    Stroke(ToolOutput),
-    /// The current tool applied to one hex as a click there would (Enter on the map), or as a
-    /// right click (`remove`, Shift+Enter): one undo step.
-    ApplyTool {
-        hex: HexIndex,
-        remove: bool,
-    },
-    /// Select an item of the order of battle (and the hex its counter stands on), or nothing.
-    Select(Option<Sel>),
     /// Show the order of battle in the right dock, scrolled to the selection.
     ShowOrderOfBattle,
-    /// The terrain painted (a palette row): the brush or fill tool takes it.
-    PickTerrain(char),
-    SetBrushRadius(u32),
-    /// The hexside feature the hexside tool draws.
-    SetHexsideFeature(Id),
-    /// The overlay the overlay tool places.
-    SetOverlayType(Id),
-    /// The text the label tool sets.
-    SetLabelText(String),
-    /// The map layers shown.
-    SetLayers(Layers),
-    /// The legend editor, on its hexside (overlay) page.
-    LegendHexsides,
-    LegendOverlays,
+    /// Show the inspector page of the right dock.
+    ShowInspector,
     /// Digitise ▸ Import scan…: the dialog asking for the scan's file.
     ImportScan,
-    /// Import this scan for the map (decoded in the background; its background is set then).
-    ImportScanFrom(PathBuf),
-    /// Set the map's scan and its fit (`None`: remove the scan): one undo step.
-    SetBackground {
-        label: String,
-        after: Option<Box<Background>>,
-    },
     /// Mark the hex under the pointer (or the selected one) as checked against the scan, or
     /// unmark it.
     ToggleChecked,
-    /// The terrain the digitise panel's sample clicks mark (the palette's terrain, the tool
-    /// unchanged).
-    SampleTerrain(char),
-    /// Centre the map on a hex and select it; `close`: zoom in enough to judge it (or a
-    /// hexside of it) against the scan (200 % at least).
-    GoToHex {
-        hex: HexName,
-        close: bool,
-    },
-    /// Show (or hide) the digitise panel.
-    DigitisePanel(bool),
-    /// The digitise panel, opened on a tab.
-    DigitiseOn(DigitiseTab),
-    /// Go to what a diagnostic is about: select its unit, leader, corps or zone, centre its hex.
-    GoToDiagnostic(Box<bataille_validator::Diagnostic>),
     /// Centre the map on the selected counter.
     GoToSelection,
-    /// Put a counter on a hex (one undo step) and select it: a drag from the tree or the map.
-    PlaceCounter(CounterAt, HexIndex),
-    /// Paint a deployment zone's hexes: the zone tool, on this zone.
-    PaintZone(usize),
-    /// The zone tool's options (mode, zone painted, objective points, zones shown).
-    ZoneOptions(ZoneOptions),
-    /// Show a page of the right dock.
-    ShowDockTab(DockTab),
-    /// The unsaved-changes question answered Save: save (or ask where), then run the command.
-    GuardSave(Box<Command>),
-    /// …answered Discard: forget the changes, then run the command.
-    GuardDiscard(Box<Command>),
-    /// Recover the unsaved changes kept in this recovery file.
-    Recover(PathBuf),
-    /// Delete this recovery file.
-    DiscardRecovery(PathBuf),
-    /// The path dialog's choice: open it, or save there (then run `then`).
-    PathChosen {
-        purpose: PickPurpose,
-        path: PathBuf,
-        then: Option<Box<Command>>,
-    },
-    /// The path dialog's Browse…: ask the desktop's file chooser.
-    Browse,
-    /// The new-map dialog's Create: a new document with these settings.
-    CreateMap(NewMapSettings),
-    /// Tell the user something in a corner for a few seconds.
-    Notify(String),
-    /// The export dialog's Export: start the job.
-    StartExport(Box<ExportRequest>),
-    /// A file-safety dialog's answer (replace a file, overwrite one changed on disk, reload).
-    File(FileCommand),
+    /// Show the digitise panel.
+    DigitisePanel,
 }
-
-/// What the file-safety dialogs send (issue 26): saves the user agreed to, and reloading.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FileCommand {
-    /// Save to `path`, then run `then`. `replace`: the user agreed to replace the file there
-    /// (Save As); `overwrite`: to overwrite files changed on disk since they were read.
-    SaveTo {
-        path: PathBuf,
-        then: Option<Box<Command>>,
-        replace: bool,
-        overwrite: bool,
-    },
-    /// Read the document's files again from disk, dropping the changes made in the editor.
-    Reload,
-    /// Keep both versions: ask where the document goes (a scenario's map beside it), then
-    /// run `then`.
-    SaveElsewhere { then: Option<Box<Command>> },
-}
-
-/// Which page the right dock shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DockTab {
-    #[default]
-    Oob,
-    Inspector,
-    /// The digitising page (shown while digitising).
-    Digitise,
-}
-
-/// The tabs of the digitise panel.
-pub use crate::services::digitise::Tab as DigitiseTab;
 
 /// What the pointer does, for the shortcut sheet (not commands: they act where the pointer is).
 pub const POINTER_GESTURES: &[(&str, &str)] = &[
@@ -237,10 +116,11 @@ const fn cmd_shift(key: Key) -> KeyboardShortcut {
     )
 }
 
-impl Command {
-    /// The commands the palette lists and the key handler knows (those without a payload).
-    pub fn all() -> Vec<Command> {
-        use Command::*;
+impl UiCommand {
+    /// Every UI command: the palette lists them, the key handler and the shortcut sheet know
+    /// them.
+    pub fn all() -> Vec<UiCommand> {
+        use UiCommand::*;
         let mut all = vec![
             NewMap,
             Open,
@@ -254,7 +134,7 @@ impl Command {
             Redo,
             Escape,
         ];
-        all.extend(crate::tools::Tool::ALL.iter().map(|&t| Command::Tool(t)));
+        all.extend(crate::tools::Tool::ALL.iter().map(|&t| UiCommand::Tool(t)));
         all.extend([
             BrushSmaller,
             BrushBigger,
@@ -270,7 +150,7 @@ impl Command {
             ToggleRightDock,
             ToggleDiagnostics,
             ShowOrderOfBattle,
-            ShowDockTab(DockTab::Inspector),
+            ShowInspector,
             NextDiagnostic,
             PreviousDiagnostic,
             GoToSelection,
@@ -288,21 +168,19 @@ impl Command {
             ClearRecent,
             About,
             ImportScan,
-            DigitisePanel(true),
+            DigitisePanel,
         ]);
         all
     }
 
     /// The name in menus and the palette.
     pub fn label(&self) -> String {
-        use Command::*;
+        use UiCommand::*;
         let text = match self {
             NewMap => "New map…",
             Open => "Open…",
-            OpenPath(path) => return format!("Open {}", path.display()),
             Save => "Save",
             SaveAs => "Save as…",
-            SaveAsPath(path) => return format!("Save as {}", path.display()),
             Quit => "Quit",
             Undo => "Undo",
             Redo => "Redo",
@@ -336,59 +214,26 @@ impl Command {
             ExportTiled => "Export Tiled map…",
             ExportPrint => "Export print-and-play kit…",
             ToggleTableOverlay => "Table overlay",
-            Edit { label, .. } => return label.clone(),
-            Stroke(_) => "Stroke",
-            ApplyTool { .. } => "Apply the tool",
-            Select(_) => "Select",
             ShowOrderOfBattle => "Order of battle",
-            PickTerrain(code) => return format!("Terrain {code}"),
-            SetBrushRadius(r) => return format!("Brush radius {r}"),
-            SetHexsideFeature(id) => return format!("Hexside feature {id}"),
-            SetOverlayType(id) => return format!("Overlay {id}"),
-            SetLabelText(_) => "Label text",
-            SetLayers(_) => "Layers",
             LegendHexsides => "Add hexside features…",
             LegendOverlays => "Add overlays…",
             ImportScan => "Import scan…",
-            ImportScanFrom(path) => return format!("Import the scan {}", path.display()),
-            SetBackground { label, .. } => return label.clone(),
             ToggleChecked => "Mark the hex checked",
-            SampleTerrain(code) => return format!("Sample terrain {code}"),
-            GoToHex { hex, .. } => return format!("Go to {hex}"),
-            DigitisePanel(_) => "Digitise panel",
-            DigitiseOn(tab) => return format!("Digitise: {}", tab.name()),
-            GoToDiagnostic(d) => return format!("Go to {}", d.code),
             GoToSelection => "Go to the selection",
-            PlaceCounter(..) => "Place counter",
-            PaintZone(_) => "Paint the zone",
-            ZoneOptions(_) => "Zone tool options",
-            ShowDockTab(DockTab::Oob) => "Order of battle",
-            ShowDockTab(DockTab::Inspector) => "Inspector",
-            ShowDockTab(DockTab::Digitise) => "Digitise",
-            GuardSave(_) => "Save the changes",
-            GuardDiscard(_) => "Discard the changes",
-            Recover(_) => "Recover",
-            DiscardRecovery(_) => "Discard recovery",
-            PathChosen { path, .. } => return format!("Use {}", path.display()),
-            Browse => "Browse…",
-            CreateMap(_) => "Create map",
-            Notify(text) => return text.clone(),
-            StartExport(request) => return format!("Export the {}", request.kind.title()),
-            File(FileCommand::SaveTo { path, .. }) => return format!("Save {}", path.display()),
-            File(FileCommand::Reload) => "Reload from disk",
-            File(FileCommand::SaveElsewhere { .. }) => "Save elsewhere…",
+            ShowInspector => "Inspector",
+            DigitisePanel => "Digitise panel",
         };
         text.to_owned()
     }
 
     /// What it does, in a sentence (hover text, the palette).
     pub fn tooltip(&self) -> String {
-        use Command::*;
+        use UiCommand::*;
         let text = match self {
             NewMap => "Start a new map (asks for its size and legend)",
-            Open | OpenPath(_) => "Open a map, or a scenario with its map",
+            Open => "Open a map, or a scenario with its map",
             Save => "Save the map (and the scenario) to their files",
-            SaveAs | SaveAsPath(_) => "Save under another name or in another folder",
+            SaveAs => "Save under another name or in another folder",
             Quit => "Close the editor (asks about unsaved changes)",
             Undo => "Undo the last edit",
             Redo => "Redo the last undone edit",
@@ -422,50 +267,20 @@ impl Command {
             ToggleTableOverlay => {
                 "Show a miniatures table (180 × 120 cm…) on the map at a system's ground scale"
             }
-            Edit { .. } | Stroke(_) => "An edit of the document",
-            ApplyTool { .. } => "The current tool on the selected hex, as a click there",
-            Select(_) => "Select an item of the order of battle",
             ShowOrderOfBattle => "Show the order of battle in the right dock",
-            PickTerrain(_) => "Paint this terrain (brush or fill)",
-            SetBrushRadius(_) => "Brush radius, 0 to 5 hexes",
-            SetHexsideFeature(_) => "The feature the hexside tool draws",
-            SetOverlayType(_) => "The overlay the overlay tool places",
-            SetLabelText(_) => "The text the label tool sets",
-            SetLayers(_) => "Which layers of the map are shown",
             LegendHexsides | LegendOverlays => "Open the legend editor on this page",
-            ImportScan | ImportScanFrom(_) => "Load a scanned map to digitise under the grid",
-            SetBackground { .. } => "Set the scan under the map and its fit",
+            ImportScan => "Load a scanned map to digitise under the grid",
             ToggleChecked => "Mark the hex under the pointer as checked against the scan",
-            SampleTerrain(_) => "The terrain the digitise panel's sample clicks mark",
-            GoToHex { .. } => "Centre the map on the hex and select it",
-            DigitisePanel(_) | DigitiseOn(_) => "Calibrate, suggest terrain and hexsides, check",
-            GoToDiagnostic(_) => "Select what the diagnostic is about and centre its hex",
             GoToSelection => "Centre the map on the selected counter",
-            PlaceCounter(..) => "Put the counter on the hex",
-            PaintZone(_) => "The zone tool, adding hexes to this zone",
-            ZoneOptions(_) => "What the zone tool paints, and whether zones are shown",
-            ShowDockTab(_) => "Show this page of the right dock",
-            GuardSave(_) => "Save the changes, then go on",
-            GuardDiscard(_) => "Lose the changes, then go on",
-            Recover(_) => "Open the unsaved changes kept in the recovery file",
-            DiscardRecovery(_) => "Delete the recovery file",
-            PathChosen { .. } => "Open or save the chosen file",
-            Browse => "Choose with the desktop's file chooser",
-            CreateMap(_) => "Start the new map",
-            Notify(_) => "A message",
-            StartExport(_) => "Write the export in the background",
-            File(FileCommand::SaveTo { .. }) => "Save, as chosen in the dialog",
-            File(FileCommand::Reload) => "Read the files again, dropping the editor's changes",
-            File(FileCommand::SaveElsewhere { .. }) => {
-                "Keep both: save under another name, a scenario's map beside it"
-            }
+            ShowInspector => "Show this page of the right dock",
+            DigitisePanel => "Calibrate, suggest terrain and hexsides, check",
         };
         text.to_owned()
     }
 
     /// Its keys, the first one shown in menus.
     pub fn shortcuts(&self) -> Vec<KeyboardShortcut> {
-        use Command::*;
+        use UiCommand::*;
         match self {
             NewMap => vec![cmd(Key::N)],
             Open => vec![cmd(Key::O)],
@@ -512,7 +327,7 @@ impl Command {
 
     /// Whether it opens a dialog or an editor window (refused while another is open).
     pub fn opens_modal(&self) -> bool {
-        use Command::*;
+        use UiCommand::*;
         matches!(
             self,
             NewMap
@@ -533,7 +348,7 @@ impl Command {
 
     /// Whether it may run while a dialog is open (the dialog keeps the keyboard otherwise).
     pub fn works_over_dialogs(&self) -> bool {
-        matches!(self, Command::Escape)
+        matches!(self, UiCommand::Escape)
     }
 }
 
@@ -563,7 +378,7 @@ mod tests {
     #[test]
     fn no_two_commands_share_a_shortcut() {
         let mut seen = std::collections::HashMap::new();
-        for c in Command::all() {
+        for c in UiCommand::all() {
             for s in c.shortcuts() {
                 let key = (
                     s.modifiers.shift,
@@ -580,7 +395,7 @@ mod tests {
 
     #[test]
     fn every_command_has_a_label_and_a_tooltip() {
-        for c in Command::all() {
+        for c in UiCommand::all() {
             assert!(!c.label().is_empty());
             assert!(!c.tooltip().is_empty(), "{}", c.label());
         }
