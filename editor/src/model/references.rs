@@ -2,7 +2,10 @@
 //! edit never leaves a reference the validator would then report as an error the user never
 //! made (E02xx). The one place that knows every reference:
 //! - the victory conditions: a unit objective, a leader's loss and its winner, an army's hold
-//!   (Fontenoy 13, Denain 13.3);
+//!   (Fontenoy 13, Denain 13.3), a condition's `side` when it names an army (Napoleon at
+//!   Waterloo 8);
+//! - the sides' lists of armies (`sides[].armies`: a side left with no army goes, and the
+//!   conditions naming it);
 //! - the rules: an army's fire restriction and the corps it exempts (Denain 11.1), the armies a
 //!   unit kind may serve (Fontenoy: artillery French only), the army a marker is coloured for
 //!   (Denain 9.4's aides de camp, `rules.counters.markers[].army`);
@@ -19,7 +22,7 @@
 //! once; the caller adds the change of the renamed or deleted item itself.
 
 use bataille_schema::Id;
-use bataille_schema::scenario::{Owner, Placement, Rules, Scenario};
+use bataille_schema::scenario::{Owner, Placement, Rules, Scenario, VictoryCondition};
 
 use crate::model::history::Change;
 use crate::model::oob_ops::{edit_conversions, item_change};
@@ -109,6 +112,22 @@ impl<'a> IdMoves<'a> {
         victory
             .holds
             .retain_mut(|h| follow_one(&self.armies, &mut h.army));
+        // A side lists armies; one left with none goes (a side has at least one army), and so
+        // does a condition for it, or for a deleted army.
+        for side in &mut after.sides {
+            follow_list(&self.armies, &mut side.armies);
+        }
+        let gone: Vec<Id> = after
+            .sides
+            .iter()
+            .filter(|side| side.armies.is_empty())
+            .map(|side| side.id.clone())
+            .collect();
+        after.sides.retain(|side| !side.armies.is_empty());
+        victory.conditions.retain_mut(|c| {
+            let side = condition_side(c);
+            !gone.contains(side) && follow_one(&self.armies, side)
+        });
         let rules = &mut after.rules;
         rules
             .fire_restrictions
@@ -288,6 +307,16 @@ impl<'a> IdMoves<'a> {
                 }
             }
         }
+    }
+}
+
+/// The side or army a victory condition is for, to follow.
+fn condition_side(condition: &mut VictoryCondition) -> &mut Id {
+    match condition {
+        VictoryCondition::Exit { side, .. }
+        | VictoryCondition::FirstToDestroy { side, .. }
+        | VictoryCondition::LossThreshold { side, .. }
+        | VictoryCondition::PointsPerEnemyStrength { side, .. } => side,
     }
 }
 

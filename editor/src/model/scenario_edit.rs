@@ -9,7 +9,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use bataille_schema::scenario::{
-    Army, Command, Commander, Corps, Objective, Placement, Rules, Stacking, Unit, Victory, Zone,
+    Army, Command, Commander, Corps, Faction, Objective, Placement, Rules, Stacking, Unit, Victory,
+    Zone,
 };
 use bataille_schema::scenario::{Conversion, Rating};
 use bataille_schema::{HexName, Id, MapEdge, Scenario};
@@ -56,7 +57,7 @@ impl ArmyHeader {
     }
 }
 
-/// The scenario's settings: everything but the armies and zones.
+/// The scenario's settings: everything but the armies, zones and miniatures entries.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     pub title: String,
@@ -67,6 +68,8 @@ pub struct Settings {
     pub notes: Option<String>,
     pub rules: Rules,
     pub victory: Victory,
+    /// The sides: each lists armies by id, and victory conditions name them.
+    pub sides: Vec<Faction>,
 }
 
 impl Settings {
@@ -80,6 +83,7 @@ impl Settings {
             notes: s.notes.clone(),
             rules: s.rules.clone(),
             victory: s.victory.clone(),
+            sides: s.sides.clone(),
         }
     }
 
@@ -92,6 +96,7 @@ impl Settings {
         s.notes = self.notes.clone();
         s.rules = self.rules.clone();
         s.victory = self.victory.clone();
+        s.sides = self.sides.clone();
     }
 }
 

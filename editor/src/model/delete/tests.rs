@@ -422,3 +422,95 @@ fn every_rename_is_followed_wherever_the_id_is_named() {
         }
     }
 }
+
+/// Napoleon at Waterloo 8 as shipped, with one more condition naming an army, not a side (a
+/// condition's `side` may name either): the Prussians' own loss threshold.
+fn waterloo() -> Scenario {
+    let text = include_str!("../../../../scenarios/napoleon-at-waterloo.ron");
+    let file = bataille_schema::SourceFile::new("napoleon-at-waterloo.ron", text.to_owned());
+    let mut s = bataille_schema::io::parse_scenario(&file).expect("Waterloo parses");
+    s.victory
+        .conditions
+        .push(bataille_schema::scenario::VictoryCondition::LossThreshold {
+            side: Id::from("prussian"),
+            strength: 20,
+            effect: "The Prussians withdraw".to_owned(),
+        });
+    assert_eq!(dangling(&s), Vec::<String>::new(), "Waterloo as set up");
+    s
+}
+
+fn sides_of(s: &Scenario) -> Vec<(String, Vec<String>)> {
+    s.sides
+        .iter()
+        .map(|side| {
+            let armies = side.armies.iter().map(|a| a.as_str().to_owned()).collect();
+            (side.id.as_str().to_owned(), armies)
+        })
+        .collect()
+}
+
+fn condition_sides(s: &Scenario) -> Vec<String> {
+    s.victory
+        .conditions
+        .iter()
+        .map(|c| c.side().as_str().to_owned())
+        .collect()
+}
+
+/// An army renamed or deleted: the sides' lists of armies and the victory conditions naming
+/// the army follow (Napoleon at Waterloo 8: the Allies are the Anglo-Allied and Prussian
+/// armies), and undo gives everything back.
+#[test]
+fn sides_and_victory_conditions_follow_an_army_renamed_or_deleted() {
+    let s = waterloo();
+    let p = s
+        .armies
+        .iter()
+        .position(|a| a.id.as_str() == "prussian")
+        .expect("the Prussians");
+    // Renamed: the side lists the new id, the condition names it.
+    let (old, new) = (Id::from("prussian"), Id::from("preussen"));
+    let moves = IdMoves {
+        armies: vec![(&old, Some(&new))],
+        ..IdMoves::default()
+    };
+    let mut after = applied(&s, &follow_ids(&s, &moves));
+    after.armies[p].id = new.clone();
+    assert_eq!(dangling(&after), Vec::<String>::new());
+    assert_eq!(
+        sides_of(&after),
+        [
+            ("france".to_owned(), vec!["french".to_owned()]),
+            (
+                "allies".to_owned(),
+                vec!["anglo-allied".to_owned(), "preussen".to_owned()]
+            )
+        ]
+    );
+    assert_eq!(
+        condition_sides(&after),
+        ["allies", "allies", "france", "preussen"]
+    );
+    // Deleted: it leaves its side, and the condition for it goes.
+    let after = delete_and_undo(&s, "Prussians", &delete_army(&s, p).1);
+    assert_eq!(dangling(&after), Vec::<String>::new());
+    assert_eq!(sides_of(&after)[1].1, ["anglo-allied"]);
+    assert_eq!(condition_sides(&after), ["allies", "allies", "france"]);
+    // The French deleted: their side is left with no army and goes, with its conditions.
+    let f = s
+        .armies
+        .iter()
+        .position(|a| a.id.as_str() == "french")
+        .expect("the French");
+    let after = delete_and_undo(&s, "French", &delete_army(&s, f).1);
+    assert_eq!(dangling(&after), Vec::<String>::new());
+    assert_eq!(
+        sides_of(&after),
+        [(
+            "allies".to_owned(),
+            vec!["anglo-allied".to_owned(), "prussian".to_owned()]
+        )]
+    );
+    assert_eq!(condition_sides(&after), ["allies", "allies", "prussian"]);
+}
