@@ -290,6 +290,13 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
     for c in &victory.conditions {
         out.push(format!("Victory: {}.", condition_text(c)));
     }
+    for key in &victory.remove_conditions {
+        out.push(format!(
+            "Victory: no {} condition for {}.",
+            key.kind.as_str(),
+            key.side
+        ));
+    }
     for (hex, o) in &victory.objectives {
         out.push(format!(
             "Victory hex {hex} ({}): {} points.",
@@ -313,6 +320,38 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
     }
     if victory.holds.is_some() {
         out.push("Victory: the hexes to hold change (see the victory conditions).".to_owned());
+    }
+    if let Some(list) = &victory.unit_objectives {
+        let items: Vec<String> = list
+            .iter()
+            .map(|o| {
+                let name = units
+                    .get(o.unit.as_str())
+                    .map_or(o.unit.as_str(), |u| u.name.as_str());
+                format!("{name} {} points", o.points)
+            })
+            .collect();
+        out.push(if items.is_empty() {
+            "Victory: no unit is worth points.".to_owned()
+        } else {
+            format!("Victory: units worth points: {}.", items.join(", "))
+        });
+    }
+    if let Some(list) = &victory.leader_losses {
+        let items: Vec<String> = list
+            .iter()
+            .map(|l| {
+                let name = leaders
+                    .get(l.leader.as_str())
+                    .map_or(l.leader.as_str(), |(n, _)| n);
+                format!("{name} lost, {} wins", l.winner)
+            })
+            .collect();
+        out.push(if items.is_empty() {
+            "Victory: no leader's loss decides the game.".to_owned()
+        } else {
+            format!("Victory: {}.", items.join("; "))
+        });
     }
     if let Some(notes) = &victory.notes {
         out.push(format!("Victory: {notes}"));
@@ -443,5 +482,43 @@ mod tests {
         let text = "begin_save\u{1b}+/1/piece;;;a.png;Navarre/null;0;0;1;0\u{1b}end_save";
         assert_eq!(deobfuscate(&obfuscate(text)).as_deref(), Some(text));
         assert_eq!(deobfuscate("not a save"), None);
+    }
+
+    /// The victory changes a variant may make each have their sentence on the kit's "Variant"
+    /// page (a removed condition, the units and leaders worth victory replaced).
+    #[test]
+    fn removed_conditions_and_victory_lists_are_described() {
+        use bataille_schema::scenario::{LeaderLoss, UnitObjective};
+        use bataille_schema::variant::{ConditionKey, ConditionKind};
+        let text = include_str!("../../scenarios/denain-1712.ron");
+        let base = bataille_schema::io::parse_scenario(&bataille_schema::source::SourceFile::new(
+            "denain-1712.ron",
+            text.to_owned(),
+        ))
+        .expect("Denain");
+        let mut v = Variant::default();
+        v.victory.remove_conditions = vec![ConditionKey {
+            kind: ConditionKind::Exit,
+            side: "allies".into(),
+        }];
+        v.victory.unit_objectives = Some(vec![UnitObjective {
+            unit: "al-douglas".into(),
+            points: 5,
+        }]);
+        v.victory.leader_losses = Some(vec![LeaderLoss {
+            leader: "fr-villars".into(),
+            winner: "allies".into(),
+        }]);
+        let out = describe(&v, &base);
+        for expected in [
+            "Victory: no Exit condition for allies.",
+            "Victory: units worth points: Douglas 5 points.",
+            "Victory: Maréchal de Villars lost, allies wins.",
+        ] {
+            assert!(
+                out.iter().any(|s| s == expected),
+                "{expected} not in {out:?}"
+            );
+        }
     }
 }

@@ -30,8 +30,8 @@ use serde::{Deserialize, Serialize};
 use crate::bounds;
 use crate::common::{HexName, Id, Side};
 use crate::scenario::{
-    HoldCondition, Objective, Owner, Placement, Rating, ReinforcementEntry, Scenario, Unit,
-    VictoryCondition, Zone,
+    HoldCondition, LeaderLoss, Objective, Owner, Placement, Rating, ReinforcementEntry, Scenario,
+    Unit, UnitObjective, VictoryCondition, Zone,
 };
 use crate::source::push_pointer;
 
@@ -222,6 +222,10 @@ pub struct VictoryChange {
     /// (its id), or added when the base has none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<VictoryCondition>,
+    /// Conditions of the base left out, each named by its kind and side
+    /// (`(kind: Exit, side: "allies")`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove_conditions: Vec<ConditionKey>,
     /// Victory hexes by hex: each replaces the base's objective on that hex, or is added.
     #[serde(
         deserialize_with = "crate::unique::deserialize",
@@ -239,6 +243,12 @@ pub struct VictoryChange {
     /// The results won by holding hexes, replacing the base's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub holds: Option<Vec<HoldCondition>>,
+    /// The units worth victory points, replacing the base's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_objectives: Option<Vec<UnitObjective>>,
+    /// The leaders whose loss decides the game, replacing the base's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader_losses: Option<Vec<LeaderLoss>>,
     /// The victory notes, replacing the base's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
@@ -247,6 +257,62 @@ pub struct VictoryChange {
 impl VictoryChange {
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
+    }
+}
+
+/// The kind of a victory condition.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+pub enum ConditionKind {
+    Exit,
+    FirstToDestroy,
+    LossThreshold,
+    PointsPerEnemyStrength,
+}
+
+impl ConditionKind {
+    /// The kind of a condition.
+    pub fn of(condition: &VictoryCondition) -> ConditionKind {
+        match condition {
+            VictoryCondition::Exit { .. } => ConditionKind::Exit,
+            VictoryCondition::FirstToDestroy { .. } => ConditionKind::FirstToDestroy,
+            VictoryCondition::LossThreshold { .. } => ConditionKind::LossThreshold,
+            VictoryCondition::PointsPerEnemyStrength { .. } => {
+                ConditionKind::PointsPerEnemyStrength
+            }
+        }
+    }
+
+    /// Its name as written in a file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConditionKind::Exit => "Exit",
+            ConditionKind::FirstToDestroy => "FirstToDestroy",
+            ConditionKind::LossThreshold => "LossThreshold",
+            ConditionKind::PointsPerEnemyStrength => "PointsPerEnemyStrength",
+        }
+    }
+}
+
+/// A victory condition named by its kind and its side (what identifies it in a variant).
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionKey {
+    pub kind: ConditionKind,
+    /// The side or army it is for.
+    pub side: Id,
+}
+
+impl ConditionKey {
+    /// The key of a condition.
+    pub fn of(condition: &VictoryCondition) -> ConditionKey {
+        ConditionKey {
+            kind: ConditionKind::of(condition),
+            side: condition.side().clone(),
+        }
     }
 }
 
@@ -305,6 +371,7 @@ impl Variant {
     pub fn canonicalize(&mut self) {
         self.remove_units.sort();
         self.victory.remove_objectives.sort();
+        self.victory.remove_conditions.sort();
         for zone in self.zones.values_mut() {
             if let Some(hexes) = &mut zone.hexes {
                 hexes.sort();
@@ -487,5 +554,5 @@ mod changes;
 mod diff;
 mod resolve;
 
-pub use diff::{diff, rediff};
+pub use diff::{diff, name_from_title, rediff, unwritten};
 pub use resolve::resolve;

@@ -178,3 +178,219 @@ fn victory_and_rule_changes_survive_a_resolve_and_diff() {
     assert!(r.problems.is_empty(), "{:?}", r.problems);
     assert_eq!(bataille_schema::variant::rediff(&base, &r.scenario, &v), v);
 }
+
+fn unit_mut<'s>(s: &'s mut Scenario, id: &str) -> &'s mut Unit {
+    s.armies
+        .iter_mut()
+        .flat_map(|a| &mut a.units)
+        .find(|u| u.id.as_str() == id)
+        .expect("unit")
+}
+
+/// Denain with two victory conditions of the vocabulary (Denain itself has none).
+fn denain_with_conditions() -> Scenario {
+    use bataille_schema::scenario::VictoryCondition;
+    let mut base = denain();
+    base.victory.conditions = vec![
+        VictoryCondition::FirstToDestroy {
+            side: "allies".into(),
+            strength: 20,
+            result: "Allied victory".into(),
+        },
+        VictoryCondition::LossThreshold {
+            side: "french".into(),
+            strength: 15,
+            effect: "demoralised".into(),
+        },
+    ];
+    base
+}
+
+/// Each kind of change the variant format holds, made on the resolved scenario as the editor
+/// makes it, is written by the diff and read back whole: nothing the variant can say is lost
+/// on save (issue 25: a deleted victory condition, a title edit were lost).
+#[test]
+fn every_kind_of_change_survives_a_diff_and_resolve() {
+    use bataille_schema::scenario::{LeaderLoss, UnitObjective, VictoryCondition};
+    use bataille_schema::variant::unwritten;
+    type Edit = fn(&mut Scenario);
+    let edits: Vec<(&str, Edit)> = vec![
+        ("move a unit", |s| {
+            unit_mut(s, "al-douglas").placement = Placement::Hex("1913".into())
+        }),
+        ("unplace a unit", |s| {
+            unit_mut(s, "al-douglas").placement = Placement::Unplaced
+        }),
+        ("strength", |s| unit_mut(s, "al-douglas").cp = Some(1)),
+        ("morale and facing", |s| {
+            let u = unit_mut(s, "al-douglas");
+            u.morale = Some(1);
+            u.facing = Some(bataille_schema::Side::S);
+        }),
+        ("reinforcement turn and entry", |s| {
+            unit_mut(s, "al-wurtemberg").placement = Placement::Reinforcement {
+                turn: 2,
+                entry: vec!["2719".into()],
+            }
+        }),
+        ("move a leader", |s| {
+            s.armies[0].commanders[0].placement = Placement::Hex("1410".into())
+        }),
+        ("add a unit", |s| {
+            let mut u = s.armies[1].units[0].clone();
+            u.id = "al-new".into();
+            u.name = "New".into();
+            s.armies[1].units.push(u);
+        }),
+        ("remove a unit", |s| {
+            s.armies[1].units.remove(3);
+        }),
+        ("replace a zone", |s| {
+            s.zones[0].hexes.pop();
+        }),
+        ("add a zone", |s| {
+            let mut z = s.zones[0].clone();
+            z.id = "new-zone".into();
+            s.zones.push(z);
+        }),
+        ("turns", |s| s.turns += 2),
+        ("rule switches", |s| {
+            s.rules.command.lines_of_battle = !s.rules.command.lines_of_battle;
+            s.rules.command.leader_radius_hexes += 1;
+        }),
+        ("change a victory condition", |s| {
+            s.victory.conditions[0] = VictoryCondition::FirstToDestroy {
+                side: "allies".into(),
+                strength: 30,
+                result: "Allied victory".into(),
+            }
+        }),
+        ("add a victory condition", |s| {
+            s.victory
+                .conditions
+                .push(VictoryCondition::PointsPerEnemyStrength {
+                    side: "french".into(),
+                    points: 1,
+                })
+        }),
+        ("delete a victory condition", |s| {
+            s.victory.conditions.remove(0);
+        }),
+        ("delete every victory condition", |s| {
+            s.victory.conditions.clear()
+        }),
+        ("victory hexes and points", |s| {
+            s.victory.objectives.remove(4);
+            s.victory.objectives[0].points = 30;
+            s.victory.points_per_enemy_cp_eliminated = 3;
+        }),
+        ("units and leaders worth victory", |s| {
+            s.victory.unit_objectives.clear();
+            s.victory.leader_losses = vec![LeaderLoss {
+                leader: "fr-villars".into(),
+                winner: "allies".into(),
+            }];
+            s.victory.unit_objectives.push(UnitObjective {
+                unit: "al-douglas".into(),
+                points: 5,
+            });
+        }),
+        ("the title", |s| {
+            s.title = format!("{} — Eugène at noon", s.title)
+        }),
+    ];
+    let base = denain_with_conditions();
+    let original = Variant {
+        format_version: 1,
+        name: "V".into(),
+        base: "denain-1712.ron".into(),
+        ..Variant::default()
+    };
+    let opened = resolve(&base, &original).scenario;
+    for (what, edit) in edits {
+        let mut edited = opened.clone();
+        edit(&mut edited);
+        assert!(edited != opened, "{what}: the edit changes something");
+        let written = bataille_schema::variant::rediff(&base, &edited, &original);
+        let r = resolve(&base, &written);
+        assert!(r.problems.is_empty(), "{what}: {:?}", r.problems);
+        assert_eq!(
+            unwritten(&base, &edited, &written),
+            Vec::<&str>::new(),
+            "{what}"
+        );
+        let mut back = r.scenario;
+        let mut expected = edited.clone();
+        for s in [&mut back, &mut expected] {
+            for army in &mut s.armies {
+                army.units.sort_by(|a, b| a.id.cmp(&b.id));
+            }
+        }
+        assert!(back == expected, "{what}: {written:?}");
+    }
+}
+
+#[test]
+fn a_title_gives_the_variants_name() {
+    use bataille_schema::variant::name_from_title;
+    assert_eq!(
+        name_from_title("Denain 1712", "Denain 1712 — Eugène at noon"),
+        Some("Eugène at noon")
+    );
+    assert_eq!(
+        name_from_title("Denain 1712", "Eugène at noon"),
+        Some("Eugène at noon")
+    );
+    assert_eq!(name_from_title("Denain 1712", "Denain 1712 — "), None);
+}
+
+/// What a variant cannot hold (the date, the armies' names) is named, so the editor can say so
+/// rather than lose it silently.
+#[test]
+fn what_a_variant_cannot_hold_is_named() {
+    use bataille_schema::variant::unwritten;
+    let base = denain();
+    let original = variant(r#"Variant(format_version: 1, name: "V", base: "denain-1712.ron")"#);
+    let mut edited = resolve(&base, &original).scenario;
+    edited.date = "1712-07-25".into();
+    edited.armies[0].name = "Les Français".into();
+    unit_mut(&mut edited, "al-douglas").cp = Some(1);
+    let written = bataille_schema::variant::rediff(&base, &edited, &original);
+    assert_eq!(
+        unwritten(&base, &edited, &written),
+        vec![
+            "the date",
+            "the armies (names, colours, corps, commanders, units)"
+        ]
+    );
+}
+
+#[test]
+fn removed_conditions_are_checked() {
+    let base = denain_with_conditions();
+    let v = variant(
+        r#"Variant(format_version: 1, name: "V", base: "denain-1712.ron",
+            victory: (conditions: [FirstToDestroy(side: "allies", strength: 9, result: "x")],
+                      remove_conditions: [(kind: FirstToDestroy, side: "allies"), (kind: Exit, side: "allies"),
+                                          (kind: LossThreshold, side: "french"), (kind: LossThreshold, side: "french")]))"#,
+    );
+    let r = resolve(&base, &v);
+    let found: Vec<(ProblemKind, &str)> = r
+        .problems
+        .iter()
+        .map(|p| (p.kind, p.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (ProblemKind::Contradiction, "/victory/remove_conditions/0"),
+            (ProblemKind::UnknownId, "/victory/remove_conditions/1"),
+            (ProblemKind::NoChange, "/victory/remove_conditions/3"),
+        ]
+    );
+    assert_eq!(
+        r.scenario.victory.conditions.len(),
+        1,
+        "the loss threshold removed"
+    );
+}

@@ -218,8 +218,14 @@ impl EditorApp {
                 false
             }
             Ok(Ok((saved, stamps))) => {
+                let unwritten = saved.unwritten;
                 self.relocate(saved.map_path, saved.scenario);
                 self.doc.disk = stamps;
+                if !unwritten.is_empty() {
+                    // An opened variant's edits its file cannot hold: written as far as it
+                    // can, the rest kept here, unsaved, and said (issue 25).
+                    return self.variant_partly_saved(path, &unwritten);
+                }
                 self.history.mark_saved();
                 if let Some(old) = old_recovery {
                     self.report_io("remove the old recovery file", remove_if_present(&old));
@@ -272,6 +278,27 @@ impl EditorApp {
                 false
             }
         }
+    }
+
+    /// A variant saved without some of its edits, which a variant cannot hold: the document
+    /// stays unsaved (the close guard still asks) and the dialog names what was not written.
+    fn variant_partly_saved(&mut self, path: &Path, unwritten: &[&str]) -> bool {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        self.show_error(
+            &format!("Saved {name}, but a variant cannot hold all of these edits"),
+            format!(
+                "Not written: {}. A variant changes its base's units, leaders, zones, victory \
+                 conditions, turns and rule switches by id; the rest stays the base's when the \
+                 variant is opened again.",
+                unwritten.join(", ")
+            ),
+            "Undo these edits here and make them in the base scenario (File › Open base \
+             scenario); they are still in this window, unsaved.",
+        );
+        false
     }
 
     /// Save As chose `path`: refused at once when the save may not write there; asked first

@@ -22,6 +22,9 @@ pub struct Saved {
     pub map_path: Option<PathBuf>,
     /// The scenario's file and its `map` field as written.
     pub scenario: Option<(PathBuf, String)>,
+    /// What of an opened variant's edits its file cannot hold (`"the date"`): a variant
+    /// changes its base by id, and these stay the base's when it is opened again.
+    pub unwritten: Vec<&'static str>,
 }
 
 /// The map as written to `target`: `background.image` relative to `target`'s folder.
@@ -96,6 +99,7 @@ pub fn plan_save_moving(
             saved: Saved {
                 map_path: Some(path.to_owned()),
                 scenario: None,
+                unwritten: Vec::new(),
             },
         },
         Some(file) => {
@@ -110,11 +114,14 @@ pub fn plan_save_moving(
                 scenario.map = reference_from(path, &map_path);
                 check_map_reference(path, &scenario.map)?;
             }
+            let mut unwritten = Vec::new();
             let scenario_target = match &doc.variant {
                 // A variant: only what differs from its base, by id, its base named from
                 // where it goes.
                 Some(origin) => {
                     let mut variant = origin.changes(&scenario);
+                    unwritten =
+                        bataille_schema::variant::unwritten(&origin.base, &scenario, &variant);
                     if file.path != path {
                         variant.base = reference_from(path, &origin.base_path);
                     }
@@ -135,6 +142,7 @@ pub fn plan_save_moving(
                 saved: Saved {
                     map_path: moved.then_some(map_path),
                     scenario: Some((path.to_owned(), scenario.map)),
+                    unwritten,
                 },
             }
         }

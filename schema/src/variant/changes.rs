@@ -110,22 +110,15 @@ pub(super) fn allow(
     }
 }
 
-/// The kind of a victory condition, which with its side identifies it.
-fn condition_kind(c: &VictoryCondition) -> &'static str {
-    match c {
-        VictoryCondition::Exit { .. } => "Exit",
-        VictoryCondition::FirstToDestroy { .. } => "FirstToDestroy",
-        VictoryCondition::LossThreshold { .. } => "LossThreshold",
-        VictoryCondition::PointsPerEnemyStrength { .. } => "PointsPerEnemyStrength",
-    }
-}
-
 pub(super) fn victory(r: &mut Resolver<'_>, s: &mut Scenario, base: &Scenario, trace: &mut Trace) {
     let change = &r.variant.victory;
     let mut given: HashMap<(&str, &str), usize> = HashMap::new();
     for (i, condition) in change.conditions.iter().enumerate() {
         let at = format!("/victory/conditions/{i}");
-        let key = (condition_kind(condition), condition.side().as_str());
+        let key = (
+            ConditionKind::of(condition).as_str(),
+            condition.side().as_str(),
+        );
         if let Some(first) = given.get(&key) {
             let p = r.problem(
                 ProblemKind::Contradiction,
@@ -144,7 +137,7 @@ pub(super) fn victory(r: &mut Resolver<'_>, s: &mut Scenario, base: &Scenario, t
             .conditions
             .iter()
             .enumerate()
-            .filter(|(_, c)| condition_kind(c) == key.0 && c.side().as_str() == key.1)
+            .filter(|(_, c)| ConditionKind::of(c).as_str() == key.0 && c.side().as_str() == key.1)
             .map(|(n, _)| n)
             .collect();
         match same.as_slice() {
@@ -181,6 +174,7 @@ pub(super) fn victory(r: &mut Resolver<'_>, s: &mut Scenario, base: &Scenario, t
             }
         }
     }
+    remove_conditions(r, s, base, trace, &given);
     let removed: HashSet<&HexName> = change.remove_objectives.iter().collect();
     for (i, hex) in change.remove_objectives.iter().enumerate() {
         let at = format!("/victory/remove_objectives/{i}");
@@ -275,6 +269,26 @@ pub(super) fn victory(r: &mut Resolver<'_>, s: &mut Scenario, base: &Scenario, t
         );
         trace.place(at.clone(), Some(at), None);
     }
+    if let Some(v) = &change.unit_objectives {
+        let at = "/victory/unit_objectives".to_owned();
+        r.set(
+            &mut s.victory.unit_objectives,
+            v.clone(),
+            at.clone(),
+            "the units worth victory points",
+        );
+        trace.place(at.clone(), Some(at), None);
+    }
+    if let Some(v) = &change.leader_losses {
+        let at = "/victory/leader_losses".to_owned();
+        r.set(
+            &mut s.victory.leader_losses,
+            v.clone(),
+            at.clone(),
+            "the leaders whose loss decides the game",
+        );
+        trace.place(at.clone(), Some(at), None);
+    }
     if let Some(v) = &change.notes {
         let at = "/victory/notes".to_owned();
         r.set(
@@ -285,6 +299,71 @@ pub(super) fn victory(r: &mut Resolver<'_>, s: &mut Scenario, base: &Scenario, t
         );
         trace.place(at.clone(), Some(at.clone()), Some(at));
     }
+}
+
+/// The base's conditions a variant leaves out, by kind and side; the conditions after a removed
+/// one move up in the resolved scenario.
+fn remove_conditions(
+    r: &mut Resolver<'_>,
+    s: &mut Scenario,
+    base: &Scenario,
+    trace: &mut Trace,
+    given: &HashMap<(&str, &str), usize>,
+) {
+    let keys = &r.variant.victory.remove_conditions;
+    let mut removed: HashMap<&ConditionKey, usize> = HashMap::new();
+    for (i, key) in keys.iter().enumerate() {
+        let at = format!("/victory/remove_conditions/{i}");
+        let what = format!("`{}` condition for `{}`", key.kind.as_str(), key.side);
+        if let Some(first) = removed.get(key) {
+            r.problem(
+                ProblemKind::NoChange,
+                at,
+                format!("the {what} is already removed above: this changes nothing"),
+            )
+            .other = Some(format!("/victory/remove_conditions/{first}"));
+        } else if let Some(other) = given.get(&(key.kind.as_str(), key.side.as_str())) {
+            r.problem(
+                ProblemKind::Contradiction,
+                at,
+                format!("the {what} is both given and removed"),
+            )
+            .other = Some(format!("/victory/conditions/{other}"));
+        } else if !base
+            .victory
+            .conditions
+            .iter()
+            .any(|c| ConditionKey::of(c) == *key)
+        {
+            r.problem(
+                ProblemKind::UnknownId,
+                at,
+                format!("the base has no {what} to remove"),
+            );
+        } else {
+            removed.insert(key, i);
+        }
+    }
+    if removed.is_empty() {
+        return;
+    }
+    let before = std::mem::take(&mut s.victory.conditions);
+    let mut kept = Vec::new();
+    for (n, c) in before.into_iter().enumerate() {
+        let old = format!("/victory/conditions/{n}");
+        let origin = trace.places.remove(&old).unwrap_or(Origin {
+            variant: None,
+            base: Some(old),
+        });
+        if removed.contains_key(&ConditionKey::of(&c)) {
+            continue;
+        }
+        trace
+            .places
+            .insert(format!("/victory/conditions/{}", kept.len()), origin);
+        kept.push(c);
+    }
+    s.victory.conditions = kept;
 }
 
 pub(super) fn rules(r: &mut Resolver<'_>, s: &mut Scenario, trace: &mut Trace) {

@@ -196,6 +196,14 @@ fn victory_diff(base: &Scenario, edited: &Scenario, v: &mut VictoryChange) {
             v.conditions.push(condition.clone());
         }
     }
+    for condition in &b.conditions {
+        let key = ConditionKey::of(condition);
+        if !e.conditions.iter().any(|c| ConditionKey::of(c) == key)
+            && !v.remove_conditions.contains(&key)
+        {
+            v.remove_conditions.push(key);
+        }
+    }
     for objective in &e.objectives {
         if !b.objectives.contains(objective) {
             v.objectives.insert(
@@ -220,6 +228,12 @@ fn victory_diff(base: &Scenario, edited: &Scenario, v: &mut VictoryChange) {
     }
     if e.holds != b.holds {
         v.holds = Some(e.holds.clone());
+    }
+    if e.unit_objectives != b.unit_objectives {
+        v.unit_objectives = Some(e.unit_objectives.clone());
+    }
+    if e.leader_losses != b.leader_losses {
+        v.leader_losses = Some(e.leader_losses.clone());
     }
     if e.notes != b.notes
         && let Some(notes) = &e.notes
@@ -250,8 +264,12 @@ fn rules_diff(base: &Scenario, edited: &Scenario, r: &mut RuleChanges) {
 /// The variant `original` saved again after its resolved scenario was edited into `edited`:
 /// its own words (name, notes, sources, base) kept, its changes those that make `edited` from
 /// `base` (what the editor writes: only the changes).
+///
+/// A variant's title is its base's, then its name ([`Variant::title_over`]): an edited title
+/// gives the name (what follows the base's title and ` — `, or the whole title typed).
 pub fn rediff(base: &Scenario, edited: &Scenario, original: &Variant) -> Variant {
-    let mut v = diff(base, edited, &original.name, &original.base);
+    let name = name_from_title(&base.title, &edited.title).unwrap_or(&original.name);
+    let mut v = diff(base, edited, name, &original.base);
     v.format_version = original.format_version;
     v.notes = original.notes.clone();
     v.sources = original.sources.clone();
@@ -298,4 +316,71 @@ fn unit_change(old: &Unit, new: &Unit) -> UnitChange {
         }
     }
     c
+}
+
+/// The variant's name an edited title gives: what follows the base's title and ` — `, or the
+/// whole title when it does not start with the base's; `None` when nothing is left.
+pub fn name_from_title<'t>(base_title: &str, title: &'t str) -> Option<&'t str> {
+    let name = title
+        .strip_prefix(base_title)
+        .and_then(|rest| rest.trim_start().strip_prefix('—'))
+        .unwrap_or(title)
+        .trim();
+    (!name.is_empty()).then_some(name)
+}
+
+/// What of `edited` the variant `written` does not carry: the parts of the scenario that differ
+/// once the variant is applied to `base` again (a variant changes units, leaders, zones, the
+/// victory conditions, the turns and the rule switches by id; the date, the scenario's notes,
+/// the armies' names and colours, the corps stay the base's). Named for a person
+/// (`"the date"`); empty when the variant gives `edited` back whole. The title counts only by
+/// the name it gives, and the map reference not at all (it is the base's).
+pub fn unwritten(base: &Scenario, edited: &Scenario, written: &Variant) -> Vec<&'static str> {
+    let resolved = resolve(base, written).scenario;
+    let mut out = Vec::new();
+    if name_from_title(&base.title, &edited.title).unwrap_or(&written.name) != written.name {
+        out.push("the title");
+    }
+    let sort_units = |s: &Scenario| {
+        let mut armies = s.armies.clone();
+        for army in &mut armies {
+            army.units.sort_by(|a, b| a.id.cmp(&b.id));
+        }
+        armies
+    };
+    let parts: [(&'static str, bool); 14] = [
+        ("the date", resolved.date == edited.date),
+        ("the number of turns", resolved.turns == edited.turns),
+        (
+            "the turn length",
+            resolved.turn_minutes == edited.turn_minutes,
+        ),
+        ("the start time", resolved.start_time == edited.start_time),
+        ("the language", resolved.language == edited.language),
+        ("the scenario's notes", resolved.notes == edited.notes),
+        ("the codes allowed", resolved.allow == edited.allow),
+        ("the rules", resolved.rules == edited.rules),
+        (
+            "the armies (names, colours, corps, commanders, units)",
+            sort_units(&resolved) == sort_units(edited),
+        ),
+        ("the sides", resolved.sides == edited.sides),
+        ("the deployment zones", resolved.zones == edited.zones),
+        ("the victory conditions", resolved.victory == edited.victory),
+        (
+            "the miniatures rules",
+            resolved.miniatures == edited.miniatures,
+        ),
+        (
+            "the file format",
+            resolved.format_version == edited.format_version,
+        ),
+    ];
+    out.extend(
+        parts
+            .iter()
+            .filter(|(_, same)| !same)
+            .map(|(what, _)| *what),
+    );
+    out
 }
