@@ -3,7 +3,7 @@
 //! writes a map file with the background fit set.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context as _, anyhow};
 use bataille_schema::map::{Background, FitKind, Shifted};
@@ -334,14 +334,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "Digitised map".to_owned())
     });
-    let out_dir = args.out.parent().unwrap_or_else(|| Path::new(""));
     let mut map = Map {
         name,
         terrain: samples.terrain.clone(),
         hexside_types: samples.hexside_types.clone(),
         hexsides,
         background: Some(Background {
-            image: relative_path(&args.scan, out_dir),
+            // As the editor's Save names a scan: relative to the map's folder.
+            image: bataille_schema::paths::reference_from(&args.out, &args.scan),
             fit: fit_kind,
             grid_to_image: matrix,
             control_points: calibration.points.clone(),
@@ -381,46 +381,4 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .map_err(|error| anyhow::Error::new(error).context("cannot write the report"))?,
     }
     Ok(())
-}
-
-/// `path` relative to the directory `base` (both taken from the current directory when
-/// relative), with `/` separators; the absolute path when there is no relative one.
-fn relative_path(path: &Path, base: &Path) -> String {
-    let absolute = |p: &Path| -> PathBuf {
-        let p = if p.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            p
-        };
-        std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
-    };
-    let (path, base) = (absolute(path), absolute(base));
-    let a: Vec<Component> = path.components().collect();
-    let b: Vec<Component> = base.components().collect();
-    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    if common == 0 {
-        return path.to_string_lossy().replace('\\', "/");
-    }
-    let mut parts: Vec<String> = Vec::new();
-    for _ in common..b.len() {
-        parts.push("..".to_owned());
-    }
-    for c in &a[common..] {
-        parts.push(c.as_os_str().to_string_lossy().into_owned());
-    }
-    parts.join("/")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn relative_paths() {
-        let dir = std::env::temp_dir();
-        let scan = dir.join("scan.png");
-        assert_eq!(relative_path(&scan, &dir), "scan.png");
-        let sub = dir.join("maps");
-        assert_eq!(relative_path(&scan, &sub), "../scan.png");
-    }
 }

@@ -425,6 +425,50 @@ impl Grid {
         Some([corners[0], corners[1]])
     }
 
+    /// The side of a hex nearest a point of grid space, and how far the point is from that
+    /// side's midpoint (in hex radii): the hexside a click or a traced line means.
+    pub fn nearest_side(&self, index: HexIndex, point: [f32; 2]) -> Option<(Side, f32)> {
+        sides(self.orientation)
+            .into_iter()
+            .filter_map(|side| {
+                let [a, b] = self.side_corners(index, side)?;
+                let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+                Some((side, dist2(mid, point).sqrt()))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// The outline of a set of hexes in grid space: the sides whose neighbour is not in the set
+    /// (or off the map), each end pulled towards its hex's centre to `inset` of the way out
+    /// (1.0 on the side; a little less lets two neighbouring areas' outlines both show).
+    pub fn outline(
+        &self,
+        hexes: &std::collections::HashSet<HexIndex>,
+        inset: f32,
+    ) -> Vec<[[f32; 2]; 2]> {
+        let mut out = Vec::new();
+        for &hex in hexes {
+            let [cx, cy] = self.centre(hex);
+            let pull = |[x, y]: [f32; 2]| [cx + (x - cx) * inset, cy + (y - cy) * inset];
+            for side in sides(self.orientation) {
+                let outside = self
+                    .neighbour(hex, side)
+                    .is_none_or(|n| !hexes.contains(&n));
+                if outside && let Some([a, b]) = self.side_corners(hex, side) {
+                    out.push([pull(a), pull(b)]);
+                }
+            }
+        }
+        out
+    }
+
+    /// The outline ([`Grid::outline`]) of the hexes within `radius` of a hex: a leader's
+    /// command radius as the editor shows it (who is in command is the validator's answer).
+    pub fn range_outline(&self, centre: HexIndex, radius: u32, inset: f32) -> Vec<[[f32; 2]; 2]> {
+        let hexes = self.range(centre, radius).collect();
+        self.outline(&hexes, inset)
+    }
+
     /// The map hex under a point of grid space, or `None` off the map.
     pub fn hex_at(&self, point: [f32; 2]) -> Option<HexIndex> {
         let layout = layout(self.orientation);

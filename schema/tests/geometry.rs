@@ -223,3 +223,47 @@ fn grid_space_round_trips_through_centres_and_points_near_them() {
         assert!(max[0] > min[0] && max[1] > min[1]);
     }
 }
+
+/// The editor's hexside tool and the trace take the side nearest a point: a point just inside
+/// each side's midpoint gives that side, at the distance from the midpoint.
+#[test]
+fn the_nearest_side_is_the_one_whose_middle_is_closest() {
+    for orientation in [Orientation::Flat, Orientation::Pointy] {
+        let grid = grid(orientation, Shifted::Odd, 1);
+        let hex = grid.parse("0303").unwrap();
+        let [cx, cy] = grid.centre(hex);
+        for side in sides(orientation) {
+            let [a, b] = grid.side_corners(hex, side).unwrap();
+            let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+            let point = [cx + 0.9 * (mid[0] - cx), cy + 0.9 * (mid[1] - cy)];
+            let (found, d) = grid.nearest_side(hex, point).unwrap();
+            assert_eq!(found, side, "{orientation:?}");
+            assert!((d - 0.1 * 3f32.sqrt() / 2.0).abs() < 1e-4, "{d}");
+        }
+    }
+}
+
+/// A zone's or a command radius's outline: one segment per side facing out of the area, none
+/// between two of its hexes; pulled in by `inset`.
+#[test]
+fn an_area_is_outlined_by_its_outward_sides() {
+    let grid = grid(Orientation::Flat, Shifted::Odd, 1);
+    let centre = grid.parse("0505").unwrap();
+    // One hex: its six sides; the hex and its six neighbours: 18 sides out.
+    assert_eq!(grid.range_outline(centre, 0, 1.0).len(), 6);
+    assert_eq!(grid.range_outline(centre, 1, 1.0).len(), 18);
+    // Every end of the full outline is a corner of a hex of the area, 1 from its centre; pulled
+    // in to 0.94 of the way.
+    let hexes: std::collections::HashSet<_> = grid.range(centre, 1).collect();
+    let ring = grid.outline(&hexes, 1.0);
+    let pulled = grid.outline(&hexes, 0.94);
+    for ([a, _], [p, _]) in ring.iter().zip(&pulled) {
+        let near = hexes.iter().any(|h| {
+            let [x, y] = grid.centre(*h);
+            let r = ((a[0] - x).powi(2) + (a[1] - y).powi(2)).sqrt();
+            let rp = ((p[0] - x).powi(2) + (p[1] - y).powi(2)).sqrt();
+            (r - 1.0).abs() < 1e-4 && (rp - 0.94).abs() < 1e-4
+        });
+        assert!(near, "{a:?} {p:?}");
+    }
+}

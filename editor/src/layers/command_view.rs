@@ -54,7 +54,7 @@ pub fn command_view(
             let radius = leader
                 .radius_hexes
                 .unwrap_or(s.rules.command.leader_radius_hexes);
-            view.ring = crate::tools::zone::radius_outline(grid, centre, radius);
+            view.ring = ring(grid, centre, radius);
             let out = out_ids(Code::W0901);
             for (u, unit) in army.units.iter().enumerate() {
                 if unit.corps.as_ref() == Some(&corps.id) && on_map(&unit.placement).is_some() {
@@ -73,7 +73,7 @@ pub fn command_view(
             let radius = chief
                 .radius_hexes
                 .unwrap_or(s.rules.command.commander_radius_hexes);
-            view.ring = crate::tools::zone::radius_outline(grid, centre, radius);
+            view.ring = ring(grid, centre, radius);
             let out = out_ids(Code::W0801);
             for (c, corps) in army.corps.iter().enumerate() {
                 if !chief.commands.contains(&corps.id) {
@@ -93,4 +93,14 @@ pub fn command_view(
         _ => return None,
     }
     Some(view)
+}
+
+/// The outline of a command radius (geometry only: who is in command is the validator's answer).
+fn ring(
+    grid: &bataille_schema::Grid,
+    centre: bataille_schema::HexIndex,
+    radius: u32,
+) -> Vec<[egui::Pos2; 2]> {
+    use crate::tools::zone::{OUTLINE_INSET, outline_points};
+    outline_points(grid.range_outline(centre, radius, OUTLINE_INSET))
 }

@@ -10,7 +10,6 @@ use egui::{Color32, Painter, Pos2, Rect, Stroke, pos2, vec2};
 use crate::context::{AppCommand, ViewContext};
 use crate::layers::ModeClick;
 use crate::map::scan::{image_point, screen_point};
-use crate::model::document::nearest_side;
 use crate::services::digitise::{Digitise, Mode, Tab};
 use crate::tools::HEXSIDE_REACH;
 
@@ -77,7 +76,7 @@ impl ScanLayer {
             }
             Mode::SampleHexside => {
                 if let Some(hex) = hex
-                    && let Some((side, d)) = nearest_side(&map.grid, hex, [g.x, g.y])
+                    && let Some((side, d)) = map.grid.nearest_side(hex, [g.x, g.y])
                     && d <= HEXSIDE_REACH
                 {
                     digitise.suggest.toggle_side_sample(&map.grid, hex, side);

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use bataille_schema::map::{
     Grid, HexNaming, HexsideType, Orientation, OverlayType, Shifted, TerrainType,
 };
-use bataille_schema::{Colour, HexIndex, HexName, HexsideRef, Id, Map, Scenario, Side};
+use bataille_schema::{Colour, HexIndex, HexName, HexsideRef, Id, Map, Scenario};
 
 /// A scenario opened together with its map (or started for it), and its file.
 #[derive(Debug, Clone, PartialEq)]
@@ -529,20 +529,6 @@ pub fn normalise_rows(map: &mut Map) -> Vec<String> {
         }
     }
     notes
-}
-
-/// The side of a hex nearest a point of grid space, and how far the point is from that side's
-/// midpoint (in hex radii).
-pub fn nearest_side(grid: &Grid, hex: HexIndex, point: [f32; 2]) -> Option<(Side, f32)> {
-    bataille_schema::geometry::sides(grid.orientation)
-        .into_iter()
-        .filter_map(|side| {
-            let [a, b] = grid.side_corners(hex, side)?;
-            let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-            let d = ((mid[0] - point[0]).powi(2) + (mid[1] - point[1]).powi(2)).sqrt();
-            Some((side, d))
-        })
-        .min_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 /// The hexes a flood fill from `start` reaches: connected hexes of the same code.

@@ -8,7 +8,7 @@ use bataille_schema::Id;
 
 use super::hexside;
 use super::{Feedback, HEXSIDE_REACH, MapTool, Stroke, StrokeKind, Tool, ToolOutput, ToolState};
-use crate::model::document::{Document, nearest_side};
+use crate::model::document::Document;
 use crate::model::history::Change;
 
 /// The hexside tool.
@@ -58,7 +58,7 @@ impl MapTool for HexsideTool {
         let Some(hex) = hex else {
             return out;
         };
-        let Some((side, distance)) = nearest_side(grid, hex, pointer) else {
+        let Some((side, distance)) = grid.nearest_side(hex, pointer) else {
             return out;
         };
         if distance > HEXSIDE_REACH {
@@ -138,7 +138,7 @@ impl MapTool for HexsideTool {
         let grid = &f.doc.map.grid;
         if let Some(pos) = f.pointer {
             let g = f.view.to_grid(f.rect, pos);
-            if let Some((side, d)) = nearest_side(grid, f.hover, [g.x, g.y])
+            if let Some((side, d)) = grid.nearest_side(f.hover, [g.x, g.y])
                 && d <= HEXSIDE_REACH
             {
                 f.view.highlight_side(

@@ -6,7 +6,6 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use bataille_schema::geometry::sides;
 use bataille_schema::scenario::{Objective, Owner, Placement, Scenario, Zone};
 use bataille_schema::{Grid, HexIndex, HexName, Id};
 use egui::epaint::Mesh;
@@ -431,24 +430,16 @@ fn add_line(mesh: &mut Mesh, a: Pos2, b: Pos2, width: f32, colour: Color32) {
     add_poly(mesh, &[a + n, b + n, b - n, a - n], colour);
 }
 
-/// The outline of a set of hexes: the sides whose neighbour is not in the set, pulled slightly
-/// inside so that neighbouring zones' outlines both show.
-pub fn outline_segments(grid: &Grid, hexes: &HashSet<HexIndex>) -> Vec<[Pos2; 2]> {
-    let mut out = Vec::new();
-    for &hex in hexes {
-        let [cx, cy] = grid.centre(hex);
-        let c = pos2(cx, cy);
-        for side in sides(grid.orientation) {
-            let outside = grid
-                .neighbour(hex, side)
-                .is_none_or(|n| !hexes.contains(&n));
-            if outside && let Some([a, b]) = grid.side_corners(hex, side) {
-                let pull = |p: [f32; 2]| c + (pos2(p[0], p[1]) - c) * 0.94;
-                out.push([pull(a), pull(b)]);
-            }
-        }
-    }
-    out
+/// How far out a zone's outline is drawn: a little inside its hexes, so that neighbouring
+/// zones' outlines both show.
+pub const OUTLINE_INSET: f32 = 0.94;
+
+/// An outline in grid space ([`Grid::outline`]) as points of the map's painter.
+pub fn outline_points(segments: Vec<[[f32; 2]; 2]>) -> Vec<[Pos2; 2]> {
+    segments
+        .into_iter()
+        .map(|[a, b]| [pos2(a[0], a[1]), pos2(b[0], b[1])])
+        .collect()
 }
 
 impl ZoneCache {
@@ -500,7 +491,7 @@ impl ZoneCache {
                 }
                 add_poly(&mut mesh, &corners, tint);
             }
-            for [a, b] in outline_segments(grid, &hexes) {
+            for [a, b] in outline_points(grid.outline(&hexes, OUTLINE_INSET)) {
                 add_line(&mut mesh, a, b, 0.12, colour);
             }
             self.meshes.push((z, std::sync::Arc::new(mesh)));
@@ -637,13 +628,6 @@ impl ZoneCache {
         }
         painter.extend(shapes);
     }
-}
-
-/// Hexes within `radius` of a hex, and the outline of that area (grid space), for showing a
-/// leader's command radius. Geometry only: who is in command is the validator's answer.
-pub fn radius_outline(grid: &Grid, centre: HexIndex, radius: u32) -> Vec<[Pos2; 2]> {
-    let hexes: HashSet<HexIndex> = grid.range(centre, radius).collect();
-    outline_segments(grid, &hexes)
 }
 
 /// The zone ids and names, for combo boxes.
