@@ -23,6 +23,7 @@ impl Inspector {
             if let Some(p) = placement_of(s, at) {
                 ui.label(format!("Placement: {}", describe_placement(p)));
             }
+            crate::panels::variant_base::counter_base_ui(ctx, ui, s, at);
             if ui.button("Edit in the order of battle").clicked() {
                 ctx.send(UiCommand::ShowOrderOfBattle);
             }

@@ -24,4 +24,5 @@ pub mod table_window;
 pub mod tool_bar;
 pub mod tool_dock;
 pub mod unit_kinds;
+pub mod variant_base;
 pub mod widgets;

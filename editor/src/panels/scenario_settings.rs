@@ -53,6 +53,37 @@ fn field(ui: &mut Ui, label: &str, text: &mut String, width: f32) {
     });
 }
 
+/// [`field`], with an opened variant's base value beside it when it differs
+/// ([`crate::panels::variant_base::setting_base_ui`]).
+fn field_with_base(
+    ui: &mut Ui,
+    label: &str,
+    text: &mut String,
+    width: f32,
+    base: Option<&Scenario>,
+    of_base: impl Fn(&Scenario) -> String,
+) {
+    ui.horizontal(|ui| {
+        let l = ui.add_sized([150.0, 18.0], egui::Label::new(label));
+        ui.add(egui::TextEdit::singleline(text).desired_width(width))
+            .labelled_by(l.id);
+        crate::panels::variant_base::setting_base_ui(ui, base, label, text, of_base);
+    });
+}
+
+/// A switch with an opened variant's base value beside it when it differs.
+fn switch_with_base(ui: &mut Ui, on: &mut bool, label: &str, base: Option<bool>) {
+    ui.horizontal(|ui| {
+        ui.checkbox(on, label);
+        if let Some(b) = base.filter(|b| b != on) {
+            ui.weak(format!("base: {}", if b { "on" } else { "off" }));
+            if ui.small_button(format!("Reset {label} to base")).clicked() {
+                *on = b;
+            }
+        }
+    });
+}
+
 fn opt(v: Option<u32>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
@@ -240,6 +271,8 @@ impl SettingsDialog {
     /// The dialog's body; Apply sends the edit (one undo step). Returns whether it stays open.
     pub fn ui(&mut self, cx: &ViewContext<'_>, ui: &mut Ui) -> bool {
         let grid = &cx.doc.map.grid;
+        // An opened variant's base: its values beside the fields the variant changes.
+        let base = cx.doc.variant.as_ref().map(|v| &v.base);
         let mut open = true;
         let kinds: Vec<(Id, String)> = self
             .draft
@@ -253,8 +286,16 @@ impl SettingsDialog {
             .show(ui, |ui| {
                 ui.strong("Scenario");
                 field(ui, "Title", &mut self.draft.title, 320.0);
+                if let Some(base) = base {
+                    ui.weak(format!(
+                        "A variant's title is its base's (“{}”), then “ — ” and its name.",
+                        base.title
+                    ));
+                }
                 field(ui, "Date", &mut self.draft.date, 100.0);
-                field(ui, "Turns", &mut self.turns, 60.0);
+                field_with_base(ui, "Turns", &mut self.turns, 60.0, base, |b| {
+                    b.turns.to_string()
+                });
                 field(ui, "Turn minutes", &mut self.turn_minutes, 60.0);
                 field(ui, "Start time", &mut self.draft.start_time, 60.0);
                 ui.horizontal(|ui| {
@@ -275,15 +316,33 @@ impl SettingsDialog {
                 });
                 ui.separator();
                 ui.strong("Command (rules 8, 9)");
-                field(ui, "Commander radius", &mut self.commander_radius, 60.0);
-                field(ui, "Leader radius", &mut self.leader_radius, 60.0);
-                ui.checkbox(
+                field_with_base(
+                    ui,
+                    "Commander radius",
+                    &mut self.commander_radius,
+                    60.0,
+                    base,
+                    |b| b.rules.command.commander_radius_hexes.to_string(),
+                );
+                field_with_base(
+                    ui,
+                    "Leader radius",
+                    &mut self.leader_radius,
+                    60.0,
+                    base,
+                    |b| b.rules.command.leader_radius_hexes.to_string(),
+                );
+                switch_with_base(
+                    ui,
                     &mut self.draft.rules.command.blocked_by_enemy_front_and_flank,
                     "Command paths blocked by enemy front and flank hexes",
+                    base.map(|b| b.rules.command.blocked_by_enemy_front_and_flank),
                 );
-                ui.checkbox(
+                switch_with_base(
+                    ui,
                     &mut self.draft.rules.command.lines_of_battle,
                     "Lines of battle keep units in command (9.3)",
+                    base.map(|b| b.rules.command.lines_of_battle),
                 );
                 ui.separator();
                 crate::panels::unit_kinds::unit_kinds_ui(
@@ -453,8 +512,22 @@ impl SettingsDialog {
                         "10".to_owned(),
                     ));
                 }
-                field(ui, "Points per CP eliminated", &mut self.per_cp, 60.0);
-                field(ui, "Points per unit routed", &mut self.per_routed, 60.0);
+                field_with_base(
+                    ui,
+                    "Points per CP eliminated",
+                    &mut self.per_cp,
+                    60.0,
+                    base,
+                    |b| b.victory.points_per_enemy_cp_eliminated.to_string(),
+                );
+                field_with_base(
+                    ui,
+                    "Points per unit routed",
+                    &mut self.per_routed,
+                    60.0,
+                    base,
+                    |b| b.victory.points_per_enemy_unit_routed.to_string(),
+                );
             });
         ui.separator();
         if let Some(error) = &self.error {
