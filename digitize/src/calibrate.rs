@@ -6,8 +6,9 @@
 use bataille_schema::map::{ControlPoint, FitKind};
 use bataille_schema::{Grid, HexIndex};
 
-/// A 3×3 matrix, row-major, taking grid coordinates to image pixels.
-pub type Matrix = [f64; 9];
+/// The fit's matrix and its algebra are what a map file's `background.grid_to_image` means, so
+/// they live beside it in the schema (the editor shows a scan with them, without digitising).
+pub use bataille_schema::fit::{Matrix, apply, invert, local_scale, multiply};
 
 /// Why a fit could not be made.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -56,60 +57,6 @@ pub fn min_points(kind: FitKind) -> usize {
         FitKind::Affine => 3,
         FitKind::Projective => 4,
     }
-}
-
-/// Applies a matrix to a point (with the projective division).
-pub fn apply(m: &Matrix, [x, y]: [f64; 2]) -> [f64; 2] {
-    let w = m[6] * x + m[7] * y + m[8];
-    let w = if w.abs() < 1e-12 { 1e-12 } else { w };
-    [
-        (m[0] * x + m[1] * y + m[2]) / w,
-        (m[3] * x + m[4] * y + m[5]) / w,
-    ]
-}
-
-/// The product `a · b`.
-pub fn multiply(a: &Matrix, b: &Matrix) -> Matrix {
-    let mut out = [0.0; 9];
-    for r in 0..3 {
-        for c in 0..3 {
-            out[r * 3 + c] = (0..3).map(|k| a[r * 3 + k] * b[k * 3 + c]).sum();
-        }
-    }
-    out
-}
-
-/// The inverse, or `None` when singular.
-pub fn invert(m: &Matrix) -> Option<Matrix> {
-    let det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6])
-        + m[2] * (m[3] * m[7] - m[4] * m[6]);
-    let scale = m.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-    if !det.is_finite() || det.abs() <= 1e-12 * scale.powi(3) {
-        return None;
-    }
-    let inv = [
-        m[4] * m[8] - m[5] * m[7],
-        m[2] * m[7] - m[1] * m[8],
-        m[1] * m[5] - m[2] * m[4],
-        m[5] * m[6] - m[3] * m[8],
-        m[0] * m[8] - m[2] * m[6],
-        m[2] * m[3] - m[0] * m[5],
-        m[3] * m[7] - m[4] * m[6],
-        m[1] * m[6] - m[0] * m[7],
-        m[0] * m[4] - m[1] * m[3],
-    ];
-    Some(inv.map(|v| v / det))
-}
-
-/// How many image pixels one grid unit (one hex circumradius) spans near a grid point: the
-/// geometric mean of the fit's local stretch along x and y.
-pub fn local_scale(m: &Matrix, p: [f64; 2]) -> f64 {
-    let o = apply(m, p);
-    let dx = apply(m, [p[0] + 1.0, p[1]]);
-    let dy = apply(m, [p[0], p[1] + 1.0]);
-    let lx = ((dx[0] - o[0]).powi(2) + (dx[1] - o[1]).powi(2)).sqrt();
-    let ly = ((dy[0] - o[0]).powi(2) + (dy[1] - o[1]).powi(2)).sqrt();
-    (lx * ly).sqrt()
 }
 
 /// Fits grid → image over control points named by hex. Residuals follow the points' order.

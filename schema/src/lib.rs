@@ -21,6 +21,7 @@ pub mod bounds;
 pub mod canonical;
 pub mod common;
 pub mod files;
+pub mod fit;
 pub mod geometry;
 pub mod ids;
 pub mod io;

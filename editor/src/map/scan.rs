@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bataille_digitize::calibrate::{Matrix, apply, invert, local_scale};
 use bataille_digitize::scan::{Scan, ScanError, ScanLimits, load_scan, overview};
+use bataille_schema::fit::{Matrix, apply, invert, local_scale};
 use bataille_schema::map::{Background, FitKind, Grid};
 use egui::epaint::{Mesh, Vertex};
 use egui::{Color32, ColorImage, Pos2, Rect, Shape, TextureHandle, TextureOptions, pos2};
