@@ -76,7 +76,7 @@ fn the_inspector_shows_the_bases_values_and_resets_one() {
     h.run();
     assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
     let at = unit_at(&h, "al-douglas");
-    command(&mut h, AppCommand::Select(Some(Sel::of_counter(at))));
+    command(&mut h, AppCommand::Select(Some(Sel::from(at))));
     click(&mut h, "Inspector");
     assert!(h.state().doc.variant.is_some());
     assert!(shows(&h, "Changed from the base"));
@@ -96,10 +96,10 @@ fn the_inspector_shows_the_bases_values_and_resets_one() {
 
     // A unit the variant adds, and one it leaves as in the base.
     let added = unit_at(&h, "al-new");
-    command(&mut h, AppCommand::Select(Some(Sel::of_counter(added))));
+    command(&mut h, AppCommand::Select(Some(Sel::from(added))));
     assert!(shows(&h, "Added by this variant"));
     let same = unit_at(&h, "al-fechenbach-2");
-    command(&mut h, AppCommand::Select(Some(Sel::of_counter(same))));
+    command(&mut h, AppCommand::Select(Some(Sel::from(same))));
     assert!(shows(&h, "As in the base scenario."));
 }
 
@@ -138,7 +138,7 @@ fn a_plain_scenario_shows_no_base() {
     let mut h = harness(app_with_file(dir.path(), &base));
     h.run();
     let at = unit_at(&h, "al-douglas");
-    command(&mut h, AppCommand::Select(Some(Sel::of_counter(at))));
+    command(&mut h, AppCommand::Select(Some(Sel::from(at))));
     click(&mut h, "Inspector");
     assert!(!shows(&h, "base:"));
     assert!(!shows(&h, "As in the base"));

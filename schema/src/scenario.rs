@@ -4,6 +4,7 @@
 //! The rules that differ between games (charts, counters, stacking, unit kinds, rule numbers,
 //! command) are in [`rules`], the victory conditions in [`victory`]; both re-exported here.
 
+mod address;
 mod rules;
 mod victory;
 
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::bounds;
 use crate::common::{Colour, HexName, Id, MapEdge, Side, is_false};
 
+pub use address::{ItemAt, ItemId};
 pub use rules::{
     Chart, ChartRow, Command, Composition, CounterBack, CounterLayout, CounterValue, Die,
     EntryAllowance, FirePlace, FireRestriction, MarkerType, MarkerUse, ReinforcementEntry,

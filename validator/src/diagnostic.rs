@@ -43,7 +43,9 @@ pub struct Related {
     pub chars: Option<Range<usize>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hex: Option<String>,
-    /// The id of the counter, corps or zone concerned.
+    /// The id of the counter, corps or zone concerned: the item's own id, which
+    /// `bataille_schema::scenario::ItemAt::of_id` turns into the scenario's address for it
+    /// (the editor's selection; the validator's places of repeated ids).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
     /// Filled in by `resolve` when the document's text is known.
@@ -71,8 +73,11 @@ pub struct Diagnostic {
     /// The hex concerned, when one is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hex: Option<String>,
-    /// The id of the counter (unit, line leader, commander), corps, zone or army concerned.
-    /// A counter's `allow` list suppresses diagnostics whose subject it is.
+    /// The id of the counter (unit, line leader, commander), corps, zone or army concerned
+    /// (its address: `bataille_schema::scenario::ItemAt::of_id`). A counter's `allow` list
+    /// suppresses diagnostics whose subject it is. An id rather than an address: it is what
+    /// the file's author writes in an `allow` list and reads in a report, and it outlives an
+    /// edit that moves the item in its list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
     pub related: Vec<Related>,

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use bataille_schema::DocumentKind;
-use bataille_schema::scenario::{Owner, Placement, VictoryCondition};
+use bataille_schema::scenario::{ItemAt, Owner, Placement, VictoryCondition};
 
 use crate::codes::Code;
 use crate::context::{Ctx, SCENARIO, key_pointer};
@@ -14,59 +14,11 @@ use crate::diagnostic::{Diagnostic, Related};
 /// Every id of the scenario lives in one namespace (armies, commanders, corps, line leaders,
 /// units, zones): a repeat is reported at the second definition, with the first as related.
 pub(crate) fn unique_ids(ctx: &mut Ctx<'_>) {
-    /// Where an id is defined, by indices (pointers are written only for repeats).
-    #[derive(Clone, Copy)]
-    enum At {
-        Army(usize),
-        Commander(usize, usize),
-        Corps(usize, usize),
-        Leader(usize, usize),
-        Unit(usize, usize),
-        Zone(usize),
-    }
-    impl At {
-        fn pointer(self) -> String {
-            match self {
-                At::Army(a) => format!("/armies/{a}/id"),
-                At::Commander(a, c) => format!("/armies/{a}/commanders/{c}/id"),
-                At::Corps(a, c) => format!("/armies/{a}/corps/{c}/id"),
-                At::Leader(a, c) => format!("/armies/{a}/corps/{c}/leader/id"),
-                At::Unit(a, u) => format!("/armies/{a}/units/{u}/id"),
-                At::Zone(z) => format!("/zones/{z}/id"),
-            }
-        }
-        fn what(self) -> &'static str {
-            match self {
-                At::Army(_) => "army",
-                At::Commander(..) => "commander",
-                At::Corps(..) => "corps",
-                At::Leader(..) => "line leader",
-                At::Unit(..) => "unit",
-                At::Zone(_) => "zone",
-            }
-        }
-    }
+    // Where an id is defined, by the scenario's one address for its items (pointers are
+    // written only for repeats).
     let s = ctx.scenario;
-    let mut defined: Vec<(&str, At)> = Vec::new();
-    for (a, army) in s.armies.iter().enumerate() {
-        defined.push((army.id.as_str(), At::Army(a)));
-        for (c, commander) in army.commanders.iter().enumerate() {
-            defined.push((commander.id.as_str(), At::Commander(a, c)));
-        }
-        for (c, corps) in army.corps.iter().enumerate() {
-            defined.push((corps.id.as_str(), At::Corps(a, c)));
-            if let Some(leader) = &corps.leader {
-                defined.push((leader.id.as_str(), At::Leader(a, c)));
-            }
-        }
-        for (u, unit) in army.units.iter().enumerate() {
-            defined.push((unit.id.as_str(), At::Unit(a, u)));
-        }
-    }
-    for (z, zone) in s.zones.iter().enumerate() {
-        defined.push((zone.id.as_str(), At::Zone(z)));
-    }
-    let mut first: HashMap<&str, At> = HashMap::with_capacity(defined.len());
+    let defined: Vec<(&str, ItemAt)> = ItemAt::all(s).map(|(at, id)| (id.as_str(), at)).collect();
+    let mut first: HashMap<&str, ItemAt> = HashMap::with_capacity(defined.len());
     for (id, at) in defined {
         match first.get(id) {
             Some(&earlier) => {

@@ -581,7 +581,7 @@ impl EditorApp {
         if let Some(change) = crate::model::oob_ops::place_on(&file.scenario, at, name) {
             self.edit("Place counter", vec![change]);
         }
-        self.select(Some(Sel::of_counter(at)));
+        self.select(Some(Sel::from(at)));
         self.tools.selection = Some(hex);
     }
 }

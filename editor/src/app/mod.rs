@@ -433,7 +433,7 @@ impl EditorApp {
     /// Selects an item of the order of battle (and the hex its counter stands on).
     pub fn select(&mut self, sel: Option<Sel>) {
         self.oob.selected = sel;
-        if let Some(at) = sel.and_then(Sel::counter)
+        if let Some(at) = sel.and_then(CounterAt::of)
             && let Some(hex) = self.counter_hex(at)
         {
             self.tools.selection = Some(hex);
@@ -450,14 +450,14 @@ impl EditorApp {
 
     /// The counter selected, if any.
     pub fn selected_counter(&self) -> Option<CounterAt> {
-        self.oob.selected.and_then(Sel::counter)
+        self.oob.selected.and_then(CounterAt::of)
     }
 
     /// Goes to what a diagnostic is about: selects its unit, leader, corps or zone (the right
     /// dock shows it) and centres its hex.
     pub fn go_to_diagnostic(&mut self, ctx: &egui::Context, d: &bataille_validator::Diagnostic) {
         let sel = match (&d.subject, &self.doc.scenario) {
-            (Some(subject), Some(file)) => Sel::of_subject(&file.scenario, subject),
+            (Some(subject), Some(file)) => Sel::of_id(&file.scenario, subject),
             _ => None,
         };
         if sel.is_some() {

@@ -54,7 +54,7 @@ pub struct Selection {
 impl Selection {
     /// The counter selected, if the item is one.
     pub fn counter(&self) -> Option<CounterAt> {
-        self.item.and_then(Sel::counter)
+        self.item.and_then(CounterAt::of)
     }
 }
 

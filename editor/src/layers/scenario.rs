@@ -124,7 +124,7 @@ impl ScenarioLayer {
         let view = ctx.view;
         let selected = ctx.selection.item;
         let mut highlights = Highlights {
-            selected: selected.and_then(Sel::counter),
+            selected: selected.and_then(CounterAt::of),
             hovered: self.hovered_counter,
             dragged: self.drag.map(|d| d.what),
             ..Default::default()
@@ -133,7 +133,7 @@ impl ScenarioLayer {
         let focus = self
             .hovered_counter
             .filter(|c| !matches!(c, CounterAt::Unit(..)))
-            .map(Sel::of_counter)
+            .map(Sel::from)
             .or(selected);
         self.command_shown = focus.is_some() && scenario.is_some();
         if let (Some(sel), Some(s)) = (focus, scenario) {
@@ -304,7 +304,7 @@ impl ScenarioLayer {
                         let order = stack_order(ctx.counters, drag.from);
                         if let Some(i) = order.iter().position(|a| *a == drag.what) {
                             let next = order[(i + 1) % order.len()];
-                            ctx.send(AppCommand::Select(Some(Sel::of_counter(next))));
+                            ctx.send(AppCommand::Select(Some(Sel::from(next))));
                         }
                     }
                     _ => {}
@@ -322,7 +322,7 @@ impl ScenarioLayer {
             if tool == Tool::Units
                 && let Some((_, at)) = hit_here
             {
-                ctx.send(AppCommand::Select(Some(Sel::of_counter(at))));
+                ctx.send(AppCommand::Select(Some(Sel::from(at))));
                 ctx.send(UiCommand::RemoveFromMap);
                 return true;
             }
@@ -335,7 +335,7 @@ impl ScenarioLayer {
                     Some(sel) if order.contains(&sel) => (sel, true),
                     _ => (at, false),
                 };
-                ctx.send(AppCommand::Select(Some(Sel::of_counter(what))));
+                ctx.send(AppCommand::Select(Some(Sel::from(what))));
                 self.drag = Some(MapDrag {
                     what,
                     from: hex,

@@ -92,7 +92,7 @@ impl Inspector {
                     .selectable_label(selected_counter == Some(at), text)
                     .clicked()
                 {
-                    ctx.send(AppCommand::Select(Some(Sel::of_counter(at))));
+                    ctx.send(AppCommand::Select(Some(Sel::from(at))));
                 }
             }
         }

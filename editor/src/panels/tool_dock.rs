@@ -199,7 +199,7 @@ fn units_tool_options(ctx: &ViewContext<'_>, ui: &mut Ui) {
                 any = true;
                 ui.label(RichText::new(&army.name).strong());
                 for (at, text) in rows {
-                    let selected = ctx.selection.item == Some(Sel::of_counter(at));
+                    let selected = ctx.selection.item == Some(Sel::from(at));
                     let resp = ui
                         .push_id(("unplaced", at_key(at)), |ui| {
                             ui.add(egui::Button::selectable(selected, text).truncate())
@@ -208,7 +208,7 @@ fn units_tool_options(ctx: &ViewContext<'_>, ui: &mut Ui) {
                         .interact(egui::Sense::click_and_drag());
                     resp.dnd_set_drag_payload(CounterDrop(at));
                     if resp.clicked() || resp.drag_started() {
-                        select = Some(Sel::of_counter(at));
+                        select = Some(Sel::from(at));
                     }
                 }
             }

@@ -392,7 +392,7 @@ impl OobPanel {
                         resp.request_focus();
                         any_focus = true;
                     }
-                    if let Some(at) = sel.and_then(Sel::counter) {
+                    if let Some(at) = sel.and_then(CounterAt::of) {
                         resp.dnd_set_drag_payload(CounterDrop(at));
                         if resp.drag_started() {
                             self.selected = sel;
