@@ -342,6 +342,11 @@ fn a_title_gives_the_variants_name() {
         Some("Eugène at noon")
     );
     assert_eq!(name_from_title("Denain 1712", "Denain 1712 — "), None);
+    assert_eq!(
+        name_from_title("Denain 1712", "Denain 1712"),
+        None,
+        "the base's title"
+    );
 }
 
 /// What a variant cannot hold (the date, the armies' names) is named, so the editor can say so

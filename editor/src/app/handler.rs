@@ -43,6 +43,7 @@ use crate::services::files::PickPurpose;
 use crate::tools::{MAX_BRUSH_RADIUS, Tool, ToolOutput};
 
 mod doc_slot;
+mod variants;
 
 /// From this many hexes a document's first check runs on the validation worker.
 const BIG_MAP_HEXES: usize = 40_000;
@@ -227,6 +228,14 @@ impl EditorApp {
                 self.save();
             }
             UiCommand::SaveAs => self.open_path_dialog(PickPurpose::Save, None),
+            UiCommand::OpenVariant => self.open_variant_list(),
+            UiCommand::OpenBaseScenario => self.open_base_scenario(),
+            UiCommand::SaveAsVariant => self.variant_path_dialog(PickPurpose::SaveVariant),
+            UiCommand::NewVariant => {
+                if self.guarded(command) {
+                    self.variant_path_dialog(PickPurpose::NewVariant);
+                }
+            }
             UiCommand::Quit => {
                 if self.guarded(command) {
                     self.allow_close = true;

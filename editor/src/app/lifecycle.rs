@@ -221,6 +221,7 @@ impl EditorApp {
                 let unwritten = saved.unwritten;
                 self.relocate(saved.map_path, saved.scenario);
                 self.doc.disk = stamps;
+                self.refresh_variants();
                 if !unwritten.is_empty() {
                     // An opened variant's edits its file cannot hold: written as far as it
                     // can, the rest kept here, unsaved, and said (issue 25).
@@ -473,6 +474,8 @@ impl EditorApp {
             }
             PickPurpose::Save => self.save_as_chosen(path, then),
             PickPurpose::SaveElsewhere => self.save_elsewhere_chosen(path, then),
+            PickPurpose::SaveVariant => self.save_as_variant_chosen(path),
+            PickPurpose::NewVariant => self.new_variant_chosen(path),
         }
     }
 

@@ -30,6 +30,9 @@ pub struct Document {
     pub scenario: Option<ScenarioFile>,
     /// Set when the scenario was opened from a variant: its base and the variant as read.
     pub variant: Option<VariantOrigin>,
+    /// The variants of the open scenario (of the variant's base when a variant is open), found
+    /// beside it when it was opened or saved.
+    pub variants_beside: Vec<super::variant::VariantFile>,
 }
 
 /// What an applied change touched, for redrawing.
@@ -224,6 +227,7 @@ impl Document {
             map_path: None,
             scenario: None,
             variant: None,
+            variants_beside: Vec::new(),
         }
     }
 
@@ -247,6 +251,7 @@ impl Document {
                 map_path,
                 scenario: None,
                 variant: None,
+                variants_beside: Vec::new(),
             },
             notes,
         )

@@ -45,6 +45,14 @@ impl VariantOrigin {
     }
 }
 
+/// A variant file of a base scenario, found beside it (what "Open variant ▸" offers).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantFile {
+    pub path: PathBuf,
+    /// The variant's name.
+    pub name: String,
+}
+
 /// A field of a counter that an opened variant changes: its value now, its base's, and the
 /// edit that puts the base's back (one undoable step through the command handler).
 #[derive(Debug, Clone, PartialEq)]

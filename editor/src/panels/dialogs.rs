@@ -54,6 +54,8 @@ pub enum Dialog {
     ScenarioSettings(Box<SettingsDialog>),
     /// Replace a file? A file changed on disk? (`panels::file_safety`)
     Safety(Box<crate::panels::file_safety::SafetyDialog>),
+    /// Scenario ▸ Open variant…: the variants of the open scenario (issue 25).
+    Variants(Vec<crate::model::variant::VariantFile>),
 }
 
 /// Shows the open dialog, if any; it goes (`None`) when it closed itself. `browse`: the
@@ -122,6 +124,7 @@ pub fn show(cx: &ViewContext<'_>, ctx: &egui::Context, dialog: &mut Option<Dialo
             });
             keep
         }
+        Dialog::Variants(files) => crate::panels::variant_base::variants_dialog(cx, ctx, files),
         Dialog::About => {
             let mut keep = true;
             modal("about").show(ctx, |ui| {
@@ -244,6 +247,8 @@ fn path_ui(
             "Save elsewhere: the scenario, with its map beside it"
         }
         PickPurpose::SaveElsewhere => "Save the map as",
+        PickPurpose::SaveVariant => "Save the changes as a variant of this scenario",
+        PickPurpose::NewVariant => "New variant of this scenario",
     };
     let mut outcome = FileOutcome::Open;
     crate::panels::widgets::steady_modal("path").show(ctx, |ui| {

@@ -159,6 +159,7 @@ fn scenario_menu(ctx: &ViewContext<'_>, ui: &mut Ui) {
             command_item(ctx, ui, UiCommand::RotateClockwise, true);
             command_item(ctx, ui, UiCommand::RotateAnticlockwise, true);
             command_item(ctx, ui, UiCommand::RemoveFromMap, true);
+            crate::panels::variant_base::variant_menu(ctx, ui);
         }
         None => {
             ui.weak("No scenario open: open a scenario file, or start one for this map.");

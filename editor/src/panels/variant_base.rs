@@ -1,11 +1,12 @@
 //! An opened variant's base beside its changes (issue 25): a changed field of a counter shows
 //! its base's value and a button that puts it back (one undoable edit through the command
-//! handler); a scenario setting shows its base's value beside the field.
+//! handler); a scenario setting shows its base's value beside the field. Also the ways
+//! between a base and its variants: the Scenario menu's entries and the "Open variant…" list.
 
 use bataille_schema::Scenario;
 use egui::Ui;
 
-use crate::context::{AppCommand, ViewContext};
+use crate::context::{AppCommand, UiCommand, ViewContext};
 use crate::model::scenario_edit::CounterAt;
 use crate::model::variant::CounterBase;
 
@@ -67,4 +68,77 @@ pub fn setting_base_ui(
         return true;
     }
     false
+}
+
+/// The Scenario menu's variant entries: each variant of the open scenario (of the variant's
+/// base), the base from a variant, and the ways to make one. Opening goes through the
+/// unsaved-changes guard (`AppCommand::OpenPath`).
+pub fn variant_menu(ctx: &ViewContext<'_>, ui: &mut Ui) {
+    let Some(file) = &ctx.doc.scenario else {
+        return;
+    };
+    ui.separator();
+    let others: Vec<_> = ctx
+        .doc
+        .variants_beside
+        .iter()
+        .filter(|v| v.path != file.path)
+        .collect();
+    ui.menu_button("Open variant", |ui| {
+        if others.is_empty() {
+            ui.weak("No variant of this scenario beside it");
+        }
+        for v in &others {
+            let name = v
+                .path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            if ui.button(format!("{} ({name})", v.name)).clicked() {
+                ctx.send(AppCommand::OpenPath(v.path.clone()));
+            }
+        }
+    });
+    if ctx.doc.variant.is_some() && ui.button(UiCommand::OpenBaseScenario.label()).clicked() {
+        ctx.send(UiCommand::OpenBaseScenario);
+    }
+    for command in [UiCommand::SaveAsVariant, UiCommand::NewVariant] {
+        if ui
+            .button(command.label())
+            .on_hover_text(command.tooltip())
+            .clicked()
+        {
+            ctx.send(command);
+        }
+    }
+}
+
+/// The "Open variant…" dialog: one button a variant. Returns whether it stays open.
+pub fn variants_dialog(
+    cx: &ViewContext<'_>,
+    ctx: &egui::Context,
+    files: &[crate::model::variant::VariantFile],
+) -> bool {
+    let mut keep = true;
+    crate::panels::widgets::steady_modal("variants").show(ctx, |ui| {
+        ui.heading("Open variant");
+        if files.is_empty() {
+            ui.label(
+                "No variant of this scenario beside it (its folder, the repository's scenarios/).",
+            );
+        }
+        for v in files {
+            let name = v
+                .path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            if ui.button(format!("{} ({name})", v.name)).clicked() {
+                cx.send(AppCommand::OpenPath(v.path.clone()));
+                keep = false;
+            }
+        }
+        if ui.button("Cancel").clicked() {
+            keep = false;
+        }
+    });
+    keep
 }

@@ -247,6 +247,8 @@ pub fn open_document(path: &Path) -> Result<OpenedDocument, OpenRefused> {
                 base: v.base.scenario,
                 base_path: v.base.path,
             });
+            let base_path = doc.variant.as_ref().map_or(path, |v| v.base_path.as_path());
+            doc.variants_beside = variants_beside(base_path);
             Ok(OpenedDocument {
                 doc,
                 notes,
@@ -374,4 +376,76 @@ pub fn check_recovered(
         }
     }
     Ok(Recovered { scan })
+}
+
+/// At most this many files are read in each folder looked at for variants.
+const VARIANT_SCAN_FILES: usize = 256;
+
+/// The variants of the scenario at `base_path`: the `Variant(` files in its folder and in its
+/// repository's `scenarios/` whose `base` (confined to that root) is that file, each read
+/// through the door's bounded reader and parser (nothing they name is opened), in path order.
+pub fn variants_beside(base_path: &Path) -> Vec<crate::model::variant::VariantFile> {
+    let Ok(this) = std::fs::canonicalize(base_path) else {
+        return Vec::new();
+    };
+    let root = bataille_schema::files::default_root(base_path);
+    let mut folders = vec![this.parent().map(Path::to_path_buf).unwrap_or_default()];
+    if let Ok(scenarios) = std::fs::canonicalize(root.join("scenarios"))
+        && !folders.contains(&scenarios)
+    {
+        folders.push(scenarios);
+    }
+    let mut found = Vec::new();
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+            .collect();
+        files.sort();
+        files.truncate(VARIANT_SCAN_FILES);
+        for file in files {
+            if std::fs::canonicalize(&file).ok().as_ref() == Some(&this) {
+                continue;
+            }
+            let Ok((door::Parsed::Variant(v), _)) = door::read_document(&file) else {
+                continue;
+            };
+            let names_this = bataille_schema::files::resolve_reference(&file, &v.base, Some(&root))
+                .ok()
+                .and_then(|b| std::fs::canonicalize(b).ok())
+                .is_some_and(|b| b == this);
+            if names_this
+                && !found
+                    .iter()
+                    .any(|f: &crate::model::variant::VariantFile| f.path == file)
+            {
+                found.push(crate::model::variant::VariantFile {
+                    path: file,
+                    name: v.name,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// The scenario saved at `path`, through the door, for a variant to be made of: refused when
+/// it does not open or is itself a variant (a variant of a variant is not supported).
+pub fn variant_base(path: &Path) -> Result<Scenario, String> {
+    let opened = door::open(path, &options());
+    if let Some(refused) = refusal(&opened) {
+        return Err(refused.message);
+    }
+    match opened.document {
+        Some(DoorDocument::Scenario(s)) if s.variant.is_none() => Ok(s.scenario),
+        Some(DoorDocument::Scenario(_)) => Err(format!(
+            "{} is a variant: a variant is made of a scenario, not of another variant",
+            path.display()
+        )),
+        _ => Err(format!("{} is not a scenario file", path.display())),
+    }
 }

@@ -15,12 +15,16 @@ pub enum PickPurpose {
     /// "Save elsewhere…" of the changed-on-disk question: keep both versions. A scenario's map
     /// goes beside the new scenario, never over the file that changed on disk.
     SaveElsewhere,
+    /// Save as variant: the open scenario's changes as a variant of its saved file (issue 25).
+    SaveVariant,
+    /// New variant of this scenario: an empty variant file.
+    NewVariant,
 }
 
 impl PickPurpose {
-    /// A save (Save As, or Save elsewhere).
+    /// A save (Save As, Save elsewhere, a variant written).
     pub fn is_save(self) -> bool {
-        matches!(self, PickPurpose::Save | PickPurpose::SaveElsewhere)
+        !matches!(self, PickPurpose::Open)
     }
 }
 
@@ -65,7 +69,7 @@ impl FilePicker for SystemPicker {
                     &format!("--filename={start}"),
                 ]);
             }
-            ("zenity", PickPurpose::Save | PickPurpose::SaveElsewhere) => {
+            ("zenity", _) => {
                 command.args([
                     "--file-selection",
                     "--save",
@@ -77,7 +81,7 @@ impl FilePicker for SystemPicker {
             (_, PickPurpose::Open) => {
                 command.args(["--getopenfilename", &start, "*.ron"]);
             }
-            (_, PickPurpose::Save | PickPurpose::SaveElsewhere) => {
+            (_, _) => {
                 command.args(["--getsavefilename", &start, "*.ron"]);
             }
         }

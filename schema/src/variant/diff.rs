@@ -321,11 +321,13 @@ fn unit_change(old: &Unit, new: &Unit) -> UnitChange {
 /// The variant's name an edited title gives: what follows the base's title and ` — `, or the
 /// whole title when it does not start with the base's; `None` when nothing is left.
 pub fn name_from_title<'t>(base_title: &str, title: &'t str) -> Option<&'t str> {
-    let name = title
-        .strip_prefix(base_title)
-        .and_then(|rest| rest.trim_start().strip_prefix('—'))
-        .unwrap_or(title)
-        .trim();
+    let name = match title.strip_prefix(base_title) {
+        // The base's title alone names nothing.
+        Some(rest) if rest.trim().is_empty() => return None,
+        Some(rest) => rest.trim_start().strip_prefix('—').unwrap_or(title),
+        None => title,
+    }
+    .trim();
     (!name.is_empty()).then_some(name)
 }
 

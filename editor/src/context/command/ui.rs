@@ -69,6 +69,15 @@ pub enum UiCommand {
     GoToSelection,
     /// Show the digitise panel.
     DigitisePanel,
+    /// Scenario ▸ Open variant…: the variants of the open scenario, to open one (issue 25).
+    OpenVariant,
+    /// Scenario ▸ Open base scenario: from an opened variant, its base.
+    OpenBaseScenario,
+    /// Scenario ▸ Save as variant…: the open scenario's changes from its saved file, written
+    /// as a variant of it, which stays open.
+    SaveAsVariant,
+    /// Scenario ▸ New variant of this scenario…: an empty variant, opened.
+    NewVariant,
 }
 
 /// What the pointer does, for the shortcut sheet (not commands: they act where the pointer is).
@@ -169,6 +178,10 @@ impl UiCommand {
             About,
             ImportScan,
             DigitisePanel,
+            OpenVariant,
+            OpenBaseScenario,
+            SaveAsVariant,
+            NewVariant,
         ]);
         all
     }
@@ -222,6 +235,10 @@ impl UiCommand {
             GoToSelection => "Go to the selection",
             ShowInspector => "Inspector",
             DigitisePanel => "Digitise panel",
+            OpenVariant => "Open variant…",
+            OpenBaseScenario => "Open base scenario",
+            SaveAsVariant => "Save as variant…",
+            NewVariant => "New variant of this scenario…",
         };
         text.to_owned()
     }
@@ -274,6 +291,12 @@ impl UiCommand {
             GoToSelection => "Centre the map on the selected counter",
             ShowInspector => "Show this page of the right dock",
             DigitisePanel => "Calibrate, suggest terrain and hexsides, check",
+            OpenVariant => "Open one of the variants found beside this scenario",
+            OpenBaseScenario => "Open the scenario this variant changes",
+            SaveAsVariant => {
+                "Write the changes made since the scenario was saved as a variant of it, and go on editing the variant"
+            }
+            NewVariant => "Start a variant of this scenario (a what-if that changes it by id)",
         };
         text.to_owned()
     }
@@ -343,6 +366,9 @@ impl UiCommand {
                 | ExportVassal
                 | ExportTiled
                 | ExportPrint
+                | OpenVariant
+                | SaveAsVariant
+                | NewVariant
         )
     }
 
