@@ -136,3 +136,43 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
         }
     }
 }
+
+/// E0405 (8.1): each commander in chief commands corps of his own army (a corps of no army is
+/// the references' E0202).
+pub(crate) fn commanders_own_corps(ctx: &mut Ctx<'_>) {
+    let s = ctx.scenario;
+    for (a, army) in s.armies.iter().enumerate() {
+        for (c, commander) in army.commanders.iter().enumerate() {
+            for (k, corps) in commander.commands.iter().enumerate() {
+                let Some((other, oc)) = ctx.corps.get(corps.as_str()).copied() else {
+                    continue;
+                };
+                if other == a {
+                    continue;
+                }
+                let d = Diagnostic::new(
+                    Code::E0405,
+                    SCENARIO,
+                    format!("/armies/{a}/commanders/{c}/commands/{k}"),
+                    format!(
+                        "commander `{}` of army `{}` commands corps `{corps}` of army `{}`",
+                        commander.id,
+                        army.id,
+                        ctx.army_id(other)
+                    ),
+                )
+                .help(format!(
+                    "a commander in chief commands only corps of his own army{}; remove it from the list",
+                    ctx.cite(&ctx.numbers().commanders)
+                ))
+                .subject(commander.id.as_str())
+                .related(Related::new(
+                    SCENARIO,
+                    format!("/armies/{other}/corps/{oc}/id"),
+                    "the corps is defined here",
+                ));
+                ctx.push(d);
+            }
+        }
+    }
+}

@@ -31,6 +31,7 @@ mod references;
 pub mod resolve;
 mod rules;
 mod stacking;
+mod suppressions;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -132,10 +133,11 @@ fn scenario_diagnostics(
     }
     references::unique_ids(&mut ctx);
     references::references(&mut ctx);
-    references::allow_lists(&mut ctx);
+    suppressions::allow_lists(&mut ctx);
     references::sides_and_layout(&mut ctx);
     rules::charts(&mut ctx);
     corps::corps_membership(&mut ctx);
+    corps::commanders_own_corps(&mut ctx);
     stacking::stacking(&mut ctx);
     deployment::deployment(&mut ctx);
     rules::rules_against_map(&mut ctx);

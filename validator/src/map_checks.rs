@@ -337,7 +337,7 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
     // Suppressions must name codes, or they silently suppress nothing.
     for (k, code) in map.allow.iter().enumerate() {
         if code.parse::<Code>().is_err() {
-            out.push(crate::references::unknown_code(
+            out.push(crate::suppressions::unknown_code(
                 MAP,
                 format!("/allow/{k}"),
                 code,

@@ -1,0 +1,54 @@
+//! Suppressions: an `allow` list (scenario, map, corps, unit, commander, line leader) names
+//! codes that exist, or it silently suppresses nothing (W0107).
+
+use bataille_schema::DocumentKind;
+
+use crate::codes::Code;
+use crate::context::{Ctx, SCENARIO};
+use crate::diagnostic::Diagnostic;
+
+/// Suppression lists must name codes that exist, or they silently suppress nothing.
+pub(crate) fn allow_lists(ctx: &mut Ctx<'_>) {
+    let mut lists: Vec<(String, &[String])> = vec![("/allow".into(), &ctx.scenario.allow)];
+    for counter in &ctx.counters {
+        lists.push((format!("{}/allow", counter.pointer), counter.allow));
+    }
+    for (a, army) in ctx.scenario.armies.iter().enumerate() {
+        for (c, corps) in army.corps.iter().enumerate() {
+            lists.push((format!("/armies/{a}/corps/{c}/allow"), &corps.allow));
+        }
+    }
+    for (pointer, list) in lists {
+        for (i, code) in list.iter().enumerate() {
+            if code.parse::<Code>().is_err() {
+                ctx.push(unknown_code(SCENARIO, format!("{pointer}/{i}"), code));
+            }
+        }
+    }
+}
+
+/// W0107 for an `allow` entry that is no code (naming the code that replaced a retired one).
+pub(crate) fn unknown_code(document: DocumentKind, pointer: String, code: &str) -> Diagnostic {
+    let retired = crate::codes::RETIRED
+        .iter()
+        .find(|(old, _)| old.eq_ignore_ascii_case(code.trim()));
+    match retired {
+        Some((_, now)) => Diagnostic::new(
+            Code::W0107,
+            document,
+            pointer,
+            format!("`{code}` is a retired code, replaced by {now}, so it allows nothing"),
+        )
+        .help(format!(
+            "allow {} instead",
+            now.split(':').next().unwrap_or(now)
+        )),
+        None => Diagnostic::new(
+            Code::W0107,
+            document,
+            pointer,
+            format!("`{code}` is not a diagnostic code, so it allows nothing"),
+        )
+        .help("write a code of docs/diagnostics.md, such as `W0901`"),
+    }
+}
