@@ -364,15 +364,17 @@ fn the_kit_of_a_variant_says_what_it_changes_and_prints_its_set_up() {
         );
         return;
     };
-    // Denain's kit is in French: the page's words are; each change says the published value.
+    // Denain's kit is in French: the page's words are, and so are the change sentences (they
+    // were English in a French kit); each change says the published value.
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!flat.contains("(published:"), "no English sentence: {flat}");
     for expected in [
         "Variante — Late",
         "Tingry waits.",
-        "The game lasts 11 turns (published: 10).",
-        "Valenciennes 1/: enters on turn 4 by 3211 or 3212 (published: enters on turn 1 by 3211 or 3212).",
-        "Prince de Tingry: enters on turn 4 by 3211 or 3212 (published: enters on turn 1 by 3211 or 3212).",
-        "Removed: Kettler 2/.",
+        "La partie dure 11 tours (publié : 10).",
+        "Valenciennes 1/ : entre au tour 4 par 3211 ou 3212 (publié : entre au tour 1 par 3211 ou 3212).",
+        "Prince de Tingry : entre au tour 4 par 3211 ou 3212 (publié : entre au tour 1 par 3211 ou 3212).",
+        "Retiré : Kettler 2/.",
         "Denain 13.2",
     ] {
         assert!(

@@ -16,7 +16,7 @@
 
 mod charts;
 mod pdf;
-mod words;
+pub(crate) mod words;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;

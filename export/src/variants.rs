@@ -7,6 +7,11 @@ use bataille_schema::Scenario;
 use bataille_schema::scenario::{Owner, Placement, VictoryCondition};
 use bataille_schema::variant::Variant;
 
+use crate::print::words::fill;
+use words::{Phrases, phrases};
+
+mod words;
+
 /// What a kit says about the variant it prints.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VariantNote {
@@ -34,29 +39,37 @@ impl VariantNote {
     }
 }
 
-fn placement_text(p: &Placement, zones: &HashMap<&str, &str>) -> String {
+fn placement_text(p: &Placement, zones: &HashMap<&str, &str>, w: &Phrases) -> String {
     match p {
-        Placement::Unplaced => "not placed".to_owned(),
-        Placement::Hex(hex) => format!("starts at {hex}"),
+        Placement::Unplaced => w.not_placed.to_owned(),
+        Placement::Hex(hex) => fill(w.starts_at, &[("hex", hex.as_str())]),
         Placement::Free { zone, at } => {
             let zone = zones.get(zone.as_str()).copied().unwrap_or(zone.as_str());
             match at {
-                Some(at) => format!("starts at {at}, free in {zone}"),
-                None => format!("starts free in {zone}"),
+                Some(at) => fill(w.starts_at_free, &[("at", at.as_str()), ("zone", zone)]),
+                None => fill(w.starts_free, &[("zone", zone)]),
             }
         }
         Placement::Reinforcement { turn, entry } => {
             let entry: Vec<&str> = entry.iter().map(|h| h.as_str()).collect();
-            format!("enters on turn {turn} by {}", entry.join(" or "))
+            fill(
+                w.enters,
+                &[("turn", &turn.to_string()), ("entry", &entry.join(w.or))],
+            )
         }
     }
 }
 
-fn optional<T: std::fmt::Display>(value: Option<T>) -> String {
-    value.map_or_else(|| "none".to_owned(), |v| v.to_string())
+fn optional<T: std::fmt::Display>(value: Option<T>, w: &Phrases) -> String {
+    value.map_or_else(|| w.none.to_owned(), |v| v.to_string())
 }
 
-fn condition_text(c: &VictoryCondition) -> String {
+/// `new` beside the published `old`.
+fn published(new: &str, old: &str, w: &Phrases) -> String {
+    fill(w.published, &[("new", new), ("old", old)])
+}
+
+fn condition_text(c: &VictoryCondition, w: &Phrases) -> String {
     match c {
         VictoryCondition::Exit {
             side,
@@ -69,36 +82,88 @@ fn condition_text(c: &VictoryCondition) -> String {
             let hexes: Vec<&str> = hexes.iter().map(|h| h.as_str()).collect();
             let mut what = Vec::new();
             if let Some(u) = units {
-                what.push(format!("{u} units"));
+                what.push(fill(w.exit_units, &[("units", &u.to_string())]));
             }
             if let Some(s) = strength {
-                what.push(format!("{s} combat points"));
+                what.push(fill(w.exit_strength, &[("strength", &s.to_string())]));
             }
-            let by = by_turn.map_or(String::new(), |t| format!(" by turn {t}"));
-            format!(
-                "{side} exits {} by {}{by}: {result}",
-                what.join(" or "),
-                hexes.join(", ")
+            let by = by_turn.map_or(String::new(), |t| {
+                fill(w.by_turn, &[("turn", &t.to_string())])
+            });
+            fill(
+                w.exit,
+                &[
+                    ("side", side.as_str()),
+                    ("what", &what.join(w.or)),
+                    ("hexes", &hexes.join(", ")),
+                    ("by", &by),
+                    ("result", result),
+                ],
             )
         }
         VictoryCondition::FirstToDestroy {
             side,
             strength,
             result,
-        } => format!("{side}: first to destroy {strength} enemy combat points: {result}"),
+        } => fill(
+            w.first_to_destroy,
+            &[
+                ("side", side.as_str()),
+                ("strength", &strength.to_string()),
+                ("result", result),
+            ],
+        ),
         VictoryCondition::LossThreshold {
             side,
             strength,
             effect,
-        } => format!("{side}: after losing {strength} combat points, {effect}"),
-        VictoryCondition::PointsPerEnemyStrength { side, points } => {
-            format!("{side}: {points} points per enemy combat point destroyed")
-        }
+        } => fill(
+            w.loss_threshold,
+            &[
+                ("side", side.as_str()),
+                ("strength", &strength.to_string()),
+                ("effect", effect),
+            ],
+        ),
+        VictoryCondition::PointsPerEnemyStrength { side, points } => fill(
+            w.points_per_strength,
+            &[("side", side.as_str()), ("points", &points.to_string())],
+        ),
     }
 }
 
-/// What a variant changes, one sentence a change, with the published value beside the new one.
+/// A reinforcement's placement after a change of its `turn` or `entry` alone.
+fn arrival(
+    placement: &Placement,
+    turn: Option<u32>,
+    entry: Option<&Vec<bataille_schema::HexName>>,
+) -> Placement {
+    let mut p = placement.clone();
+    if let Placement::Reinforcement { turn: t, entry: e } = &mut p {
+        if let Some(turn) = turn {
+            *t = turn;
+        }
+        if let Some(entry) = entry {
+            *e = entry.clone();
+        }
+    }
+    p
+}
+
+fn in_command(always: bool, w: &Phrases) -> String {
+    if always {
+        w.always_in_command
+    } else {
+        w.no_longer_always_in_command
+    }
+    .to_owned()
+}
+
+/// What a variant changes, one sentence a change, with the published value beside the new one,
+/// in the base scenario's language (`Scenario::language`; English when it names none the kit
+/// knows), as the kit's own words are.
 pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
+    let w = phrases(base.language.as_deref());
     let mut out = Vec::new();
     let zones: HashMap<&str, &str> = base
         .zones
@@ -123,10 +188,14 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
             }
         }
     }
+    let place = |p: &Placement| placement_text(p, &zones, w);
     if let Some(turns) = variant.turns {
-        out.push(format!(
-            "The game lasts {turns} turns (published: {}).",
-            base.turns
+        out.push(fill(
+            w.turns,
+            &[
+                ("turns", &turns.to_string()),
+                ("old", &base.turns.to_string()),
+            ],
         ));
     }
     for (id, change) in &variant.units {
@@ -135,52 +204,33 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
         };
         let mut parts = Vec::new();
         if let Some(p) = &change.placement {
-            parts.push(format!(
-                "{} (published: {})",
-                placement_text(p, &zones),
-                placement_text(&unit.placement, &zones)
-            ));
+            parts.push(published(&place(p), &place(&unit.placement), w));
         }
         if change.turn.is_some() || change.entry.is_some() {
-            let mut p = unit.placement.clone();
-            if let Placement::Reinforcement { turn, entry } = &mut p {
-                if let Some(t) = change.turn {
-                    *turn = t;
-                }
-                if let Some(e) = &change.entry {
-                    *entry = e.clone();
-                }
-            }
-            parts.push(format!(
-                "{} (published: {})",
-                placement_text(&p, &zones),
-                placement_text(&unit.placement, &zones)
-            ));
+            let p = arrival(&unit.placement, change.turn, change.entry.as_ref());
+            parts.push(published(&place(&p), &place(&unit.placement), w));
         }
         for (what, new, old) in [
-            ("CP", change.cp, unit.cp),
-            ("MP", change.mp, unit.mp),
-            ("morale", change.morale, unit.morale),
+            (w.cp, change.cp, unit.cp),
+            (w.mp, change.mp, unit.mp),
+            (w.morale, change.morale, unit.morale),
         ] {
             if let Some(new) = new {
-                parts.push(format!("{what} {new} (published: {})", optional(old)));
+                parts.push(published(&format!("{what} {new}"), &optional(old, w), w));
             }
         }
         if let Some(f) = change.fire_modifier {
-            parts.push(format!(
-                "fire modifier {f:+} (published: {})",
-                optional(unit.fire_modifier)
+            parts.push(published(
+                &fill(w.fire_modifier, &[("value", &format!("{f:+}"))]),
+                &optional(unit.fire_modifier, w),
+                w,
             ));
         }
         if let Some(corps) = &change.corps {
-            parts.push(format!("in corps {corps}"));
+            parts.push(fill(w.in_corps, &[("corps", corps.as_str())]));
         }
         if let Some(always) = change.always_in_command {
-            parts.push(if always {
-                "always in command".to_owned()
-            } else {
-                "no longer always in command".to_owned()
-            });
+            parts.push(in_command(always, w));
         }
         for (system, ratings) in &change.ratings {
             for (name, value) in ratings {
@@ -188,7 +238,10 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
             }
         }
         if !parts.is_empty() {
-            out.push(format!("{}: {}.", unit.name, parts.join("; ")));
+            out.push(fill(
+                w.counter,
+                &[("name", &unit.name), ("parts", &parts.join("; "))],
+            ));
         }
     }
     for (id, change) in &variant.leaders {
@@ -197,43 +250,23 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
         };
         let mut parts = Vec::new();
         if let Some(n) = &change.name {
-            parts.push(format!("replaced by {n}"));
+            parts.push(fill(w.replaced_by, &[("name", n)]));
         }
         if let Some(p) = &change.placement {
-            parts.push(format!(
-                "{} (published: {})",
-                placement_text(p, &zones),
-                placement_text(placement, &zones)
-            ));
+            parts.push(published(&place(p), &place(placement), w));
         }
         if change.turn.is_some() || change.entry.is_some() {
-            let mut p = (*placement).clone();
-            if let Placement::Reinforcement { turn, entry } = &mut p {
-                if let Some(t) = change.turn {
-                    *turn = t;
-                }
-                if let Some(e) = &change.entry {
-                    *entry = e.clone();
-                }
-            }
-            parts.push(format!(
-                "{} (published: {})",
-                placement_text(&p, &zones),
-                placement_text(placement, &zones)
-            ));
+            let p = arrival(placement, change.turn, change.entry.as_ref());
+            parts.push(published(&place(&p), &place(placement), w));
         }
         if let Some(a) = change.activation {
-            parts.push(format!("activation {a}"));
+            parts.push(fill(w.activation, &[("value", &a.to_string())]));
         }
         if let Some(r) = change.radius_hexes {
-            parts.push(format!("command radius {r} hexes"));
+            parts.push(fill(w.radius, &[("value", &r.to_string())]));
         }
         if let Some(always) = change.always_in_command {
-            parts.push(if always {
-                "always in command".to_owned()
-            } else {
-                "no longer always in command".to_owned()
-            });
+            parts.push(in_command(always, w));
         }
         for (system, ratings) in &change.ratings {
             for (rating, value) in ratings {
@@ -241,7 +274,10 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
             }
         }
         if !parts.is_empty() {
-            out.push(format!("{name}: {}.", parts.join("; ")));
+            out.push(fill(
+                w.counter,
+                &[("name", name), ("parts", &parts.join("; "))],
+            ));
         }
     }
     for add in &variant.add_units {
@@ -250,16 +286,19 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
             .iter()
             .find(|a| a.id == add.army)
             .map_or(add.army.as_str(), |a| a.name.as_str());
-        out.push(format!(
-            "Added to {army}: {} ({}), {}.",
-            add.unit.name,
-            add.unit.kind,
-            placement_text(&add.unit.placement, &zones)
+        out.push(fill(
+            w.added,
+            &[
+                ("army", army),
+                ("name", &add.unit.name),
+                ("kind", add.unit.kind.as_str()),
+                ("placement", &place(&add.unit.placement)),
+            ],
         ));
     }
     for id in &variant.remove_units {
         if let Some(unit) = units.get(id.as_str()) {
-            out.push(format!("Removed: {}.", unit.name));
+            out.push(fill(w.removed, &[("name", &unit.name)]));
         }
     }
     for (id, change) in &variant.zones {
@@ -270,9 +309,12 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
             .unwrap_or(id.as_str());
         if let Some(hexes) = &change.hexes {
             let hexes: Vec<&str> = hexes.iter().map(|h| h.as_str()).collect();
-            out.push(format!("Zone {name}: hexes {}.", hexes.join(", ")));
+            out.push(fill(
+                w.zone_hexes,
+                &[("name", name), ("hexes", &hexes.join(", "))],
+            ));
         } else {
-            out.push(format!("Zone {name} changed."));
+            out.push(fill(w.zone_changed, &[("name", name)]));
         }
     }
     for zone in &variant.add_zones {
@@ -280,46 +322,64 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
         let owner = match &zone.owner {
             Owner::Army(a) | Owner::Corps(a) => a.as_str(),
         };
-        out.push(format!(
-            "New zone {} ({owner}): hexes {}.",
-            zone.name,
-            hexes.join(", ")
+        out.push(fill(
+            w.new_zone,
+            &[
+                ("name", &zone.name),
+                ("owner", owner),
+                ("hexes", &hexes.join(", ")),
+            ],
         ));
     }
     let victory = &variant.victory;
     for c in &victory.conditions {
-        out.push(format!("Victory: {}.", condition_text(c)));
+        out.push(fill(w.victory, &[("text", &condition_text(c, w))]));
     }
     for key in &victory.remove_conditions {
-        out.push(format!(
-            "Victory: no {} condition for {}.",
-            key.kind.as_str(),
-            key.side
+        out.push(fill(
+            w.no_condition,
+            &[("kind", key.kind.as_str()), ("side", key.side.as_str())],
         ));
     }
     for (hex, o) in &victory.objectives {
-        out.push(format!(
-            "Victory hex {hex} ({}): {} points.",
-            o.name, o.points
+        out.push(fill(
+            w.victory_hex,
+            &[
+                ("hex", hex.as_str()),
+                ("name", &o.name),
+                ("points", &o.points.to_string()),
+            ],
         ));
     }
     for hex in &victory.remove_objectives {
-        out.push(format!("Victory hex {hex} no longer counts."));
+        out.push(fill(w.victory_hex_removed, &[("hex", hex.as_str())]));
     }
     if let Some(p) = victory.points_per_enemy_cp_eliminated {
-        out.push(format!(
-            "Victory: {p} points per enemy CP eliminated (published: {}).",
-            base.victory.points_per_enemy_cp_eliminated
+        out.push(fill(
+            w.per_cp,
+            &[
+                ("points", &p.to_string()),
+                (
+                    "old",
+                    &base.victory.points_per_enemy_cp_eliminated.to_string(),
+                ),
+            ],
         ));
     }
     if let Some(p) = victory.points_per_enemy_unit_routed {
-        out.push(format!(
-            "Victory: {p} points per enemy unit routed at the end (published: {}).",
-            base.victory.points_per_enemy_unit_routed
+        out.push(fill(
+            w.per_routed,
+            &[
+                ("points", &p.to_string()),
+                (
+                    "old",
+                    &base.victory.points_per_enemy_unit_routed.to_string(),
+                ),
+            ],
         ));
     }
     if victory.holds.is_some() {
-        out.push("Victory: the hexes to hold change (see the victory conditions).".to_owned());
+        out.push(w.holds.to_owned());
     }
     if let Some(list) = &victory.unit_objectives {
         let items: Vec<String> = list
@@ -328,13 +388,16 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
                 let name = units
                     .get(o.unit.as_str())
                     .map_or(o.unit.as_str(), |u| u.name.as_str());
-                format!("{name} {} points", o.points)
+                fill(
+                    w.unit_points,
+                    &[("name", name), ("points", &o.points.to_string())],
+                )
             })
             .collect();
         out.push(if items.is_empty() {
-            "Victory: no unit is worth points.".to_owned()
+            w.no_unit_worth.to_owned()
         } else {
-            format!("Victory: units worth points: {}.", items.join(", "))
+            fill(w.units_worth, &[("list", &items.join(", "))])
         });
     }
     if let Some(list) = &victory.leader_losses {
@@ -344,54 +407,61 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
                 let name = leaders
                     .get(l.leader.as_str())
                     .map_or(l.leader.as_str(), |(n, _)| n);
-                format!("{name} lost, {} wins", l.winner)
+                fill(
+                    w.leader_lost,
+                    &[("name", name), ("winner", l.winner.as_str())],
+                )
             })
             .collect();
         out.push(if items.is_empty() {
-            "Victory: no leader's loss decides the game.".to_owned()
+            w.no_leader_loss.to_owned()
         } else {
-            format!("Victory: {}.", items.join("; "))
+            fill(w.leader_losses, &[("list", &items.join("; "))])
         });
     }
     if let Some(notes) = &victory.notes {
-        out.push(format!("Victory: {notes}"));
+        out.push(fill(w.victory_notes, &[("notes", notes)]));
     }
     let command = &variant.rules.command;
     if let Some(r) = command.commander_radius_hexes {
-        out.push(format!(
-            "Commanders in chief command within {r} hexes (published: {}).",
-            base.rules.command.commander_radius_hexes
+        out.push(fill(
+            w.commander_radius,
+            &[
+                ("radius", &r.to_string()),
+                (
+                    "old",
+                    &base.rules.command.commander_radius_hexes.to_string(),
+                ),
+            ],
         ));
     }
     if let Some(r) = command.leader_radius_hexes {
-        out.push(format!(
-            "Line leaders command within {r} hexes (published: {}).",
-            base.rules.command.leader_radius_hexes
+        out.push(fill(
+            w.leader_radius,
+            &[
+                ("radius", &r.to_string()),
+                ("old", &base.rules.command.leader_radius_hexes.to_string()),
+            ],
         ));
     }
     if let Some(b) = command.blocked_by_enemy_front_and_flank {
-        out.push(if b {
-            "Command paths are blocked by enemy front and flank hexes.".to_owned()
-        } else {
-            "Command paths are not blocked by enemy front and flank hexes.".to_owned()
-        });
+        out.push(if b { w.blocked } else { w.not_blocked }.to_owned());
     }
     if let Some(l) = command.lines_of_battle {
-        out.push(if l {
-            "Units out of radius are commanded through lines of battle.".to_owned()
-        } else {
-            "No lines of battle: a unit out of its leader's radius is out of command.".to_owned()
-        });
+        out.push(if l { w.lines } else { w.no_lines }.to_owned());
     }
     if let Some(r) = variant.rules.reinforcements {
-        out.push(
-            format!(
-                "Reinforcements enter {r:?} (published: {:?}).",
-                base.rules.stacking.reinforcements
-            )
-            .replace("Column", "in column")
-            .replace("Stacked", "stacked"),
-        );
+        let how = |e: bataille_schema::scenario::ReinforcementEntry| match e {
+            bataille_schema::scenario::ReinforcementEntry::Column => w.in_column,
+            bataille_schema::scenario::ReinforcementEntry::Stacked => w.stacked,
+        };
+        out.push(fill(
+            w.reinforcements,
+            &[
+                ("how", how(r)),
+                ("old", how(base.rules.stacking.reinforcements)),
+            ],
+        ));
     }
     out
 }
@@ -509,8 +579,26 @@ mod tests {
             leader: "fr-villars".into(),
             winner: "allies".into(),
         }]);
+        // Denain is in French: so are the sentences of its variants' changes.
+        assert_eq!(base.language.as_deref(), Some("fr"));
         let out = describe(&v, &base);
         for expected in [
+            "Victoire : plus de condition Exit pour allies.",
+            "Victoire : unités valant des points : Douglas 5 points.",
+            "Victoire : Maréchal de Villars perdu, allies gagne.",
+        ] {
+            assert!(
+                out.iter().any(|s| s == expected),
+                "{expected} not in {out:?}"
+            );
+        }
+        // With no language (or one the kit does not know), English.
+        let mut english = base.clone();
+        english.language = None;
+        v.turns = Some(12);
+        let out = describe(&v, &english);
+        for expected in [
+            "The game lasts 12 turns (published: 10).",
             "Victory: no Exit condition for allies.",
             "Victory: units worth points: Douglas 5 points.",
             "Victory: Maréchal de Villars lost, allies wins.",
