@@ -424,6 +424,47 @@ fn the_docs_table_lists_every_code_with_its_severity_and_title() {
     }
 }
 
+/// Issue 23: from a code to its check in one jump. The registry names, for each code, the file
+/// and function that raise it; the file exists, the function is in it and raises the code, and
+/// docs/diagnostics.md links the code's row to that file and function.
+#[test]
+fn every_code_names_the_check_that_raises_it_and_the_docs_link_it() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("../docs/diagnostics.md")).expect("docs");
+    for code in Code::ALL {
+        let (file, function) = code
+            .check()
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("{code}: `file.rs: function`, not {:?}", code.check()));
+        let text = std::fs::read_to_string(root.join("src").join(file))
+            .unwrap_or_else(|e| panic!("{code}: {file}: {e}"));
+        let start = text
+            .find(&format!("fn {function}("))
+            .or_else(|| text.find(&format!("fn {function}<")))
+            .unwrap_or_else(|| panic!("{code}: no fn {function} in {file}"));
+        // The function's body: up to the next function at the top level of the file.
+        let body = &text[start..];
+        let end = body[1..]
+            .find("\nfn ")
+            .into_iter()
+            .chain(body[1..].find("\npub(crate) fn "))
+            .chain(body[1..].find("\npub fn "))
+            .chain(body[1..].find("\n#[cfg(test)]"))
+            .min()
+            .map_or(body.len(), |e| e + 1);
+        assert!(
+            body[..end].contains(&format!("Code::{code}")),
+            "{code}: {file}'s {function} does not raise it"
+        );
+        let link = format!("[`{function}`](../validator/src/{file}) |");
+        assert!(
+            docs.lines()
+                .any(|l| l.starts_with(&format!("| `{code}` |")) && l.ends_with(&link)),
+            "{code}: docs/diagnostics.md's row ends with {link}"
+        );
+    }
+}
+
 #[test]
 fn thousands_of_counters_in_one_hex_are_judged_without_deep_recursion() {
     let (mut scenario, map) = fontenoy();
