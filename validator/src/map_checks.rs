@@ -15,14 +15,20 @@ use crate::diagnostic::Diagnostic;
 /// give one diagnostic per hex.
 const MAX_PER_UNKNOWN_CODE: usize = 20;
 
+/// The map's checks, one per code or tight family, in the order a reader meets the file.
 pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
-    let grid = &map.grid;
-    let legend = || {
-        let mut codes: Vec<String> = map.terrain.keys().map(|k| format!("`{k}`")).collect();
-        codes.truncate(20);
-        codes.join(", ")
-    };
+    terrain_codes(map, out);
+    rows(map, out);
+    let water = hexsides(map, out);
+    overlays(map, &water, out);
+    places_on_the_map(map, out);
+    half_hexes(map, out);
+    check_paths(map, out);
+    allow_list(map, out);
+}
 
+/// E0610: a terrain code is one character (each hex of a row is one character).
+fn terrain_codes(map: &Map, out: &mut Vec<Diagnostic>) {
     for code in map.terrain.keys() {
         if code.chars().count() != 1 {
             out.push(
@@ -36,7 +42,17 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
 
+/// E0601, E0602, E0603: exactly `rows` rows of terrain, each of `columns` codes of the legend
+/// (at most [`MAX_PER_UNKNOWN_CODE`] reported per unknown code, then how many more).
+fn rows(map: &Map, out: &mut Vec<Diagnostic>) {
+    let grid = &map.grid;
+    let legend = || {
+        let mut codes: Vec<String> = map.terrain.keys().map(|k| format!("`{k}`")).collect();
+        codes.truncate(20);
+        codes.join(", ")
+    };
     // Rows: exactly `rows` of them, each with exactly `columns` codes.
     let rows = grid.rows as usize;
     let columns = grid.columns as usize;
@@ -138,7 +154,13 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
 
+/// E0606, E0607, E0608: each hexside feature is of a known type and between two hexes of the
+/// map; a bridge hexside spans water (Denain 7.5). Returns the water hexsides, for the bridge
+/// overlays.
+fn hexsides(map: &Map, out: &mut Vec<Diagnostic>) -> HashSet<(HexIndex, Side)> {
+    let grid = &map.grid;
     // Hexside features: each between two map hexes, of a known type; water ones noted for bridges.
     let mut water: HashSet<(HexIndex, Side)> = HashSet::new();
     let mut parsed: Vec<(&str, usize, (HexIndex, Side))> = Vec::new();
@@ -220,7 +242,13 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+    water
+}
 
+/// E0604, E0605, E0609: overlays are of known types, on the map; a bridge overlay stands on
+/// water terrain or beside a water hexside.
+fn overlays(map: &Map, water: &HashSet<(HexIndex, Side)>, out: &mut Vec<Diagnostic>) {
+    let grid = &map.grid;
     // Overlays: of known types, on the map; bridge overlays where water is.
     for (hex, overlays) in &map.overlays {
         let base = key_pointer("/overlays", hex.as_str());
@@ -289,7 +317,11 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
 
+/// E0605: labels, checked hexes and the background's control points lie on the map.
+fn places_on_the_map(map: &Map, out: &mut Vec<Diagnostic>) {
+    let grid = &map.grid;
     // Labels, checked hexes and control points lie on the map.
     for hex in map.labels.keys() {
         if let Err(error) = parse_hex(map, hex) {
@@ -311,6 +343,24 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+    if let Some(background) = &map.background {
+        for (k, point) in background.control_points.iter().enumerate() {
+            if let Err(error) = grid.parse(point.hex.as_str()) {
+                out.push(off_map(
+                    format!("/background/control_points/{k}/hex"),
+                    &point.hex,
+                    &format!("control point at {}", point.hex),
+                    &error.to_string(),
+                ));
+            }
+        }
+    }
+}
+
+/// E0611 (and E0605): a half-hex is on the map's edge (a hex with a side off the map), where
+/// the printed frame cuts it.
+fn half_hexes(map: &Map, out: &mut Vec<Diagnostic>) {
+    let grid = &map.grid;
     // Half-hexes: the frame cuts only hexes on the map's edge (a hex with a side off the map).
     for (k, hex) in map.half_hexes.iter().enumerate() {
         match parse_hex(map, hex) {
@@ -333,7 +383,10 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
             Ok(_) => {}
         }
     }
-    check_paths(map, out);
+}
+
+/// W0107: the map's `allow` names codes, or it silently suppresses nothing.
+fn allow_list(map: &Map, out: &mut Vec<Diagnostic>) {
     // Suppressions must name codes, or they silently suppress nothing.
     for (k, code) in map.allow.iter().enumerate() {
         if code.parse::<Code>().is_err() {
@@ -342,18 +395,6 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
                 format!("/allow/{k}"),
                 code,
             ));
-        }
-    }
-    if let Some(background) = &map.background {
-        for (k, point) in background.control_points.iter().enumerate() {
-            if let Err(error) = grid.parse(point.hex.as_str()) {
-                out.push(off_map(
-                    format!("/background/control_points/{k}/hex"),
-                    &point.hex,
-                    &format!("control point at {}", point.hex),
-                    &error.to_string(),
-                ));
-            }
         }
     }
 }
