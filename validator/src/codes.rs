@@ -149,8 +149,8 @@ codes! {
     E0701, Error, "rules", "Denain 11.1", "fire restriction names a terrain code the map lacks", "rules.rs: rules_against_map";
     E0702, Error, "rules", "charts", "chart row without one result per column", "rules.rs: charts";
     E0703, Error, "rules", "charts", "chart rolls do not cover the die once each", "rules.rs: charts";
-    W0801, Warning, "command", "Fontenoy 8.2; Denain 8.2", "line leader out of its commander's radius at set-up", "command.rs: command";
-    W0901, Warning, "command", "Fontenoy 9.1-9.3; Denain 9.1, 9.3", "unit out of command at set-up", "command.rs: command";
+    W0801, Warning, "command", "Fontenoy 8.2; Denain 8.2", "line leader out of its commander's radius at set-up", "command.rs: leader_out_of_command";
+    W0901, Warning, "command", "Fontenoy 9.1-9.3; Denain 9.1, 9.3", "unit out of command at set-up", "command.rs: units_out_of_command";
     E1001, Error, "miniatures", "system file", "a miniatures system file cannot be loaded", "door/scenario.rs: open_systems";
     E1002, Error, "miniatures", "Age of Honor, Louis XIV troop types", "unit lacks a rating its system needs", "miniatures.rs: units";
     E1003, Error, "miniatures", "Age of Honor, Louis XIV tables", "rating out of the system's range or tables", "miniatures.rs: units";

@@ -16,11 +16,11 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use bataille_schema::geometry::sides;
-use bataille_schema::scenario::{Unit, UnitKind};
+use bataille_schema::scenario::{Army, Corps, LineLeader, Unit, UnitKind};
 use bataille_schema::{Grid, HexIndex, Side};
 
 use crate::codes::Code;
-use crate::context::{CounterRole, Ctx, SCENARIO};
+use crate::context::{CounterRole, Ctx, MapView, SCENARIO};
 use crate::diagnostic::{Diagnostic, Related};
 
 /// The order in which a facing's hexsides become front, then flank, then rear: relative
@@ -150,6 +150,8 @@ fn reach(
     dist
 }
 
+/// W0801 and W0901: each corps' line leader in command of a commander in chief (8.2), each of
+/// its units in command of the leader (9.1, 9.3), on paths the enemy does not block.
 pub(crate) fn command(ctx: &mut Ctx<'_>) {
     let Some(view) = ctx.map.as_ref() else {
         return;
@@ -157,7 +159,75 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
     let grid = view.grid;
     let s = ctx.scenario;
     let rules = &s.rules.command;
+    // A game without line leaders commands no unit through one (and no leader is out of a
+    // commander's radius).
+    if !rules.line_leaders {
+        return;
+    }
+    let placed = placed_units(ctx, view);
+    let blocked = blocked_hexes(ctx, grid, &placed);
+    // Units of each corps, by (army, corps id); commanders' reach, computed once each.
+    let mut members_of: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    for (i, p) in placed.iter().enumerate() {
+        if let Some(corps) = &p.unit.corps {
+            members_of
+                .entry((p.army, corps.as_str()))
+                .or_default()
+                .push(i);
+        }
+    }
+    let mut chief_reach: HashMap<(usize, usize), HashMap<HexIndex, u32>> = HashMap::new();
+    let mut found = Vec::new();
+    for (a, army) in s.armies.iter().enumerate() {
+        for (c, corps) in army.corps.iter().enumerate() {
+            let Some(leader) = &corps.leader else {
+                continue;
+            };
+            let Some(hex) = leader.placement.hex().and_then(|h| grid.lookup(h)) else {
+                continue;
+            };
+            let at = LeaderAt {
+                a,
+                army,
+                corps,
+                leader,
+                hex,
+                pointer: crate::context::placement_hex_pointer(
+                    &format!("/armies/{a}/corps/{c}/leader"),
+                    &leader.placement,
+                ),
+                blocked: blocked.get(a),
+            };
+            if rules.commanders && !leader.always_in_command {
+                found.extend(leader_out_of_command(ctx, grid, &at, &mut chief_reach));
+            }
+            let members: Vec<&Placed<'_>> = members_of
+                .get(&(a, corps.id.as_str()))
+                .into_iter()
+                .flatten()
+                .filter_map(|&i| placed.get(i))
+                .collect();
+            units_out_of_command(ctx, grid, &at, &members, &mut found);
+        }
+    }
+    ctx.out.extend(found);
+}
 
+/// A corps' line leader on the map, for the command checks.
+struct LeaderAt<'a> {
+    a: usize,
+    army: &'a Army,
+    corps: &'a Corps,
+    leader: &'a LineLeader,
+    hex: HexIndex,
+    pointer: String,
+    /// The hexes the army's paths may not pass ([`blocked_hexes`]).
+    blocked: Option<&'a HexSet>,
+}
+
+/// The units on the map, with their hexes and the classes of their sides.
+fn placed_units<'a>(ctx: &Ctx<'a>, view: &MapView<'a>) -> Vec<Placed<'a>> {
+    let grid = view.grid;
     // Units on the map.
     let mut placed: Vec<Placed<'_>> = Vec::new();
     for counter in ctx.counters.iter().filter(|c| c.role == CounterRole::Unit) {
@@ -177,15 +247,20 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
             classes,
         });
     }
+    placed
+}
 
-    // Per army: hexes its path may not pass (enemy units, their front and flank hexes, where
+/// Per army: hexes its path may not pass (enemy units, their front and flank hexes, where no
+/// friendly unit stands); none when `rules.command.blocked_by_enemy_front_and_flank` is off.
+fn blocked_hexes(ctx: &Ctx<'_>, grid: &Grid, placed: &[Placed<'_>]) -> Vec<HexSet> {
+    let rules = &ctx.scenario.rules.command;
+    let armies = ctx.scenario.armies.len();
     // no friendly unit stands).
-    let armies = s.armies.len();
     let mut blocked: Vec<HexSet> = Vec::new();
     if rules.blocked_by_enemy_front_and_flank {
         blocked = vec![HexSet::new(grid); armies];
         let mut friendly: Vec<HexSet> = vec![HexSet::new(grid); armies];
-        for p in &placed {
+        for p in placed {
             // Allies' units are friendly too (`sides`).
             for (army, set) in friendly.iter_mut().enumerate() {
                 if ctx.allied(army, p.army) {
@@ -193,7 +268,7 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 }
             }
         }
-        for p in &placed {
+        for p in placed {
             let zone: Vec<HexIndex> = std::iter::once(p.hex)
                 .chain(p.hexes_of(grid, SideClass::Front))
                 .chain(p.hexes_of(grid, SideClass::Flank))
@@ -210,195 +285,190 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
             }
         }
     }
-    let blocked_for = |army: usize| blocked.get(army);
-    // Units of each corps, by (army, corps id); commanders' reach, computed once each.
-    let mut members_of: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
-    for (i, p) in placed.iter().enumerate() {
-        if let Some(corps) = &p.unit.corps {
-            members_of
-                .entry((p.army, corps.as_str()))
-                .or_default()
-                .push(i);
-        }
-    }
-    let mut chief_reach: HashMap<(usize, usize), HashMap<HexIndex, u32>> = HashMap::new();
+    blocked
+}
 
-    let mut found = Vec::new();
+/// W0801 (8.2): the line leader within the radius of a commander in chief commanding his corps.
+fn leader_out_of_command(
+    ctx: &Ctx<'_>,
+    grid: &Grid,
+    at: &LeaderAt<'_>,
+    chief_reach: &mut HashMap<(usize, usize), HashMap<HexIndex, u32>>,
+) -> Option<Diagnostic> {
+    let rules = &ctx.scenario.rules.command;
     let numbers = ctx.numbers();
-    for (a, army) in s.armies.iter().enumerate() {
-        for (c, corps) in army.corps.iter().enumerate() {
-            // A game without line leaders commands no unit through one (and no leader is out
-            // of a commander's radius).
-            if !rules.line_leaders {
-                continue;
-            }
-            let Some(leader) = &corps.leader else {
-                continue;
-            };
-            let leader_pointer = crate::context::placement_hex_pointer(
-                &format!("/armies/{a}/corps/{c}/leader"),
-                &leader.placement,
-            );
-            let Some(leader_hex) = leader.placement.hex().and_then(|h| grid.lookup(h)) else {
-                continue;
-            };
-            // 8.2: the line leader within the radius of a commander in chief commanding the corps.
-            if rules.commanders && !leader.always_in_command {
-                let chiefs: Vec<(usize, HexIndex, u32)> = army
-                    .commanders
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, chief)| chief.commands.contains(&corps.id))
-                    .filter_map(|(k, chief)| {
-                        let hex = chief.placement.hex().and_then(|h| grid.lookup(h))?;
-                        Some((
-                            k,
-                            hex,
-                            chief.radius_hexes.unwrap_or(rules.commander_radius_hexes),
-                        ))
-                    })
-                    .collect();
-                let in_command = chiefs.iter().any(|(k, hex, radius)| {
-                    chief_reach
-                        .entry((a, *k))
-                        .or_insert_with(|| reach(grid, *hex, *radius, blocked_for(a)))
-                        .contains_key(&leader_hex)
-                });
-                if !chiefs.is_empty() && !in_command {
-                    let leader_name = grid.name(leader_hex);
-                    let nearest = chiefs
-                        .iter()
-                        .min_by_key(|(k, hex, _)| (grid.distance(*hex, leader_hex), *k));
-                    let why = match nearest {
-                        Some((k, hex, radius)) => {
-                            let distance = grid.distance(*hex, leader_hex);
-                            let chief = &army.commanders[*k];
-                            if distance > *radius {
-                                format!(
-                                    "{distance} hexes from commander `{}` at {} (radius {radius})",
-                                    chief.id,
-                                    grid.name(*hex)
-                                )
-                            } else {
-                                format!(
-                                    "every path of at most {radius} hexes from commander `{}` at {} crosses enemy front or flank hexes",
-                                    chief.id,
-                                    grid.name(*hex)
-                                )
-                            }
-                        }
-                        None => String::new(),
-                    };
-                    let mut d = Diagnostic::new(
-                        Code::W0801,
-                        SCENARIO,
-                        leader_pointer.clone(),
-                        format!("line leader `{}` of `{}` at {leader_name} is out of command: {why}", leader.id, corps.id),
-                    )
-                    .help(format!(
-                        "move `{}` or a commander closer, or add `allow: [\"W0801\"]` to the leader if intended{}",
-                        leader.id,
-                        ctx.cite(&numbers.commander_radius)
-                    ))
-                    .hex(leader_name.as_str())
-                    .subject(leader.id.as_str());
-                    for (k, hex, radius) in &chiefs {
-                        let chief = &army.commanders[*k];
-                        let distance = grid.distance(*hex, leader_hex);
-                        d = d.related(
-                            Related::new(
-                                SCENARIO,
-                                crate::context::placement_hex_pointer(
-                                    &format!("/armies/{a}/commanders/{k}"),
-                                    &chief.placement,
-                                ),
-                                format!(
-                                    "commander `{}` at {} ({distance} hexes away, radius {radius})",
-                                    chief.id,
-                                    grid.name(*hex)
-                                ),
-                            )
-                            .hex(grid.name(*hex).as_str())
-                            .subject(chief.id.as_str()),
-                        );
-                    }
-                    found.push(d);
-                }
-            }
-
-            // 9.1 and 9.3: the corps' units within the leader's radius or in a commanded line.
-            let radius = leader.radius_hexes.unwrap_or(rules.leader_radius_hexes);
-            let reached = reach(grid, leader_hex, radius, blocked_for(a));
-            let members: Vec<&Placed<'_>> = members_of
-                .get(&(a, corps.id.as_str()))
-                .into_iter()
-                .flatten()
-                .filter_map(|&i| placed.get(i))
-                .collect();
-            let mut commanded: Vec<bool> = members
-                .iter()
-                .map(|p| p.unit.always_in_command || reached.contains_key(&p.hex))
-                .collect();
-            if rules.lines_of_battle {
-                lines_of_battle(grid, &members, &mut commanded);
-            }
-            for (p, ok) in members.iter().zip(&commanded) {
-                // 9.2 (Grassin) always in command; Fontenoy 10: immobile artillery ignores command.
-                if *ok || p.kind.immobile {
-                    continue;
-                }
-                let here = grid.name(p.hex);
-                let distance = grid.distance(leader_hex, p.hex);
-                let line = if rules.lines_of_battle {
+    let LeaderAt {
+        a,
+        army,
+        corps,
+        leader,
+        hex: leader_hex,
+        ..
+    } = *at;
+    let leader_pointer = &at.pointer;
+    let chiefs: Vec<(usize, HexIndex, u32)> = army
+        .commanders
+        .iter()
+        .enumerate()
+        .filter(|(_, chief)| chief.commands.contains(&corps.id))
+        .filter_map(|(k, chief)| {
+            let hex = chief.placement.hex().and_then(|h| grid.lookup(h))?;
+            Some((
+                k,
+                hex,
+                chief.radius_hexes.unwrap_or(rules.commander_radius_hexes),
+            ))
+        })
+        .collect();
+    let in_command = chiefs.iter().any(|(k, hex, radius)| {
+        chief_reach
+            .entry((a, *k))
+            .or_insert_with(|| reach(grid, *hex, *radius, at.blocked))
+            .contains_key(&leader_hex)
+    });
+    if !chiefs.is_empty() && !in_command {
+        let leader_name = grid.name(leader_hex);
+        let nearest = chiefs
+            .iter()
+            .min_by_key(|(k, hex, _)| (grid.distance(*hex, leader_hex), *k));
+        let why = match nearest {
+            Some((k, hex, radius)) => {
+                let distance = grid.distance(*hex, leader_hex);
+                let chief = &army.commanders[*k];
+                if distance > *radius {
                     format!(
-                        " and in no line of battle with a commanded unit of `{}`",
-                        corps.id
+                        "{distance} hexes from commander `{}` at {} (radius {radius})",
+                        chief.id,
+                        grid.name(*hex)
                     )
+                } else {
+                    format!(
+                        "every path of at most {radius} hexes from commander `{}` at {} crosses enemy front or flank hexes",
+                        chief.id,
+                        grid.name(*hex)
+                    )
+                }
+            }
+            None => String::new(),
+        };
+        let mut d = Diagnostic::new(
+                Code::W0801,
+                SCENARIO,
+                leader_pointer.clone(),
+                format!("line leader `{}` of `{}` at {leader_name} is out of command: {why}", leader.id, corps.id),
+            )
+            .help(format!(
+                "move `{}` or a commander closer, or add `allow: [\"W0801\"]` to the leader if intended{}",
+                leader.id,
+                ctx.cite(&numbers.commander_radius)
+            ))
+            .hex(leader_name.as_str())
+            .subject(leader.id.as_str());
+        for (k, hex, radius) in &chiefs {
+            let chief = &army.commanders[*k];
+            let distance = grid.distance(*hex, leader_hex);
+            d = d.related(
+                Related::new(
+                    SCENARIO,
+                    crate::context::placement_hex_pointer(
+                        &format!("/armies/{a}/commanders/{k}"),
+                        &chief.placement,
+                    ),
+                    format!(
+                        "commander `{}` at {} ({distance} hexes away, radius {radius})",
+                        chief.id,
+                        grid.name(*hex)
+                    ),
+                )
+                .hex(grid.name(*hex).as_str())
+                .subject(chief.id.as_str()),
+            );
+        }
+        return Some(d);
+    }
+    None
+}
+
+/// W0901 (9.1, 9.3): the corps' units within the leader's radius or in a commanded line.
+fn units_out_of_command(
+    ctx: &Ctx<'_>,
+    grid: &Grid,
+    at: &LeaderAt<'_>,
+    members: &[&Placed<'_>],
+    found: &mut Vec<Diagnostic>,
+) {
+    let rules = &ctx.scenario.rules.command;
+    let numbers = ctx.numbers();
+    let LeaderAt {
+        corps,
+        leader,
+        hex: leader_hex,
+        ..
+    } = *at;
+    let leader_pointer = &at.pointer;
+    let radius = leader.radius_hexes.unwrap_or(rules.leader_radius_hexes);
+    let reached = reach(grid, leader_hex, radius, at.blocked);
+    let mut commanded: Vec<bool> = members
+        .iter()
+        .map(|p| p.unit.always_in_command || reached.contains_key(&p.hex))
+        .collect();
+    if rules.lines_of_battle {
+        lines_of_battle(grid, members, &mut commanded);
+    }
+    for (p, ok) in members.iter().zip(&commanded) {
+        // 9.2 (Grassin) always in command; Fontenoy 10: immobile artillery ignores command.
+        if *ok || p.kind.immobile {
+            continue;
+        }
+        let here = grid.name(p.hex);
+        let distance = grid.distance(leader_hex, p.hex);
+        let line = if rules.lines_of_battle {
+            format!(
+                " and in no line of battle with a commanded unit of `{}`",
+                corps.id
+            )
+        } else {
+            String::new()
+        };
+        let why = if distance > radius {
+            format!(
+                "{distance} hexes from its line leader `{}` at {} (radius {radius})",
+                leader.id,
+                grid.name(leader_hex)
+            )
+        } else {
+            format!(
+                "every path of at most {radius} hexes from its line leader `{}` at {} crosses enemy front or flank hexes",
+                leader.id,
+                grid.name(leader_hex)
+            )
+        };
+        found.push(
+            Diagnostic::new(
+                Code::W0901,
+                SCENARIO,
+                p.pointer.clone(),
+                format!("unit `{}` at {here} is out of command: {why}{line}", p.unit.id),
+            )
+            .help(format!(
+                "move it within {radius} hexes of `{}`{}, or add `allow: [\"W0901\"]` to the unit if intended{}",
+                leader.id,
+                if rules.lines_of_battle {
+                    format!(" or beside a commanded unit of its corps on a flank hex{}", ctx.cite(&numbers.lines_of_battle))
                 } else {
                     String::new()
-                };
-                let why = if distance > radius {
-                    format!(
-                        "{distance} hexes from its line leader `{}` at {} (radius {radius})",
-                        leader.id,
-                        grid.name(leader_hex)
-                    )
-                } else {
-                    format!(
-                        "every path of at most {radius} hexes from its line leader `{}` at {} crosses enemy front or flank hexes",
-                        leader.id,
-                        grid.name(leader_hex)
-                    )
-                };
-                found.push(
-                    Diagnostic::new(
-                        Code::W0901,
-                        SCENARIO,
-                        p.pointer.clone(),
-                        format!("unit `{}` at {here} is out of command: {why}{line}", p.unit.id),
-                    )
-                    .help(format!(
-                        "move it within {radius} hexes of `{}`{}, or add `allow: [\"W0901\"]` to the unit if intended{}",
-                        leader.id,
-                        if rules.lines_of_battle {
-                            format!(" or beside a commanded unit of its corps on a flank hex{}", ctx.cite(&numbers.lines_of_battle))
-                        } else {
-                            String::new()
-                        },
-                        ctx.cite(&numbers.unit_command)
-                    ))
-                    .hex(here.as_str())
-                    .subject(p.unit.id.as_str())
-                    .related(
-                        Related::new(SCENARIO, leader_pointer.clone(), format!("line leader `{}` is here", leader.id))
-                            .hex(grid.name(leader_hex).as_str())
-                            .subject(leader.id.as_str()),
-                    ),
-                );
-            }
-        }
+                },
+                ctx.cite(&numbers.unit_command)
+            ))
+            .hex(here.as_str())
+            .subject(p.unit.id.as_str())
+            .related(
+                Related::new(SCENARIO, leader_pointer.clone(), format!("line leader `{}` is here", leader.id))
+                    .hex(grid.name(leader_hex).as_str())
+                    .subject(leader.id.as_str()),
+            ),
+        );
     }
-    ctx.out.extend(found);
 }
 
 /// 9.3: a unit out of radius is commanded when it is adjacent to a unit of its corps placed on
