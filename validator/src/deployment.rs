@@ -87,6 +87,8 @@ fn foreign_zone(ctx: &Ctx<'_>, counter: &Counter<'_>, zone: &Zone) -> Option<Str
     })
 }
 
+/// Where each counter is placed: on the map ([`placed_on_the_map`]), free in a zone
+/// ([`free_in_zone`]) or arriving as a reinforcement ([`reinforcement`]).
 fn placements(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
     let mut found = Vec::new();
@@ -97,116 +99,158 @@ fn placements(ctx: &mut Ctx<'_>) {
         .map(|zone| zone.hexes.iter().filter_map(|h| ctx.lookup(h)).collect())
         .collect();
     for counter in &ctx.counters {
-        let noun = counter.role.noun();
-        let id = counter.id.as_str();
-        if let Some(hex) = counter.placement.hex() {
-            if let Some(why) = off_map_text(ctx, hex) {
-                found.push(
-                    Diagnostic::new(
-                        Code::E0503,
-                        SCENARIO,
-                        counter.hex_pointer(),
-                        format!("{noun} `{id}` is placed at {hex}: {why}"),
-                    )
-                    .help("place it on a hex of the map")
-                    .hex(hex.as_str())
-                    .subject(id),
-                );
-                continue;
-            }
-            // Terrain its kind cannot enter (Terrain Table; Denain 7).
-            if let (Some(unit), Some(view), Some(index)) =
-                (counter.unit, ctx.map.as_ref(), ctx.lookup(hex))
-                && ctx.kind(unit.kind.as_str()).is_some()
-            {
-                let class = ctx.movement_class(&unit.kind);
-                if let Some((MoveCost::Impassable, what)) = view.entry_cost(index, class) {
-                    found.push(
-                        Diagnostic::new(
-                            Code::E0504,
-                            SCENARIO,
-                            counter.hex_pointer(),
-                            format!(
-                                "unit `{id}` ({}) is placed at {hex} on {what}, which {class} cannot enter",
-                                ctx.kind_name(unit.kind.as_str())
-                            ),
-                        )
-                        .help("place it on a hex its kind can enter, or change the terrain's cost")
-                        .hex(hex.as_str())
-                        .subject(id),
-                    );
-                }
-            }
-            // Leaders move as a class of unit (9: "a line leader moves as a cavalry unit"; the
-            // commanders in chief as `commanders_move_as`), so they stand where it can enter.
-            let class = match counter.role {
-                CounterRole::Unit => None,
-                CounterRole::Leader => s.rules.command.leaders_move_as.as_ref(),
-                CounterRole::Commander => s.rules.command.commanders_move_as.as_ref(),
-            };
-            if let (Some(class), Some(view), Some(index)) =
-                (class, ctx.map.as_ref(), ctx.lookup(hex))
-                && let Some((MoveCost::Impassable, what)) = view.entry_cost(index, class.as_str())
-            {
-                let setting = match counter.role {
-                    CounterRole::Commander => "commanders_move_as",
-                    _ => "leaders_move_as",
-                };
-                found.push(
-                    Diagnostic::new(
-                        Code::E0511,
-                        SCENARIO,
-                        counter.hex_pointer(),
-                        format!(
-                            "{noun} `{id}` is placed at {hex} on {what}, which {class} cannot enter ({noun}s move as {class}: rules.command.{setting})"
-                        ),
-                    )
-                    .help(format!(
-                        "place it on a hex its movement class can enter{}",
-                        ctx.cite(&ctx.numbers().terrain)
-                    ))
-                    .hex(hex.as_str())
-                    .subject(id),
-                );
-            }
+        if let Some(hex) = counter.placement.hex()
+            && !placed_on_the_map(ctx, counter, hex, &mut found)
+        {
+            continue;
         }
         match counter.placement {
             Placement::Free { zone, at } => {
-                let Some(&z) = ctx.zones.get(zone.as_str()) else {
-                    continue; // E0203
-                };
-                let zone_def = &s.zones[z];
-                if let Some(at) = at
-                    && off_map_text(ctx, at).is_none()
-                {
-                    let inside = match ctx.lookup(at) {
-                        Some(index) => zone_hexes.get(z).is_some_and(|set| set.contains(&index)),
-                        None => zone_def.hexes.contains(at),
-                    };
-                    if !inside {
-                        let grid = ctx.map.as_ref().map(|v| v.grid);
-                        found.push(
-                            Diagnostic::new(
-                                Code::E0501,
-                                SCENARIO,
-                                counter.hex_pointer(),
-                                format!(
-                                    "{noun} `{id}` is placed at {at}, outside its zone `{zone}` ({})",
-                                    describe_hexes(grid, &zone_def.hexes)
-                                ),
-                            )
-                            .help("move it into the zone or change its placement")
-                            .hex(at.as_str())
-                            .subject(id)
-                            .related(Related::new(SCENARIO, format!("/zones/{z}/hexes"), format!("zone `{zone}` is defined here"))),
-                        );
-                    }
-                }
-                // A zone belongs to a corps or an army (Fontenoy 0.2: "to the limits defined
-                // for each corps"; Denain 13.1: hexes per formation): another's is forbidden
-                // unless the zone is shared with the counter's corps or army.
-                if let Some(mismatch) = foreign_zone(ctx, counter, zone_def) {
-                    let mut d = Diagnostic::new(
+                free_in_zone(ctx, counter, zone, at.as_ref(), &zone_hexes, &mut found)
+            }
+            Placement::Reinforcement { turn, entry } => {
+                reinforcement(ctx, counter, *turn, entry, &mut found)
+            }
+            Placement::Unplaced | Placement::Hex(_) => {}
+        }
+    }
+    ctx.out.extend(found);
+}
+
+/// E0503, E0504, E0511: a counter's hex is on the map, on terrain its kind (a leader: his
+/// movement class, 9: "a line leader moves as a cavalry unit") can enter. False when the hex
+/// is off the map (nothing more is said of the counter).
+fn placed_on_the_map(
+    ctx: &Ctx<'_>,
+    counter: &Counter<'_>,
+    hex: &HexName,
+    found: &mut Vec<Diagnostic>,
+) -> bool {
+    let s = ctx.scenario;
+    let noun = counter.role.noun();
+    let id = counter.id.as_str();
+    if let Some(why) = off_map_text(ctx, hex) {
+        found.push(
+            Diagnostic::new(
+                Code::E0503,
+                SCENARIO,
+                counter.hex_pointer(),
+                format!("{noun} `{id}` is placed at {hex}: {why}"),
+            )
+            .help("place it on a hex of the map")
+            .hex(hex.as_str())
+            .subject(id),
+        );
+        return false;
+    }
+    // Terrain its kind cannot enter (Terrain Table; Denain 7).
+    if let (Some(unit), Some(view), Some(index)) = (counter.unit, ctx.map.as_ref(), ctx.lookup(hex))
+        && ctx.kind(unit.kind.as_str()).is_some()
+    {
+        let class = ctx.movement_class(&unit.kind);
+        if let Some((MoveCost::Impassable, what)) = view.entry_cost(index, class) {
+            found.push(
+                Diagnostic::new(
+                    Code::E0504,
+                    SCENARIO,
+                    counter.hex_pointer(),
+                    format!(
+                        "unit `{id}` ({}) is placed at {hex} on {what}, which {class} cannot enter",
+                        ctx.kind_name(unit.kind.as_str())
+                    ),
+                )
+                .help("place it on a hex its kind can enter, or change the terrain's cost")
+                .hex(hex.as_str())
+                .subject(id),
+            );
+        }
+    }
+    // Leaders move as a class of unit (9: "a line leader moves as a cavalry unit"; the
+    // commanders in chief as `commanders_move_as`), so they stand where it can enter.
+    let class = match counter.role {
+        CounterRole::Unit => None,
+        CounterRole::Leader => s.rules.command.leaders_move_as.as_ref(),
+        CounterRole::Commander => s.rules.command.commanders_move_as.as_ref(),
+    };
+    if let (Some(class), Some(view), Some(index)) = (class, ctx.map.as_ref(), ctx.lookup(hex))
+        && let Some((MoveCost::Impassable, what)) = view.entry_cost(index, class.as_str())
+    {
+        let setting = match counter.role {
+            CounterRole::Commander => "commanders_move_as",
+            _ => "leaders_move_as",
+        };
+        found.push(
+            Diagnostic::new(
+                Code::E0511,
+                SCENARIO,
+                counter.hex_pointer(),
+                format!(
+                    "{noun} `{id}` is placed at {hex} on {what}, which {class} cannot enter ({noun}s move as {class}: rules.command.{setting})"
+                ),
+            )
+            .help(format!(
+                "place it on a hex its movement class can enter{}",
+                ctx.cite(&ctx.numbers().terrain)
+            ))
+            .hex(hex.as_str())
+            .subject(id),
+        );
+    }
+    true
+}
+
+/// E0501, E0510: a counter placed free stands in its zone, a zone of its own corps or army
+/// (Fontenoy 0.2, Denain 13.1) or one shared with it.
+fn free_in_zone(
+    ctx: &Ctx<'_>,
+    counter: &Counter<'_>,
+    zone: &Id,
+    at: Option<&HexName>,
+    zone_hexes: &[HashSet<HexIndex>],
+    found: &mut Vec<Diagnostic>,
+) {
+    let s = ctx.scenario;
+    let noun = counter.role.noun();
+    let id = counter.id.as_str();
+    let Some(&z) = ctx.zones.get(zone.as_str()) else {
+        return; // E0203
+    };
+    let zone_def = &s.zones[z];
+    if let Some(at) = at
+        && off_map_text(ctx, at).is_none()
+    {
+        let inside = match ctx.lookup(at) {
+            Some(index) => zone_hexes.get(z).is_some_and(|set| set.contains(&index)),
+            None => zone_def.hexes.contains(at),
+        };
+        if !inside {
+            let grid = ctx.map.as_ref().map(|v| v.grid);
+            found.push(
+                Diagnostic::new(
+                    Code::E0501,
+                    SCENARIO,
+                    counter.hex_pointer(),
+                    format!(
+                        "{noun} `{id}` is placed at {at}, outside its zone `{zone}` ({})",
+                        describe_hexes(grid, &zone_def.hexes)
+                    ),
+                )
+                .help("move it into the zone or change its placement")
+                .hex(at.as_str())
+                .subject(id)
+                .related(Related::new(
+                    SCENARIO,
+                    format!("/zones/{z}/hexes"),
+                    format!("zone `{zone}` is defined here"),
+                )),
+            );
+        }
+    }
+    // A zone belongs to a corps or an army (Fontenoy 0.2: "to the limits defined
+    // for each corps"; Denain 13.1: hexes per formation): another's is forbidden
+    // unless the zone is shared with the counter's corps or army.
+    if let Some(mismatch) = foreign_zone(ctx, counter, zone_def) {
+        let mut d = Diagnostic::new(
                         Code::E0510,
                         SCENARIO,
                         format!("{}/placement/Free/zone", counter.pointer),
@@ -215,93 +259,95 @@ fn placements(ctx: &mut Ctx<'_>) {
                     .help("place it in a zone of its own corps or army, or list its corps or army in the zone's `shared_with`")
                     .subject(id)
                     .related(Related::new(SCENARIO, format!("/zones/{z}/owner"), "the zone's owner is given here"));
-                    if let Some(at) = at {
-                        d = d.hex(at.as_str());
-                    }
-                    found.push(d);
-                }
+        if let Some(at) = at {
+            d = d.hex(at.as_str());
+        }
+        found.push(d);
+    }
+}
+
+/// E0507, E0508, E0513: a reinforcement arrives by the last turn, by entry hexes on the map
+/// that it can enter (Denain 13.2).
+fn reinforcement(
+    ctx: &Ctx<'_>,
+    counter: &Counter<'_>,
+    turn: u32,
+    entry: &[HexName],
+    found: &mut Vec<Diagnostic>,
+) {
+    let s = ctx.scenario;
+    let noun = counter.role.noun();
+    let id = counter.id.as_str();
+    if turn > s.turns {
+        let d = Diagnostic::new(
+            Code::E0508,
+            SCENARIO,
+            format!("{}/placement/Reinforcement/turn", counter.pointer),
+            format!(
+                "{noun} `{id}` arrives on turn {turn}, but the game has {} turns",
+                s.turns
+            ),
+        )
+        .help(format!(
+            "make it arrive on turn {} or earlier{}",
+            s.turns,
+            ctx.cite(&ctx.numbers().reinforcements)
+        ))
+        .subject(id);
+        // One entry hex: that is the hex concerned.
+        let d = match entry {
+            [hex] => d.hex(hex.as_str()),
+            _ => d,
+        };
+        found.push(d);
+    }
+    for (k, hex) in entry.iter().enumerate() {
+        if let Some(why) = off_map_text(ctx, hex) {
+            found.push(
+                Diagnostic::new(
+                    Code::E0507,
+                    SCENARIO,
+                    format!("{}/placement/Reinforcement/entry/{k}", counter.pointer),
+                    format!("{noun} `{id}` enters at {hex}: {why}"),
+                )
+                .help(format!(
+                    "name an entry hex on the map{}",
+                    ctx.cite(&ctx.numbers().reinforcements)
+                ))
+                .hex(hex.as_str())
+                .subject(id),
+            );
+            continue;
+        }
+        // The entry hex is the first hex it enters: terrain its kind (or, for a
+        // leader, its movement class) cannot enter is no entry (E0513).
+        let class = match (counter.role, counter.unit) {
+            (CounterRole::Unit, Some(unit)) => Some(ctx.movement_class(&unit.kind)),
+            (CounterRole::Leader, _) => s.rules.command.leaders_move_as.as_ref().map(Id::as_str),
+            (CounterRole::Commander, _) => {
+                s.rules.command.commanders_move_as.as_ref().map(Id::as_str)
             }
-            Placement::Reinforcement { turn, entry } => {
-                if *turn > s.turns {
-                    let d = Diagnostic::new(
-                        Code::E0508,
-                        SCENARIO,
-                        format!("{}/placement/Reinforcement/turn", counter.pointer),
-                        format!(
-                            "{noun} `{id}` arrives on turn {turn}, but the game has {} turns",
-                            s.turns
-                        ),
-                    )
-                    .help(format!(
-                        "make it arrive on turn {} or earlier{}",
-                        s.turns,
-                        ctx.cite(&ctx.numbers().reinforcements)
-                    ))
-                    .subject(id);
-                    // One entry hex: that is the hex concerned.
-                    let d = match entry.as_slice() {
-                        [hex] => d.hex(hex.as_str()),
-                        _ => d,
-                    };
-                    found.push(d);
-                }
-                for (k, hex) in entry.iter().enumerate() {
-                    if let Some(why) = off_map_text(ctx, hex) {
-                        found.push(
-                            Diagnostic::new(
-                                Code::E0507,
-                                SCENARIO,
-                                format!("{}/placement/Reinforcement/entry/{k}", counter.pointer),
-                                format!("{noun} `{id}` enters at {hex}: {why}"),
-                            )
-                            .help(format!(
-                                "name an entry hex on the map{}",
-                                ctx.cite(&ctx.numbers().reinforcements)
-                            ))
-                            .hex(hex.as_str())
-                            .subject(id),
-                        );
-                        continue;
-                    }
-                    // The entry hex is the first hex it enters: terrain its kind (or, for a
-                    // leader, its movement class) cannot enter is no entry (E0513).
-                    let class = match (counter.role, counter.unit) {
-                        (CounterRole::Unit, Some(unit)) => Some(ctx.movement_class(&unit.kind)),
-                        (CounterRole::Leader, _) => {
-                            s.rules.command.leaders_move_as.as_ref().map(Id::as_str)
-                        }
-                        (CounterRole::Commander, _) => {
-                            s.rules.command.commanders_move_as.as_ref().map(Id::as_str)
-                        }
-                        _ => None,
-                    };
-                    if let (Some(class), Some(view), Some(index)) =
-                        (class, ctx.map.as_ref(), ctx.lookup(hex))
-                        && let Some((MoveCost::Impassable, what)) = view.entry_cost(index, class)
-                    {
-                        found.push(
-                            Diagnostic::new(
-                                Code::E0513,
-                                SCENARIO,
-                                format!("{}/placement/Reinforcement/entry/{k}", counter.pointer),
-                                format!(
-                                    "{noun} `{id}` enters at {hex}, on {what}, which {class} cannot enter"
-                                ),
-                            )
-                            .help(format!(
-                                "name an entry hex its kind can enter, or change the terrain's cost{}",
-                                ctx.cite(&ctx.numbers().reinforcements)
-                            ))
-                            .hex(hex.as_str())
-                            .subject(id),
-                        );
-                    }
-                }
-            }
-            Placement::Unplaced | Placement::Hex(_) => {}
+            _ => None,
+        };
+        if let (Some(class), Some(view), Some(index)) = (class, ctx.map.as_ref(), ctx.lookup(hex))
+            && let Some((MoveCost::Impassable, what)) = view.entry_cost(index, class)
+        {
+            found.push(
+                Diagnostic::new(
+                    Code::E0513,
+                    SCENARIO,
+                    format!("{}/placement/Reinforcement/entry/{k}", counter.pointer),
+                    format!("{noun} `{id}` enters at {hex}, on {what}, which {class} cannot enter"),
+                )
+                .help(format!(
+                    "name an entry hex its kind can enter, or change the terrain's cost{}",
+                    ctx.cite(&ctx.numbers().reinforcements)
+                ))
+                .hex(hex.as_str())
+                .subject(id),
+            );
         }
     }
-    ctx.out.extend(found);
 }
 
 fn zones(ctx: &mut Ctx<'_>) {
