@@ -126,13 +126,13 @@ codes! {
     E0504, Error, "deployment", "Fontenoy 7.1; Denain 7.1; terrain table", "unit on terrain it cannot enter", "deployment.rs: placed_on_the_map";
     E0505, Error, "deployment", "Fontenoy 0.2; Denain 13.1", "deployment zone hex off the map", "deployment.rs: zones";
     W0506, Warning, "deployment", "Fontenoy 0.2; Denain 13.1", "deployment zones of opposing armies overlap", "deployment.rs: zones";
-    E0507, Error, "deployment", "Denain 13.2", "reinforcement entry hex off the map", "deployment.rs: reinforcement";
-    E0508, Error, "deployment", "Denain 13.2", "reinforcement arrives after the last turn", "deployment.rs: reinforcement";
+    E0507, Error, "deployment", "Denain 13.2", "reinforcement entry hex off the map", "deployment/reinforcements.rs: reinforcement";
+    E0508, Error, "deployment", "Denain 13.2", "reinforcement arrives after the last turn", "deployment/reinforcements.rs: reinforcement";
     E0509, Error, "deployment", "Fontenoy 13; Denain 13.3", "victory hex off the map", "deployment.rs: victory_hexes";
     E0510, Error, "deployment", "Fontenoy 0.2; Denain 13.1", "counter placed free in another corps' or army's zone", "deployment.rs: free_in_zone";
     E0511, Error, "deployment", "Fontenoy 7.4, 9; Denain 7.4, 9; terrain table", "leader on terrain it cannot enter", "deployment.rs: placed_on_the_map";
-    E0512, Error, "deployment", "Denain 13.2", "reinforcements cannot all enter in column by the last turn", "deployment.rs: column_entry";
-    E0513, Error, "deployment", "Denain 13.2; terrain table", "reinforcement enters by terrain it cannot enter", "deployment.rs: reinforcement";
+    E0512, Error, "deployment", "Denain 13.2", "reinforcements cannot all enter in column by the last turn", "deployment/reinforcements.rs: column_entry";
+    E0513, Error, "deployment", "Denain 13.2; terrain table", "reinforcement enters by terrain it cannot enter", "deployment/reinforcements.rs: reinforcement";
     E0514, Error, "deployment", "victory conditions", "exit hex not on the map's edge", "deployment.rs: exits_on_the_edge";
     E0601, Error, "map", "map grid", "wrong number of terrain rows", "map_checks.rs: rows";
     E0602, Error, "map", "map grid", "terrain row of the wrong length", "map_checks.rs: rows";
