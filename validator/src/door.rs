@@ -23,10 +23,11 @@ use bataille_schema::io::{self, LoadError};
 use bataille_schema::{DocumentKind, Map, Scenario, SourceFile, System};
 
 use crate::resolve::{Resolver, span_of};
+use crate::suppressions::matches_code;
 mod scenario;
 mod variant;
 use crate::{
-    Code, Diagnostic, FileReport, Options, Span, matches_code, validate_documents, validate_map,
+    Code, Diagnostic, FileReport, Options, Span, validate_documents, validate_map,
     validate_scenario_alone,
 };
 pub(crate) use scenario::open_scenario;

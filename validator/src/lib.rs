@@ -33,7 +33,6 @@ mod rules;
 mod stacking;
 mod suppressions;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use bataille_schema::json_schema;
@@ -88,18 +87,18 @@ impl Options {
 pub fn validate_documents(scenario: &Scenario, map: &Map, options: &Options) -> Vec<Diagnostic> {
     let mut out = map_diagnostics(map, options);
     out.extend(scenario_diagnostics(scenario, Some(map), options));
-    finish(out, Some(scenario), Some(map), options)
+    suppressions::finish(out, Some(scenario), Some(map), options)
 }
 
 /// Validates a map alone, in memory.
 pub fn validate_map(map: &Map, options: &Options) -> Vec<Diagnostic> {
-    finish(map_diagnostics(map, options), None, Some(map), options)
+    suppressions::finish(map_diagnostics(map, options), None, Some(map), options)
 }
 
 /// Validates a scenario whose map is not at hand: checks that need the map (hexes on it,
 /// terrain, command paths) are skipped.
 pub fn validate_scenario_alone(scenario: &Scenario, options: &Options) -> Vec<Diagnostic> {
-    finish(
+    suppressions::finish(
         scenario_diagnostics(scenario, None, options),
         Some(scenario),
         None,
@@ -170,93 +169,6 @@ pub(crate) fn schema_diagnostics(
             ))
         })
         .collect()
-}
-
-pub(crate) fn matches_code(list: &[String], code: Code) -> bool {
-    list.iter()
-        .any(|c| c.trim().eq_ignore_ascii_case(code.as_str()))
-}
-
-/// Drops allowed diagnostics, then sorts. A scenario's `allow` covers its diagnostics, a
-/// map's `allow` the map's; a counter's covers those whose subject it is, and a corps' those
-/// whose subject is the corps, its line leader or one of its units.
-fn finish(
-    mut out: Vec<Diagnostic>,
-    scenario: Option<&Scenario>,
-    map: Option<&Map>,
-    options: &Options,
-) -> Vec<Diagnostic> {
-    if out.is_empty() {
-        return out;
-    }
-    let lists_empty = options.allow.is_empty()
-        && map.is_none_or(|m| m.allow.is_empty())
-        && scenario.is_none_or(|s| {
-            s.allow.is_empty()
-                && s.armies.iter().all(|a| {
-                    a.commanders.iter().all(|c| c.allow.is_empty())
-                        && a.corps.iter().all(|c| {
-                            c.allow.is_empty()
-                                && c.leader.as_ref().is_none_or(|l| l.allow.is_empty())
-                        })
-                        && a.units.iter().all(|u| u.allow.is_empty())
-                })
-        });
-    if lists_empty {
-        // Nothing is allowed anywhere (the usual case): no table of lists to build.
-        diagnostic::sort(&mut out);
-        return out;
-    }
-    let mut counters: HashMap<&str, Vec<&[String]>> = HashMap::new();
-    if let Some(s) = scenario {
-        let corps_allow: HashMap<&str, &[String]> = s
-            .armies
-            .iter()
-            .flat_map(|a| &a.corps)
-            .map(|c| (c.id.as_str(), c.allow.as_slice()))
-            .collect();
-        for army in &s.armies {
-            for c in &army.commanders {
-                counters.entry(c.id.as_str()).or_default().push(&c.allow);
-            }
-            for corps in &army.corps {
-                counters
-                    .entry(corps.id.as_str())
-                    .or_default()
-                    .push(&corps.allow);
-                if let Some(l) = &corps.leader {
-                    let lists = counters.entry(l.id.as_str()).or_default();
-                    lists.push(&l.allow);
-                    lists.push(&corps.allow);
-                }
-            }
-            for u in &army.units {
-                let lists = counters.entry(u.id.as_str()).or_default();
-                lists.push(&u.allow);
-                if let Some(allow) = u.corps.as_ref().and_then(|c| corps_allow.get(c.as_str())) {
-                    lists.push(allow);
-                }
-            }
-        }
-    }
-    out.retain(|d| {
-        if matches_code(&options.allow, d.code) {
-            return false;
-        }
-        if d.document == DocumentKind::Map {
-            return !map.is_some_and(|m| matches_code(&m.allow, d.code));
-        }
-        let Some(s) = scenario else { return true };
-        if matches_code(&s.allow, d.code) {
-            return false;
-        }
-        !d.subject
-            .as_deref()
-            .and_then(|id| counters.get(id))
-            .is_some_and(|lists| lists.iter().any(|allow| matches_code(allow, d.code)))
-    });
-    diagnostic::sort(&mut out);
-    out
 }
 
 /// The result of validating one file.

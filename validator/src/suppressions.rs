@@ -1,5 +1,12 @@
 //! Suppressions: an `allow` list (scenario, map, corps, unit, commander, line leader) names
-//! codes that exist, or it silently suppresses nothing (W0107).
+//! codes that exist, or it silently suppresses nothing (W0107); the lists applied to the
+//! diagnostics ([`finish`]).
+
+use std::collections::HashMap;
+
+use bataille_schema::{Map, Scenario};
+
+use crate::{Options, diagnostic};
 
 use bataille_schema::DocumentKind;
 
@@ -51,4 +58,91 @@ pub(crate) fn unknown_code(document: DocumentKind, pointer: String, code: &str) 
         )
         .help("write a code of docs/diagnostics.md, such as `W0901`"),
     }
+}
+
+pub(crate) fn matches_code(list: &[String], code: Code) -> bool {
+    list.iter()
+        .any(|c| c.trim().eq_ignore_ascii_case(code.as_str()))
+}
+
+/// Drops allowed diagnostics, then sorts. A scenario's `allow` covers its diagnostics, a
+/// map's `allow` the map's; a counter's covers those whose subject it is, and a corps' those
+/// whose subject is the corps, its line leader or one of its units.
+pub(crate) fn finish(
+    mut out: Vec<Diagnostic>,
+    scenario: Option<&Scenario>,
+    map: Option<&Map>,
+    options: &Options,
+) -> Vec<Diagnostic> {
+    if out.is_empty() {
+        return out;
+    }
+    let lists_empty = options.allow.is_empty()
+        && map.is_none_or(|m| m.allow.is_empty())
+        && scenario.is_none_or(|s| {
+            s.allow.is_empty()
+                && s.armies.iter().all(|a| {
+                    a.commanders.iter().all(|c| c.allow.is_empty())
+                        && a.corps.iter().all(|c| {
+                            c.allow.is_empty()
+                                && c.leader.as_ref().is_none_or(|l| l.allow.is_empty())
+                        })
+                        && a.units.iter().all(|u| u.allow.is_empty())
+                })
+        });
+    if lists_empty {
+        // Nothing is allowed anywhere (the usual case): no table of lists to build.
+        diagnostic::sort(&mut out);
+        return out;
+    }
+    let mut counters: HashMap<&str, Vec<&[String]>> = HashMap::new();
+    if let Some(s) = scenario {
+        let corps_allow: HashMap<&str, &[String]> = s
+            .armies
+            .iter()
+            .flat_map(|a| &a.corps)
+            .map(|c| (c.id.as_str(), c.allow.as_slice()))
+            .collect();
+        for army in &s.armies {
+            for c in &army.commanders {
+                counters.entry(c.id.as_str()).or_default().push(&c.allow);
+            }
+            for corps in &army.corps {
+                counters
+                    .entry(corps.id.as_str())
+                    .or_default()
+                    .push(&corps.allow);
+                if let Some(l) = &corps.leader {
+                    let lists = counters.entry(l.id.as_str()).or_default();
+                    lists.push(&l.allow);
+                    lists.push(&corps.allow);
+                }
+            }
+            for u in &army.units {
+                let lists = counters.entry(u.id.as_str()).or_default();
+                lists.push(&u.allow);
+                if let Some(allow) = u.corps.as_ref().and_then(|c| corps_allow.get(c.as_str())) {
+                    lists.push(allow);
+                }
+            }
+        }
+    }
+    out.retain(|d| {
+        if matches_code(&options.allow, d.code) {
+            return false;
+        }
+        if d.document == DocumentKind::Map {
+            return !map.is_some_and(|m| matches_code(&m.allow, d.code));
+        }
+        let Some(s) = scenario else { return true };
+        if matches_code(&s.allow, d.code) {
+            return false;
+        }
+        !d.subject
+            .as_deref()
+            .and_then(|id| counters.get(id))
+            .is_some_and(|lists| lists.iter().any(|allow| matches_code(allow, d.code)))
+    });
+    diagnostic::sort(&mut out);
+    out
 }
