@@ -21,16 +21,15 @@
 use std::collections::{BTreeMap, HashMap};
 
 use bataille_schema::geometry::sides;
-use bataille_schema::map::HexsideSymbol;
 use bataille_schema::{Grid, HexIndex, Id, Side};
 
 use crate::calibrate::{Matrix, apply, local_scale};
-use crate::classify::{
-    ClassifyError, ClassifyOptions, HexsideSamples, HexsideSuggestion, TerrainSuggestions,
-    interior_hexsides,
-};
 use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
 use crate::scan::Progress;
+use crate::suggestion::{
+    ClassifyError, ClassifyOptions, FeatureKind, HexsideSamples, HexsideSuggestion,
+    TerrainSuggestions, interior_hexsides,
+};
 
 /// Half the length of side sampled (hex radii; the side is 1 long): clear of the corners.
 const HALF_ALONG: f64 = 0.36;
@@ -44,7 +43,7 @@ const CAP: f32 = 22.0;
 /// cluttered.
 const CLUTTER: f32 = 1.3;
 /// The confidence at most of a plain hexside in a gap of a chain, and of a water feature
-/// beside a water hex (under [`crate::classify::DOUBTFUL_BELOW`]: for review).
+/// beside a water hex (under [`crate::suggestion::DOUBTFUL_BELOW`]: for review).
 const GAP_CONFIDENCE: f32 = 0.2;
 /// A neighbour continues a chain when a feature drawn alike explains it better than the plain
 /// line by this share of how much the two differ, however unsure its own decision.
@@ -366,18 +365,6 @@ fn learn_feature(samples: &[(&Patch, Vec<Lab>)], cells: Cells) -> Option<InkMode
     Some(InkModel { ink, alpha })
 }
 
-/// What the legend says of a feature, for the map's structure.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FeatureKind {
-    /// Water (river, stream): never between two water hexes.
-    pub water: bool,
-    /// A bridge: only on water.
-    pub bridge: bool,
-    /// How it is drawn: features drawn alike (two fortification lines, a line and its
-    /// road-crossing variant) continue each other's chains.
-    pub symbol: Option<HexsideSymbol>,
-}
-
 /// The scores of one hexside: per hypothesis (0 plain, then each feature), the robust
 /// distance to the scan, and how much every two hypotheses differ.
 #[derive(Debug, Clone)]
@@ -492,7 +479,7 @@ pub(crate) fn suggest(
     }
     let cells = Cells::for_scale(scale);
     let split = |f: f32, lo: f32, hi: f32| lo + (hi - lo) * f;
-    let patches: Vec<Option<Patch>> = crate::classify::map_with_progress(
+    let patches: Vec<Option<Patch>> = crate::suggestion::map_with_progress(
         &all,
         &|f| progress(split(f, 0.0, 0.6)),
         |&(index, side)| {
@@ -556,7 +543,7 @@ pub(crate) fn suggest(
     // Score every hexside under every hypothesis.
     let indices: Vec<usize> = (0..all.len()).collect();
     let scored: Vec<Option<Scored>> =
-        crate::classify::map_with_progress(&indices, &|f| progress(split(f, 0.6, 0.95)), |&i| {
+        crate::suggestion::map_with_progress(&indices, &|f| progress(split(f, 0.6, 0.95)), |&i| {
             let patch = patches[i].as_ref()?;
             Some(score_patch(patch, &grid_model, &models, cells))
         })

@@ -22,6 +22,7 @@ pub mod hexsides;
 pub mod refine;
 pub mod scan;
 pub mod shape;
+pub mod suggestion;
 pub mod synth;
 pub mod trace;
 
