@@ -714,9 +714,9 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
         marked.len()
     );
     println!(
-        "| grid | tracing | draws | rivers found, per draw (%) | false per 100 hexsides (highest) | wrong and not doubtful (highest) | doubtful hexsides (mean) | hexsides ms (mean) |"
+        "| grid | tracing | draws | rivers found, per draw (%) | false per 100 hexsides (highest) | wrong and not doubtful (highest) | doubtful hexsides (mean) | of them wrong (mean) | hexsides ms (mean) |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let hexes = click_hexes(map, 4);
     let mut matrices = Vec::new();
     for draw in 0..draws {
@@ -755,8 +755,8 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
             trace_lines: tracing,
             ..ClassifyOptions::default()
         };
-        let (mut found, mut false_per_100, mut unflagged, mut doubtful) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut found, mut false_per_100, mut unflagged, mut doubtful, mut doubtful_wrong) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut seconds = 0.0;
         for m in &matrices {
             let terrain = suggest_terrain(&map.scan, &map.grid, m, &terrain_samples, &options)?;
@@ -770,6 +770,7 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
                 .collect();
             let (mut hit, mut total, mut false_ones, mut wrong_sure, mut listed, mut n) =
                 (0, 0, 0, 0, 0, 0);
+            let mut listed_wrong = 0;
             for h in &scored {
                 if marked_set.contains(h) {
                     continue;
@@ -813,6 +814,7 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
                 }
                 let doubtful_here = confidence < bataille_digitize::classify::DOUBTFUL_BELOW;
                 listed += usize::from(doubtful_here);
+                listed_wrong += usize::from(doubtful_here && feature != is);
                 if feature != is && !doubtful_here {
                     wrong_sure += 1;
                 }
@@ -821,10 +823,11 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
             false_per_100.push(100.0 * false_ones as f64 / n.max(1) as f64);
             unflagged.push(wrong_sure);
             doubtful.push(listed);
+            doubtful_wrong.push(listed_wrong);
         }
         let list: Vec<String> = found.iter().map(|f| format!("{f:.1}")).collect();
         println!(
-            "| {} | {} | {} | {} | {:.2} | {} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {} | {:.2} | {} | {:.0} | {:.0} | {:.0} |",
             if refined {
                 "4 clicks ±2 px, refined on the print"
             } else {
@@ -836,6 +839,7 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
             false_per_100.iter().copied().fold(0.0, f64::max),
             unflagged.iter().copied().max().unwrap_or(0),
             doubtful.iter().sum::<usize>() as f64 / doubtful.len().max(1) as f64,
+            doubtful_wrong.iter().sum::<usize>() as f64 / doubtful_wrong.len().max(1) as f64,
             1000.0 * seconds / matrices.len().max(1) as f64
         );
     }

@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use bataille_schema::geometry::sides;
 use bataille_schema::{Grid, HexIndex, Id, Side};
+use rayon::prelude::*;
 
 use crate::calibrate::{Matrix, apply, local_scale};
 use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
@@ -42,6 +43,13 @@ const CAP: f32 = 22.0;
 /// A hexside whose best explanation is this many times worse than the typical one's is
 /// cluttered.
 const CLUTTER: f32 = 1.3;
+/// The typical explanation around a hexside is taken over the hexsides within this many hex
+/// radii of it (about sixty)...
+const LOCAL_RADIUS: f32 = 4.0;
+/// ... as this quantile of their best scores: a region whose paper is textured all over
+/// (bocage, a halftone) raises it, a crowded spot inside a calmer region (a town's label and
+/// its road over a line) does not.
+const LOCAL_QUANTILE: f32 = 0.3;
 /// The confidence at most of a plain hexside in a gap of a chain, and of a water feature
 /// beside a water hex (under [`crate::suggestion::DOUBTFUL_BELOW`]: for review).
 const GAP_CONFIDENCE: f32 = 0.2;
@@ -728,11 +736,19 @@ pub(crate) fn suggest(
         })
         .collect();
 
-    // How well the winner explains a typical hexside.
-    let mut fits: Vec<f32> = (0..all.len())
-        .filter_map(|i| Some(scored[i].as_ref()?.score[decided[i]?.0]))
+    // How well the winner explains a typical hexside: over the map, and around each hexside
+    // (a textured or crowded region of the sheet is explained worse all over; clutter is what
+    // stands out from its surroundings).
+    let best_fit: Vec<Option<f32>> = (0..all.len())
+        .map(|i| Some(scored[i].as_ref()?.score[decided[i]?.0]))
         .collect();
+    let mut fits: Vec<f32> = best_fit.iter().flatten().copied().collect();
     let typical = median(&mut fits).unwrap_or(0.0);
+    let middles: Vec<[f32; 2]> = ends
+        .iter()
+        .map(|[a, b]| [(a.0 + b.0) as f32 / 128.0, (a.1 + b.1) as f32 / 128.0])
+        .collect();
+    let around = local_quantiles(&middles, &best_fit, LOCAL_RADIUS, LOCAL_QUANTILE);
 
     // Features drawn alike (shades of one line) are told apart along the chain: the evidence
     // for each of them is pooled over the hexside and its neighbours at both ends that carry
@@ -785,6 +801,7 @@ pub(crate) fn suggest(
                         .iter()
                         .any(|&j| j != i && decided[j].is_some_and(|(b, c)| b > 0 && c > 0.05))
                 });
+            let typical = around[i].map_or(typical, |a| a.max(typical));
             let confidence = if near_feature && typical > 0.0 {
                 let clutter = (CLUTTER * typical / s.score[best].max(1e-3)).min(1.0);
                 confidence * clutter.powi(3)
@@ -837,6 +854,53 @@ pub(crate) fn suggest(
         .chain(models.iter().flatten().map(|m| m.ink))
         .collect();
     Ok((suggestions, inks))
+}
+
+/// Per hexside, the quantile `q` of `values` over the hexsides whose middles (grid space) lie
+/// within `radius` of its own, itself included (`None` when none has a value).
+fn local_quantiles(
+    middles: &[[f32; 2]],
+    values: &[Option<f32>],
+    radius: f32,
+    q: f32,
+) -> Vec<Option<f32>> {
+    let cell = |p: [f32; 2]| {
+        (
+            (p[0] / radius).floor() as i64,
+            (p[1] / radius).floor() as i64,
+        )
+    };
+    let mut buckets: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+    for (i, p) in middles.iter().enumerate() {
+        if values[i].is_some() {
+            buckets.entry(cell(*p)).or_default().push(i);
+        }
+    }
+    let r2 = radius * radius;
+    middles
+        .par_iter()
+        .map(|p| {
+            let (cx, cy) = cell(*p);
+            let mut near: Vec<f32> = Vec::new();
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    for &j in buckets.get(&(cx + dx, cy + dy)).into_iter().flatten() {
+                        let q = middles[j];
+                        let d2 = (q[0] - p[0]).powi(2) + (q[1] - p[1]).powi(2);
+                        if d2 <= r2 {
+                            near.extend(values[j]);
+                        }
+                    }
+                }
+            }
+            if near.is_empty() {
+                return None;
+            }
+            let k = ((near.len() - 1) as f32 * q).round() as usize;
+            near.select_nth_unstable_by(k, f32::total_cmp);
+            Some(near[k])
+        })
+        .collect()
 }
 
 /// Whether hexside `i` lies in a gap of a chain: each of its two ends touches a hexside

@@ -1,8 +1,9 @@
-//! The shade of a line told along its chain ([`super::pool_alike`]).
+//! The shade of a line told along its chain ([`super::pool_alike`]); the typical fit around a
+//! hexside ([`super::local_quantiles`]).
 
 use std::collections::HashMap;
 
-use super::{InkModel, Scored, pool_alike};
+use super::{InkModel, Scored, local_quantiles, pool_alike};
 
 /// Scores of one hexside: plain, the camp line, the lines of Marchiennes (lower is better);
 /// every two hypotheses differ by 100.
@@ -58,4 +59,27 @@ fn where_two_lines_meet_the_hexside_is_told_by_its_own_ink() {
         [(scored(-40.0, -30.0), 1), (scored(-10.0, -70.0), 2)],
     );
     assert_eq!(shade, 1);
+}
+
+/// A calm sheet (fits of 10) with a textured region on its right (fits of 50) and one crowded
+/// hexside (a label: 90) in the calm part: the typical fit around each hexside follows the
+/// region, not the one crowded spot.
+#[test]
+fn the_typical_fit_around_a_hexside_follows_its_region_not_one_crowded_spot() {
+    let mut middles = Vec::new();
+    let mut values = Vec::new();
+    for x in 0..40 {
+        for y in 0..20 {
+            middles.push([x as f32, y as f32]);
+            values.push(Some(if x >= 20 { 50.0 } else { 10.0 }));
+        }
+    }
+    let crowded = 5 * 20 + 10;
+    values[crowded] = Some(90.0);
+    values[0] = None;
+    let around = local_quantiles(&middles, &values, 4.0, 0.3);
+    assert_eq!(around[crowded], Some(10.0));
+    assert_eq!(around[0], Some(10.0), "a hexside with no fit of its own");
+    assert_eq!(around[35 * 20 + 10], Some(50.0));
+    assert_eq!(around[10 * 20 + 10], Some(10.0));
 }

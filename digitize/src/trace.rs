@@ -111,6 +111,10 @@ const CROWDED: f32 = 0.25;
 const SURE_PLAIN: f32 = 0.5;
 /// The confidence at most of what the trace puts up for review.
 const REVIEW: f32 = 0.2;
+/// A side whose middle carries no ink and is covered along at most this share (ink near its
+/// ends only: a line turning at a corner, a river meeting it) carries no line: the trace
+/// agrees it is plain.
+const AGREE_PLAIN: f32 = 0.5;
 
 /// What the trace found: per hexside (in the order of the suggestions), per feature, the share
 /// of the side's length its ink runs beside; and which features it can be trusted for.
@@ -467,6 +471,9 @@ pub fn apply_trace(
             .filter(|c| at_corner[*c].iter().any(|&j| j != i && carries(j, f)))
             .count()
     };
+    let agrees = |i: usize, suggested: Option<usize>, wet: bool| {
+        agrees_with(trace, i, suggested, wet, &links)
+    };
     for i in 0..decisions.len().min(hexsides.len()) {
         if decisions[i].marked {
             continue;
@@ -515,6 +522,43 @@ pub fn apply_trace(
                 }
             }
         }
+        // Two readings that agree: the patch model left the hexside in doubt (a crowded or
+        // textured stretch of the sheet, a wiggling line) and the trace, which follows the
+        // line as a whole, clearly says the same. It leaves the review queue.
+        let unchanged =
+            decisions[i].feature == before[i].0 && decisions[i].confidence == before[i].1;
+        if unchanged && before[i].1 < doubtful_below && agrees(i, before[i].0, wet) {
+            decisions[i].confidence = doubtful_below;
+        }
+    }
+}
+
+/// Whether the trace clearly says what the patch model suggested at hexside `i`: its feature
+/// `f` (its own ink along most of the side, its middle included, and no other shade's), or
+/// plain (no reliable feature's ink along the middle of the side, only near its ends, and no
+/// line running on at both its ends: a label or a bridge may hide the middle);
+/// never beside a water hex (`wet`: a bank looks like a water feature to both).
+fn agrees_with(
+    trace: &Trace,
+    i: usize,
+    suggested: Option<usize>,
+    wet: bool,
+    links: &dyn Fn(usize, usize) -> usize,
+) -> bool {
+    if wet {
+        return false;
+    }
+    let count = trace.reliable.len();
+    match suggested {
+        Some(f) => {
+            trace.reliable[f]
+                && trace.own[i][f] >= FOUND
+                && trace.middle[i][f] >= 0.5
+                && (0..count).all(|g| g == f || trace.own[i][g] < PART)
+        }
+        None => (0..count).filter(|f| trace.reliable[*f]).all(|f| {
+            trace.middle[i][f] <= 0.0 && trace.coverage[i][f] <= AGREE_PLAIN && links(i, f) < 2
+        }),
     }
 }
 

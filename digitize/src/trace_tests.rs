@@ -105,13 +105,13 @@ fn sheet(m: &Matrix) -> Scan {
     Scan { image: img }
 }
 
-#[test]
-fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lakes_are_not_lines() {
+/// The sheet traced: its grid, the river line (marked on hex 0403's N and S), the trace and
+/// the hexsides in its order.
+fn traced_sheet() -> (Grid, [Line; 1], Trace, Vec<(HexIndex, Side)>) {
     let grid = grid();
     let m = [30.0, 0.0, 30.0, 0.0, 30.0, 30.0, 0.0, 0.0, 1.0];
     let scan = sheet(&m);
     let river = HexIndex::new(3, 2);
-    let side = |name: &str| grid.parse_hexside(name).unwrap();
     let terrain_samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::from([
         (
             ".".to_owned(),
@@ -142,6 +142,14 @@ fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lak
     };
     let hexsides = crate::classify::interior_hexsides(&grid);
     let trace = trace(&scan, &grid, &m, &lines, &colours, &hexsides);
+    (grid, lines, trace, hexsides)
+}
+
+#[test]
+fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lakes_are_not_lines() {
+    let (grid, lines, trace, hexsides) = traced_sheet();
+    let river = HexIndex::new(3, 2);
+    let side = |name: &str| grid.parse_hexside(name).unwrap();
     assert_eq!(trace.reliable, [true]);
     let coverage = |h: (HexIndex, Side)| {
         let h = grid.canonical_hexside(h.0, h.1);
@@ -208,5 +216,68 @@ fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lak
             assert!(found.is_empty(), "{found:?}");
             assert_eq!(review, expected);
         }
+    }
+}
+
+#[test]
+fn a_doubtful_suggestion_the_trace_clearly_agrees_with_leaves_the_review_queue() {
+    let (grid, lines, trace, hexsides) = traced_sheet();
+    let river = HexIndex::new(3, 2);
+    let at = |h: (HexIndex, Side)| {
+        let h = grid.canonical_hexside(h.0, h.1);
+        hexsides.iter().position(|x| *x == h).unwrap()
+    };
+    // The patch model in doubt everywhere (a textured sheet): plain at 0.1, except a river
+    // suggested along the river's NE side (right) and along its NW side (wrong: the river
+    // only touches its ends).
+    let run = |wet: bool| -> Vec<Decision> {
+        let mut decisions: Vec<Decision> = hexsides
+            .iter()
+            .map(|h| Decision {
+                feature: None,
+                confidence: 0.1,
+                marked: lines[0].marked.contains(h),
+            })
+            .collect();
+        for side in [Side::NE, Side::NW] {
+            decisions[at((river, side))].feature = Some(0);
+        }
+        apply_trace(
+            &grid,
+            &lines,
+            &trace,
+            &hexsides,
+            &mut decisions,
+            &|_| wet,
+            0.25,
+        );
+        decisions
+    };
+    let decisions = run(false);
+    let sure = |h: (HexIndex, Side)| decisions[at(h)].confidence >= 0.25;
+    // Agreed: the river where its line runs along the side, plain where no line is near
+    // (0206/N, beside the blue label's letters) or only near its ends (the river's SW side: the
+    // river turns at its corners).
+    assert!(sure((river, Side::NE)));
+    assert_eq!(decisions[at((river, Side::NE))].feature, Some(0));
+    assert!(sure(grid.parse_hexside("0206/N").unwrap()));
+    let sw = at((river, Side::SW));
+    assert!(
+        sure((river, Side::SW)),
+        "{} {} {}",
+        trace.coverage[sw][0],
+        trace.middle[sw][0],
+        decisions[sw].confidence
+    );
+    assert_eq!(decisions[sw].feature, None);
+    // Disagreed: the river suggested where the trace finds no line along the side stays in
+    // the queue.
+    assert!(!sure((river, Side::NW)));
+    assert_eq!(decisions[at((river, Side::NW))].feature, Some(0));
+    // Beside water the two readings are not independent (a bank looks like a water feature
+    // to both): nothing leaves the queue.
+    let wet = run(true);
+    for (i, d) in wet.iter().enumerate() {
+        assert!(d.marked || d.confidence < 0.25, "{:?}", hexsides[i]);
     }
 }
