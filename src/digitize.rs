@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use anyhow::{Context as _, anyhow};
-use bataille_schema::map::{Background, FitKind, Shifted};
+use bataille_schema::map::{Background, FitKind};
 use bataille_schema::{FORMAT_VERSION, Grid, HexIndex, HexsideRef, Id, Map, Side};
 
 use bataille_digitize::calibrate::{calibrate, check};
@@ -83,23 +83,6 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-}
-
-/// The parity whose lines (columns of a flat grid, rows of a pointy one) have their last
-/// cell in `missing` — all of them, and nothing else.
-fn short_lines_of(grid: &Grid, missing: &BTreeSet<HexIndex>) -> Option<Shifted> {
-    if missing.is_empty() {
-        return None;
-    }
-    [Shifted::Odd, Shifted::Even].into_iter().find(|parity| {
-        let probe = bataille_schema::Map {
-            short_lines: Some(*parity),
-            grid: grid.clone(),
-            ..empty_map(grid)
-        };
-        let absent: BTreeSet<HexIndex> = grid.indices().filter(|i| probe.is_absent(*i)).collect();
-        absent == *missing
-    })
 }
 
 fn empty_map(grid: &Grid) -> Map {
@@ -227,7 +210,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let half: Vec<HexIndex> = shape.hexes(&grid, Place::Half);
     let off: Vec<HexIndex> = shape.hexes(&grid, Place::Off);
     let missing: BTreeSet<HexIndex> = half.iter().chain(&off).copied().collect();
-    let short_lines = short_lines_of(&grid, &missing);
+    let file_shape = shape.for_file(&grid);
+    let short_lines = file_shape.short_lines;
     report.shape = ShapeReport {
         half: half.iter().map(|i| grid.name(*i).to_string()).collect(),
         off: off.iter().map(|i| grid.name(*i).to_string()).collect(),
@@ -362,7 +346,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     }
                 }
             }
-            None => map.half_hexes = half.iter().map(|i| grid.name(*i)).collect(),
+            None => map.half_hexes = file_shape.half_hexes,
         }
     }
     map.rows = rows;

@@ -10,7 +10,10 @@
 //! or a town hides is still on it), are not. Without lines only the scan's edges tell: a hex
 //! whose centre is off the scan is off the print.
 
-use bataille_schema::{Grid, HexIndex};
+use std::collections::BTreeSet;
+
+use bataille_schema::map::Shifted;
+use bataille_schema::{Grid, HexIndex, HexName};
 
 use crate::calibrate::{Matrix, apply};
 
@@ -50,6 +53,45 @@ impl Shape {
     pub fn whole(&self) -> bool {
         self.places.iter().all(|p| *p == Place::On)
     }
+
+    /// How a map file writes this shape: `short_lines` when the hexes not on the print (half
+    /// or off) are exactly the last cells of the lines of one parity (a flat grid's short
+    /// columns); else the half hexes as `half_hexes` (the hexes off the print are not written:
+    /// the grid may be larger than the map, which is the user's to resize).
+    pub fn for_file(&self, grid: &Grid) -> FileShape {
+        let missing: BTreeSet<HexIndex> = grid
+            .indices()
+            .filter(|i| self.place(grid, *i) != Place::On)
+            .collect();
+        if missing.is_empty() {
+            return FileShape::default();
+        }
+        let short_lines = [Shifted::Odd, Shifted::Even].into_iter().find(|parity| {
+            let ends: BTreeSet<HexIndex> = grid
+                .indices()
+                .filter(|i| grid.is_short_line_end(*i, *parity))
+                .collect();
+            ends == missing
+        });
+        FileShape {
+            short_lines,
+            half_hexes: if short_lines.is_some() {
+                Vec::new()
+            } else {
+                self.hexes(grid, Place::Half)
+                    .into_iter()
+                    .map(|i| grid.name(i))
+                    .collect()
+            },
+        }
+    }
+}
+
+/// A map's shape as its file writes it (`Map::short_lines`, `Map::half_hexes`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileShape {
+    pub short_lines: Option<Shifted>,
+    pub half_hexes: Vec<HexName>,
 }
 
 fn on_edge(grid: &Grid, index: HexIndex) -> bool {

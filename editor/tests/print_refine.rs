@@ -2,7 +2,8 @@
 //! centres clicked 2 px off and named on a rendered scan, "Refine on the print", and the grid
 //! lies on the printed lines everywhere (the two clicks' similarity did not), as one undo step;
 //! the tab says how many hexsides showed the line. A click 10 px off among them is named by
-//! the print, not by the other clicks.
+//! the print, not by the other clicks. The map's shape found on the print (half hexes at the
+//! sheet's edge) is offered and applied as one undo step.
 
 #![allow(
     clippy::unwrap_used,
@@ -14,6 +15,7 @@ mod common;
 
 use bataille_editor::services::calibration::kind_name;
 use bataille_schema::HexIndex;
+use bataille_schema::HexName;
 use bataille_schema::map::FitKind;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
@@ -107,4 +109,51 @@ fn a_click_the_print_disagrees_with_is_named() {
         error < 0.75,
         "the outvoted click does not spoil the fit: {error:.2} px"
     );
+}
+
+#[test]
+fn the_maps_shape_found_on_the_print_is_applied_as_one_undo_step() {
+    let (dir, map_path, scan, truth) = setup_with(None, write_short_columns_scan);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    import(&mut h, &scan);
+    click_named(
+        &mut h,
+        &truth,
+        &[((2, 2), "0303", 1.0), ((9, 5), "1006", -1.0)],
+    );
+    h.get_by_label("Refine on the print").click();
+    h.run();
+    wait_for_jobs(&mut h);
+    assert!(
+        h.state().doc.map.half_hexes.is_empty(),
+        "only offered, not applied"
+    );
+    // What the print shows of this sheet cut at its edge: the two bottom corner hexes are
+    // half on it.
+    let offered = h
+        .state()
+        .digitise
+        .print_refine
+        .report
+        .as_ref()
+        .expect("a report")
+        .shape
+        .clone();
+    let expected: Vec<HexName> = ["0109", "1209"].map(HexName::from).to_vec();
+    assert_eq!(offered.half_hexes, expected);
+    h.get_by_label_contains("Map shape: 2 half hexes (half_hexes)");
+    let depth = h.state().history.undo_depth();
+    h.get_by_label("Apply the map's shape").click();
+    h.run();
+    let map = &h.state().doc.map;
+    assert_eq!(map.half_hexes, expected);
+    assert_eq!(h.state().history.undo_depth(), depth + 1, "one undo step");
+    // Applied: the button is gone.
+    assert!(h.query_by_label("Apply the map's shape").is_none());
+    h.get_by_label("applied");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(h.state().doc.map.half_hexes.is_empty(), "undone");
+    h.get_by_label("Apply the map's shape");
 }

@@ -145,21 +145,26 @@ fn bearing_error(layout: &HexLayout, centre: Vec2, direction: EdgeDirection, sid
     diff.min(360.0 - diff)
 }
 
+impl Grid {
+    /// Whether a cell is the last of a line (column of a flat grid, row of a pointy one) of
+    /// the printed parity `parity`: the cell a map's `short_lines: Some(parity)` leaves out.
+    pub fn is_short_line_end(&self, index: HexIndex, parity: Shifted) -> bool {
+        let (line_number, cell, last) = match self.orientation {
+            Orientation::Flat => (self.first_column + index.col, index.row, self.rows),
+            Orientation::Pointy => (self.first_row + index.row, index.col, self.columns),
+        };
+        let odd = line_number % 2 == 1;
+        cell + 1 == last && odd == matches!(parity, Shifted::Odd)
+    }
+}
+
 /// Which cells of a map's grid are hexes.
 impl Map {
     /// Whether a cell of the grid is not a hex: the last cell of a short line
     /// (`short_lines`).
     pub fn is_absent(&self, index: HexIndex) -> bool {
-        let Some(parity) = self.short_lines else {
-            return false;
-        };
-        let grid = &self.grid;
-        let (line_number, cell, last) = match grid.orientation {
-            Orientation::Flat => (grid.first_column + index.col, index.row, grid.rows),
-            Orientation::Pointy => (grid.first_row + index.row, index.col, grid.columns),
-        };
-        let odd = line_number % 2 == 1;
-        cell + 1 == last && odd == matches!(parity, Shifted::Odd)
+        self.short_lines
+            .is_some_and(|parity| self.grid.is_short_line_end(index, parity))
     }
 
     /// The map hex of a name: on the grid and not an absent cell.

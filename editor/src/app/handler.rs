@@ -423,6 +423,10 @@ impl EditorApp {
                     self.apply_edit(&label, vec![Change::Digitise(change)]);
                 }
             }
+            AppCommand::SetShape(shape) => {
+                let change = DigitiseChange::set_shape(&self.doc, shape).map(Change::Digitise);
+                self.apply_edit("Apply the map's shape", Vec::from_iter(change));
+            }
             AppCommand::SampleTerrain(code) => self.tools.terrain = code,
             AppCommand::GoToHex { hex, close } => {
                 // Zoomed first, so that a hex the zoom takes out of sight is centred.

@@ -1,6 +1,7 @@
 //! Reversible digitising edits: the scan under the map and its fit, and the hexes marked as
 //! checked against it.
 
+use bataille_digitize::shape::FileShape;
 use bataille_schema::map::Background;
 use bataille_schema::{HexIndex, HexName};
 
@@ -16,6 +17,11 @@ pub enum DigitiseChange {
     },
     /// Hexes marked as checked against the scan (`checked: true`) or unmarked.
     Checked { hexes: Vec<HexName>, checked: bool },
+    /// The map's shape as found on the print (`short_lines`, `half_hexes`), set or restored.
+    Shape {
+        before: Box<FileShape>,
+        after: Box<FileShape>,
+    },
 }
 
 impl DigitiseChange {
@@ -27,6 +33,16 @@ impl DigitiseChange {
         (before != after).then(|| DigitiseChange::Background {
             before: before.map(Box::new),
             after: after.map(Box::new),
+        })
+    }
+
+    /// The change setting the map's shape (`short_lines`, `half_hexes`) to `after`, if it
+    /// differs from the document's.
+    pub fn set_shape(doc: &Document, after: FileShape) -> Option<DigitiseChange> {
+        let before = shape_of(doc);
+        (before != after).then(|| DigitiseChange::Shape {
+            before: Box::new(before),
+            after: Box::new(after),
         })
     }
 
@@ -53,6 +69,12 @@ impl DigitiseChange {
                 doc.map.background = value.as_deref().cloned();
                 Touched::default()
             }
+            DigitiseChange::Shape { before, after } => {
+                let value = if forward { after } else { before };
+                doc.map.short_lines = value.short_lines;
+                doc.map.half_hexes = value.half_hexes.clone();
+                Touched::all()
+            }
             DigitiseChange::Checked { hexes, checked } => {
                 let on = *checked == forward;
                 for hex in hexes {
@@ -72,7 +94,16 @@ impl DigitiseChange {
         match self {
             DigitiseChange::Background { before, after } => before == after,
             DigitiseChange::Checked { hexes, .. } => hexes.is_empty(),
+            DigitiseChange::Shape { before, after } => before == after,
         }
+    }
+}
+
+/// The document's shape as its file writes it.
+pub fn shape_of(doc: &Document) -> FileShape {
+    FileShape {
+        short_lines: doc.map.short_lines,
+        half_hexes: doc.map.half_hexes.clone(),
     }
 }
 

@@ -9,13 +9,13 @@ use std::sync::Arc;
 
 use bataille_digitize::refine::{Calibrated, RefineOptions, calibrate_on_print};
 use bataille_digitize::scan::Scan;
-use bataille_digitize::shape::{Place, from_printed_sides, from_scan_bounds};
+use bataille_digitize::shape::{FileShape, Place, from_printed_sides, from_scan_bounds};
 use bataille_schema::HexName;
 use bataille_schema::map::{Background, FitKind, Grid};
 
 use crate::services::jobs::{Job, JobEnd};
 
-type RefineJob = Job<Result<(Calibrated, Vec<(HexName, Place)>), String>>;
+type RefineJob = Job<Result<(Calibrated, Vec<(HexName, Place)>, FileShape), String>>;
 
 /// What the last refinement found.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +28,9 @@ pub struct RefineReport {
     pub half: Vec<HexName>,
     /// Hexes not on the print at all.
     pub off: Vec<HexName>,
+    /// The shape as the map file would write it (`short_lines` or `half_hexes`), for the
+    /// user to confirm.
+    pub shape: FileShape,
     /// Whether the print showed grid lines (otherwise the clicks' fit stands).
     pub printed: bool,
 }
@@ -89,7 +92,7 @@ impl PrintRefine {
                 .map(|i| (grid.name(i), shape.place(&grid, i)))
                 .filter(|(_, p)| *p != Place::On)
                 .collect();
-            Ok((calibrated, places))
+            Ok((calibrated, places, shape.for_file(&grid)))
         }));
     }
 
@@ -98,7 +101,7 @@ impl PrintRefine {
     pub fn poll(&mut self, current: &Background) -> Option<Background> {
         let end = self.job.as_mut().and_then(Job::poll)?;
         self.job = None;
-        let (calibrated, places) = match end {
+        let (calibrated, places, shape) = match end {
             JobEnd::Done(Ok(done)) => done,
             JobEnd::Done(Err(e)) | JobEnd::Failed(e) => {
                 self.error = Some(e);
@@ -134,6 +137,7 @@ impl PrintRefine {
                 .collect(),
             half: names(&places, Place::Half),
             off: names(&places, Place::Off),
+            shape,
             printed,
         });
         if !printed {

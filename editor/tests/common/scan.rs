@@ -72,6 +72,24 @@ pub fn write_scan(dir: &Path) -> (PathBuf, [f64; 9]) {
     (path, layout.grid_to_image())
 }
 
+/// [`write_scan`] of the truth map printed with its even columns one hex shorter
+/// (`short_lines: Some(Even)`: the renderer leaves those cells out), the scan cut at the
+/// print's edge.
+pub fn write_short_columns_scan(dir: &Path) -> (PathBuf, [f64; 9]) {
+    // Cut at the print's edge, as the sheet is (no margin below the short columns).
+    let options = RenderOptions {
+        margin_px: Some(0.0),
+        ..scan_options()
+    };
+    let mut map = truth_map();
+    map.short_lines = Some(bataille_schema::map::Shifted::Even);
+    let pixmap = render_map(&map, &options).expect("render");
+    let layout = Layout::new(&map.grid, &options).expect("layout");
+    let path = scans_dir(dir).join("scan.png");
+    bataille_render::save_png(&pixmap, &path).expect("png");
+    (path, layout.grid_to_image())
+}
+
 /// `scans/` under `dir`, made.
 fn scans_dir(dir: &Path) -> PathBuf {
     let scans = dir.join("scans");

@@ -59,6 +59,8 @@ pub enum AppCommand {
         label: String,
         after: Option<Box<Background>>,
     },
+    /// Set the map's shape found on the print (`short_lines` or `half_hexes`): one undo step.
+    SetShape(bataille_digitize::shape::FileShape),
     /// The terrain the digitise panel's sample clicks mark (the palette's terrain, the tool
     /// unchanged).
     SampleTerrain(char),

@@ -3,13 +3,15 @@
 //! simple for the scan, with a button for the richer one), and the start for maps without
 //! printed numbers. Each new fit goes out as `AppCommand::SetBackground` (one undo step).
 
+use bataille_digitize::shape::FileShape;
 use bataille_schema::HexIndex;
-use bataille_schema::map::FitKind;
+use bataille_schema::map::{FitKind, Shifted};
 use egui::{Color32, RichText, Ui};
 
 use super::PROBLEM;
 use crate::context::{AppCommand, ViewContext};
 use crate::layers::scan::RESIDUAL_WARN_PX;
+use crate::model::digitise_change::shape_of;
 use crate::services::calibration::{ClickTarget, kind_name};
 use crate::services::digitise::{Digitise, Mode};
 
@@ -272,8 +274,42 @@ fn on_the_print(
                 ),
             );
         }
+        shape_row(ctx, ui, &report.shape);
     }
     next
+}
+
+/// The map's shape found on the print, as the file would write it, and the button applying it
+/// (one undo step through the command handler).
+fn shape_row(ctx: &ViewContext<'_>, ui: &mut Ui, shape: &FileShape) {
+    let what = match (shape.short_lines, shape.half_hexes.len()) {
+        (Some(parity), _) => format!(
+            "The {} lines are one hex shorter: short_lines: {parity:?}",
+            if parity == Shifted::Odd {
+                "odd"
+            } else {
+                "even"
+            }
+        ),
+        (None, 0) => return,
+        (None, n) => format!("{n} half hexes (half_hexes)"),
+    };
+    let applied = shape_of(ctx.doc) == *shape;
+    ui.horizontal(|ui| {
+        ui.label(format!("Map shape: {what}"));
+        if applied {
+            ui.label(RichText::new("applied").color(WAITING));
+        } else if ui
+            .button("Apply the map's shape")
+            .on_hover_text(
+                "Write the shape found on the print to the map (the hexes not on it are then \
+                 not given terrain nor counted): one undo step",
+            )
+            .clicked()
+        {
+            ctx.send(AppCommand::SetShape(shape.clone()));
+        }
+    });
 }
 
 /// For maps without printed hex numbers: the first hex's centre, then the hex below it or the
