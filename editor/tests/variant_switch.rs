@@ -220,6 +220,15 @@ fn new_variant_starts_an_empty_one() {
     let mut h = harness(app_with_file(dir.path(), &base));
     h.run();
     command(&mut h, UiCommand::NewVariant);
+    // A free name beside the base is offered (the base's own would be refused).
+    let Some(Dialog::Path { dialog, .. }) = &h.state().dialog else {
+        panic!("{:?}", h.state().dialog);
+    };
+    assert!(
+        dialog.text.ends_with("scenarios/denain-1712-variant.ron"),
+        "{}",
+        dialog.text
+    );
     let target = dir.path().join("scenarios/essai.ron");
     type_text_into(&mut h, "File path", &target.display().to_string());
     h.get_by_label("Save").click();

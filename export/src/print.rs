@@ -16,7 +16,7 @@
 
 mod charts;
 mod pdf;
-pub(crate) mod words;
+mod words;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;

@@ -14,3 +14,4 @@ pub mod scenario_edit;
 pub mod selection;
 pub mod templates;
 pub mod variant;
+pub mod variant_base;

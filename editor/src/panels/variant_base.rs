@@ -8,7 +8,7 @@ use egui::Ui;
 
 use crate::context::{AppCommand, UiCommand, ViewContext};
 use crate::model::scenario_edit::CounterAt;
-use crate::model::variant::CounterBase;
+use crate::model::variant_base::CounterBase;
 
 /// The inspector's lines for a counter of an opened variant: what the variant changes, each
 /// with the base's value and "Reset to base"; nothing when no variant is open.

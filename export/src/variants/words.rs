@@ -1,5 +1,5 @@
 //! The words of a variant's change sentences, in the scenario's language (`Scenario::language`,
-//! as the kit's own words: `print::words`): a French kit says "Douglas : PC 3 (publié : 2)."
+//! as the kit's own words are): a French kit says "Douglas : PC 3 (publié : 2)."
 //! beside its French set-up, never an English sentence in a French kit. English when the
 //! scenario names no language or one the kit does not know. `{…}` marks what is filled in.
 
@@ -225,4 +225,13 @@ pub(super) fn phrases(language: Option<&str>) -> &'static Phrases {
         Some("fr") => &FRENCH,
         _ => &ENGLISH,
     }
+}
+
+/// `template` with each `{name}` replaced by its value (as the kit's own words are filled).
+pub(super) fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = template.to_owned();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
 }

@@ -90,11 +90,32 @@ impl EditorApp {
         }
     }
 
-    /// "Save as variant…" and "New variant…": the file dialog for the variant's file.
+    /// "Save as variant…" and "New variant…": the file dialog for the variant's file, offering
+    /// a free name beside the base (`denain-1712-variant.ron`, `-variant-2`, …): the base's own
+    /// name would be refused.
     pub(super) fn variant_path_dialog(&mut self, purpose: PickPurpose) {
-        if self.scenario_for_variants() {
-            self.open_path_dialog(purpose, None);
-        }
+        let Some(base) = self
+            .variants_base_path()
+            .filter(|_| self.scenario_for_variants())
+        else {
+            return;
+        };
+        let stem = base.file_stem().map_or_else(
+            || "scenario".to_owned(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let start = (1..100)
+            .map(|n| match n {
+                1 => base.with_file_name(format!("{stem}-variant.ron")),
+                n => base.with_file_name(format!("{stem}-variant-{n}.ron")),
+            })
+            .find(|p| std::fs::symlink_metadata(p).is_err())
+            .unwrap_or_else(|| base.with_file_name(format!("{stem}-variant.ron")));
+        let dialog = crate::panels::file_dialog::FileDialog::new(purpose, Some(&start), "");
+        self.dialog = Some(Dialog::Path {
+            dialog: Box::new(dialog),
+            then: None,
+        });
     }
 
     /// Refuses a variant's path that is taken (a variant never replaces a file) or is not in
