@@ -27,18 +27,23 @@ pub enum Finding {
 /// finding, if any.
 pub fn walk(text: &str) -> Result<Option<Finding>, ron::error::SpannedError> {
     let mut found = None;
+    let mut pointer = String::new();
     crate::limits::ron_options().from_str_seed(
         text,
         Walker {
-            pointer: String::new(),
+            pointer: &mut pointer,
             found: &mut found,
         },
     )?;
     Ok(found)
 }
 
+/// The walk of one value. The pointer is one buffer for the whole walk: a value's segment is
+/// appended before it is walked and cut off after, and the pointer is copied only into a
+/// finding (the walk reads every value of the document before its typed read: a string per
+/// value would cost more than the read itself).
 struct Walker<'a> {
-    pointer: String,
+    pointer: &'a mut String,
     found: &'a mut Option<Finding>,
 }
 
@@ -46,14 +51,24 @@ impl Walker<'_> {
     fn float(self, value: f64) {
         if !value.is_finite() && self.found.is_none() {
             *self.found = Some(Finding::NonFinite {
-                pointer: self.pointer,
+                pointer: self.pointer.clone(),
                 value,
             });
         }
     }
 
     fn text(self, text: &str) {
-        text_finding(&self.pointer, text, self.found);
+        text_finding(self.pointer, text, self.found);
+    }
+}
+
+/// Appends `/segment` to a pointer, escaped as JSON pointers are (`~0`, `~1`).
+fn push_segment(pointer: &mut String, segment: &str) {
+    pointer.push('/');
+    if segment.contains(['~', '/']) {
+        pointer.push_str(&segment.replace('~', "~0").replace('/', "~1"));
+    } else {
+        pointer.push_str(segment);
     }
 }
 
@@ -177,13 +192,18 @@ impl<'de> Visitor<'de> for Walker<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let base = self.pointer.len();
         let mut i = 0usize;
         loop {
+            use std::fmt::Write as _;
+            let _ = write!(self.pointer, "/{i}");
             let seed = Walker {
-                pointer: format!("{}/{i}", self.pointer),
+                pointer: &mut *self.pointer,
                 found: &mut *self.found,
             };
-            if seq.next_element_seed(seed)?.is_none() {
+            let more = seq.next_element_seed(seed)?.is_some();
+            self.pointer.truncate(base);
+            if !more {
                 return Ok(());
             }
             i += 1;
@@ -191,20 +211,22 @@ impl<'de> Visitor<'de> for Walker<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let base = self.pointer.len();
         let mut seen = std::collections::HashSet::new();
         while let Some(Key(key)) = map.next_key::<Key>()? {
-            let segment = key.replace('~', "~0").replace('/', "~1");
-            let pointer = format!("{}/{segment}", self.pointer);
-            text_finding(&pointer, &key, self.found);
-            let seed = Walker {
-                pointer,
-                found: &mut *self.found,
-            };
-            if !seen.insert(key.clone()) {
+            push_segment(self.pointer, &key);
+            text_finding(self.pointer, &key, self.found);
+            if seen.contains(&key) {
                 // Quoted as `crate::unique` does, so the loader finds it in the text.
                 return Err(A::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
             }
+            let seed = Walker {
+                pointer: &mut *self.pointer,
+                found: &mut *self.found,
+            };
             map.next_value_seed(seed)?;
+            self.pointer.truncate(base);
+            seen.insert(key);
         }
         Ok(())
     }
@@ -253,6 +275,20 @@ mod tests {
                 ..
             }
         ));
+        // The pointer is one buffer: after siblings, long keys and lists it names the value
+        // found, keys escaped as JSON pointers are.
+        let found = walk(
+            "S(a: [1.0, (x: 2.0)], long_name: {\"k\": 1}, b: {\"p/q~\": [\"x\", \"y\\u{1}\"]})",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            found,
+            Finding::Unprintable {
+                pointer: "/b/p~1q~0/1".into(),
+                character: '\u{1}'
+            }
+        );
         // Enum values and unit variants walk through.
         assert_eq!(walk("S(v: Range(min: 1, max: 2), w: Inch)").unwrap(), None);
     }

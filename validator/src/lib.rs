@@ -107,29 +107,54 @@ pub fn validate_scenario_alone(scenario: &Scenario, options: &Options) -> Vec<Di
 }
 
 fn map_diagnostics(map: &Map, options: &Options) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    if options.json_schema {
-        out.extend(schema_diagnostics(
-            DocumentKind::Map,
-            json_schema::check_map(map),
-        ));
+    beside_the_schema(
+        options,
+        || schema_diagnostics(DocumentKind::Map, json_schema::check_map(map)),
+        || {
+            let mut out = Vec::new();
+            map_checks::check_map(map, &mut out);
+            out
+        },
+    )
+}
+
+/// The JSON Schema pass (the document turned into JSON and checked: the slowest step, and
+/// independent of the checks) beside the checks on rayon's pool, its diagnostics first; the
+/// checks alone when the options leave it out (the editor).
+fn beside_the_schema(
+    options: &Options,
+    schema: impl FnOnce() -> Vec<Diagnostic> + Send,
+    checks: impl FnOnce() -> Vec<Diagnostic> + Send,
+) -> Vec<Diagnostic> {
+    if !options.json_schema {
+        return checks();
     }
-    map_checks::check_map(map, &mut out);
+    let (mut out, checks) = rayon::join(schema, checks);
+    out.extend(checks);
     out
 }
 
+/// The scenario's checks, in their order: one function per code or tight family, each in the
+/// file of its group (`Code::check` names it).
 fn scenario_diagnostics(
     scenario: &Scenario,
     map: Option<&Map>,
     options: &Options,
 ) -> Vec<Diagnostic> {
+    beside_the_schema(
+        options,
+        || {
+            schema_diagnostics(
+                DocumentKind::Scenario,
+                json_schema::check_scenario(scenario),
+            )
+        },
+        || scenario_checks(scenario, map, options),
+    )
+}
+
+fn scenario_checks(scenario: &Scenario, map: Option<&Map>, options: &Options) -> Vec<Diagnostic> {
     let mut ctx = context::Ctx::new(scenario, map);
-    if options.json_schema {
-        ctx.out.extend(schema_diagnostics(
-            DocumentKind::Scenario,
-            json_schema::check_scenario(scenario),
-        ));
-    }
     references::unique_ids(&mut ctx);
     references::references(&mut ctx);
     suppressions::allow_lists(&mut ctx);
