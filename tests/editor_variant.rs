@@ -24,7 +24,7 @@ type H = egui_kittest::Harness<'static, EditorApp>;
 
 fn harness(dir: &Path, file: &Path) -> H {
     let mut app = EditorApp::with_file(EditorConfig::isolated(dir), file);
-    app.diagnostics.live.mode = bataille_editor::services::validation::Mode::Inline;
+    app.services.diagnostics.live.mode = bataille_editor::services::validation::Mode::Inline;
     let mut h = egui_kittest::Harness::builder()
         .with_size([1280.0, 800.0])
         .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app);
@@ -73,7 +73,7 @@ fn a_variant_saved_by_the_editor_validates_with_the_command() {
     .expect("variant");
 
     let mut h = harness(&repo, &variant);
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let s = h
         .state()
         .doc
@@ -118,7 +118,7 @@ fn a_variant_saved_by_the_editor_validates_with_the_command() {
         },
     );
     send(&mut h, bataille_editor::UiCommand::Save);
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     assert!(!h.state().is_dirty());
     assert_eq!(
         std::fs::read(&base).expect("base"),

@@ -219,7 +219,7 @@ impl FrameFixture {
         } else {
             -0.5
         };
-        self.app.view.pan_by(egui::vec2(dx, 0.0));
+        self.app.ui.view.pan_by(egui::vec2(dx, 0.0));
         frame(&self.ctx, &mut self.app, self.time)
     }
 }
@@ -227,26 +227,27 @@ impl FrameFixture {
 /// One brush stroke through the tool (radius 1 over ten hexes of row 5), the chunk rebuild it
 /// causes, then its undo and rebuild, so each iteration starts from the same map.
 fn stroke(app: &mut EditorApp) {
-    app.tools.tool = Tool::Brush;
-    app.tools.brush_radius = 1;
-    app.tools.terrain = 'f';
+    app.ui.tools.tool = Tool::Brush;
+    app.ui.tools.brush_radius = 1;
+    app.ui.tools.terrain = 'f';
     for (i, col) in (2..12).enumerate() {
         let [x, y] = app.doc.map.grid.centre(HexIndex::new(col, 5));
         let out = app
+            .ui
             .tools
             .stroke_input(&app.doc, [x, y], StrokeKind::Add, i == 0, false);
         app.execute(AppCommand::Stroke(out));
     }
-    let out = app.tools.end_stroke();
+    let out = app.ui.tools.end_stroke();
     app.execute(AppCommand::Stroke(out));
-    app.view.rebuild_dirty(&app.doc, None);
+    app.ui.view.rebuild_dirty(&app.doc, None);
     app.execute(UiCommand::Undo);
-    app.view.rebuild_dirty(&app.doc, None);
+    app.ui.view.rebuild_dirty(&app.doc, None);
 }
 
 fn stroke_fixture(size: u32) -> EditorApp {
     let mut app = app_with(bench_map(size));
-    app.view.rebuild_dirty(&app.doc, None);
+    app.ui.view.rebuild_dirty(&app.doc, None);
     app
 }
 

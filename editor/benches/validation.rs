@@ -43,9 +43,9 @@ fn app_with(map: Map, scenario: Scenario, mode: Mode) -> EditorApp {
         path: "bench.ron".into(),
     });
     app.replace_document(doc, false);
-    app.diagnostics.live.mode = mode;
-    app.diagnostics.revalidate(&app.doc);
-    let _ = app.diagnostics.live.wait(Duration::from_secs(60));
+    app.services.diagnostics.live.mode = mode;
+    app.services.diagnostics.revalidate(&app.doc);
+    let _ = app.services.diagnostics.live.wait(Duration::from_secs(60));
     app
 }
 
@@ -107,9 +107,10 @@ impl Mover {
 /// Edit, then fresh diagnostics (inline: they are fresh when the edit returns).
 fn edit_to_fresh(app: &mut EditorApp, mover: &mut Mover) -> usize {
     mover.edit(app);
-    match app.diagnostics.live.mode {
-        Mode::Inline => app.diagnostics.diagnostics.len(),
+    match app.services.diagnostics.live.mode {
+        Mode::Inline => app.services.diagnostics.diagnostics.len(),
         _ => app
+            .services
             .diagnostics
             .live
             .wait(Duration::from_secs(60))
@@ -180,7 +181,12 @@ impl FrameFixture {
     /// time and whether the check was still pending after it.
     fn edit_then_frame(&mut self) -> (Duration, bool) {
         // Start from fresh rows.
-        let _ = self.app.diagnostics.live.wait(Duration::from_secs(60));
+        let _ = self
+            .app
+            .services
+            .diagnostics
+            .live
+            .wait(Duration::from_secs(60));
         self.time += 0.016;
         let start = Instant::now();
         let cpu = thread_cpu();
@@ -188,7 +194,7 @@ impl FrameFixture {
         frame(&self.ctx, &mut self.app, self.time);
         let took = start.elapsed();
         self.cpu.push(thread_cpu().saturating_sub(cpu));
-        (took, self.app.diagnostics.pending())
+        (took, self.app.services.diagnostics.pending())
     }
 
     fn still(&mut self) -> Duration {
@@ -296,7 +302,12 @@ fn summary() {
         .collect();
     let frame_pending = median(frames);
     let frame_pending_cpu = fixture.take_cpu();
-    let _ = fixture.app.diagnostics.live.wait(Duration::from_secs(60));
+    let _ = fixture
+        .app
+        .services
+        .diagnostics
+        .live
+        .wait(Duration::from_secs(60));
     let still: Vec<Duration> = (0..30).map(|_| fixture.still()).collect();
     let still = median(still);
     let still_cpu = fixture.take_cpu();
@@ -309,7 +320,9 @@ fn summary() {
         .map(|_| {
             revision += 1;
             let start = Instant::now();
-            app.oob.counters.refresh(revision, scenario.as_ref(), &grid);
+            app.services
+                .counters
+                .refresh(revision, scenario.as_ref(), &grid);
             start.elapsed()
         })
         .collect();

@@ -297,6 +297,131 @@ fn no_panel_tool_or_layer_takes_the_app_or_the_document_mutably() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The app's state grouped by owner (issue 21): the document with its undo history (`doc`), what
+/// the user sees and has chosen with the one selection (`ui`), the work done for the document
+/// (`services`), the panels and layers (`panels`), and the app's private bookkeeping (`own`):
+/// no loose field beside them.
+#[test]
+fn the_apps_state_is_grouped_by_owner() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let code = code_of(&std::fs::read_to_string(src.join("app/mod.rs")).expect("app/mod.rs"));
+    let body = code
+        .split_once("pub struct EditorApp {")
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .expect("the EditorApp struct")
+        .0;
+    let fields: Vec<&str> = body
+        .split(',')
+        .filter_map(|field| field.split(':').next())
+        .map(|name| name.trim().trim_start_matches("pub ").trim())
+        .filter(|name| !name.is_empty())
+        .collect();
+    assert_eq!(fields, ["doc", "ui", "services", "panels", "own"]);
+    // One selection: the item and the hex are one value, the tools keep none of their own.
+    let tools = code_of(&std::fs::read_to_string(src.join("tools/mod.rs")).expect("tools"));
+    let tool_state = tools
+        .split_once("pub struct ToolState {")
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .expect("ToolState")
+        .0;
+    assert!(
+        !tool_state.contains("selection"),
+        "ToolState keeps a selection"
+    );
+}
+
+/// The text with a reference's lifetime left out (`&'t mut T` → `&mut T`).
+fn without_lifetimes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("&'") {
+        out.push_str(&rest[..=at]);
+        let after = &rest[at + 2..];
+        let name = after
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        rest = after[name..].trim_start();
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The side doors, named: the state a panel or map layer is lent `&mut` beside its read-only
+/// context. Only the digitising session (the digitise panel and the scan's layer both change
+/// it) and the table overlay (its window and its layer) are; no panel or layer is lent any
+/// other part of the app's state, and the app lends nothing else (`EditorApp::with_lent`).
+#[test]
+fn panels_and_layers_are_lent_only_the_named_side_doors() {
+    const SIDE_DOORS: [(&str, &[&str]); 2] = [
+        ("Digitise", &["panels/digitise/", "layers/scan.rs"]),
+        (
+            "TableOverlay",
+            &["panels/table_window.rs", "layers/table.rs"],
+        ),
+    ];
+    const APP_STATE: [&str; 14] = [
+        "Digitise",
+        "TableOverlay",
+        "MapView",
+        "ToolState",
+        "ZoneTool",
+        "History",
+        "CounterCache",
+        "DiagnosticsPanel",
+        "Settings",
+        "UiState",
+        "Services",
+        "Document",
+        "DocSlot",
+        "Panels",
+    ];
+    let mut problems = Vec::new();
+    for (rel, code) in code_of_files() {
+        if !(rel.starts_with("panels/") || rel.starts_with("layers/")) {
+            continue;
+        }
+        let squeezed: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+        // `&'t mut T` read as `&mut T`.
+        let squeezed = without_lifetimes(&squeezed);
+        for (at, _) in squeezed.match_indices("&mut ") {
+            let ty = squeezed[at + 5..]
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .next()
+                .unwrap_or_default();
+            let name = ty.rsplit("::").next().unwrap_or_default();
+            if !APP_STATE.contains(&name) || ty.contains("scenario_edit") {
+                continue;
+            }
+            let allowed = SIDE_DOORS
+                .iter()
+                .any(|(door, homes)| *door == name && homes.iter().any(|h| rel.starts_with(h)));
+            // The scenario settings dialog edits its own copy of the scenario's settings.
+            let own_copy = rel == "panels/scenario_settings.rs" && name == "Settings";
+            if !allowed && !own_copy {
+                problems.push(format!("{rel} is lent `&mut {ty}`"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let code = code_of(&std::fs::read_to_string(src.join("app/mod.rs")).expect("app/mod.rs"));
+    let squeezed: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lent = squeezed
+        .split_once("fn with_lent<R>(")
+        .and_then(|(_, rest)| rest.split_once(") -> R {"))
+        .expect("with_lent")
+        .0;
+    let lent: Vec<&str> = lent
+        .match_indices("&mut ")
+        .filter_map(|(at, _)| {
+            let ty = lent[at + 5..].split([',', ')', ' ']).next()?;
+            Some(ty.rsplit("::").next().unwrap_or(ty))
+        })
+        .filter(|ty| *ty != "self")
+        .collect();
+    assert_eq!(lent, ["Panels", "Digitise", "TableOverlay"]);
+}
+
 /// Panels and map layers ask for everything by sending a `Command` (issue 11: requests reached
 /// the app along `OobOutput`, `LegendEdit`, two `SettingsOutcome`s…). So no panel or layer
 /// defines an outcome or output type for the app to apply, and no function of theirs hands a

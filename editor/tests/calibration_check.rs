@@ -53,11 +53,11 @@ fn calibrate_six(
         let error = if i == off.0 { off.1 } else { 0.0 };
         let at = screen_of_scan_hex(h, truth, HexIndex::new(*col, *row), error);
         click_at(h, at);
-        assert_eq!(h.state().digitise.calibration.points.len(), i + 1);
+        assert_eq!(h.state().services.digitise.calibration.points.len(), i + 1);
         type_text_into(h, &format!("Hex of point {}", i + 1), name);
     }
     let app = h.state();
-    assert_eq!(app.digitise.calibration.points.len(), 6);
+    assert_eq!(app.services.digitise.calibration.points.len(), 6);
     let bg = app.doc.map.background.as_ref().expect("a background");
     assert_eq!(bg.fit, kind);
     assert_eq!(bg.control_points.len(), 6, "every point named");
@@ -69,12 +69,12 @@ fn a_click_the_others_disagree_with_is_named_and_its_row_marked() {
         let (dir, map_path, scan, truth) = setup(None);
         let mut h = harness(app_with_file(dir.path(), &map_path));
         h.run();
-        let width = h.state().map_rect.width();
+        let width = h.state().ui.map_rect.width();
         calibrate_six(&mut h, &scan, &truth, kind, (4, 10.0));
         // The table and the messages fit the dock: the map keeps its width (issue 11, trip 8).
-        assert_eq!(h.state().map_rect.width(), width, "{kind:?}");
+        assert_eq!(h.state().ui.map_rect.width(), width, "{kind:?}");
         assert_eq!(
-            h.state().digitise.calibration.suspect_row(),
+            h.state().services.digitise.calibration.suspect_row(),
             Some(4),
             "{kind:?}"
         );
@@ -83,6 +83,7 @@ fn a_click_the_others_disagree_with_is_named_and_its_row_marked() {
         // Where the others put it: about the 10 px the click was off.
         let distance = h
             .state()
+            .services
             .digitise
             .calibration
             .check
@@ -105,7 +106,7 @@ fn a_click_the_others_disagree_with_is_named_and_its_row_marked() {
         let drops: Vec<_> = h.query_all_by_label("Drop").collect();
         drops[4].click();
         h.run();
-        assert_eq!(h.state().digitise.calibration.suspect_row(), None);
+        assert_eq!(h.state().services.digitise.calibration.suspect_row(), None);
         assert!(h.query_by_label_contains("0605 is ").is_none(), "{kind:?}");
         assert!(h.query_by_label("⚠ 5").is_none(), "{kind:?}");
     }
@@ -119,6 +120,7 @@ fn a_keystoned_scan_fitted_affine_is_advised_the_projective_fit() {
     calibrate_six(&mut h, &scan, &truth, FitKind::Affine, (0, 0.0));
     let advice = h
         .state()
+        .services
         .digitise
         .calibration
         .check
@@ -129,15 +131,16 @@ fn a_keystoned_scan_fitted_affine_is_advised_the_projective_fit() {
     h.get_by_label_contains("⚠ The affine fit leaves");
     h.get_by_label_contains("use the projective fit");
     // A keystone is not a bad click.
-    assert_eq!(h.state().digitise.calibration.suspect_row(), None);
-    let depth = h.state().history.undo_depth();
+    assert_eq!(h.state().services.digitise.calibration.suspect_row(), None);
+    let depth = h.state().doc.history().undo_depth();
     h.get_by_label("Use projective").click();
     h.run();
     let app = h.state();
     let bg = app.doc.map.background.as_ref().expect("a background");
     assert_eq!(bg.fit, FitKind::Projective);
-    assert_eq!(app.history.undo_depth(), depth + 1, "one undo step");
+    assert_eq!(app.doc.history().undo_depth(), depth + 1, "one undo step");
     let fit = app
+        .services
         .digitise
         .calibration
         .fit
@@ -145,7 +148,14 @@ fn a_keystoned_scan_fitted_affine_is_advised_the_projective_fit() {
         .expect("a fit")
         .expect("fitted");
     assert!(fit.rms_px < 0.5, "RMS {}", fit.rms_px);
-    assert!(app.digitise.calibration.check.kind_advice.is_none());
+    assert!(
+        app.services
+            .digitise
+            .calibration
+            .check
+            .kind_advice
+            .is_none()
+    );
     assert!(
         h.query_by_label_contains("use the projective fit")
             .is_none()
@@ -192,15 +202,19 @@ fn the_table_of_a_large_scan_fits_the_dock() {
     let mut h = harness(app_with_file(dir.path(), &map_path));
     h.run();
     wait_for_jobs(&mut h);
-    let width = h.state().map_rect.width();
+    let width = h.state().ui.map_rect.width();
     command(
         &mut h,
         bataille_editor::AppCommand::DigitiseOn(Tab::Calibrate),
     );
     h.get_by_label("Hex of point 6");
     assert!(
-        h.state().digitise.scan.is_some(),
+        h.state().services.digitise.scan.is_some(),
         "the map's scan is loaded"
     );
-    assert_eq!(h.state().map_rect.width(), width, "the map keeps its width");
+    assert_eq!(
+        h.state().ui.map_rect.width(),
+        width,
+        "the map keeps its width"
+    );
 }

@@ -106,7 +106,7 @@ fn two_armies_take_two_colour_families() {
     command(&mut h, AppCommand::Select(Some(Sel::Army(0))));
     click(&mut h, "Add corps");
     click(&mut h, "Add army");
-    assert_eq!(h.state().oob.selected, Some(Sel::Army(1)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Army(1)));
     click(&mut h, "Add corps");
     command(&mut h, AppCommand::Select(Some(Sel::Army(1))));
     click(&mut h, "Add corps");
@@ -174,7 +174,7 @@ fn a_stack_of_two_armies_shows_its_count_and_both_colours() {
     let bataille_editor::map::counters::Badge { count, armies } =
         bataille_editor::map::counters::badge(
             h.state()
-                .oob
+                .services
                 .counters
                 .by_hex
                 .get(&HexIndex::new(4, 4))
@@ -206,6 +206,7 @@ fn a_broken_rule_is_outlined_unlike_a_zone() {
     h.run();
     assert!(
         h.state()
+            .services
             .diagnostics
             .diagnostics
             .iter()
@@ -266,6 +267,7 @@ fn fontenoy_rules_come_without_its_armies() {
     assert!(artillery.immobile, "the rule itself comes");
     let diagnostics: Vec<String> = h
         .state()
+        .services
         .diagnostics
         .diagnostics
         .iter()
@@ -349,7 +351,7 @@ fn ids_follow_names_until_typed() {
     type_into(&mut h, "Name", "Normandie");
     assert_eq!(scenario_of(&h).armies[0].units[0].id.as_str(), "normandie");
     assert_eq!(
-        h.state().history.undo_label(),
+        h.state().doc.history().undo_label(),
         Some("Rename unit Unit 1 to Normandie")
     );
     // Typed by the user, the id stays.
@@ -395,22 +397,24 @@ fn going_to_a_hex_in_sight_leaves_the_map_still() {
     let (_dir, mut h) = open(&s);
     assert!(
         h.state()
+            .services
             .diagnostics
             .diagnostics
             .iter()
             .any(|d| d.hex.as_deref() == Some("0606")),
         "an error at 0606: {:?}",
-        h.state().diagnostics.diagnostics
+        h.state().services.diagnostics.diagnostics
     );
-    let before = h.state().view.centre;
+    let before = h.state().ui.view.centre;
     h.key_press(Key::F8);
     h.run();
-    assert_eq!(h.state().view.centre, before, "the hex was in sight");
+    assert_eq!(h.state().ui.view.centre, before, "the hex was in sight");
     // Zoomed in far elsewhere, F8 brings it into view.
-    h.state_mut().view.zoom = 200.0;
-    h.state_mut().view.centre = egui::pos2(0.0, 0.0);
+    h.state_mut().ui.view.zoom = 200.0;
+    h.state_mut().ui.view.centre = egui::pos2(0.0, 0.0);
     let d = h
         .state()
+        .services
         .diagnostics
         .diagnostics
         .iter()
@@ -419,7 +423,7 @@ fn going_to_a_hex_in_sight_leaves_the_map_still() {
         .expect("the error");
     command(&mut h, AppCommand::GoToDiagnostic(Box::new(d)));
     let [x, y] = h.state().doc.map.grid.centre(HexIndex::new(5, 5));
-    assert_eq!(h.state().view.centre, egui::pos2(x, y));
+    assert_eq!(h.state().ui.view.centre, egui::pos2(x, y));
 }
 
 // 6. A dialog keeps its top edge when its content grows: a row added does not move the
@@ -462,7 +466,7 @@ fn a_double_click_on_a_folder_enters_it() {
     // The folder is the listing's first row; inside it, aaa.ron is.
     let folder = h.get_by_label("📁 inner").rect().center();
     double_tap(&mut h, folder);
-    assert!(h.state().dialog.is_some(), "the dialog is still open");
+    assert!(h.state().ui.dialog.is_some(), "the dialog is still open");
     assert_eq!(
         h.state().doc.map_path.as_deref(),
         Some(map_path.as_path()),
@@ -540,7 +544,7 @@ fn a_small_window_leaves_the_map_room() {
     )
     .expect("write");
     let mut app = app_with_file(dir.path(), &path);
-    app.diagnostics.live.mode = bataille_editor::services::validation::Mode::Inline;
+    app.services.diagnostics.live.mode = bataille_editor::services::validation::Mode::Inline;
     let mut h = egui_kittest::Harness::builder()
         .with_size([1024.0, 700.0])
         .build_ui_state(
@@ -549,8 +553,8 @@ fn a_small_window_leaves_the_map_room() {
         );
     h.run();
     h.run();
-    assert!(h.state().settings.show_left_dock && h.state().settings.show_right_dock);
-    let map = h.state().map_rect.width();
+    assert!(h.state().ui.settings.show_left_dock && h.state().ui.settings.show_right_dock);
+    let map = h.state().ui.map_rect.width();
     assert!(map > 540.0, "the map is {map} of 1024 px");
 }
 
@@ -587,9 +591,9 @@ fn hidden_hex_names_are_said_and_offered_back() {
     assert!(h.query_by_label_contains("hex names off").is_none());
     h.key_press(Key::N);
     h.run();
-    assert!(!h.state().view.layers.hex_names);
+    assert!(!h.state().ui.view.layers.hex_names);
     click(&mut h, "hex names off (N)");
-    assert!(h.state().view.layers.hex_names);
+    assert!(h.state().ui.view.layers.hex_names);
 }
 
 // 9. An export into a folder that does not exist makes it, and the next export starts there.
@@ -606,7 +610,7 @@ fn exports_make_their_folder_and_remember_it() {
     h.get_by_label("Export").click();
     h.step();
     let start = std::time::Instant::now();
-    while h.state().exports.job.is_some() {
+    while h.state().services.exports.job.is_some() {
         h.step();
         assert!(
             start.elapsed() < std::time::Duration::from_secs(120),
@@ -618,13 +622,13 @@ fn exports_make_their_folder_and_remember_it() {
         h.step();
     }
     assert!(
-        matches!(h.state().exports.last, Some(Ok(_))),
+        matches!(h.state().services.exports.last, Some(Ok(_))),
         "{:?}",
-        h.state().exports.last
+        h.state().services.exports.last
     );
     assert!(out.is_file());
     command(&mut h, UiCommand::ExportVassal);
-    let form = match &h.state().dialog {
+    let form = match &h.state().ui.dialog {
         Some(bataille_editor::Dialog::Export(form)) => form.out.clone(),
         other => panic!("{other:?}"),
     };
@@ -643,10 +647,10 @@ fn a_new_map_is_saved_where_the_last_file_was() {
         bataille_editor::EditorConfig::isolated(dir.path()),
     ));
     h.run();
-    h.state_mut().settings.recent = vec![earlier.clone()];
+    h.state_mut().ui.settings.recent = vec![earlier.clone()];
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
     h.run();
-    let typed = match &h.state().dialog {
+    let typed = match &h.state().ui.dialog {
         Some(bataille_editor::Dialog::Path { dialog, .. }) => dialog.text.clone(),
         other => panic!("{other:?}"),
     };
@@ -691,7 +695,9 @@ fn a_calibration_points_name_is_typed_over_its_suggestion() {
         if i >= 1 {
             // From the second point the fit suggests the name: it is there already.
             assert!(
-                !h.state().digitise.calibration.points[i].hex.is_empty(),
+                !h.state().services.digitise.calibration.points[i]
+                    .hex
+                    .is_empty(),
                 "point {} is suggested",
                 i + 1
             );
@@ -700,7 +706,7 @@ fn a_calibration_points_name_is_typed_over_its_suggestion() {
         h.run();
         h.key_press(Key::Enter);
         h.run();
-        assert_eq!(h.state().digitise.calibration.points[i].hex, *name);
+        assert_eq!(h.state().services.digitise.calibration.points[i].hex, *name);
     }
     let fitted = h
         .state()

@@ -29,7 +29,7 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
     import(&mut h, &scan_path);
     {
         let app = h.state();
-        assert!(app.dialog.is_none(), "{:?}", app.dialog);
+        assert!(app.ui.dialog.is_none(), "{:?}", app.ui.dialog);
         let bg = app.doc.map.background.as_ref().expect("background set");
         // Held absolute in memory (a Save As elsewhere never leaves it stale); written
         // relative to the map file (checked after the save below).
@@ -38,14 +38,14 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
             bataille_schema::paths::absolute(&scan_path),
             "the scan itself"
         );
-        let scan = app.digitise.scan.as_ref().expect("scan loaded");
+        let scan = app.services.digitise.scan.as_ref().expect("scan loaded");
         assert!(!scan.tiles.is_empty());
         assert!(
             scan.tiles
                 .iter()
                 .all(|t| t.width <= 2048 && t.height <= 2048)
         );
-        assert_eq!(app.history.undo_depth(), 1, "the import is one step");
+        assert_eq!(app.doc.history().undo_depth(), 1, "the import is one step");
     }
     h.get_by_label_contains("to check");
 
@@ -68,7 +68,7 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
     for (i, (hex, name, error)) in points.iter().enumerate().take(3) {
         let at = screen_of_scan_hex(&h, &truth, *hex, *error);
         click_at(&mut h, at);
-        assert_eq!(h.state().digitise.calibration.points.len(), i + 1);
+        assert_eq!(h.state().services.digitise.calibration.points.len(), i + 1);
         type_text_into(&mut h, &format!("Hex of point {}", i + 1), name);
     }
     {
@@ -79,7 +79,12 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
         let error = max_matrix_error(&app.doc.map, &bg.grid_to_image, &truth);
         assert!(error < 1.5, "the fit is {error} px off somewhere");
         for i in 0..3 {
-            let r = app.digitise.calibration.residual(i).expect("a residual");
+            let r = app
+                .services
+                .digitise
+                .calibration
+                .residual(i)
+                .expect("a residual");
             assert!(r < 0.5, "point {i}: {r} px");
         }
     }
@@ -92,7 +97,7 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
     click_at(&mut h, at);
     type_text_into(&mut h, "Hex of point 4", name);
     let worst = (0..4)
-        .filter_map(|i| h.state().digitise.calibration.residual(i))
+        .filter_map(|i| h.state().services.digitise.calibration.residual(i))
         .fold(0.0, f64::max);
     assert!(worst > 3.0, "the bad point shows: worst residual {worst}");
     assert_eq!(
@@ -114,6 +119,7 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
         assert_eq!(bg.control_points.len(), 3);
         assert!(max_matrix_error(&app.doc.map, &bg.grid_to_image, &truth) < 1.5);
         let fit = app
+            .services
             .digitise
             .calibration
             .fit
@@ -136,7 +142,7 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
             .map(|b| b.control_points.len()),
         Some(4)
     );
-    assert_eq!(h.state().digitise.calibration.points.len(), 4);
+    assert_eq!(h.state().services.digitise.calibration.points.len(), 4);
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     h.run();
     assert_eq!(h.state().doc.map.background.as_ref(), Some(&stored));
@@ -158,8 +164,11 @@ fn import_calibrate_drop_a_point_save_and_reopen_aligned() {
     for (a, b) in bg.grid_to_image.iter().zip(&stored.grid_to_image) {
         assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "{a} vs {b}");
     }
-    assert!(app.digitise.scan.is_some(), "the map reopens with its scan");
-    assert!(app.dialog.is_none(), "{:?}", app.dialog);
+    assert!(
+        app.services.digitise.scan.is_some(),
+        "the map reopens with its scan"
+    );
+    assert!(app.ui.dialog.is_none(), "{:?}", app.ui.dialog);
 }
 
 #[test]
@@ -217,7 +226,10 @@ fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
     let mut h = harness(app_with_file(dir.path(), &map_path));
     h.run();
     wait_for_jobs(&mut h);
-    assert!(h.state().digitise.scan.is_some(), "the map's scan loads");
+    assert!(
+        h.state().services.digitise.scan.is_some(),
+        "the map's scan loads"
+    );
     let truth = truth_map();
     let original = h.state().doc.map.clone();
 
@@ -244,7 +256,7 @@ fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
     for (code, label) in names {
         h.get_by_label_contains(label).click();
         h.run();
-        assert_eq!(h.state().tools.terrain, code);
+        assert_eq!(h.state().ui.tools.terrain, code);
         let of_code: Vec<HexIndex> = truth
             .grid
             .indices()
@@ -255,19 +267,23 @@ fn suggest_terrain_accept_above_threshold_and_undo_in_one_step() {
             click_at(&mut h, at);
         }
     }
-    assert_eq!(h.state().digitise.suggest.samples.len(), 12);
+    assert_eq!(h.state().services.digitise.suggest.samples.len(), 12);
     assert!(h.query_by_label_contains(advice).is_none());
     run_suggestion(&mut h, "Classify hexes");
-    assert!(h.state().digitise.suggest.terrain.is_some());
+    assert!(h.state().services.digitise.suggest.terrain.is_some());
     h.get_by_label_contains("hexes classified");
     h.get_by_label("Confidence").click();
     h.run();
-    h.state_mut().digitise.suggest.threshold = 0.1;
+    h.state_mut().services.digitise.suggest.threshold = 0.1;
     h.run();
-    let depth = h.state().history.undo_depth();
+    let depth = h.state().doc.history().undo_depth();
     h.get_by_label_contains("Accept above threshold").click();
     h.run();
-    assert_eq!(h.state().history.undo_depth(), depth + 1, "one undo step");
+    assert_eq!(
+        h.state().doc.history().undo_depth(),
+        depth + 1,
+        "one undo step"
+    );
     let doc = &h.state().doc;
     let right = truth
         .grid
@@ -380,9 +396,9 @@ fn hexsides_classified() -> (tempfile::TempDir, H, bataille_schema::Grid) {
             (HexIndex::new(9, 5), Side::SE),
         ],
     );
-    assert_eq!(h.state().digitise.suggest.side_samples.len(), 4);
+    assert_eq!(h.state().services.digitise.suggest.side_samples.len(), 4);
     run_suggestion(&mut h, "Find hexside features");
-    assert!(h.state().digitise.suggest.hexsides.is_some());
+    assert!(h.state().services.digitise.suggest.hexsides.is_some());
     (dir, h, grid)
 }
 
@@ -400,7 +416,7 @@ fn run_suggestion(h: &mut H, button: &str) {
     h.get_by_label(button).click();
     h.run();
     wait_for_jobs(h);
-    assert_eq!(h.state().digitise.suggest.error, None);
+    assert_eq!(h.state().services.digitise.suggest.error, None);
 }
 
 #[test]
@@ -410,44 +426,58 @@ fn suggest_hexsides_from_marked_samples_and_accept_in_one_step() {
     // The review queue of doubtful hexsides: with the threshold above every confidence, every
     // suggested stream (the map has none yet) is in it; "Next doubtful hexside" selects the
     // first, shows it and zooms in on it; "Skip hexside" moves on.
-    h.state_mut().digitise.suggest.threshold = 1.01;
+    h.state_mut().services.digitise.suggest.threshold = 1.01;
     h.run();
     let queue = {
         let app = h.state();
-        app.digitise.suggest.doubtful_hexsides(&app.doc)
+        app.services.digitise.suggest.doubtful_hexsides(&app.doc)
     };
     assert!(queue.len() >= 2, "{queue:?}");
-    let zoom = h.state().view.zoom;
+    let zoom = h.state().ui.view.zoom;
     h.get_by_label("Next doubtful hexside ▶").click();
     h.run();
-    let reviewed = h.state().digitise.suggest.side_review;
+    let reviewed = h.state().services.digitise.suggest.side_review;
     assert_eq!(reviewed, Some(queue[0]));
     assert!(
-        h.state().view.zoom >= bataille_editor::map::view::ZOOM_100 * 2.0
-            && h.state().view.zoom >= zoom,
+        h.state().ui.view.zoom >= bataille_editor::map::view::ZOOM_100 * 2.0
+            && h.state().ui.view.zoom >= zoom,
         "zoomed in to {}",
-        h.state().view.zoom
+        h.state().ui.view.zoom
     );
     let at = h.state().screen_of(midpoint(queue[0].0, queue[0].1));
     assert!(
-        h.state().map_rect.shrink(20.0).contains(at),
+        h.state().ui.map_rect.shrink(20.0).contains(at),
         "{at:?} not in {:?}",
-        h.state().map_rect
+        h.state().ui.map_rect
     );
     let name = grid.hexside_ref(queue[0].0, queue[0].1).to_string();
     h.get_by_label_contains(&format!("{name}: plain on the map, Stream suggested"));
     h.get_by_label("Skip hexside").click();
     h.run();
-    assert_eq!(h.state().digitise.suggest.side_review, Some(queue[1]));
-    assert!(h.state().digitise.suggest.side_skipped.contains(&queue[0]));
-    h.state_mut().digitise.suggest.threshold = 0.3;
+    assert_eq!(
+        h.state().services.digitise.suggest.side_review,
+        Some(queue[1])
+    );
+    assert!(
+        h.state()
+            .services
+            .digitise
+            .suggest
+            .side_skipped
+            .contains(&queue[0])
+    );
+    h.state_mut().services.digitise.suggest.threshold = 0.3;
     h.run();
 
-    let depth = h.state().history.undo_depth();
+    let depth = h.state().doc.history().undo_depth();
     h.get_by_label_contains("Accept hexsides above threshold")
         .click();
     h.run();
-    assert_eq!(h.state().history.undo_depth(), depth + 1, "one undo step");
+    assert_eq!(
+        h.state().doc.history().undo_depth(),
+        depth + 1,
+        "one undo step"
+    );
     let mut found = h
         .state()
         .doc
@@ -495,14 +525,17 @@ fn a_long_import_shows_progress_and_can_be_cancelled() {
     type_text_into(&mut h, "File path", &big.display().to_string());
     h.get_by_label("Open").click();
     h.run_steps(2);
-    assert!(h.state().digitise.import_job.is_some(), "still decoding");
+    assert!(
+        h.state().services.digitise.import_job.is_some(),
+        "still decoding"
+    );
     h.get_by_label_contains("Importing the scan…");
     h.get_by_label("Cancel").click();
     h.run_steps(2);
     wait_for_jobs(&mut h);
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     assert!(h.state().doc.map.background.is_none());
-    assert!(h.state().digitise.scan.is_none());
+    assert!(h.state().services.digitise.scan.is_none());
     assert!(!h.state().is_dirty());
 }
 
@@ -574,6 +607,7 @@ fn accepting_a_plain_hexside_in_the_review_removes_the_feature_in_one_step() {
     // A stream drawn where the scan shows a plain hexside: the review queue doubts it.
     let plain = h
         .state()
+        .services
         .digitise
         .suggest
         .hexsides
@@ -594,18 +628,22 @@ fn accepting_a_plain_hexside_in_the_review_removes_the_feature_in_one_step() {
     });
     h.run();
     assert!(h.state().doc.has_hexside(&stream, &side));
-    h.state_mut().digitise.suggest.threshold = 1.01;
-    h.state_mut().digitise.suggest.side_review = Some(plain);
+    h.state_mut().services.digitise.suggest.threshold = 1.01;
+    h.state_mut().services.digitise.suggest.side_review = Some(plain);
     h.run();
     h.get_by_label_contains(&format!("{side}: Stream on the map, plain suggested"));
-    let depth = h.state().history.undo_depth();
+    let depth = h.state().doc.history().undo_depth();
     h.get_by_label("Accept hexside").click();
     h.run();
     assert!(
         !h.state().doc.has_hexside(&stream, &side),
         "accepting plain removes the stream"
     );
-    assert_eq!(h.state().history.undo_depth(), depth + 1, "one undo step");
+    assert_eq!(
+        h.state().doc.history().undo_depth(),
+        depth + 1,
+        "one undo step"
+    );
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert!(

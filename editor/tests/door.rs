@@ -52,7 +52,7 @@ fn repo_with_background(image: &dyn Fn(&Path) -> String) -> (tempfile::TempDir, 
 }
 
 fn error_message(h: &H) -> String {
-    match &h.state().dialog {
+    match &h.state().ui.dialog {
         Some(Dialog::Error { message, .. }) => message.clone(),
         other => panic!("an error dialog, not {other:?}"),
     }
@@ -84,15 +84,18 @@ fn a_background_scan_outside_the_root_is_never_read_and_the_user_sees_why() {
         h.get_by_label_contains("The map's background scan was not read");
         let app = h.state();
         assert!(
-            app.digitise.scan.is_none(),
+            app.services.digitise.scan.is_none(),
             "{what}: the scan layer is empty"
         );
-        assert!(app.digitise.import_job.is_none(), "{what}: nothing decoded");
-        assert_eq!(app.digitise.trusted_scan(&app.doc), None, "{what}");
         assert!(
-            app.io_errors.iter().any(|e| e.contains("E0210")),
+            app.services.digitise.import_job.is_none(),
+            "{what}: nothing decoded"
+        );
+        assert_eq!(app.services.digitise.trusted_scan(&app.doc), None, "{what}");
+        assert!(
+            app.services.io_errors.iter().any(|e| e.contains("E0210")),
             "{what}: {:?}",
-            app.io_errors
+            app.services.io_errors
         );
         // The background's fit is kept (saving does not lose it); only the file is not read.
         assert!(app.doc.map.background.is_some());
@@ -102,9 +105,12 @@ fn a_background_scan_outside_the_root_is_never_read_and_the_user_sees_why() {
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
     wait_for_jobs(&mut h);
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
-    assert!(h.state().digitise.scan.is_some(), "the confined scan loads");
-    let scan = h.state().digitise.trusted_scan(&h.state().doc);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
+    assert!(
+        h.state().services.digitise.scan.is_some(),
+        "the confined scan loads"
+    );
+    let scan = h.state().services.digitise.trusted_scan(&h.state().doc);
     assert_eq!(
         scan.map(|p| p.canonicalize().expect("there")),
         Some(
@@ -183,15 +189,16 @@ fn a_recovery_with_an_oversized_string_is_refused_with_a_reason() {
     write_recovery(&file, &recovery_of(map.clone(), canonical.clone())).expect("written");
     let mut h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
     h.run();
-    assert!(!matches!(h.state().dialog, Some(Dialog::Recover { .. })));
+    assert!(!matches!(h.state().ui.dialog, Some(Dialog::Recover { .. })));
     assert!(!file.exists(), "not offered again");
     assert!(
         h.state()
+            .services
             .io_errors
             .iter()
             .any(|e| e.contains("E0105") && e.contains("/name")),
         "{:?}",
-        h.state().io_errors
+        h.state().services.io_errors
     );
     // Restored by hand (a stale dialog): refused, the map untouched.
     let again = recovery_dir.join("long-2.recovery.ron");
@@ -248,7 +255,7 @@ fn save_elsewhere_of_a_scenario_writes_its_map_beside_it_not_over_the_changed_ma
     type_text_into(&mut h, "File path", &copy.display().to_string());
     h.get_by_label("Save").click();
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     assert_eq!(std::fs::read(&map).expect("read"), theirs, "theirs kept");
     assert_eq!(
         std::fs::read(&scenario_path).expect("read"),
@@ -278,7 +285,7 @@ fn save_elsewhere_of_a_scenario_writes_its_map_beside_it_not_over_the_changed_ma
     });
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     assert_eq!(std::fs::read(&map).expect("read"), theirs);
 }
 
@@ -292,18 +299,21 @@ fn saving_a_map_far_from_its_scan_says_the_scan_will_be_lost() {
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
     wait_for_jobs(&mut h);
-    assert!(h.state().digitise.scan.is_some(), "the confined scan loads");
+    assert!(
+        h.state().services.digitise.scan.is_some(),
+        "the confined scan loads"
+    );
 
     let beside = dir.path().join("repo/maps/copy.ron");
     assert!(h.state_mut().save_to(&beside));
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
 
     let elsewhere = dir.path().join("other");
     std::fs::create_dir_all(elsewhere.join(".git")).expect("another repository");
     let far = elsewhere.join("map.ron");
     assert!(h.state_mut().save_to(&far));
     assert!(far.exists(), "the map is saved");
-    match &h.state().dialog {
+    match &h.state().ui.dialog {
         Some(Dialog::Error { title, message, .. }) => {
             assert!(title.contains("scan will not be read"), "{title}");
             assert!(message.contains("scan.png"), "{message}");

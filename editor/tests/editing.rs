@@ -39,16 +39,16 @@ fn paint_fill_river_undo_redo_save_reload() {
     let (dir, path) = temp_with_map(&blank_map(20, 12), "test.ron");
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let original = h.state().doc.map.clone();
 
     // Brush: B, pick Forest in the palette, drag down column 4.
     h.key_press(Key::B);
     h.run();
-    assert_eq!(h.state().tools.tool, Tool::Brush);
+    assert_eq!(h.state().ui.tools.tool, Tool::Brush);
     h.get_by_label("f  Forest").click();
     h.run();
-    assert_eq!(h.state().tools.terrain, 'f');
+    assert_eq!(h.state().ui.tools.terrain, 'f');
     let a = h.state().screen_of_hex(HexIndex::new(4, 1));
     let b = h.state().screen_of_hex(HexIndex::new(4, 6));
     let points: Vec<Pos2> = (0..=10).map(|i| lerp(a, b, i as f32 / 10.0)).collect();
@@ -63,17 +63,21 @@ fn paint_fill_river_undo_redo_save_reload() {
         assert_eq!(doc.code(HexIndex::new(3, 3)), Some('c'));
         assert_eq!(doc.code(HexIndex::new(5, 3)), Some('c'));
     }
-    assert_eq!(h.state().history.undo_depth(), 1, "one stroke is one step");
+    assert_eq!(
+        h.state().doc.history().undo_depth(),
+        1,
+        "one stroke is one step"
+    );
     assert!(h.state().window_title().contains('●'));
     h.get_by_label("unsaved");
 
     // Fill: F, pick Water, click in the forest: the six forest hexes become water.
     h.key_press(Key::F);
     h.run();
-    assert_eq!(h.state().tools.tool, Tool::Fill);
+    assert_eq!(h.state().ui.tools.tool, Tool::Fill);
     h.get_by_label("w  Water").click();
     h.run();
-    assert_eq!(h.state().tools.tool, Tool::Fill);
+    assert_eq!(h.state().ui.tools.tool, Tool::Fill);
     let p = h.state().screen_of_hex(HexIndex::new(4, 3));
     drag_through(&mut h, &[p, p]);
     {
@@ -82,13 +86,13 @@ fn paint_fill_river_undo_redo_save_reload() {
         assert_eq!(doc.terrain_uses('f'), 0);
         assert_eq!(doc.code(HexIndex::new(4, 6)), Some('w'));
     }
-    assert_eq!(h.state().history.undo_depth(), 2);
+    assert_eq!(h.state().doc.history().undo_depth(), 2);
 
     // Hexside: H, drag a river along four connected edges.
     h.key_press(Key::H);
     h.run();
-    assert_eq!(h.state().tools.tool, Tool::Hexside);
-    assert_eq!(h.state().tools.hexside, Some(Id::from("river")));
+    assert_eq!(h.state().ui.tools.tool, Tool::Hexside);
+    assert_eq!(h.state().ui.tools.hexside, Some(Id::from("river")));
     let grid = h.state().doc.map.grid.clone();
     let edges = [
         (HexIndex::new(10, 4), Side::NE),
@@ -121,7 +125,11 @@ fn paint_fill_river_undo_redo_save_reload() {
     };
     let river = |h: &H| hexsides_of(h, "river");
     assert_eq!(river(&h), expected);
-    assert_eq!(h.state().history.undo_depth(), 3, "one drag is one step");
+    assert_eq!(
+        h.state().doc.history().undo_depth(),
+        3,
+        "one drag is one step"
+    );
 
     // Undo the river (Ctrl+Z), redo it (Ctrl+Shift+Z).
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -178,16 +186,16 @@ fn brush_size_keys_and_tool_shortcuts() {
     for tool in Tool::ALL {
         h.key_press(tool.key());
         h.run();
-        assert_eq!(h.state().tools.tool, tool);
+        assert_eq!(h.state().ui.tools.tool, tool);
     }
     h.key_press(Key::B);
     h.key_press(Key::CloseBracket);
     h.key_press(Key::CloseBracket);
     h.run();
-    assert_eq!(h.state().tools.brush_radius, 2);
+    assert_eq!(h.state().ui.tools.brush_radius, 2);
     h.key_press(Key::OpenBracket);
     h.run();
-    assert_eq!(h.state().tools.brush_radius, 1);
+    assert_eq!(h.state().ui.tools.brush_radius, 1);
     // A radius-1 click paints the hex and its six neighbours.
     h.get_by_label("m  Marsh").click();
     h.run();
@@ -195,10 +203,10 @@ fn brush_size_keys_and_tool_shortcuts() {
     drag_through(&mut h, &[p, p]);
     assert_eq!(h.state().doc.terrain_uses('m'), 7);
     // N toggles hex names.
-    let names = h.state().view.layers.hex_names;
+    let names = h.state().ui.view.layers.hex_names;
     h.key_press(Key::N);
     h.run();
-    assert_ne!(h.state().view.layers.hex_names, names);
+    assert_ne!(h.state().ui.view.layers.hex_names, names);
 }
 
 #[test]
@@ -230,7 +238,7 @@ fn alt_click_picks_terrain() {
         Modifiers::ALT,
     );
     h.run();
-    assert_eq!(h.state().tools.terrain, 'v');
+    assert_eq!(h.state().ui.tools.terrain, 'v');
     assert!(!h.state().is_dirty(), "picking changes nothing");
 }
 
@@ -274,7 +282,7 @@ fn space_drag_and_middle_drag_pan_without_painting() {
     h.run();
     h.get_by_label("f  Forest").click();
     h.run();
-    let start = h.state().view.centre;
+    let start = h.state().ui.view.centre;
     let a = h.state().screen_of_hex(HexIndex::new(5, 5));
     let b = a + egui::vec2(120.0, 40.0);
     // Space held while dragging with the primary button.
@@ -288,12 +296,12 @@ fn space_drag_and_middle_drag_pan_without_painting() {
     h.key_up(Key::Space);
     h.run();
     assert!(!h.state().is_dirty(), "panning paints nothing");
-    let moved = h.state().view.centre - start;
-    let zoom = h.state().view.zoom;
+    let moved = h.state().ui.view.centre - start;
+    let zoom = h.state().ui.view.zoom;
     assert!((moved.x + 120.0 / zoom).abs() < 1e-3, "{moved:?}");
     assert!((moved.y + 40.0 / zoom).abs() < 1e-3, "{moved:?}");
     // Middle button drag.
-    let start = h.state().view.centre;
+    let start = h.state().ui.view.centre;
     h.hover_at(a);
     h.event(egui::Event::PointerButton {
         pos: a,
@@ -310,11 +318,11 @@ fn space_drag_and_middle_drag_pan_without_painting() {
     });
     h.run();
     assert!(!h.state().is_dirty());
-    assert!((h.state().view.centre - start).length() > 1.0);
+    assert!((h.state().ui.view.centre - start).length() > 1.0);
     // Ctrl+0 fits the map again; Ctrl+1 is 100 %.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Num1);
     h.run();
-    assert!((h.state().view.zoom_percent() - 100.0).abs() < 0.01);
+    assert!((h.state().ui.view.zoom_percent() - 100.0).abs() < 0.01);
     h.get_by_label("zoom 100%");
 }
 
@@ -325,7 +333,7 @@ fn wheel_zooms_to_the_cursor() {
     h.run();
     let hex = HexIndex::new(14, 8);
     let p = h.state().screen_of_hex(hex);
-    let zoom = h.state().view.zoom;
+    let zoom = h.state().ui.view.zoom;
     h.hover_at(p);
     h.event(egui::Event::MouseWheel {
         unit: egui::MouseWheelUnit::Line,
@@ -335,7 +343,7 @@ fn wheel_zooms_to_the_cursor() {
         modifiers: Modifiers::NONE,
     });
     h.run();
-    assert!(h.state().view.zoom > zoom * 1.2);
+    assert!(h.state().ui.view.zoom > zoom * 1.2);
     let after = h.state().screen_of_hex(hex);
     assert!((after - p).length() < 1.0, "the hex stays under the cursor");
     h.get_by_label_contains("hex 1509");

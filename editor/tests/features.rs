@@ -98,7 +98,7 @@ fn open_in(dir: &Path, scenario: &Scenario, system_text: &str) -> (PathBuf, H) {
     .expect("write scenario");
     let mut h = harness(app_with_file(dir, &path));
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     (path, h)
 }
 
@@ -124,7 +124,7 @@ fn wait_for_export(h: &mut H) {
     let start = Instant::now();
     loop {
         h.step();
-        if h.state().exports.job.is_none() {
+        if h.state().services.exports.job.is_none() {
             break;
         }
         assert!(
@@ -139,7 +139,7 @@ fn wait_for_export(h: &mut H) {
 }
 
 fn export_form(h: &H) -> &bataille_editor::panels::export::ExportForm {
-    match &h.state().dialog {
+    match &h.state().ui.dialog {
         Some(Dialog::Export(form)) => form,
         other => panic!("no export dialog: {other:?}"),
     }
@@ -191,9 +191,9 @@ fn a_tiled_export_is_made_from_the_unsaved_document_off_the_ui_thread() {
     type_into(&mut h, "Destination", &out.display().to_string());
     h.get_by_label("Export").click();
     h.step();
-    assert!(h.state().dialog.is_none(), "the dialog closes");
+    assert!(h.state().ui.dialog.is_none(), "the dialog closes");
     wait_for_export(&mut h);
-    let last = h.state().exports.last.clone().expect("an end");
+    let last = h.state().services.exports.last.clone().expect("an end");
     let text = last.expect("exported");
     assert!(text.contains("Tiled map"), "{text}");
     h.get_by_label_contains("Exported the Tiled map");
@@ -218,9 +218,9 @@ fn vassal_and_print_exports_take_the_command_line_options() {
     h.step();
     wait_for_export(&mut h);
     assert!(
-        matches!(h.state().exports.last, Some(Ok(_))),
+        matches!(h.state().services.exports.last, Some(Ok(_))),
         "{:?}",
-        h.state().exports.last
+        h.state().services.exports.last
     );
     let bytes = std::fs::read(&vmod).expect("the module");
     assert_eq!(&bytes[..2], b"PK", "a zip");
@@ -248,9 +248,9 @@ fn vassal_and_print_exports_take_the_command_line_options() {
     h.step();
     wait_for_export(&mut h);
     assert!(
-        matches!(h.state().exports.last, Some(Ok(_))),
+        matches!(h.state().services.exports.last, Some(Ok(_))),
         "{:?}",
-        h.state().exports.last
+        h.state().services.exports.last
     );
     let written = dir.path().join("kit.pdf");
     let bytes = std::fs::read(&written).expect("the kit, .pdf added");
@@ -292,16 +292,17 @@ fn a_failed_export_is_shown_not_dropped() {
     h.run();
     h.state_mut().start_export(request);
     wait_for_export(&mut h);
-    assert!(matches!(h.state().exports.last, Some(Err(_))));
+    assert!(matches!(h.state().services.exports.last, Some(Err(_))));
     assert!(
         h.state()
+            .services
             .io_errors
             .iter()
             .any(|e| e.contains("Could not export")),
         "{:?}",
-        h.state().io_errors
+        h.state().services.io_errors
     );
-    assert!(matches!(h.state().dialog, Some(Dialog::Error { .. })));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Error { .. })));
     assert!(
         h.query_all_by_label_contains("Could not export the VASSAL module")
             .next()
@@ -322,10 +323,18 @@ fn a_cancelled_export_writes_nothing() {
             out: out.clone(),
         });
     // Cancel as the corner's button does: the job stops at its next step, before writing.
-    h.state().exports.job.as_ref().expect("running").1.cancel();
+    h.state()
+        .services
+        .exports
+        .job
+        .as_ref()
+        .expect("running")
+        .1
+        .cancel();
     wait_for_export(&mut h);
     let last = h
         .state()
+        .services
         .exports
         .last
         .clone()
@@ -442,14 +451,14 @@ fn age_of_honor_layout(h: &H) -> bataille_table::Layout {
 fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() {
     let (_dir, _path, mut h) = open(AGE_OF_HONOR);
     command(&mut h, UiCommand::ToggleTableOverlay);
-    assert!(h.state().table.shown);
+    assert!(h.state().ui.table.shown);
     h.get_by_label("Table overlay");
     type_into(&mut h, "Table", "60x40cm");
     h.run();
     // bataille-table's scale: 400 m a hex, 3.6 m a mm at 15 mm.
     let expected = age_of_honor_layout(&h);
     assert!((expected.mm_per_grid - 400.0 / 3f64.sqrt() / 3.6).abs() < 1e-9);
-    let rect = h.state().table.grid_rect().expect("the table is laid");
+    let rect = h.state().ui.table.grid_rect().expect("the table is laid");
     let k = expected.mm_per_grid as f32;
     assert!(
         (rect.width() * k - 600.0).abs() < 0.5,
@@ -458,7 +467,7 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
     );
     assert!((rect.height() * k - 400.0).abs() < 0.5);
     // The map is about 1.1 m wide: a 60 cm table holds one corner's unit, not both.
-    let off = h.state().table.outside_names();
+    let off = h.state().ui.table.outside_names();
     assert_eq!(off.len(), 1, "{off:?}");
     let was_off = off[0].clone();
     h.get_by_label_contains("1 off the table");
@@ -470,7 +479,7 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
         (HexIndex::new(11, 9), HexIndex::new(0, 0))
     };
     let delta = h.state().screen_of_hex(off_hex) - h.state().screen_of_hex(on);
-    let before = h.state().table.origin_mm.expect("placed");
+    let before = h.state().ui.table.origin_mm.expect("placed");
     let handle = h.state().table_overlay_handle().expect("a tag");
     let from = handle.center();
     let to = from + delta;
@@ -481,8 +490,8 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
     }
     h.drop_at(to);
     h.run();
-    let after = h.state().table.origin_mm.expect("placed");
-    let zoom = h.state().view.zoom;
+    let after = h.state().ui.table.origin_mm.expect("placed");
+    let zoom = h.state().ui.view.zoom;
     let moved = [(after[0] - before[0]) as f32, (after[1] - before[1]) as f32];
     assert!(
         (moved[0] - delta.x / zoom * k).abs() < 1.0,
@@ -492,7 +501,7 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
         (moved[1] - delta.y / zoom * k).abs() < 1.0,
         "{moved:?} {delta:?}"
     );
-    let now_off = h.state().table.outside_names();
+    let now_off = h.state().ui.table.outside_names();
     assert_eq!(now_off.len(), 1, "{now_off:?}");
     assert_ne!(now_off[0], was_off, "the other unit is now off the table");
     // Nothing in the document moved: the drag was the table's, not a counter's.
@@ -504,24 +513,24 @@ fn the_table_overlay_is_at_the_systems_scale_draggable_and_marks_units_off_it() 
     // A tap (press and release in one frame) on the overlay's window, over the map, goes to
     // the window only: the brush under it paints nothing.
     command(&mut h, UiCommand::Tool(bataille_editor::tools::Tool::Brush));
-    h.state_mut().tools.terrain = 'f';
-    let turned = h.state().table.turned;
+    h.state_mut().ui.tools.terrain = 'f';
+    let turned = h.state().ui.table.turned;
     let check_box = h.get_by_label("Turned").rect().center();
     assert!(
-        h.state().map_rect.contains(check_box),
+        h.state().ui.map_rect.contains(check_box),
         "the window lies over the map"
     );
     tap(&mut h, check_box, egui::PointerButton::Primary);
     h.run();
     assert_ne!(
-        h.state().table.turned,
+        h.state().ui.table.turned,
         turned,
         "the check box took the click"
     );
     assert!(!h.state().is_dirty(), "nothing painted under the window");
     // Off again from the View menu's command.
     command(&mut h, UiCommand::ToggleTableOverlay);
-    assert!(!h.state().table.shown);
+    assert!(!h.state().ui.table.shown);
     let _ = Pos2::ZERO;
 }
 
@@ -532,13 +541,13 @@ fn the_table_follows_its_best_place_until_it_is_dragged() {
     let (_dir, _path, mut h) = open(AGE_OF_HONOR);
     command(&mut h, UiCommand::ToggleTableOverlay);
     h.run();
-    let first = h.state().table.origin_mm.expect("placed");
+    let first = h.state().ui.table.origin_mm.expect("placed");
     type_into(&mut h, "Table", "60x40cm");
     h.run();
     let layout = age_of_honor_layout(&h);
     let best = layout.best_window(&h.state().doc.map, [600.0, 400.0]);
     assert_ne!(best, first, "the small table's best place is elsewhere");
-    assert_eq!(h.state().table.origin_mm, Some(best));
+    assert_eq!(h.state().ui.table.origin_mm, Some(best));
     // Dragged by its tag, then another size: it stays where the user put it.
     let from = h.state().table_overlay_handle().expect("a tag").center();
     let to = from + egui::vec2(40.0, 30.0);
@@ -549,16 +558,16 @@ fn the_table_follows_its_best_place_until_it_is_dragged() {
     }
     h.drop_at(to);
     h.run();
-    let dragged = h.state().table.origin_mm.expect("placed");
+    let dragged = h.state().ui.table.origin_mm.expect("placed");
     assert_ne!(dragged, best, "the drag moved it");
     type_into(&mut h, "Table", "50x40cm");
     h.run();
-    assert_eq!(h.state().table.origin_mm, Some(dragged));
+    assert_eq!(h.state().ui.table.origin_mm, Some(dragged));
     // "Best place" takes it back, and it follows the size again.
     click(&mut h, "Best place");
     type_into(&mut h, "Table", "60x40cm");
     h.run();
-    assert_eq!(h.state().table.origin_mm, Some(best));
+    assert_eq!(h.state().ui.table.origin_mm, Some(best));
 }
 
 /// The overlay's choices (system, figures, table, turned) come back in the next run on the same
@@ -573,7 +582,7 @@ fn the_table_overlays_choices_are_remembered_between_runs() {
     h.run();
     click(&mut h, "Figures");
     click(&mut h, "25mm");
-    let chosen = h.state().table.settings();
+    let chosen = h.state().ui.table.settings();
     assert_eq!(
         (
             chosen.table.as_str(),
@@ -588,10 +597,14 @@ fn the_table_overlays_choices_are_remembered_between_runs() {
     drop(h);
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
-    assert_eq!(h.state().table.settings(), chosen);
+    assert_eq!(h.state().ui.table.settings(), chosen);
     command(&mut h, UiCommand::ToggleTableOverlay);
-    assert_eq!(h.state().table.figures, "25mm", "kept: the system has it");
-    let size = h.state().table.size_mm().expect("6x4ft reads");
+    assert_eq!(
+        h.state().ui.table.figures,
+        "25mm",
+        "kept: the system has it"
+    );
+    let size = h.state().ui.table.size_mm().expect("6x4ft reads");
     assert!(size[0] < size[1], "turned: {size:?}");
     drop(h);
     // A settings file that does not read: reported, kept aside, the defaults used.
@@ -601,8 +614,8 @@ fn the_table_overlays_choices_are_remembered_between_runs() {
     h.run();
     h.get_by_label_contains("settings.ron.broken");
     assert!(dir.path().join("config/settings.ron.broken").exists());
-    assert!(!h.state().table.turned);
-    assert_eq!(h.state().table.table_text, "180x120cm");
+    assert!(!h.state().ui.table.turned);
+    assert_eq!(h.state().ui.table.table_text, "180x120cm");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -624,7 +637,7 @@ fn save_as_refuses_a_map_path_that_leaves_the_root() {
     std::fs::create_dir_all(outside.parent().expect("parent")).expect("mkdir");
     command(&mut h, AppCommand::SaveAsPath(outside.clone()));
     assert!(!outside.exists(), "nothing written");
-    assert!(matches!(h.state().dialog, Some(Dialog::Error { .. })));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Error { .. })));
     h.get_by_label_contains("leads outside");
     h.get_by_label_contains("with a place under that root");
     assert!(
@@ -664,7 +677,7 @@ fn save_as_refuses_a_map_path_that_leaves_the_root() {
     let inside = repo.join("other/copy.ron");
     std::fs::create_dir_all(inside.parent().expect("parent")).expect("mkdir");
     command(&mut h, AppCommand::SaveAsPath(inside.clone()));
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let text = std::fs::read_to_string(&inside).expect("saved");
     assert!(text.contains("map: \"../scenarios/map.ron\""), "{text}");
     // And the saved file opens again.
@@ -686,6 +699,7 @@ fn the_live_validator_runs_the_miniatures_checks_with_the_scenarios_systems() {
     h.run();
     let codes = |h: &H| -> Vec<String> {
         h.state()
+            .services
             .diagnostics
             .diagnostics
             .iter()

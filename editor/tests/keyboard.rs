@@ -76,7 +76,7 @@ fn a_small_battle_authored_without_the_pointer() {
     h.get_by_label("Shift+Enter");
     h.get_by_label("R, Shift+R (hexside tool)");
     press(&mut h, Key::Escape);
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
 
     // A new map: Ctrl+N, its title typed, Create map by Tab and Enter.
     h.key_press_modifiers(Modifiers::COMMAND, Key::N);
@@ -85,21 +85,21 @@ fn a_small_battle_authored_without_the_pointer() {
     type_keys(&mut h, "Keyboard field");
     tab_to(&mut h, "Create map", 150);
     press(&mut h, Key::Enter);
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     assert_eq!(h.state().doc.map.name, "Keyboard field");
 
     // Terrain: the forest from the palette of the left dock, the map focused, a hex painted.
     press(&mut h, Key::B);
     tab_to(&mut h, "f  Forest", 150);
     press(&mut h, Key::Enter);
-    assert_eq!(h.state().tools.terrain, 'f');
+    assert_eq!(h.state().ui.tools.terrain, 'f');
     tab_to(&mut h, "Map", 150);
     press(&mut h, Key::ArrowRight);
-    let cursor = h.state().tools.selection.expect("the arrows select a hex");
+    let cursor = h.state().ui.selection.hex.expect("the arrows select a hex");
     press(&mut h, Key::Enter);
     assert_eq!(h.state().doc.code(cursor), Some('f'), "painted by Enter");
     press(&mut h, Key::ArrowDown);
-    let below = h.state().tools.selection.expect("a hex");
+    let below = h.state().ui.selection.hex.expect("a hex");
     assert_eq!(
         (below.col, below.row),
         (cursor.col, cursor.row + 1),
@@ -111,13 +111,22 @@ fn a_small_battle_authored_without_the_pointer() {
     // A river by keyboard: the hexside tool (H), R turns to a side of the selected hex (shown
     // in cyan), Enter draws it, Shift+Enter removes it.
     press(&mut h, Key::H);
-    assert_eq!(h.state().tools.tool, bataille_editor::tools::Tool::Hexside);
-    let feature = h.state().tools.hexside.clone().expect("a feature to draw");
+    assert_eq!(
+        h.state().ui.tools.tool,
+        bataille_editor::tools::Tool::Hexside
+    );
+    let feature = h
+        .state()
+        .ui
+        .tools
+        .hexside
+        .clone()
+        .expect("a feature to draw");
     let grid = h.state().doc.map.grid.clone();
-    let first = h.state().tools.key_side(&grid);
+    let first = h.state().ui.tools.key_side(&grid);
     press(&mut h, Key::R);
     press(&mut h, Key::R);
-    let side = h.state().tools.key_side(&grid);
+    let side = h.state().ui.tools.key_side(&grid);
     assert_ne!(side, first, "R turns the side");
     let river = grid.hexside_ref(below, side);
     press(&mut h, Key::Enter);
@@ -125,7 +134,7 @@ fn a_small_battle_authored_without_the_pointer() {
         h.state().doc.has_hexside(&feature, &river),
         "drawn by Enter"
     );
-    assert_eq!(h.state().tools.selection, Some(below), "the cursor stays");
+    assert_eq!(h.state().ui.selection.hex, Some(below), "the cursor stays");
     h.key_press_modifiers(Modifiers::SHIFT, Key::Enter);
     h.run();
     assert!(
@@ -135,7 +144,7 @@ fn a_small_battle_authored_without_the_pointer() {
     h.key_press_modifiers(Modifiers::SHIFT, Key::R);
     h.run();
     press(&mut h, Key::Enter);
-    let stream = grid.hexside_ref(below, h.state().tools.key_side(&grid));
+    let stream = grid.hexside_ref(below, h.state().ui.tools.key_side(&grid));
     assert_ne!(stream, river, "Shift+R turns back");
     assert!(h.state().doc.has_hexside(&feature, &stream));
 
@@ -189,14 +198,14 @@ fn a_small_battle_authored_without_the_pointer() {
     // Daun (selected) placed with the unit tool: the map focused, a hex chosen, Enter.
     let daun = bataille_editor::panels::oob::Sel::Unit(1, 0);
     assert_eq!(
-        h.state().oob.selected,
+        h.state().ui.selection.item,
         Some(daun),
         "the last unit stays selected"
     );
     tab_to(&mut h, "Map", 150);
     press(&mut h, Key::U);
     press(&mut h, Key::ArrowLeft);
-    let hex = h.state().tools.selection.expect("a hex");
+    let hex = h.state().ui.selection.hex.expect("a hex");
     press(&mut h, Key::Enter);
     assert_eq!(
         scenario_of(&h).armies[1].units[0]

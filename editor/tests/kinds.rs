@@ -46,6 +46,7 @@ fn apply(h: &mut H) {
 
 fn errors(h: &H) -> Vec<String> {
     h.state()
+        .services
         .diagnostics
         .diagnostics
         .iter()
@@ -117,7 +118,7 @@ fn a_unit_kinds_id_is_edited_and_followed_everywhere_in_one_undo_step() {
     assert_eq!(errors(&h), errors_before, "no error made by the rename");
     // One undo step, named after what it did.
     assert_eq!(
-        h.state().history.undo_label(),
+        h.state().doc.history().undo_label(),
         Some("Unit kind cavalry → horse")
     );
     h.state_mut().execute(bataille_editor::UiCommand::Undo);

@@ -51,7 +51,7 @@ fn deleting_terrain_in_use_asks_for_a_replacement() {
         assert_eq!(doc.terrain_uses('m'), 4);
         assert_eq!(doc.code(HexIndex::new(1, 2)), Some('m'));
     }
-    assert_eq!(h.state().history.undo_depth(), 1);
+    assert_eq!(h.state().doc.history().undo_depth(), 1);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     let doc = &h.state().doc;
@@ -93,7 +93,7 @@ fn the_legend_opens_over_the_map() {
         .ctx
         .memory(|m| m.area_rect(egui::Id::unique(Some("Legend"))))
         .expect("the legend window");
-    let map = h.state().map_rect;
+    let map = h.state().ui.map_rect;
     assert!(
         window.top() >= map.top() && window.left() >= map.left(),
         "the window at {window:?}, the map at {map:?}"
@@ -128,7 +128,10 @@ fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
     write_map(&path, &map);
     let mut h = harness(app_with_file(dir.path(), &path));
     common::scan::wait_for_jobs(&mut h);
-    assert!(h.state().digitise.scan.is_some(), "the scan did not load");
+    assert!(
+        h.state().services.digitise.scan.is_some(),
+        "the scan did not load"
+    );
     h.get_by_label("Edit legend…").click();
     h.run();
     let before = h.state().doc.map.terrain["c"].colour.clone();
@@ -136,11 +139,11 @@ fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
     // Escape leaves pick mode, not the legend.
     h.get_by_label("Pick from scan").click();
     h.run();
-    assert_eq!(h.state().legend.picking, Some(LegendTab::Terrain));
+    assert_eq!(h.state().panels.legend.picking, Some(LegendTab::Terrain));
     h.key_press(Key::Escape);
     h.run();
-    assert_eq!(h.state().legend.picking, None);
-    assert!(h.state().legend.open);
+    assert_eq!(h.state().panels.legend.picking, None);
+    assert!(h.state().panels.legend.open);
     assert_eq!(h.state().doc.map.terrain["c"].colour, before);
 
     // Armed again, a click on the scan (right of the legend window) takes its colour.
@@ -150,8 +153,8 @@ fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
         let app = h.state();
         let bg = app.doc.map.background.as_ref().expect("the scan's fit");
         screen_point(
-            &app.view,
-            app.map_rect,
+            &app.ui.view,
+            app.ui.map_rect,
             &bg.grid_to_image,
             // The middle of a black dot: (270 + 2 × 201) % 3 == 0, 270 even.
             [270.5, 201.5],
@@ -168,8 +171,8 @@ fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
         Some(field),
         "clicked at {at:?}"
     );
-    assert_eq!(h.state().legend.picking, None);
-    assert_eq!(h.state().history.undo_depth(), 1);
+    assert_eq!(h.state().panels.legend.picking, None);
+    assert_eq!(h.state().doc.history().undo_depth(), 1);
     h.get_by_label("Picked #5a8c3c from the scan");
     // Nothing else was painted by the click.
     assert_eq!(h.state().doc.terrain_uses('c'), 10 * 8);
@@ -190,7 +193,7 @@ fn a_legend_colour_is_picked_from_the_scan_in_one_undo_step() {
         Some(field),
         "a tap picks the colour"
     );
-    assert_eq!(h.state().legend.picking, None);
+    assert_eq!(h.state().panels.legend.picking, None);
 }
 
 /// Undoing (and redoing) a legend edit shows the undone value in the open legend form: the form

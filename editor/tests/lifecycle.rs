@@ -58,7 +58,7 @@ fn closing_with_unsaved_changes_asks_first() {
     request_close(&mut h);
     h.step();
     assert!(!sent_commands(&h).contains(&ViewportCommand::CancelClose));
-    assert!(h.state().dialog.is_none());
+    assert!(h.state().ui.dialog.is_none());
 
     // With changes, the close is cancelled and the guard appears.
     paint(h.state_mut(), 2, 2, 'f');
@@ -67,7 +67,7 @@ fn closing_with_unsaved_changes_asks_first() {
     h.step();
     assert!(sent_commands(&h).contains(&ViewportCommand::CancelClose));
     h.run();
-    assert!(matches!(h.state().dialog, Some(Dialog::Guard { .. })));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Guard { .. })));
     h.get_by_label("Unsaved changes");
     h.get_by_label_contains("has changes that are not saved");
     h.get_by_label("Save");
@@ -76,7 +76,7 @@ fn closing_with_unsaved_changes_asks_first() {
     // Cancel keeps everything.
     h.get_by_label("Cancel").click();
     h.run();
-    assert!(h.state().dialog.is_none());
+    assert!(h.state().ui.dialog.is_none());
     assert!(h.state().is_dirty());
     assert!(!h.state().close_allowed());
 
@@ -156,10 +156,10 @@ fn discarding_then_cancelling_keeps_the_changes_unsaved() {
     h.run();
     h.get_by_label("Discard").click();
     h.run();
-    assert!(matches!(h.state().dialog, Some(Dialog::NewMap(_))));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::NewMap(_))));
     h.key_press(Key::Escape);
     h.run();
-    assert!(h.state().dialog.is_none());
+    assert!(h.state().ui.dialog.is_none());
     assert_eq!(h.state().doc.code(HexIndex::new(2, 2)), Some('f'));
     assert!(h.state().is_dirty(), "the edit is still not saved");
     // The quit guard still asks.
@@ -198,11 +198,11 @@ fn crash_leaves_a_recovery_file_that_a_new_instance_restores() {
     // A new instance offers the recovery.
     let mut h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
     h.run();
-    assert!(matches!(h.state().dialog, Some(Dialog::Recover { .. })));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Recover { .. })));
     h.get_by_label_contains("Recover unsaved changes from");
     h.get_by_label("Recover").click();
     h.run();
-    assert!(h.state().dialog.is_none());
+    assert!(h.state().ui.dialog.is_none());
     assert_eq!(h.state().doc.map, expected);
     assert_eq!(h.state().doc.map_path.as_deref(), Some(path.as_path()));
     assert!(h.state().is_dirty(), "recovered changes are unsaved");
@@ -216,7 +216,7 @@ fn crash_leaves_a_recovery_file_that_a_new_instance_restores() {
     assert_eq!(saved.rows[5], "mmmmcccccc");
     // The next start offers nothing.
     let h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
-    assert!(h.state().dialog.is_none());
+    assert!(h.state().ui.dialog.is_none());
 }
 
 #[test]
@@ -232,7 +232,7 @@ fn discarding_a_recovery_deletes_it() {
     h.get_by_label("Discard recovery").click();
     h.run();
     assert!(!recovery.exists());
-    assert!(h.state().dialog.is_none());
+    assert!(h.state().ui.dialog.is_none());
 }
 
 /// Seen under Xvfb: a scenario's recovery offer named only its map, as
@@ -281,7 +281,7 @@ fn scenario_opens_with_its_map() {
     let mut h = harness(app_with_file(dir.path(), &scenario_path));
     h.run();
     let app = h.state();
-    assert!(app.dialog.is_none(), "{:?}", app.dialog);
+    assert!(app.ui.dialog.is_none(), "{:?}", app.ui.dialog);
     assert_eq!(app.doc.map.name, "Demo battlefield");
     assert_eq!(
         app.doc.scenario.as_ref().map(|s| s.scenario.title.as_str()),
@@ -311,13 +311,13 @@ fn a_file_that_does_not_parse_shows_where() {
     std::fs::write(&path, "Map(\n    format_version: 1,\n    name: 42,\n)\n").expect("write");
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
-    assert!(matches!(h.state().dialog, Some(Dialog::Error { .. })));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Error { .. })));
     h.get_by_label_contains("Could not open");
     h.get_by_label_contains("broken.ron:3:");
     h.get_by_label_contains("Fix the file at that line and column");
     h.get_by_label("OK").click();
     h.run();
-    assert!(h.state().dialog.is_none());
+    assert!(h.state().ui.dialog.is_none());
 }
 
 #[test]
@@ -338,6 +338,7 @@ fn save_as_through_the_typed_path_dialog() {
     assert!(!h.state().is_dirty());
     assert!(
         h.state()
+            .ui
             .settings
             .recent
             .iter()

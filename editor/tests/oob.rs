@@ -40,7 +40,7 @@ fn open(scenario: &Scenario) -> (tempfile::TempDir, PathBuf, H) {
     .expect("write scenario");
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     (dir, path, h)
 }
 
@@ -77,6 +77,7 @@ fn hex_at(h: &H, col: u32, row: u32) -> Pos2 {
 
 fn codes(h: &H) -> Vec<String> {
     h.state()
+        .services
         .diagnostics
         .diagnostics
         .iter()
@@ -87,13 +88,13 @@ fn codes(h: &H) -> Vec<String> {
 #[test]
 fn build_place_overstack_fix_save_reload() {
     let (_dir, path, mut h) = open(&new_scenario("OOB test", "map.ron"));
-    assert_eq!(h.state().tools.tool, Tool::Select);
+    assert_eq!(h.state().ui.tools.tool, Tool::Select);
 
     // An army, a corps, two units, through the panel.
     h.get_by_label("Add army").click();
     h.run();
     assert_eq!(scenario_of(&h).armies.len(), 1);
-    assert_eq!(h.state().oob.selected, Some(Sel::Army(0)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Army(0)));
     type_into(&mut h, "Name", "Armée française");
     assert_eq!(scenario_of(&h).armies[0].name, "Armée française");
     click(&mut h, "Add corps");
@@ -109,7 +110,7 @@ fn build_place_overstack_fix_save_reload() {
         "the leader is not placed"
     );
     click(&mut h, "Add unit");
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 0)));
     assert!(greyed(&h, "Take off the map"), "the unit is not placed");
     // Seen under Xvfb: "1 units, 1 not placed yet" and "(1 units)".
     h.get_by_label("1 unit, 1 not placed yet");
@@ -159,9 +160,13 @@ fn build_place_overstack_fix_save_reload() {
     h.get_by_label_contains("E0301").click();
     h.run();
     let app = h.state();
-    assert_eq!(app.oob.selected, Some(Sel::Unit(0, 1)), "the unit it names");
-    assert_eq!(app.tools.selection, Some(HexIndex::new(3, 3)), "its hex");
-    assert!(app.diagnostics.diagnostics.iter().any(|d| d.code
+    assert_eq!(
+        app.ui.selection.item,
+        Some(Sel::Unit(0, 1)),
+        "the unit it names"
+    );
+    assert_eq!(app.ui.selection.hex, Some(HexIndex::new(3, 3)), "its hex");
+    assert!(app.services.diagnostics.diagnostics.iter().any(|d| d.code
         == bataille_editor::panels::diagnostics::Code::E0301
         && d.message.contains("at most 1")));
 
@@ -184,7 +189,7 @@ fn build_place_overstack_fix_save_reload() {
         scenario_of(&h).armies[0].units[0].placement,
         Placement::Hex(HexName::from("0507"))
     );
-    let depth = h.state().history.undo_depth();
+    let depth = h.state().doc.history().undo_depth();
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(
@@ -192,7 +197,7 @@ fn build_place_overstack_fix_save_reload() {
         Placement::Hex(HexName::from("0404")),
         "a drag is one undo step"
     );
-    assert_eq!(h.state().history.undo_depth(), depth - 1);
+    assert_eq!(h.state().doc.history().undo_depth(), depth - 1);
 
     // Save, reload, compare.
     assert!(h.state().window_title().contains('●'));
@@ -270,7 +275,7 @@ fn rotate_facing_with_keys_and_wheel() {
     h.drag_at(at);
     h.drop_at(at);
     h.run();
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 0)));
     h.key_press(Key::R);
     h.run();
     assert_eq!(facing(&h), Some(Side::N));
@@ -299,7 +304,7 @@ fn rotate_facing_with_keys_and_wheel() {
     h.run();
     assert_eq!(facing(&h), Some(Side::N));
     // The form shows it and sets it too.
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 0)));
 }
 
 #[test]
@@ -307,11 +312,11 @@ fn zone_painting_and_undo() {
     let (_dir, _path, mut h) = open(&small_oob());
     h.key_press(Key::Z);
     h.run();
-    assert_eq!(h.state().tools.tool, Tool::Zone);
+    assert_eq!(h.state().ui.tools.tool, Tool::Zone);
     h.get_by_label_contains("New zone for French").click();
     h.run();
     assert_eq!(scenario_of(&h).zones.len(), 1);
-    let depth = h.state().history.undo_depth();
+    let depth = h.state().doc.history().undo_depth();
     // Drag down column 2 from row 1 to row 5: five hexes, one undo step.
     let points: Vec<Pos2> = (0..=10)
         .map(|i| lerp(hex_at(&h, 1, 1), hex_at(&h, 1, 5), i as f32 / 10.0))
@@ -325,7 +330,7 @@ fn zone_painting_and_undo() {
             .collect()
     };
     assert_eq!(hexes(&h), vec!["0202", "0203", "0204", "0205", "0206"]);
-    assert_eq!(h.state().history.undo_depth(), depth + 1);
+    assert_eq!(h.state().doc.history().undo_depth(), depth + 1);
     // Right-drag removes.
     let points = [hex_at(&h, 1, 2), hex_at(&h, 1, 3)];
     right_drag(&mut h, &points);
@@ -374,7 +379,7 @@ fn the_unit_form_refuses_a_number_beyond_the_schema_and_escape_puts_a_field_back
         h.get_by_label("Name").value().as_deref(),
         Some(before.name.as_str())
     );
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 0)));
 }
 
 #[test]
@@ -424,9 +429,12 @@ fn a_new_scenario_for_a_map_never_saved_saves_the_map_first() {
     assert!(h.state().doc.map_path.is_none());
     command(&mut h, bataille_editor::UiCommand::NewScenario);
     assert!(
-        matches!(h.state().dialog, Some(bataille_editor::Dialog::Path { .. })),
+        matches!(
+            h.state().ui.dialog,
+            Some(bataille_editor::Dialog::Path { .. })
+        ),
         "{:?}",
-        h.state().dialog
+        h.state().ui.dialog
     );
     let target = dir.path().join("field.ron");
     type_text_into(&mut h, "File path", &target.display().to_string());
@@ -435,11 +443,11 @@ fn a_new_scenario_for_a_map_never_saved_saves_the_map_first() {
     assert!(target.exists(), "the map saved");
     assert!(
         matches!(
-            h.state().dialog,
+            h.state().ui.dialog,
             Some(bataille_editor::Dialog::NewScenario(_))
         ),
         "{:?}",
-        h.state().dialog
+        h.state().ui.dialog
     );
     h.key_press(Key::Escape);
     h.run();
@@ -457,11 +465,11 @@ fn a_new_scenario_for_a_map_never_saved_saves_the_map_first() {
     h.run();
     assert!(
         matches!(
-            h.state().dialog,
+            h.state().ui.dialog,
             Some(bataille_editor::Dialog::Guard { .. })
         ),
         "the guard asks: {:?}",
-        h.state().dialog
+        h.state().ui.dialog
     );
 }
 
@@ -475,8 +483,8 @@ fn the_zone_tool_fits_the_left_dock() {
     h.set_size(egui::vec2(1400.0, 900.0));
     h.key_press(Key::Z);
     h.run();
-    assert_eq!(h.state().tools.tool, Tool::Zone);
-    let dock = h.state().map_rect.left();
+    assert_eq!(h.state().ui.tools.tool, Tool::Zone);
+    let dock = h.state().ui.map_rect.left();
     for label in [
         "New zone for Armée française",
         "Drag to add hexes to the zone",
@@ -511,7 +519,7 @@ fn selecting_a_leader_shows_who_is_in_command() {
     assert!(codes(&h).contains(&"W0901".to_owned()), "{:?}", codes(&h));
     h.get_by_label_contains("Broglie (line leader)").click();
     h.run();
-    assert_eq!(h.state().oob.selected, Some(Sel::Leader(0, 0)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Leader(0, 0)));
     let view = h
         .state()
         .panels
@@ -526,7 +534,7 @@ fn selecting_a_leader_shows_who_is_in_command() {
     // F8 goes to the diagnostic's unit.
     h.key_press(Key::F8);
     h.run();
-    assert!(h.state().oob.selected.is_some());
+    assert!(h.state().ui.selection.item.is_some());
 }
 
 #[test]
@@ -534,16 +542,16 @@ fn keyboard_moves_in_the_tree_and_filter_lists_units_not_placed() {
     let (_dir, _path, mut h) = open(&small_oob());
     h.get_by_label_contains("Navarre").click();
     h.run();
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 0)));
     h.key_press(Key::ArrowDown);
     h.run();
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 1)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 1)));
     h.key_press(Key::ArrowUp);
     h.key_press(Key::ArrowUp);
     h.run();
-    assert_eq!(h.state().oob.selected, Some(Sel::Leader(0, 0)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Leader(0, 0)));
     // Only the counters still to place (the diagnostics list, which names units, hidden).
-    h.state_mut().settings.show_diagnostics = false;
+    h.state_mut().ui.settings.show_diagnostics = false;
     h.get_by_label("Only not placed").click();
     h.run();
     assert!(h.query_by_label_contains("Reserve").is_some());
@@ -654,12 +662,18 @@ fn denain_edits_change_only_what_was_typed() {
     let original = scenario_of(&h).clone();
     let errors = h
         .state()
+        .services
         .diagnostics
         .diagnostics
         .iter()
         .filter(|d| d.severity == bataille_editor::panels::diagnostics::Severity::Error)
         .count();
-    assert_eq!(errors, 0, "{:?}", h.state().diagnostics.diagnostics);
+    assert_eq!(
+        errors,
+        0,
+        "{:?}",
+        h.state().services.diagnostics.diagnostics
+    );
     // Rename a corps whose line leader is free in a zone: only the name changes.
     h.get_by_label_contains("Aile droite (").click();
     h.run();
@@ -716,6 +730,7 @@ fn a_map_gets_a_new_scenario_with_stacking_rules() {
     h.run();
     let errors: Vec<String> = h
         .state()
+        .services
         .diagnostics
         .diagnostics
         .iter()
@@ -755,7 +770,7 @@ fn the_right_dock_keeps_its_width_when_the_unit_form_appears() {
     let (_dir, _path, mut h) = open_denain();
     h.set_size(egui::vec2(1400.0, 900.0));
     h.run();
-    let before = h.state().map_rect.width();
+    let before = h.state().ui.map_rect.width();
     // A unit, a line leader, a corps, a commander in chief: each form in turn.
     for row in [
         "Navarre 1/",
@@ -769,9 +784,9 @@ fn the_right_dock_keeps_its_width_when_the_unit_form_appears() {
             h.step();
         }
         h.run();
-        assert!(h.state().oob.selected.is_some(), "{row} is selected");
+        assert!(h.state().ui.selection.item.is_some(), "{row} is selected");
         assert_eq!(
-            h.state().map_rect.width(),
+            h.state().ui.map_rect.width(),
             before,
             "the map keeps its width with {row}'s form"
         );
@@ -779,5 +794,5 @@ fn the_right_dock_keeps_its_width_when_the_unit_form_appears() {
     h.get_by_label_contains("Navarre 1/").click();
     h.run();
     h.get_by_label("Placement");
-    assert_eq!(h.state().map_rect.width(), before);
+    assert_eq!(h.state().ui.map_rect.width(), before);
 }

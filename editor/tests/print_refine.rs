@@ -60,7 +60,7 @@ fn two_rough_clicks_are_refined_on_the_printed_grid_lines() {
     let map = h.state().doc.map.clone();
     let before = map.background.as_ref().expect("a background").grid_to_image;
     assert!(max_matrix_error(&map, &before, &truth) > 1.5);
-    let depth = h.state().history.undo_depth();
+    let depth = h.state().doc.history().undo_depth();
     h.get_by_label("Refine on the print").click();
     h.run();
     wait_for_jobs(&mut h);
@@ -72,7 +72,7 @@ fn two_rough_clicks_are_refined_on_the_printed_grid_lines() {
         "worst centre {error:.2} px off after refining"
     );
     assert_eq!(bg.control_points.len(), 2, "the clicks are kept");
-    assert_eq!(app.history.undo_depth(), depth + 1, "one undo step");
+    assert_eq!(app.doc.history().undo_depth(), depth + 1, "one undo step");
     h.get_by_label_contains("hexsides show the printed line");
     // Two clicks 2 px off agree with the print.
     assert!(
@@ -133,6 +133,7 @@ fn the_maps_shape_found_on_the_print_is_applied_as_one_undo_step() {
     // half on it.
     let offered = h
         .state()
+        .services
         .digitise
         .print_refine
         .report
@@ -143,12 +144,16 @@ fn the_maps_shape_found_on_the_print_is_applied_as_one_undo_step() {
     let expected: Vec<HexName> = ["0109", "1209"].map(HexName::from).to_vec();
     assert_eq!(offered.half_hexes, expected);
     h.get_by_label_contains("Map shape: 2 half hexes (half_hexes)");
-    let depth = h.state().history.undo_depth();
+    let depth = h.state().doc.history().undo_depth();
     h.get_by_label("Apply the map's shape").click();
     h.run();
     let map = &h.state().doc.map;
     assert_eq!(map.half_hexes, expected);
-    assert_eq!(h.state().history.undo_depth(), depth + 1, "one undo step");
+    assert_eq!(
+        h.state().doc.history().undo_depth(),
+        depth + 1,
+        "one undo step"
+    );
     // Applied: the button is gone.
     assert!(h.query_by_label("Apply the map's shape").is_none());
     h.get_by_label("applied");

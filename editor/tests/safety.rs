@@ -81,9 +81,9 @@ fn save_as_onto_the_scenarios_own_map_is_refused_and_nothing_is_written() {
     // One click in the dialog's listing: the map's file.
     save_as_typed(&mut h, &map);
     assert!(
-        matches!(&h.state().dialog, Some(Dialog::Error { message, .. }) if message.contains("map's file")),
+        matches!(&h.state().ui.dialog, Some(Dialog::Error { message, .. }) if message.contains("map's file")),
         "{:?}",
-        h.state().dialog
+        h.state().ui.dialog
     );
     h.get_by_label_contains("Nothing was saved");
     assert_eq!(read(&map), map_before, "the map keeps its text");
@@ -106,10 +106,10 @@ fn save_as_never_replaces_a_file_of_another_kind() {
         let before = read(target);
         save_as_typed(&mut h, target);
         assert!(
-            matches!(&h.state().dialog, Some(Dialog::Error { .. })),
+            matches!(&h.state().ui.dialog, Some(Dialog::Error { .. })),
             "{}: {:?}",
             target.display(),
-            h.state().dialog
+            h.state().ui.dialog
         );
         assert_eq!(&read(target), &before, "{} untouched", target.display());
         h.get_by_label("OK").click();
@@ -130,7 +130,7 @@ fn save_as_onto_an_existing_map_asks_before_replacing_it() {
     paint(h.state_mut(), 3, 3, 'v');
     save_as_typed(&mut h, &other);
     assert!(matches!(
-        &h.state().dialog,
+        &h.state().ui.dialog,
         Some(Dialog::Safety(question)) if matches!(**question, SafetyDialog::Replace { .. })
     ));
     h.get_by_label("Replace other.ron?");
@@ -141,7 +141,7 @@ fn save_as_onto_an_existing_map_asks_before_replacing_it() {
     save_as_typed(&mut h, &other);
     h.get_by_label("Replace").click();
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let saved = bataille_schema::load_map(&other).expect("a map").map;
     assert_eq!(saved.rows[3].chars().nth(3), Some('v'));
     assert_eq!(h.state().doc.map_path.as_deref(), Some(other.as_path()));
@@ -181,7 +181,7 @@ fn a_file_changed_on_disk_is_noticed_before_save_overwrites_it() {
     h.run();
     h.get_by_label("Overwrite").click();
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let saved = bataille_schema::load_map(&path).expect("map").map;
     assert_eq!(saved.rows[1].chars().nth(1), Some('f'));
     assert_eq!(saved.name, blank_map(8, 6).name);
@@ -190,7 +190,7 @@ fn a_file_changed_on_disk_is_noticed_before_save_overwrites_it() {
     paint(h.state_mut(), 2, 2, 'm');
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
 }
 
 #[test]
@@ -262,7 +262,7 @@ fn two_editors_keep_their_own_recovery_and_never_offer_or_delete_a_live_one() {
     let mut second = harness(app_with_file(dir.path(), &path));
     second.run();
     assert!(
-        !matches!(second.state().dialog, Some(Dialog::Recover { .. })),
+        !matches!(second.state().ui.dialog, Some(Dialog::Recover { .. })),
         "a running editor's recovery is not a crash"
     );
     paint(second.state_mut(), 2, 2, 'w');
@@ -273,9 +273,9 @@ fn two_editors_keep_their_own_recovery_and_never_offer_or_delete_a_live_one() {
     second.key_press_modifiers(Modifiers::COMMAND, Key::S);
     second.run();
     assert!(
-        second.state().dialog.is_none(),
+        second.state().ui.dialog.is_none(),
         "{:?}",
-        second.state().dialog
+        second.state().ui.dialog
     );
     assert!(!second_recovery.exists());
     assert!(
@@ -302,7 +302,10 @@ fn two_editors_keep_their_own_recovery_and_never_offer_or_delete_a_live_one() {
     drop(second);
     let mut third = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
     third.run();
-    assert!(matches!(third.state().dialog, Some(Dialog::Recover { .. })));
+    assert!(matches!(
+        third.state().ui.dialog,
+        Some(Dialog::Recover { .. })
+    ));
     third.get_by_label("Recover").click();
     third.run();
     assert_eq!(third.state().doc.code(HexIndex::new(1, 1)), Some('f'));
@@ -365,14 +368,18 @@ fn a_recovery_with_a_relative_path_is_not_restored_to_another_folder() {
         &recovery_of(blank_map(6, 5), Some(PathBuf::from("maps/denain.ron"))),
     );
     let h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
-    assert!(!matches!(h.state().dialog, Some(Dialog::Recover { .. })));
+    assert!(!matches!(h.state().ui.dialog, Some(Dialog::Recover { .. })));
     assert!(!file.exists());
     let aside = recovery_dir(dir.path()).join("old-1.recovery.ron.broken");
     assert!(aside.exists(), "kept aside, not lost");
     assert!(
-        h.state().io_errors.iter().any(|e| e.contains("relative")),
+        h.state()
+            .services
+            .io_errors
+            .iter()
+            .any(|e| e.contains("relative")),
         "{:?}",
-        h.state().io_errors
+        h.state().services.io_errors
     );
 }
 
@@ -387,7 +394,7 @@ fn a_recovery_naming_a_file_that_is_not_a_map_is_not_offered() {
         &recovery_of(blank_map(6, 5), Some(notes.clone())),
     );
     let h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
-    assert!(!matches!(h.state().dialog, Some(Dialog::Recover { .. })));
+    assert!(!matches!(h.state().ui.dialog, Some(Dialog::Recover { .. })));
     assert_eq!(read(&notes), b"not a map");
 }
 
@@ -402,12 +409,12 @@ fn a_recovered_scenario_must_name_its_own_map_inside_its_root() {
     recovery.scenario = Some(scenario("../maps/demo.ron"));
     plant(dir.path(), "s-1.recovery.ron", &recovery);
     let h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
-    assert!(!matches!(h.state().dialog, Some(Dialog::Recover { .. })));
+    assert!(!matches!(h.state().ui.dialog, Some(Dialog::Recover { .. })));
     // The same recovery naming the scenario's own map is offered.
     recovery.map_path = Some(map.canonicalize().expect("canonical"));
     plant(dir.path(), "s-2.recovery.ron", &recovery);
     let h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
-    assert!(matches!(h.state().dialog, Some(Dialog::Recover { .. })));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Recover { .. })));
 }
 
 #[test]
@@ -423,15 +430,16 @@ fn a_recovery_holding_a_nan_is_kept_aside_not_saved_into_a_map() {
     let before = read(&path);
     let mut h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
     h.run();
-    assert!(!matches!(h.state().dialog, Some(Dialog::Recover { .. })));
+    assert!(!matches!(h.state().ui.dialog, Some(Dialog::Recover { .. })));
     assert!(!file.exists());
     assert!(
         h.state()
+            .services
             .io_errors
             .iter()
             .any(|e| e.contains("metres_per_hex")),
         "{:?}",
-        h.state().io_errors
+        h.state().services.io_errors
     );
     // Restored by hand anyway (a stale dialog), it is refused: nothing reaches the map.
     let again = plant(
@@ -462,12 +470,16 @@ fn a_small_recovery_claiming_a_huge_grid_is_refused_before_allocating() {
     let file = plant(dir.path(), "huge-1.recovery.ron", &recovery_of(map, None));
     assert!(std::fs::metadata(&file).expect("meta").len() < 12 * 1024);
     let h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
-    assert!(!matches!(h.state().dialog, Some(Dialog::Recover { .. })));
+    assert!(!matches!(h.state().ui.dialog, Some(Dialog::Recover { .. })));
     assert!(!file.exists(), "not offered again at the next start");
     assert!(
-        h.state().io_errors.iter().any(|e| e.contains("columns")),
+        h.state()
+            .services
+            .io_errors
+            .iter()
+            .any(|e| e.contains("columns")),
         "{:?}",
-        h.state().io_errors
+        h.state().services.io_errors
     );
 }
 
@@ -487,7 +499,7 @@ fn a_settings_file_with_a_huge_recent_list_is_bounded() {
     )
     .expect("write");
     let h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
-    assert_eq!(h.state().settings.recent.len(), 10);
+    assert_eq!(h.state().ui.settings.recent.len(), 10);
     // Far over: not read at all, kept aside, defaults used.
     let many: Vec<String> = (0..200_000).map(|i| format!("\"/m/{i}.ron\"")).collect();
     std::fs::write(
@@ -496,7 +508,7 @@ fn a_settings_file_with_a_huge_recent_list_is_bounded() {
     )
     .expect("write");
     let h = harness(EditorApp::new(EditorConfig::isolated(dir.path())));
-    assert!(h.state().settings.recent.is_empty());
+    assert!(h.state().ui.settings.recent.is_empty());
     assert!(config.join("settings.ron.broken").exists());
 }
 
@@ -520,7 +532,7 @@ fn a_tiled_export_to_a_fifo_is_refused_not_hung() {
             out: fifo.clone(),
         });
     let start = Instant::now();
-    while h.state().exports.job.is_some() {
+    while h.state().services.exports.job.is_some() {
         h.step();
         assert!(
             start.elapsed() < Duration::from_secs(60),
@@ -528,7 +540,7 @@ fn a_tiled_export_to_a_fifo_is_refused_not_hung() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let end = h.state().exports.last.clone().expect("an end");
+    let end = h.state().services.exports.last.clone().expect("an end");
     let error = end.expect_err("refused");
     assert!(error.contains("FIFO"), "{error}");
 }
@@ -554,21 +566,21 @@ fn the_largest_map_opens_at_once_and_is_drawn_off_the_ui_thread() {
     let (dir, path) = temp_with_map(&map, "big.ron");
     drop(map);
     let mut h = harness(app_with_file(dir.path(), &path));
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     h.step();
     assert_eq!(
-        h.state().view.rebuilt_chunks,
+        h.state().ui.view.rebuilt_chunks,
         0,
         "no chunk mesh is built for a map drawn as one image"
     );
     assert!(
-        h.state().view.overview_painting().is_some(),
+        h.state().ui.view.overview_painting().is_some(),
         "the image is painted off the UI thread"
     );
     // Zoomed in, only the chunks in view are built.
     h.state_mut().execute(UiCommand::Zoom100);
     h.step();
-    let built = h.state().view.rebuilt_chunks;
+    let built = h.state().ui.view.rebuilt_chunks;
     assert!(built > 0 && built < 200, "{built} chunks built");
     // Another file opened meanwhile: the painting stops.
     h.state_mut().execute(UiCommand::ZoomOut);
@@ -576,7 +588,7 @@ fn the_largest_map_opens_at_once_and_is_drawn_off_the_ui_thread() {
     h.state_mut().execute(AppCommand::OpenPath(small));
     h.step();
     assert_eq!(h.state().doc.map.grid.columns, 8);
-    assert!(h.state().view.overview_painting().is_none());
+    assert!(h.state().ui.view.overview_painting().is_none());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -635,7 +647,7 @@ fn opening_app(dir: &Path) -> H {
 
 fn wait_opened(h: &mut H) {
     let start = Instant::now();
-    while h.state().opening.is_some() {
+    while h.state().services.opening.is_some() {
         h.step();
         assert!(start.elapsed() < Duration::from_secs(60), "never opened");
         std::thread::sleep(Duration::from_millis(10));
@@ -649,7 +661,10 @@ fn a_big_file_is_read_off_the_ui_thread_and_cancel_keeps_the_document() {
     let mut h = opening_app(dir.path());
     let before = h.state().doc.map.name.clone();
     h.state_mut().execute(AppCommand::OpenPath(path.clone()));
-    assert!(h.state().opening.is_some(), "read in the background");
+    assert!(
+        h.state().services.opening.is_some(),
+        "read in the background"
+    );
     assert_eq!(h.state().doc.map.name, before, "not yet replaced");
     // Cancel: the file read is dropped, whenever it ends.
     h.state_mut().cancel_open();
@@ -658,7 +673,7 @@ fn a_big_file_is_read_off_the_ui_thread_and_cancel_keeps_the_document() {
         std::thread::sleep(Duration::from_millis(10));
     }
     assert_eq!(h.state().doc.map.name, before);
-    assert!(h.state().opening.is_none());
+    assert!(h.state().services.opening.is_none());
     // Not cancelled: it replaces the document, its files remembered.
     h.state_mut().execute(AppCommand::OpenPath(path.clone()));
     wait_opened(&mut h);
@@ -675,9 +690,9 @@ fn an_edit_made_while_a_big_file_is_read_is_not_dropped() {
     paint(h.state_mut(), 1, 1, 'f');
     wait_opened(&mut h);
     assert!(
-        matches!(h.state().dialog, Some(Dialog::Guard { .. })),
+        matches!(h.state().ui.dialog, Some(Dialog::Guard { .. })),
         "{:?}",
-        h.state().dialog
+        h.state().ui.dialog
     );
     assert_eq!(h.state().doc.code(HexIndex::new(1, 1)), Some('f'));
 }

@@ -59,7 +59,7 @@ fn undoing_the_creation_of_a_unit_listed_before_keeps_the_selected_unit() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(scenario_of(&h).armies[0].units.len(), 3);
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 2)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 2)));
     assert_eq!(form_name(&h), "Reserve");
     assert!(inspector_shows(&mut h, "Reserve (reserve)"));
 
@@ -67,7 +67,7 @@ fn undoing_the_creation_of_a_unit_listed_before_keeps_the_selected_unit() {
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     h.run();
     assert_eq!(scenario_of(&h).armies[0].units.len(), 4);
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 3)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 3)));
     assert_eq!(form_name(&h), "Reserve");
 }
 
@@ -81,7 +81,7 @@ fn deleting_a_unit_listed_before_keeps_the_selected_unit_and_deleting_it_selects
     h.state_mut().request(AppCommand::Edit { label, changes });
     h.run();
     assert_eq!(scenario_of(&h).armies[0].units.len(), 2);
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 1)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 1)));
     assert_eq!(form_name(&h), "Reserve");
     assert!(inspector_shows(&mut h, "Reserve (reserve)"));
 
@@ -92,6 +92,6 @@ fn deleting_a_unit_listed_before_keeps_the_selected_unit_and_deleting_it_selects
     let (label, changes) = delete_unit(scenario_of(&h), 0, 0);
     h.state_mut().request(AppCommand::Edit { label, changes });
     h.run();
-    assert_eq!(h.state().oob.selected, None);
+    assert_eq!(h.state().ui.selection.item, None);
     assert!(!inspector_shows(&mut h, "Reserve (reserve)"));
 }

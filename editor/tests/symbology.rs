@@ -412,10 +412,10 @@ fn the_editor_writes_the_map_in_the_symbologys_font() {
     let grid = app.doc.map.grid.clone();
     let hex = grid.parse("1610").expect("hex 1610");
     let [x, y] = grid.centre(hex);
-    app.view.zoom = 48.0;
+    app.ui.view.zoom = 48.0;
     let mut shapes = Vec::new();
     for k in 1..4 {
-        app.view.centre = egui::pos2(x, y);
+        app.ui.view.centre = egui::pos2(x, y);
         shapes = frame(&mut app, 0.1 * f64::from(k));
     }
     let texts = frame_texts(&shapes);
@@ -429,7 +429,7 @@ fn the_editor_writes_the_map_in_the_symbologys_font() {
             // Centred on its hex, as render's Anchor::CENTRE puts it.
             let hex = grid.parse(text).expect("a hex name");
             let [hx, hy] = grid.centre(hex);
-            let expected = app.view.to_screen(app.map_rect, egui::pos2(hx, hy)).x;
+            let expected = app.ui.view.to_screen(app.ui.map_rect, egui::pos2(hx, hy)).x;
             assert!(
                 (centre_x - expected).abs() < 1.0,
                 "{text}: {centre_x} vs {expected}"

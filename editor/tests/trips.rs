@@ -26,7 +26,7 @@ use common::*;
 
 /// The map canvas (not the Map menu).
 fn map_rect(h: &Harness<'_, EditorApp>) -> egui::Rect {
-    h.state().map_rect
+    h.state().ui.map_rect
 }
 
 fn map_app(columns: u32, rows: u32) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
@@ -40,29 +40,29 @@ fn map_app(columns: u32, rows: u32) -> (tempfile::TempDir, Harness<'static, Edit
 #[test]
 fn a_tap_paints_and_selects_like_a_held_click() {
     let (_dir, mut h) = map_app(12, 10);
-    h.state_mut().tools.tool = Tool::Brush;
-    h.state_mut().tools.terrain = 'f';
-    h.state_mut().tools.brush_radius = 0;
+    h.state_mut().ui.tools.tool = Tool::Brush;
+    h.state_mut().ui.tools.terrain = 'f';
+    h.state_mut().ui.tools.brush_radius = 0;
     let p = h.state().screen_of_hex(HexIndex::new(5, 5));
     tap(&mut h, p, PointerButton::Primary);
     h.run();
     assert_eq!(h.state().doc.code(HexIndex::new(5, 5)), Some('f'));
-    assert_eq!(h.state().history.undo_depth(), 1, "one tap, one step");
+    assert_eq!(h.state().doc.history().undo_depth(), 1, "one tap, one step");
     assert!(
-        h.state().tools.stroke.is_none(),
+        h.state().ui.tools.stroke.is_none(),
         "the stroke ended with the tap"
     );
 
-    h.state_mut().tools.tool = Tool::Select;
+    h.state_mut().ui.tools.tool = Tool::Select;
     let q = h.state().screen_of_hex(HexIndex::new(7, 3));
     tap(&mut h, q, PointerButton::Primary);
-    assert_eq!(h.state().tools.selection, Some(HexIndex::new(7, 3)));
+    assert_eq!(h.state().ui.selection.hex, Some(HexIndex::new(7, 3)));
 }
 
 #[test]
 fn a_tap_on_a_counter_selects_it() {
     let (_dir, mut h) = scenario_app(vec![unit("navarre", "Navarre", "aile", Some("0405"))]);
-    h.state_mut().tools.tool = Tool::Select;
+    h.state_mut().ui.tools.tool = Tool::Select;
     let hex = h
         .state()
         .doc
@@ -72,14 +72,14 @@ fn a_tap_on_a_counter_selects_it() {
         .expect("on the map");
     let p = h.state().screen_of_hex(hex);
     tap(&mut h, p, PointerButton::Primary);
-    assert_eq!(h.state().oob.selected, Some(Sel::Unit(0, 0)));
+    assert_eq!(h.state().ui.selection.item, Some(Sel::Unit(0, 0)));
 }
 
 /// A 12 × 10 map with the hexside tool drawing rivers.
 fn river_app() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
     let (dir, mut h) = map_app(12, 10);
-    h.state_mut().tools.tool = Tool::Hexside;
-    h.state_mut().tools.hexside = Some(Id::from("river"));
+    h.state_mut().ui.tools.tool = Tool::Hexside;
+    h.state_mut().ui.tools.hexside = Some(Id::from("river"));
     (dir, h)
 }
 
@@ -106,7 +106,7 @@ fn a_hexside_drag_that_jumps_leaves_no_gap_and_the_edge_is_refused() {
     h.run();
     let river = hexsides_of(&h, "river");
     assert!(river.len() >= 4, "a chain, not two lone sides: {river:?}");
-    assert_eq!(h.state().history.undo_depth(), 1);
+    assert_eq!(h.state().doc.history().undo_depth(), 1);
 
     // The north side of the first row is the map's edge: nothing is drawn there.
     let edge = side_point(&h, 3, 0, Side::N);
@@ -119,7 +119,7 @@ fn a_hexside_drag_that_jumps_leaves_no_gap_and_the_edge_is_refused() {
     let edge_ref = grid.hexside_ref(HexIndex::new(3, 0), Side::N);
     assert!(!h.state().doc.has_hexside(&Id::from("river"), &edge_ref));
     assert_eq!(
-        h.state().history.undo_depth(),
+        h.state().doc.history().undo_depth(),
         1,
         "no step for a refused side"
     );
@@ -155,7 +155,7 @@ fn tracing_a_corner_leaves_no_stray_side() {
     assert!(has(&h, hex, Side::N), "the first traced side");
     assert!(has(&h, hex, Side::NE), "the last traced side");
     assert!(!has(&h, above, Side::SE), "the stray side at the corner");
-    assert_eq!(h.state().history.undo_depth(), 1);
+    assert_eq!(h.state().doc.history().undo_depth(), 1);
 }
 
 // 3. The palette and the map stay where they are whatever the tool.
@@ -164,7 +164,7 @@ fn the_left_dock_keeps_its_place_across_tools() {
     let (_dir, mut h) = map_app(12, 10);
     let mut places = Vec::new();
     for tool in Tool::ALL {
-        h.state_mut().tools.tool = tool;
+        h.state_mut().ui.tools.tool = tool;
         h.run();
         let terrain = h.get_by_label("f  Forest").rect();
         let map = map_rect(&h);
@@ -187,8 +187,8 @@ fn save_as_into_a_new_folder_from_the_file_dialog() {
     let (dir, mut h) = map_app(8, 6);
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
     h.run();
-    let Some(Dialog::Path { dialog, .. }) = &h.state().dialog else {
-        panic!("no file dialog: {:?}", h.state().dialog);
+    let Some(Dialog::Path { dialog, .. }) = &h.state().ui.dialog else {
+        panic!("no file dialog: {:?}", h.state().ui.dialog);
     };
     let start = dialog.folder();
     assert_eq!(
@@ -203,7 +203,7 @@ fn save_as_into_a_new_folder_from_the_file_dialog() {
     h.get_by_label("Create folder and save").click();
     h.run();
     assert!(target.exists(), "saved into the folder it made");
-    assert!(h.state().dialog.is_none());
+    assert!(h.state().ui.dialog.is_none());
 }
 
 // 7. Escape closes the top dialog and leaves the digitise click modes; one modal at a time.
@@ -212,22 +212,22 @@ fn escape_closes_the_dialog_and_one_modal_at_a_time() {
     let (_dir, mut h) = map_app(8, 6);
     h.key_press(Key::F1);
     h.run();
-    assert!(matches!(h.state().dialog, Some(Dialog::Shortcuts)));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Shortcuts)));
     h.key_press_modifiers(Modifiers::COMMAND, Key::N);
     h.run();
     assert!(
-        matches!(h.state().dialog, Some(Dialog::Shortcuts)),
+        matches!(h.state().ui.dialog, Some(Dialog::Shortcuts)),
         "Ctrl+N opens nothing over another dialog"
     );
     h.key_press(Key::Escape);
     h.run();
-    assert!(h.state().dialog.is_none(), "Escape closed it");
+    assert!(h.state().ui.dialog.is_none(), "Escape closed it");
 
-    h.state_mut().digitise.mode = bataille_editor::services::digitise::Mode::Calibrate;
+    h.state_mut().services.digitise.mode = bataille_editor::services::digitise::Mode::Calibrate;
     h.key_press(Key::Escape);
     h.run();
     assert_eq!(
-        h.state().digitise.mode,
+        h.state().services.digitise.mode,
         bataille_editor::services::digitise::Mode::Idle
     );
 }
@@ -237,7 +237,7 @@ fn escape_closes_the_dialog_and_one_modal_at_a_time() {
 #[test]
 fn escape_closes_an_open_menu() {
     let (_dir, mut h) = map_app(8, 6);
-    h.state_mut().tools.selection = Some(HexIndex::new(3, 3));
+    h.state_mut().ui.selection.hex = Some(HexIndex::new(3, 3));
     h.get_by_label("Edit").click();
     h.run();
     assert!(
@@ -251,14 +251,14 @@ fn escape_closes_an_open_menu() {
         "Escape closed the menu"
     );
     assert_eq!(
-        h.state().tools.selection,
+        h.state().ui.selection.hex,
         Some(HexIndex::new(3, 3)),
         "the Escape was the menu's: the selection stays"
     );
     h.key_press(Key::Escape);
     h.run();
     assert_eq!(
-        h.state().tools.selection,
+        h.state().ui.selection.hex,
         None,
         "the next Escape is the map's"
     );
@@ -313,7 +313,7 @@ fn a_key_hides_and_shows_the_docks() {
     let before = map_rect(&h).width();
     command(&mut h, UiCommand::FitMap);
     h.run();
-    let zoom = h.state().view.zoom;
+    let zoom = h.state().ui.view.zoom;
     h.key_press(Key::Tab);
     h.run();
     assert_eq!(map_rect(&h).width(), before, "Tab moves the focus");
@@ -324,23 +324,23 @@ fn a_key_hides_and_shows_the_docks() {
     assert!(after > 1000.0 && after > before, "{before} → {after}");
     // The fitted map takes the room it was given (it stayed small until Ctrl+0).
     assert!(
-        h.state().view.zoom > zoom * 1.1,
+        h.state().ui.view.zoom > zoom * 1.1,
         "{zoom} → {}",
-        h.state().view.zoom
+        h.state().ui.view.zoom
     );
     h.key_press(Key::F11);
     h.run();
     h.run();
     assert_eq!(map_rect(&h).width(), before);
-    assert!((h.state().view.zoom - zoom).abs() < 1e-3);
+    assert!((h.state().ui.view.zoom - zoom).abs() < 1e-3);
     // Zoomed by the user, the map stays as it is when the docks go.
     command(&mut h, UiCommand::ZoomIn);
-    let chosen = h.state().view.zoom;
+    let chosen = h.state().ui.view.zoom;
     assert!(chosen > zoom);
     h.key_press(Key::F11);
     h.run();
     h.run();
-    assert_eq!(h.state().view.zoom, chosen);
+    assert_eq!(h.state().ui.view.zoom, chosen);
 }
 
 // 11. A never-saved map does not say "saved"; the guard names the file that changed.
@@ -371,8 +371,8 @@ fn a_new_map_is_not_saved_and_the_guard_names_the_map() {
     h.state_mut().request(UiCommand::NewMap);
     h.run();
     h.get_by_label_contains("map map.ron has changes");
-    let Some(Dialog::Guard { question, .. }) = &h.state().dialog else {
-        panic!("no guard: {:?}", h.state().dialog);
+    let Some(Dialog::Guard { question, .. }) = &h.state().ui.dialog else {
+        panic!("no guard: {:?}", h.state().ui.dialog);
     };
     assert!(
         !question.contains("scenario"),
@@ -390,6 +390,7 @@ fn diagnostics_name_counters_by_name() {
     h.run();
     let rows: Vec<String> = h
         .state()
+        .services
         .diagnostics
         .diagnostics
         .iter()
@@ -441,7 +442,7 @@ fn the_inspector_names_overlays_and_hexside_features() {
     let (dir, path) = temp_with_map(&map, "map.ron");
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
-    h.state_mut().tools.selection = Some(hex);
+    h.state_mut().ui.selection.hex = Some(hex);
     h.state_mut().panels.right_dock.tab = bataille_editor::panels::oob::DockTab::Inspector;
     h.run();
     h.get_by_label("Overlay: Town");
@@ -480,18 +481,22 @@ fn the_palette_finds_and_runs_a_command() {
     let (_dir, mut h) = map_app(8, 6);
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::P);
     h.run();
-    assert!(matches!(h.state().dialog, Some(Dialog::Palette(_))));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Palette(_))));
     h.get_by_label("Find a command").type_text("hex names");
     h.run();
-    let shown = h.state().view.layers.hex_names;
+    let shown = h.state().ui.view.layers.hex_names;
     h.key_press(Key::Enter);
     h.run();
-    assert!(h.state().dialog.is_none());
-    assert_ne!(h.state().view.layers.hex_names, shown, "Hex names toggled");
+    assert!(h.state().ui.dialog.is_none());
+    assert_ne!(
+        h.state().ui.view.layers.hex_names,
+        shown,
+        "Hex names toggled"
+    );
 
     h.key_press(Key::F1);
     h.run();
-    assert!(matches!(h.state().dialog, Some(Dialog::Shortcuts)));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Shortcuts)));
     h.get_by_label("Command palette…");
     h.get_by_label("Hide or show the docks");
     // Seen under Xvfb: the brush keys read "OpenBracket" and "CloseBracket" (egui's key names);
@@ -560,7 +565,7 @@ fn a_new_map_starts_from_a_bundled_legend() {
     h.run();
     h.get_by_label("Create map").click();
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let map = &h.state().doc.map;
     assert!(!map.hexside_types.is_empty(), "hexside features to draw");
     assert!(!map.overlay_types.is_empty(), "overlays to place");
@@ -577,6 +582,7 @@ fn digitising_shares_the_right_dock() {
     let (_dir, mut h) = map_app(12, 10);
     let before = map_rect(&h).width();
     h.state_mut()
+        .services
         .digitise
         .open_on(bataille_editor::services::digitise::Tab::Calibrate);
     h.run();
@@ -590,7 +596,7 @@ fn digitising_shares_the_right_dock() {
     h.key_press(Key::Escape);
     h.run();
     assert_eq!(
-        h.state().digitise.mode,
+        h.state().services.digitise.mode,
         bataille_editor::services::digitise::Mode::Idle
     );
 }
@@ -667,7 +673,7 @@ fn unit_kinds_are_edited_in_the_settings() {
     h.run();
     h.run();
     assert!(
-        matches!(h.state().dialog, Some(Dialog::ScenarioSettings(_))),
+        matches!(h.state().ui.dialog, Some(Dialog::ScenarioSettings(_))),
         "the settings dialog is open"
     );
     for label in ["Add unit kind", "Apply"] {

@@ -74,7 +74,7 @@ fn the_inspector_shows_the_bases_values_and_resets_one() {
     let (dir, variant) = files();
     let mut h = harness(app_with_file(dir.path(), &variant));
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let at = unit_at(&h, "al-douglas");
     command(&mut h, AppCommand::Select(Some(Sel::from(at))));
     click(&mut h, "Inspector");
@@ -120,7 +120,7 @@ fn the_scenario_settings_show_the_bases_values_and_reset_them() {
     assert_eq!(scenario_of(&h).turns, 10);
     assert!(scenario_of(&h).rules.command.lines_of_battle);
     command(&mut h, UiCommand::Save);
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let saved = std::fs::read_to_string(&variant).expect("saved");
     assert!(!saved.contains("turns:"), "{saved}");
     assert!(!saved.contains("lines_of_battle"), "{saved}");

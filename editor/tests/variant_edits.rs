@@ -103,7 +103,7 @@ fn round_trip(edit: impl FnOnce(&Scenario) -> Vec<Change>) -> String {
     let base_before = std::fs::read(&base_path).expect("base");
     let mut h = harness(app_with_file(dir.path(), &variant_path));
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     assert!(h.state().doc.variant.is_some(), "opened as a variant");
     let changes = edit(scenario_of(&h));
     command(
@@ -116,14 +116,18 @@ fn round_trip(edit: impl FnOnce(&Scenario) -> Vec<Change>) -> String {
     assert!(h.state().is_dirty());
     let edited = scenario_of(&h).clone();
     command(&mut h, UiCommand::Save);
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     assert!(!h.state().is_dirty(), "saved whole");
     assert_eq!(std::fs::read(&base_path).expect("base"), base_before);
     let saved = std::fs::read_to_string(&variant_path).expect("saved");
     assert!(saved.starts_with("Variant(\n"), "{saved}");
     let mut again = harness(app_with_file(dir.path(), &variant_path));
     again.run();
-    assert!(again.state().dialog.is_none(), "{:?}", again.state().dialog);
+    assert!(
+        again.state().ui.dialog.is_none(),
+        "{:?}",
+        again.state().ui.dialog
+    );
     assert!(
         scenario_of(&again) == &edited,
         "reopened differs from the edited scenario; saved:\n{saved}"
@@ -363,9 +367,9 @@ fn what_a_variant_cannot_hold_is_said_and_kept_unsaved() {
     );
     command(&mut h, UiCommand::Save);
     let Some(bataille_editor::panels::dialogs::Dialog::Error { title, message, .. }) =
-        &h.state().dialog
+        &h.state().ui.dialog
     else {
-        panic!("a dialog: {:?}", h.state().dialog);
+        panic!("a dialog: {:?}", h.state().ui.dialog);
     };
     assert!(title.contains("a variant cannot hold"), "{title}");
     assert!(message.contains("Not written: the date."), "{message}");

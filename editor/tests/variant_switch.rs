@@ -126,9 +126,9 @@ fn the_base_offers_its_variants_and_a_variant_its_base() {
     douglas_cp(&mut h, 3);
     command(&mut h, UiCommand::OpenBaseScenario);
     assert!(
-        matches!(h.state().dialog, Some(Dialog::Guard { .. })),
+        matches!(h.state().ui.dialog, Some(Dialog::Guard { .. })),
         "{:?}",
-        h.state().dialog
+        h.state().ui.dialog
     );
     click(&mut h, "Discard");
     h.run();
@@ -137,8 +137,8 @@ fn the_base_offers_its_variants_and_a_variant_its_base() {
 
     // The palette's "Open variant…" lists them too.
     command(&mut h, UiCommand::OpenVariant);
-    let Some(Dialog::Variants(files)) = &h.state().dialog else {
-        panic!("{:?}", h.state().dialog);
+    let Some(Dialog::Variants(files)) = &h.state().ui.dialog else {
+        panic!("{:?}", h.state().ui.dialog);
     };
     assert_eq!(files.len(), 1);
     click(&mut h, "Tingry late (tingry-late.ron)");
@@ -154,14 +154,14 @@ fn save_as_variant_writes_the_changes_and_keeps_the_variant_open() {
     h.run();
     douglas_cp(&mut h, 3);
     command(&mut h, UiCommand::SaveAsVariant);
-    assert!(matches!(h.state().dialog, Some(Dialog::Path { .. })));
+    assert!(matches!(h.state().ui.dialog, Some(Dialog::Path { .. })));
     let target = dir.path().join("scenarios/douglas-fort.ron");
     type_text_into(&mut h, "File path", &target.display().to_string());
     h.get_by_label("Save").click();
     h.run();
     h.step();
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     assert_eq!(
         std::fs::read(&base).expect("base"),
         base_before,
@@ -205,8 +205,8 @@ fn a_variant_never_replaces_a_file() {
     type_text_into(&mut h, "File path", &tingry.display().to_string());
     h.get_by_label("Save").click();
     h.run();
-    let Some(Dialog::Error { message, .. }) = &h.state().dialog else {
-        panic!("{:?}", h.state().dialog);
+    let Some(Dialog::Error { message, .. }) = &h.state().ui.dialog else {
+        panic!("{:?}", h.state().ui.dialog);
     };
     assert!(message.contains("already there"), "{message}");
     assert_eq!(std::fs::read(&tingry).expect("variant"), before);
@@ -235,7 +235,7 @@ fn new_variant_starts_an_empty_one() {
     h.run();
     h.step();
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let text = std::fs::read_to_string(&target).expect("written");
     assert_eq!(
         text,

@@ -64,7 +64,7 @@ fn a_variant_opens_as_its_scenario_and_saves_only_its_changes() {
     let base_before = std::fs::read(&base_path).expect("base");
     let mut h = harness(app_with_file(dir.path(), &variant_path));
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     let origin = h.state().doc.variant.clone().expect("opened as a variant");
     assert_eq!(origin.variant.name, "Tingry late");
     assert!(
@@ -122,7 +122,7 @@ fn a_variant_opens_as_its_scenario_and_saves_only_its_changes() {
     );
     assert!(h.state().is_dirty());
     command(&mut h, UiCommand::Save);
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     assert!(!h.state().is_dirty());
 
     let saved = std::fs::read_to_string(&variant_path).expect("saved");

@@ -29,35 +29,36 @@ impl EditorApp {
 
     /// Starts an export of the document as it is now.
     pub fn start_export(&mut self, request: ExportRequest) {
-        if self.exports.job.is_some() {
+        if self.services.exports.job.is_some() {
             self.toast("An export is already running: wait for it or cancel it.".into());
             return;
         }
         let input = ExportInput {
             map: self.doc.map.clone(),
             scenario: self.doc.scenario.as_ref().map(|s| s.scenario.clone()),
-            scan: self.digitise.trusted_scan(&self.doc),
+            scan: self.services.digitise.trusted_scan(&self.doc),
         };
         if let Some(folder) = request.folder() {
-            self.settings.export_folder = Some(folder);
+            self.ui.settings.export_folder = Some(folder);
         }
         let label = format!("Exporting the {}", request.kind.title());
         let job_request = request.clone();
-        let job = Job::spawn(&label, &self.egui_ctx, move |progress| {
+        let job = Job::spawn(&label, &self.own.egui_ctx, move |progress| {
             crate::services::export::run(&job_request, &input, progress)
         });
-        self.exports.job = Some((request, job));
+        self.services.exports.job = Some((request, job));
     }
 
     /// Each frame: the running export's progress (with Cancel), and its end reported.
     pub(crate) fn export_frame(&mut self, ctx: &egui::Context) {
-        let Some((request, job)) = &mut self.exports.job else {
+        let Some((request, job)) = &mut self.services.exports.job else {
             return;
         };
         let end = job.poll();
         // A job that does not stop within a few seconds of Cancel (stuck in a system call) is
         // left behind: it writes nothing after Cancel, and the editor may export again.
         let stuck = self
+            .services
             .exports
             .cancelled_at
             .is_some_and(|at| at.elapsed() > EXPORT_GIVE_UP);
@@ -73,15 +74,18 @@ impl EditorApp {
             };
             if crate::panels::export::progress_corner(ctx, &text) {
                 job.cancel();
-                self.exports.cancelled_at.get_or_insert_with(Instant::now);
+                self.services
+                    .exports
+                    .cancelled_at
+                    .get_or_insert_with(Instant::now);
             }
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
             return;
         };
         let what = request.kind.title();
         let out = request.out.clone();
-        self.exports.job = None;
-        self.exports.cancelled_at = None;
+        self.services.exports.job = None;
+        self.services.exports.cancelled_at = None;
         let result = match end {
             JobEnd::Done(Ok(ExportEnd::Written(text))) => Ok(format!("Exported the {text}")),
             JobEnd::Done(Ok(ExportEnd::Cancelled)) => Ok(format!(
@@ -94,7 +98,7 @@ impl EditorApp {
             Ok(text) => self.toast(text.clone()),
             Err(error) => {
                 let text = format!("Could not export the {what} to {}: {error}", out.display());
-                self.io_errors.push(text.clone());
+                self.services.io_errors.push(text.clone());
                 self.toast(text);
                 if self.no_modal_open() {
                     self.show_error(
@@ -106,6 +110,6 @@ impl EditorApp {
                 }
             }
         }
-        self.exports.last = Some(result);
+        self.services.exports.last = Some(result);
     }
 }

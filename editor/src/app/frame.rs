@@ -25,48 +25,48 @@ impl EditorApp {
             // The map's text in the symbology's font, from the first frame on.
             crate::map::text::install(&ctx);
         }
-        self.egui_ctx = ctx.clone();
+        self.own.egui_ctx = ctx.clone();
         // The counters by hex, which panels and layers read: rebuilt when the scenario changed.
         let scenario = self.doc.scenario.as_ref().map(|f| &f.scenario);
         let revision = self.doc.scenario_revision();
-        self.oob
+        self.services
             .counters
             .refresh(revision, scenario, &self.doc.map.grid);
-        self.oob.check_selection(&self.doc);
-        self.time = ui.input(|i| i.time);
+        self.ui.check_selection(&self.doc);
+        self.own.time = ui.input(|i| i.time);
         self.handle_close_request(&ctx);
         self.poll_recovery_writer();
         self.sync_validation_systems();
         self.validate_now();
-        self.diagnostics.poll(&ctx);
+        self.services.diagnostics.poll(&ctx);
         self.shortcuts(&ctx);
         self.digitise_frame(&ctx);
         self.export_frame(&ctx);
         self.open_frame(&ctx);
-        if self.table.shown {
+        if self.ui.table.shown {
             let systems = self.scenario_systems();
-            let mut table = std::mem::take(&mut self.table);
-            let map_rect = self.map_rect;
+            let mut table = std::mem::take(&mut self.ui.table);
+            let map_rect = self.ui.map_rect;
             self.with_context(|cx, panels| {
                 panels
                     .table_window
                     .show(cx, &ctx, &mut table, &systems, map_rect);
             });
-            self.table = table;
+            self.ui.table = table;
         }
         let menus = crate::panels::menu_bar::MenuState {
-            table_shown: self.table.shown,
-            digitise_open: self.digitise.open,
+            table_shown: self.ui.table.shown,
+            digitise_open: self.services.digitise.open,
         };
         self.with_context(|cx, panels| panels.menu_bar.ui(cx, ui, menus));
         self.with_context(|cx, panels| panels.tool_bar.ui(cx, ui));
         let digitise = crate::panels::status_bar::DigitiseStatus {
-            loading: self.digitise.loading(),
+            loading: self.services.digitise.loading(),
             to_check: (self.doc.map.background.is_some() || !self.doc.map.checked.is_empty())
                 .then(|| (self.doc.map.grid.hex_count(), self.doc.hexes_to_check())),
         };
         self.with_context(|cx, panels| panels.status_bar.ui(cx, ui, digitise));
-        if self.settings.show_diagnostics {
+        if self.ui.settings.show_diagnostics {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
                 .show(ui, |ui| {
@@ -75,7 +75,7 @@ impl EditorApp {
         }
         let (left_width, right_width) =
             crate::panels::right_dock::dock_widths(ui.max_rect().width(), LEFT_DOCK_WIDTH);
-        if self.settings.show_left_dock {
+        if self.ui.settings.show_left_dock {
             egui::Panel::left("left-dock")
                 .resizable(false)
                 .exact_size(left_width)
@@ -85,7 +85,7 @@ impl EditorApp {
                     });
                 });
         }
-        if self.settings.show_right_dock {
+        if self.ui.settings.show_right_dock {
             egui::Panel::right("inspector")
                 .resizable(true)
                 .default_size(right_width)
@@ -106,20 +106,20 @@ impl EditorApp {
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| self.map_ui(ui));
-        let scan_loaded = self.digitise.scan_ready(&self.doc);
-        let mut legend = std::mem::take(&mut self.legend);
-        let map_rect = self.map_rect;
+        let scan_loaded = self.services.digitise.scan_ready(&self.doc);
+        let mut legend = std::mem::take(&mut self.panels.legend);
+        let map_rect = self.ui.map_rect;
         self.with_context(|cx, _| legend.show(cx, &ctx, scan_loaded, map_rect));
-        self.legend = legend;
-        let mut dialog = self.dialog.take();
-        let browse = self.config.picker.available();
+        self.panels.legend = legend;
+        let mut dialog = self.ui.dialog.take();
+        let browse = self.own.config.picker.available();
         self.with_context(|cx, _| crate::panels::dialogs::show(cx, &ctx, &mut dialog, browse));
-        self.dialog = dialog;
+        self.ui.dialog = dialog;
         self.toasts_ui(&ctx);
         // A command may queue another (a guard's Discard, then what waited for it): they run in
         // this frame too, a few rounds at most.
         for _ in 0..4 {
-            let queued = self.commands.take();
+            let queued = self.own.commands.take();
             if queued.is_empty() {
                 break;
             }
@@ -129,12 +129,12 @@ impl EditorApp {
         }
         if self.is_dirty() {
             self.maybe_write_recovery(true);
-            ctx.request_repaint_after(self.config.recovery_interval);
+            ctx.request_repaint_after(self.own.config.recovery_interval);
         }
         let title = self.window_title();
-        if title != self.title {
+        if title != self.own.title {
             ctx.send_viewport_cmd(ViewportCommand::Title(title.clone()));
-            self.title = title;
+            self.own.title = title;
         }
     }
 
@@ -142,7 +142,10 @@ impl EditorApp {
     /// page.
     fn right_dock(&mut self, ui: &mut egui::Ui) {
         use crate::context::command::DockTab;
-        let tab = self.panels.right_dock.tabs_ui(ui, self.digitise.open);
+        let tab = self
+            .panels
+            .right_dock
+            .tabs_ui(ui, self.services.digitise.open);
         if tab == DockTab::Digitise {
             self.with_digitise(|cx, panels, digitise| panels.digitise.ui(cx, ui, digitise));
         } else {
@@ -155,12 +158,12 @@ impl EditorApp {
         if !ctx.input(|i| i.viewport().close_requested()) {
             return;
         }
-        if self.allow_close {
+        if self.own.allow_close {
             return;
         }
         if self.is_dirty() {
             ctx.send_viewport_cmd(ViewportCommand::CancelClose);
-            self.dialog = Some(self.guard_dialog(UiCommand::Quit));
+            self.ui.dialog = Some(self.guard_dialog(UiCommand::Quit));
         } else {
             self.remove_recovery();
             self.save_settings();
@@ -172,7 +175,7 @@ impl EditorApp {
     fn shortcuts(&mut self, ctx: &egui::Context) {
         let typing = ctx.text_edit_focused();
         // A modal keeps the keyboard; the legend editor is a window beside the map (Undo works).
-        let dialog_open = self.dialog.is_some() || self.panels.digitise.import_dialog.is_some();
+        let dialog_open = self.ui.dialog.is_some() || self.panels.digitise.import_dialog.is_some();
         for command in crate::context::shortcuts::pressed(ctx, typing, dialog_open) {
             self.request(command);
         }
@@ -183,7 +186,7 @@ impl EditorApp {
             ui.allocate_painter(ui.available_size(), egui::Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Map"));
         let rect = response.rect;
-        self.map_rect = rect;
+        self.ui.map_rect = rect;
         painter.rect_filled(rect, 0.0, egui::Color32::from_gray(96));
         let pointer = ui.input(|i| i.pointer.latest_pos());
         let map = crate::layers::MapFrame {
@@ -239,8 +242,8 @@ impl EditorApp {
                 )
             });
         let grid = &self.doc.map.grid;
-        self.hovered = if response.hovered() {
-            pointer.and_then(|p| self.view.hex_at(grid, rect, p))
+        self.ui.hovered = if response.hovered() {
+            pointer.and_then(|p| self.ui.view.hex_at(grid, rect, p))
         } else {
             None
         };
@@ -251,7 +254,7 @@ impl EditorApp {
         {
             let factor = zoom_delta * (wheel * 0.0025).exp();
             if (factor - 1.0).abs() > 1e-4 {
-                self.view.zoom_to(rect, pos, self.view.zoom * factor);
+                self.ui.view.zoom_to(rect, pos, self.ui.view.zoom * factor);
             }
         }
 
@@ -270,10 +273,10 @@ impl EditorApp {
         // The legend's eyedropper (a click mode of the legend window) takes the click first;
         // then the map's layers, top first; what none takes is the tool's stroke.
         let panning = space || middle;
-        let picking = self.tools.stroke.is_none()
+        let picking = self.ui.tools.stroke.is_none()
             && self.legend_pick_input(&response, rect, pointer, panning);
         let mut took = picking;
-        if !took && self.tools.stroke.is_none() {
+        if !took && self.ui.tools.stroke.is_none() {
             let input = crate::layers::MapPointer {
                 ui,
                 response: &response,
@@ -299,7 +302,7 @@ impl EditorApp {
             response.request_focus();
         }
         let mut pressed = false;
-        if self.tools.stroke.is_none() && down_on {
+        if self.ui.tools.stroke.is_none() && down_on {
             let kind = if middle || (space && primary) {
                 Some(StrokeKind::Pan)
             } else if took {
@@ -312,43 +315,44 @@ impl EditorApp {
                 None
             };
             if let Some(kind) = kind {
-                self.tools.stroke = Some(kind);
+                self.ui.tools.stroke = Some(kind);
                 pressed = true;
             }
         }
-        if let Some(kind) = self.tools.stroke {
+        if let Some(kind) = self.ui.tools.stroke {
             if !down_on {
-                let out = self.tools.end_stroke();
+                let out = self.ui.tools.end_stroke();
                 self.request(AppCommand::Stroke(out));
             } else if kind == StrokeKind::Pan {
-                self.view.pan_by(delta);
+                self.ui.view.pan_by(delta);
             } else if let Some(pos) = pointer {
-                let g = self.view.to_grid(rect, pos);
-                let out = if self.tools.tool == Tool::Zone && !alt {
-                    let unit = match self.oob.selected {
+                let g = self.ui.view.to_grid(rect, pos);
+                let out = if self.ui.tools.tool == Tool::Zone && !alt {
+                    let unit = match self.ui.selection.item {
                         Some(crate::panels::oob::Sel::Unit(a, u)) => Some((a, u)),
                         _ => None,
                     };
-                    self.oob
+                    self.ui
                         .zone_tool
                         .stroke_input(&self.doc, unit, [g.x, g.y], kind, pressed)
                 } else {
-                    self.tools
+                    self.ui
+                        .tools
                         .stroke_input(&self.doc, [g.x, g.y], kind, pressed, alt)
                 };
                 self.request(AppCommand::Stroke(out));
             }
         }
-        if tap.is_some() && self.tools.stroke.is_some() {
+        if tap.is_some() && self.ui.tools.stroke.is_some() {
             // The button is already up: the stroke ends in the frame it began.
-            let out = self.tools.end_stroke();
+            let out = self.ui.tools.end_stroke();
             self.request(AppCommand::Stroke(out));
         }
         self.with_layer(MapLayerKind::ToolFeedback, |cx, layer| {
             layer.paint(cx, &map)
         });
         if response.hovered() {
-            let icon = if self.tools.stroke == Some(StrokeKind::Pan) || space {
+            let icon = if self.ui.tools.stroke == Some(StrokeKind::Pan) || space {
                 egui::CursorIcon::Grabbing
             } else {
                 egui::CursorIcon::Crosshair
@@ -361,38 +365,39 @@ impl EditorApp {
     /// phase shows the scan's own rivers and symbols, not the map's).
     fn paint_map(&mut self, painter: &egui::Painter, rect: egui::Rect) {
         let time = painter.ctx().input(|i| i.time);
-        let (opacity, scan_alone) = self.digitise.scan_opacity(time);
-        let layers = self.view.layers;
+        let (opacity, scan_alone) = self.services.digitise.scan_opacity(time);
+        let layers = self.ui.view.layers;
         if scan_alone {
-            self.view.layers.hexsides = false;
-            self.view.layers.overlays = false;
-            self.view.layers.labels = false;
+            self.ui.view.layers.hexsides = false;
+            self.ui.view.layers.overlays = false;
+            self.ui.view.layers.labels = false;
         }
-        let scan = self.digitise.scan.as_ref();
+        let scan = self.services.digitise.scan.as_ref();
         let background = self.doc.map.background.as_ref();
-        self.view
+        self.ui
+            .view
             .paint_with(painter, rect, &self.doc, |painter, view| {
                 if let (Some(loaded), Some(bg)) = (scan, background) {
                     let matrix = &bg.grid_to_image;
                     crate::map::scan::paint_scan(painter, view, rect, loaded, matrix, opacity);
                 }
             });
-        self.view.layers = layers;
+        self.ui.view.layers = layers;
     }
 
     /// Per frame, before the panels: the digitising session's jobs (a finished import sets the
     /// map's background, one undo step, or says why it could not), its page brought up in the
     /// right dock when it opens, and the import dialog.
     fn digitise_frame(&mut self, ctx: &egui::Context) {
-        match self.digitise.frame(ctx, &self.doc) {
+        match self.services.digitise.frame(ctx, &self.doc) {
             Some(ImportEnd::Imported(change)) => {
                 if let Some(change) = change {
                     self.edit("Import scan", vec![Change::Digitise(change)]);
                 }
-                self.view.fit_pending = true;
+                self.ui.view.fit_pending = true;
             }
             Some(ImportEnd::Failed(message)) => {
-                self.dialog = Some(Dialog::Error {
+                self.ui.dialog = Some(Dialog::Error {
                     title: "Could not import the scan".into(),
                     message,
                     hint: "Use a PNG, JPEG or TIFF scan of at most 12,000 × 12,000 pixels (scan \
@@ -402,10 +407,10 @@ impl EditorApp {
             }
             None => {}
         }
-        if self.digitise.just_opened() {
+        if self.services.digitise.just_opened() {
             // Opened from the menu: its page comes up in the right dock.
             self.panels.right_dock.tab = crate::context::command::DockTab::Digitise;
-            self.settings.show_right_dock = true;
+            self.ui.settings.show_right_dock = true;
         }
         self.with_context(|cx, panels| panels.digitise.import_dialog_ui(cx, ctx));
     }
@@ -421,22 +426,25 @@ impl EditorApp {
         pointer: Option<egui::Pos2>,
         panning: bool,
     ) -> bool {
-        let on = self.legend.picking.is_some();
+        let on = self.panels.legend.picking.is_some();
         let click = crate::layers::ModeClick::read(on, response, pointer, panning);
         let crate::layers::ModeClick::Click(pos) = click else {
             return click.held();
         };
         let (Some(scan), Some(bg)) = (
-            self.digitise.scan.as_ref(),
+            self.services.digitise.scan.as_ref(),
             self.doc.map.background.as_ref(),
         ) else {
             return true;
         };
-        let px = crate::map::scan::image_point(&self.view, rect, &bg.grid_to_image, pos);
+        let px = crate::map::scan::image_point(&self.ui.view, rect, &bg.grid_to_image, pos);
         match crate::map::scan::patch_colour(&scan.scan, px) {
-            Some(rgb) => self.legend.take_colour(&self.doc, rgb, &self.commands),
+            Some(rgb) => self
+                .panels
+                .legend
+                .take_colour(&self.doc, rgb, &self.own.commands),
             None => {
-                self.legend.error = Some(format!(
+                self.panels.legend.error = Some(format!(
                     "no scan at that point (pixel {:.0}, {:.0}): click on the scan",
                     px[0], px[1]
                 ));
@@ -448,7 +456,7 @@ impl EditorApp {
     /// The button of a click pressed and released within this frame over the map (none while a
     /// dialog is open or a stroke runs).
     fn tap_on_map(&self, ui: &egui::Ui, rect: egui::Rect) -> Option<egui::PointerButton> {
-        if self.tools.stroke.is_some() || !self.no_modal_open() {
+        if self.ui.tools.stroke.is_some() || !self.no_modal_open() {
             return None;
         }
         let tap = ui.input(|i| {
@@ -479,9 +487,9 @@ impl EditorApp {
     }
 
     fn toasts_ui(&mut self, ctx: &egui::Context) {
-        let now = self.time;
-        self.toasts.retain(|t| t.until > now);
-        if self.toasts.is_empty() {
+        let now = self.own.time;
+        self.ui.toasts.retain(|t| t.until > now);
+        if self.ui.toasts.is_empty() {
             return;
         }
         egui::Area::new(egui::Id::unique("toasts"))
@@ -489,7 +497,7 @@ impl EditorApp {
             .order(egui::Order::Tooltip)
             .interactable(false)
             .show(ctx, |ui| {
-                for toast in &self.toasts {
+                for toast in &self.ui.toasts {
                     egui::Frame::popup(ui.style()).show(ui, |ui| {
                         // As wide as its words need, at most 420 points: an area anchored in the
                         // corner otherwise lays text out in the width of its last frame (a
@@ -505,16 +513,17 @@ impl EditorApp {
                     });
                 }
             });
-        if let Some(next) = self.toasts.iter().map(|t| t.until).reduce(f64::min) {
+        if let Some(next) = self.ui.toasts.iter().map(|t| t.until).reduce(f64::min) {
             ctx.request_repaint_after(Duration::from_secs_f64((next - now).max(0.05)));
         }
     }
 
     /// The tag's rectangle on screen (tests drag it).
     pub fn table_overlay_handle(&self) -> Option<egui::Rect> {
-        let rect = self.map_rect;
-        let to_screen = |p: egui::Pos2| self.view.to_screen(rect, p);
-        self.table
+        let rect = self.ui.map_rect;
+        let to_screen = |p: egui::Pos2| self.ui.view.to_screen(rect, p);
+        self.ui
+            .table
             .handle(&to_screen, rect, &egui::FontId::proportional(13.0))
     }
 }

@@ -23,6 +23,20 @@
 //! let mut app = bataille_editor::EditorApp::new(bataille_editor::EditorConfig::isolated(&dir));
 //! let doc: &mut bataille_editor::model::document::Document = &mut app.doc;
 //! ```
+//!
+//! The undo history is the document's: everybody reads it, nobody else records or rewrites it.
+//!
+//! ```
+//! # let dir = std::env::temp_dir();
+//! let app = bataille_editor::EditorApp::new(bataille_editor::EditorConfig::isolated(&dir));
+//! assert!(!app.doc.history().can_undo());
+//! ```
+//!
+//! ```compile_fail
+//! # let dir = std::env::temp_dir();
+//! let mut app = bataille_editor::EditorApp::new(bataille_editor::EditorConfig::isolated(&dir));
+//! app.doc.history.mark_saved();
+//! ```
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -35,8 +49,7 @@ use crate::context::{AppCommand, Command, UiCommand};
 use crate::model::digitise_change::DigitiseChange;
 use crate::model::document::{Document, NewMapSettings, Touched};
 use crate::model::history::{Change, History};
-use crate::model::scenario_edit::CounterAt;
-use crate::model::selection::{Anchor, Sel};
+use crate::model::selection::Anchor;
 use crate::panels::map_settings::MapSettingsDialog;
 use crate::services::digitise::import_start_path;
 use crate::services::files::PickPurpose;
@@ -64,14 +77,18 @@ impl EditorApp {
         } else {
             None
         };
-        let touched = self.history.apply(self.doc.write(), label, change);
+        let (doc, history) = self.doc.write_with_history();
+        let touched = history.apply(doc, label, change);
         self.after_change(&touched);
         self.carry_selection(anchor, &touched);
     }
 
     /// The selection by id, before a change.
     fn selection_anchor(&self) -> Option<Anchor> {
-        Anchor::new(self.oob.selected, &self.doc.scenario.as_ref()?.scenario)
+        Anchor::new(
+            self.ui.selection.item,
+            &self.doc.scenario.as_ref()?.scenario,
+        )
     }
 
     /// After a change: the selection names the same item as before (by id), or nothing if it is
@@ -81,7 +98,7 @@ impl EditorApp {
             return;
         }
         if let Some(anchor) = anchor {
-            self.oob.selected = self
+            self.ui.selection.item = self
                 .doc
                 .scenario
                 .as_ref()
@@ -91,13 +108,13 @@ impl EditorApp {
 
     /// Applies several changes as one undo step.
     fn apply_edit(&mut self, label: &str, changes: Vec<Change>) {
-        let was_open = self.history.group_open();
-        self.history.begin_group(label);
+        let was_open = self.doc.history.group_open();
+        self.doc.history.begin_group(label);
         for change in changes {
             self.apply_change(label, change);
         }
         if !was_open {
-            self.history.end_group();
+            self.doc.history.end_group();
         }
         self.after_commit();
     }
@@ -109,22 +126,22 @@ impl EditorApp {
         if touched.scenario || touched.all {
             self.doc.scenario_revision += 1;
         }
-        self.view.invalidate(&self.doc, touched);
+        self.ui.view.invalidate(&self.doc, touched);
         if touched.all {
-            self.tools.sync_with_legend(&self.doc);
+            self.ui.tools.sync_with_legend(&self.doc);
         }
-        self.last_edit_at = Some(Instant::now());
+        self.own.last_edit_at = Some(Instant::now());
     }
 
     /// Runs what follows a committed step: validation and periodic recovery.
     fn after_commit(&mut self) {
-        let key = (self.history.committed(), self.history.undo_depth());
-        if self.validated_depth != Some(key) && !self.history.group_open() {
-            self.validated_depth = Some(key);
+        let key = (self.doc.history.committed(), self.doc.history.undo_depth());
+        if self.own.validated_depth != Some(key) && !self.doc.history.group_open() {
+            self.own.validated_depth = Some(key);
             // Checked once per frame (`validate_now`), not once per command: a frame that
             // commits several steps checks once, and an edit costs what it touched.
-            self.validation_due = true;
-            self.egui_ctx.request_repaint();
+            self.own.validation_due = true;
+            self.own.egui_ctx.request_repaint();
         }
         self.maybe_write_recovery(false);
     }
@@ -132,16 +149,19 @@ impl EditorApp {
     /// Applies what a tool returned.
     pub(crate) fn apply_tool_output(&mut self, out: ToolOutput) {
         if let Some(label) = out.begin {
-            self.history.begin_group(label);
+            self.doc.history.begin_group(label);
         }
         for change in out.changes {
             self.apply_change("Edit", change);
         }
+        if let Some(hex) = out.select {
+            self.ui.selection.hex = hex;
+        }
         if let Some(code) = out.picked {
-            self.tools.terrain = code;
+            self.ui.tools.terrain = code;
         }
         if out.end {
-            self.history.end_group();
+            self.doc.history.end_group();
             self.after_commit();
         }
     }
@@ -149,11 +169,12 @@ impl EditorApp {
     fn undo(&mut self) {
         self.doc.map_revision += 1;
         let anchor = self.selection_anchor();
-        if let Some(touched) = self.history.undo(self.doc.write()) {
+        let (doc, history) = self.doc.write_with_history();
+        if let Some(touched) = history.undo(doc) {
             self.after_change(&touched);
             self.carry_selection(anchor, &touched);
             if touched.all {
-                self.view.invalidate_all();
+                self.ui.view.invalidate_all();
             }
             self.after_commit();
         }
@@ -162,7 +183,8 @@ impl EditorApp {
     fn redo(&mut self) {
         self.doc.map_revision += 1;
         let anchor = self.selection_anchor();
-        if let Some(touched) = self.history.redo(self.doc.write()) {
+        let (doc, history) = self.doc.write_with_history();
+        if let Some(touched) = history.redo(doc) {
             self.after_change(&touched);
             self.carry_selection(anchor, &touched);
             self.after_commit();
@@ -173,11 +195,11 @@ impl EditorApp {
     // Actions.
 
     fn guarded(&mut self, command: impl Into<Command>) -> bool {
-        if self.guard_passed || !self.is_dirty() {
-            self.guard_passed = false;
+        if self.own.guard_passed || !self.is_dirty() {
+            self.own.guard_passed = false;
             return true;
         }
-        self.dialog = Some(self.guard_dialog(command.into()));
+        self.ui.dialog = Some(self.guard_dialog(command.into()));
         false
     }
 
@@ -187,10 +209,10 @@ impl EditorApp {
         // A guard's pass (Save or Discard answered) is for the one command after it, guarded
         // or not: one that is not (New scenario after the map's Save As) must not leave it to
         // a later New map or Quit.
-        let passing = self.guard_passed;
+        let passing = self.own.guard_passed;
         self.execute_one(command.into());
         if passing {
-            self.guard_passed = false;
+            self.own.guard_passed = false;
         }
     }
 
@@ -204,7 +226,7 @@ impl EditorApp {
     /// What each UI command does: the one place a menu item, a key or the palette's row becomes
     /// the app's behaviour (some by running an app command).
     fn run_ui_command(&mut self, command: UiCommand) {
-        let ctx = self.egui_ctx.clone();
+        let ctx = self.own.egui_ctx.clone();
         let ctx = &ctx;
         if command.opens_modal() && !self.no_modal_open() {
             return; // One modal at a time: Escape closes the open one first.
@@ -216,7 +238,7 @@ impl EditorApp {
             UiCommand::DigitisePanel => self.run_app_command(AppCommand::SetDigitisePanel(true)),
             UiCommand::NewMap => {
                 if self.guarded(command) {
-                    self.dialog = Some(Dialog::NewMap(NewMapSettings::default()));
+                    self.ui.dialog = Some(Dialog::NewMap(NewMapSettings::default()));
                 }
             }
             UiCommand::Open => {
@@ -238,98 +260,102 @@ impl EditorApp {
             }
             UiCommand::Quit => {
                 if self.guarded(command) {
-                    self.allow_close = true;
+                    self.own.allow_close = true;
                     self.remove_recovery();
                     ctx.send_viewport_cmd(ViewportCommand::Close);
                 }
             }
             UiCommand::Undo => self.undo(),
             UiCommand::Redo => self.redo(),
-            UiCommand::FitMap => self.view.fit_pending = true,
+            UiCommand::FitMap => self.ui.view.fit_pending = true,
             UiCommand::Zoom100 => {
-                let rect = self.map_rect;
-                self.view
+                let rect = self.ui.map_rect;
+                self.ui
+                    .view
                     .zoom_to(rect, rect.center(), crate::map::view::ZOOM_100);
             }
             UiCommand::ZoomIn | UiCommand::ZoomOut => {
-                let rect = self.map_rect;
+                let rect = self.ui.map_rect;
                 let factor = if command == UiCommand::ZoomIn {
                     1.25
                 } else {
                     0.8
                 };
-                self.view
-                    .zoom_to(rect, rect.center(), self.view.zoom * factor);
+                self.ui
+                    .view
+                    .zoom_to(rect, rect.center(), self.ui.view.zoom * factor);
             }
             UiCommand::ToggleHexNames => {
-                self.view.layers.hex_names = !self.view.layers.hex_names;
+                self.ui.view.layers.hex_names = !self.ui.view.layers.hex_names;
                 self.save_settings();
             }
-            UiCommand::Tool(tool) => self.tools.tool = tool,
+            UiCommand::Tool(tool) => self.ui.tools.tool = tool,
             UiCommand::BrushBigger => {
-                self.tools.brush_radius = (self.tools.brush_radius + 1).min(MAX_BRUSH_RADIUS);
+                self.ui.tools.brush_radius = (self.ui.tools.brush_radius + 1).min(MAX_BRUSH_RADIUS);
             }
             UiCommand::BrushSmaller => {
-                self.tools.brush_radius = self.tools.brush_radius.saturating_sub(1);
+                self.ui.tools.brush_radius = self.ui.tools.brush_radius.saturating_sub(1);
             }
             UiCommand::MapSettings => {
-                self.dialog = Some(Dialog::MapSettings(Box::new(MapSettingsDialog::new(
+                self.ui.dialog = Some(Dialog::MapSettings(Box::new(MapSettingsDialog::new(
                     &self.doc,
                 ))));
             }
             UiCommand::Legend => {
-                let tab = self.legend.tab;
-                self.legend.open_on(&self.doc, tab);
+                let tab = self.panels.legend.tab;
+                self.panels.legend.open_on(&self.doc, tab);
             }
             UiCommand::ToggleLeftDock => {
-                self.settings.show_left_dock = !self.settings.show_left_dock;
-                self.view.refit_if_untouched();
+                self.ui.settings.show_left_dock = !self.ui.settings.show_left_dock;
+                self.ui.view.refit_if_untouched();
                 self.save_settings();
             }
             UiCommand::ToggleRightDock => {
-                self.settings.show_right_dock = !self.settings.show_right_dock;
-                self.view.refit_if_untouched();
+                self.ui.settings.show_right_dock = !self.ui.settings.show_right_dock;
+                self.ui.view.refit_if_untouched();
                 self.save_settings();
             }
             UiCommand::ToggleDiagnostics => {
-                self.settings.show_diagnostics = !self.settings.show_diagnostics;
+                self.ui.settings.show_diagnostics = !self.ui.settings.show_diagnostics;
                 self.save_settings();
             }
             UiCommand::NextDiagnostic | UiCommand::PreviousDiagnostic => {
                 let forward = command == UiCommand::NextDiagnostic;
-                let rows = &self.diagnostics.diagnostics;
-                let revision = self.diagnostics.revision;
+                let rows = &self.services.diagnostics.diagnostics;
+                let revision = self.services.diagnostics.revision;
                 if let Some(d) = self.panels.diagnostics.step(rows, revision, forward) {
                     self.go_to_diagnostic(ctx, &d);
                 }
             }
             UiCommand::Escape => self.escape(),
             UiCommand::ToggleDocks => {
-                let shown = self.settings.show_left_dock
-                    || self.settings.show_right_dock
-                    || self.settings.show_diagnostics;
-                self.settings.show_left_dock = !shown;
-                self.settings.show_right_dock = !shown;
-                self.settings.show_diagnostics = !shown;
-                self.view.refit_if_untouched();
+                let shown = self.ui.settings.show_left_dock
+                    || self.ui.settings.show_right_dock
+                    || self.ui.settings.show_diagnostics;
+                self.ui.settings.show_left_dock = !shown;
+                self.ui.settings.show_right_dock = !shown;
+                self.ui.settings.show_diagnostics = !shown;
+                self.ui.view.refit_if_untouched();
                 self.save_settings();
             }
             UiCommand::CommandPalette => {
                 if self.no_modal_open() {
-                    self.dialog = Some(Dialog::Palette(Default::default()));
+                    self.ui.dialog = Some(Dialog::Palette(Default::default()));
                 }
             }
             UiCommand::ShortcutSheet => {
                 if self.no_modal_open() {
-                    self.dialog = Some(Dialog::Shortcuts);
+                    self.ui.dialog = Some(Dialog::Shortcuts);
                 }
             }
             UiCommand::LegendHexsides => {
-                self.legend
+                self.panels
+                    .legend
                     .open_on(&self.doc, crate::panels::legend::LegendTab::Hexsides);
             }
             UiCommand::LegendOverlays => {
-                self.legend
+                self.panels
+                    .legend
                     .open_on(&self.doc, crate::panels::legend::LegendTab::Overlays);
             }
             UiCommand::ImportScan => {
@@ -337,7 +363,7 @@ impl EditorApp {
                 self.panels.digitise.open_import(&start);
             }
             UiCommand::ToggleChecked => {
-                if let Some(hex) = self.hovered.or(self.tools.selection) {
+                if let Some(hex) = self.ui.hovered.or(self.ui.selection.hex) {
                     let (label, change) = DigitiseChange::toggle_checked(&self.doc, hex);
                     self.apply_edit(label, vec![Change::Digitise(change)]);
                 }
@@ -345,14 +371,14 @@ impl EditorApp {
             UiCommand::ShowOrderOfBattle => {
                 self.panels.right_dock.tab = DockTab::Oob;
                 self.panels.right_dock.oob.focus_tree = true;
-                self.settings.show_right_dock = true;
+                self.ui.settings.show_right_dock = true;
             }
             // With the hexside tool, R turns the side Enter draws; else the selected counter.
-            UiCommand::RotateClockwise if self.tools.tool == Tool::Hexside => {
-                self.tools.turn_key_side(true);
+            UiCommand::RotateClockwise if self.ui.tools.tool == Tool::Hexside => {
+                self.ui.tools.turn_key_side(true);
             }
-            UiCommand::RotateAnticlockwise if self.tools.tool == Tool::Hexside => {
-                self.tools.turn_key_side(false);
+            UiCommand::RotateAnticlockwise if self.ui.tools.tool == Tool::Hexside => {
+                self.ui.tools.turn_key_side(false);
             }
             UiCommand::RotateClockwise => self.rotate_selected(true),
             UiCommand::RotateAnticlockwise => self.rotate_selected(false),
@@ -362,11 +388,11 @@ impl EditorApp {
                 if let Some(file) = &self.doc.scenario {
                     let form =
                         crate::panels::scenario_settings::SettingsDialog::new(&file.scenario);
-                    self.dialog = Some(Dialog::ScenarioSettings(Box::new(form)));
+                    self.ui.dialog = Some(Dialog::ScenarioSettings(Box::new(form)));
                 }
             }
             UiCommand::NewScenario => self.new_scenario_for_map(),
-            UiCommand::About => self.dialog = Some(Dialog::About),
+            UiCommand::About => self.ui.dialog = Some(Dialog::About),
             UiCommand::ExportVassal => {
                 self.open_export(crate::services::export::ExportKind::Vassal);
             }
@@ -374,7 +400,7 @@ impl EditorApp {
             UiCommand::ExportPrint => self.open_export(crate::services::export::ExportKind::Print),
             UiCommand::ToggleTableOverlay => self.toggle_table_overlay(),
             UiCommand::ClearRecent => {
-                self.settings.recent.clear();
+                self.ui.settings.recent.clear();
                 self.save_settings();
             }
         }
@@ -382,7 +408,7 @@ impl EditorApp {
 
     /// Runs an app command: what a panel, dialog, tool or layer asked for, with its data.
     fn run_app_command(&mut self, command: AppCommand) {
-        let ctx = self.egui_ctx.clone();
+        let ctx = self.own.egui_ctx.clone();
         let ctx = &ctx;
         match command {
             AppCommand::OpenPath(ref path) => {
@@ -399,24 +425,26 @@ impl EditorApp {
                 ctx.request_repaint();
             }
             AppCommand::PickTerrain(code) => {
-                self.tools.terrain = code;
-                if !matches!(self.tools.tool, Tool::Brush | Tool::Fill) {
-                    self.tools.tool = Tool::Brush;
+                self.ui.tools.terrain = code;
+                if !matches!(self.ui.tools.tool, Tool::Brush | Tool::Fill) {
+                    self.ui.tools.tool = Tool::Brush;
                 }
             }
             AppCommand::SetBrushRadius(radius) => {
-                self.tools.brush_radius = radius.min(MAX_BRUSH_RADIUS);
+                self.ui.tools.brush_radius = radius.min(MAX_BRUSH_RADIUS);
             }
-            AppCommand::SetHexsideFeature(id) => self.tools.hexside = Some(id),
-            AppCommand::SetOverlayType(id) => self.tools.overlay = Some(id),
-            AppCommand::SetLabelText(text) => self.tools.label_text = text,
+            AppCommand::SetHexsideFeature(id) => self.ui.tools.hexside = Some(id),
+            AppCommand::SetOverlayType(id) => self.ui.tools.overlay = Some(id),
+            AppCommand::SetLabelText(text) => self.ui.tools.label_text = text,
             AppCommand::SetLayers(layers) => {
-                if layers.hex_names != self.view.layers.hex_names {
-                    self.settings.show_hex_names = layers.hex_names;
+                if layers.hex_names != self.ui.view.layers.hex_names {
+                    self.ui.settings.show_hex_names = layers.hex_names;
                 }
-                self.view.layers = layers;
+                self.ui.view.layers = layers;
             }
-            AppCommand::ImportScanFrom(path) => self.digitise.start_import(ctx, path, true),
+            AppCommand::ImportScanFrom(path) => {
+                self.services.digitise.start_import(ctx, path, true)
+            }
             AppCommand::SetBackground { label, after } => {
                 let before = self.doc.map.background.clone();
                 if let Some(change) = DigitiseChange::set_background(before, after.map(|b| *b)) {
@@ -427,27 +455,27 @@ impl EditorApp {
                 let change = DigitiseChange::set_shape(&self.doc, shape).map(Change::Digitise);
                 self.apply_edit("Apply the map's shape", Vec::from_iter(change));
             }
-            AppCommand::SampleTerrain(code) => self.tools.terrain = code,
+            AppCommand::SampleTerrain(code) => self.ui.tools.terrain = code,
             AppCommand::GoToHex { hex, close } => {
                 // Zoomed first, so that a hex the zoom takes out of sight is centred.
                 if close {
-                    self.view.zoom = self.view.zoom.max(crate::map::view::ZOOM_100 * 2.0);
+                    self.ui.view.zoom = self.ui.view.zoom.max(crate::map::view::ZOOM_100 * 2.0);
                 }
                 self.go_to_hex(ctx, &hex);
             }
             AppCommand::GoToDiagnostic(d) => self.go_to_diagnostic(ctx, &d),
-            AppCommand::SetDigitisePanel(open) => self.digitise.set_open(open),
-            AppCommand::DigitiseOn(tab) => self.digitise.open_on(tab),
+            AppCommand::SetDigitisePanel(open) => self.services.digitise.set_open(open),
+            AppCommand::DigitiseOn(tab) => self.services.digitise.open_on(tab),
             AppCommand::ShowDockTab(tab) => {
                 self.panels.right_dock.tab = tab;
-                self.settings.show_right_dock = true;
+                self.ui.settings.show_right_dock = true;
             }
             AppCommand::PlaceCounter(at, hex) => self.move_counter(at, hex),
-            AppCommand::ZoneOptions(options) => self.oob.zone_tool.set_options(options),
+            AppCommand::ZoneOptions(options) => self.ui.zone_tool.set_options(options),
             AppCommand::PaintZone(zone) => {
-                self.oob.zone_tool.zone = Some(zone);
-                self.oob.zone_tool.mode = crate::tools::zone::ZoneMode::Zone;
-                self.tools.tool = Tool::Zone;
+                self.ui.zone_tool.zone = Some(zone);
+                self.ui.zone_tool.mode = crate::tools::zone::ZoneMode::Zone;
+                self.ui.tools.tool = Tool::Zone;
             }
             AppCommand::GuardSave(then) => match self.doc.document_path().map(Path::to_owned) {
                 None => self.open_path_dialog(PickPurpose::Save, Some(*then)),
@@ -459,8 +487,8 @@ impl EditorApp {
                 // Go on without saving; the changes stay unsaved (and recoverable) until what
                 // waited replaces the document or quits, each of which removes the recovery file.
                 // Cancelling it brings the user back to them.
-                self.guard_passed = true;
-                self.commands.send(*then);
+                self.own.guard_passed = true;
+                self.own.commands.send(*then);
             }
             AppCommand::Recover(file) => {
                 self.restore(&file);
@@ -481,9 +509,11 @@ impl EditorApp {
 
     /// Runs the validation the last commands asked for (the frame calls it once).
     pub fn validate_now(&mut self) {
-        if std::mem::take(&mut self.validation_due) {
+        if std::mem::take(&mut self.own.validation_due) {
             let revisions = (self.doc.map_revision, self.doc.scenario_revision);
-            self.diagnostics.revalidate_at(&self.doc, revisions);
+            self.services
+                .diagnostics
+                .revalidate_at(&self.doc, revisions);
         }
     }
 
@@ -493,6 +523,20 @@ impl EditorApp {
             label: label.to_owned(),
             changes,
         });
+    }
+
+    /// Closes the undo group open, if any (a save writes whole steps).
+    pub(crate) fn close_undo_group(&mut self) {
+        self.doc.history.end_group();
+    }
+
+    /// Marks the document saved (a save wrote it) or not (a repair or a recovery to save).
+    pub(crate) fn mark_saved(&mut self, saved: bool) {
+        if saved {
+            self.doc.history.mark_saved();
+        } else {
+            self.doc.history.mark_unsaved();
+        }
     }
 
     /// Replaces the whole document (open, new map, recovery): the one place that does. The
@@ -507,28 +551,29 @@ impl EditorApp {
             scenario_revision,
             map_revision,
             disk: Default::default(),
+            history: History::new(),
         };
-        self.history = History::new();
         if unsaved {
-            self.history.mark_unsaved();
+            self.doc.history.mark_unsaved();
         }
-        self.view.reset();
-        self.oob.reset();
+        self.ui.view.reset();
+        self.ui.reset_document();
+        self.services.counters = Default::default();
         self.panels.right_dock.oob.reset();
         self.panels.scenario_layer.reset();
-        self.table.reset();
-        self.tools.selection = None;
+        self.ui.table.reset();
+        self.ui.selection.hex = None;
         if self.doc.scenario.is_some() {
             // A scenario is opened to place counters first.
-            self.tools.tool = Tool::Select;
+            self.ui.tools.tool = Tool::Select;
         }
-        self.tools.sync_with_legend(&self.doc);
-        self.validated_depth = None;
-        self.validation_due = true;
+        self.ui.tools.sync_with_legend(&self.doc);
+        self.own.validated_depth = None;
+        self.own.validation_due = true;
         if self.doc.map.grid.hex_count() >= BIG_MAP_HEXES {
             // A big map's first check goes to the worker (the 200 x 200 stress map's takes
             // 20 ms in release, the largest map's a second or more): the window never waits.
-            self.diagnostics.live.last_duration = self.diagnostics.live.budget;
+            self.services.diagnostics.live.last_duration = self.services.diagnostics.live.budget;
         }
         self.validate_now();
     }
@@ -549,52 +594,5 @@ impl EditorApp {
             file.path = path;
             file.scenario.map = map_field;
         }
-    }
-
-    /// The unsaved-changes question for what changed (the map, the scenario or both).
-    pub(crate) fn guard_dialog(&self, then: impl Into<Command>) -> Dialog {
-        let files = crate::services::save::unsaved_files(&self.doc);
-        Dialog::Guard {
-            then: then.into(),
-            question: crate::services::save::unsaved_sentence(&files),
-        }
-    }
-
-    // -----------------------------------------------------------------------------------------
-    // The scenario: selection, counters.
-
-    /// Turns the selected unit one hexside (R / Shift+R).
-    fn rotate_selected(&mut self, clockwise: bool) {
-        let (Some(at), Some(file)) = (self.selected_counter(), &self.doc.scenario) else {
-            return;
-        };
-        let turned =
-            crate::model::oob_ops::rotate(&file.scenario, &self.doc.map.grid, at, clockwise);
-        if let Some((label, changes)) = turned {
-            self.edit(&label, changes);
-        }
-    }
-
-    /// Takes the selected counter off the map (Delete).
-    pub(crate) fn remove_selected_from_map(&mut self) {
-        let (Some(at), Some(file)) = (self.selected_counter(), &self.doc.scenario) else {
-            return;
-        };
-        if let Some((label, changes)) = crate::model::oob_ops::remove_from_map(&file.scenario, at) {
-            self.edit(&label, changes);
-        }
-    }
-
-    /// Moves a counter onto a hex (one undo step) and selects it.
-    pub fn move_counter(&mut self, at: CounterAt, hex: bataille_schema::HexIndex) {
-        let Some(file) = &self.doc.scenario else {
-            return;
-        };
-        let name = self.doc.map.grid.name(hex);
-        if let Some(change) = crate::model::oob_ops::place_on(&file.scenario, at, name) {
-            self.edit("Place counter", vec![change]);
-        }
-        self.select(Some(Sel::from(at)));
-        self.tools.selection = Some(hex);
     }
 }

@@ -22,7 +22,7 @@ impl EditorApp {
     // Files.
 
     pub(crate) fn show_error(&mut self, title: &str, message: String, hint: &str) {
-        self.dialog = Some(Dialog::Error {
+        self.ui.dialog = Some(Dialog::Error {
             title: title.to_owned(),
             message,
             hint: hint.to_owned(),
@@ -30,9 +30,9 @@ impl EditorApp {
     }
 
     pub(crate) fn toast(&mut self, text: String) {
-        self.toasts.push(Toast {
+        self.ui.toasts.push(Toast {
             text,
-            until: self.time + 4.0,
+            until: self.own.time + 4.0,
         });
     }
 
@@ -41,15 +41,15 @@ impl EditorApp {
     /// `EditorConfig::open_in_background_bytes` is read off the UI thread: a modal says how long
     /// it has taken, with Cancel ([`EditorApp::open_frame`]).
     pub fn open_path(&mut self, path: &Path) -> bool {
-        let big =
-            std::fs::metadata(path).is_ok_and(|m| m.len() > self.config.open_in_background_bytes);
+        let big = std::fs::metadata(path)
+            .is_ok_and(|m| m.len() > self.own.config.open_in_background_bytes);
         if big {
             let owned = path.to_owned();
             let label = format!("Opening {}", path.display());
-            let job = Job::spawn(&label, &self.egui_ctx, move |_| {
+            let job = Job::spawn(&label, &self.own.egui_ctx, move |_| {
                 crate::services::door::open_document(&owned)
             });
-            self.opening = Some(Opening {
+            self.services.opening = Some(Opening {
                 path: path.to_owned(),
                 revision: self.doc.revision(),
                 job,
@@ -62,7 +62,7 @@ impl EditorApp {
 
     /// Cancel on the opening modal: the file being read is dropped, the document stays.
     pub fn cancel_open(&mut self) {
-        if let Some(opening) = self.opening.take() {
+        if let Some(opening) = self.services.opening.take() {
             opening.job.cancel();
             self.toast(format!(
                 "Opening {} cancelled: nothing changed",
@@ -75,7 +75,7 @@ impl EditorApp {
     /// the document it gives once read. Edits made meanwhile are never dropped: the
     /// unsaved-changes question comes back first.
     pub(crate) fn open_frame(&mut self, ctx: &egui::Context) {
-        let Some(opening) = &mut self.opening else {
+        let Some(opening) = &mut self.services.opening else {
             return;
         };
         let Some(end) = opening.job.poll() else {
@@ -90,11 +90,11 @@ impl EditorApp {
             ctx.request_repaint_after(Duration::from_millis(100));
             return;
         };
-        let Some(opening) = self.opening.take() else {
+        let Some(opening) = self.services.opening.take() else {
             return;
         };
         if self.doc.revision() != opening.revision && self.is_dirty() {
-            self.dialog = Some(self.guard_dialog(AppCommand::OpenPath(opening.path)));
+            self.ui.dialog = Some(self.guard_dialog(AppCommand::OpenPath(opening.path)));
             return;
         }
         match end {
@@ -116,14 +116,14 @@ impl EditorApp {
         match result {
             Ok(opened) => {
                 self.remove_recovery();
-                self.digitise.forget_scans();
-                self.digitise.trust_scan(opened.scan.as_deref());
+                self.services.digitise.forget_scans();
+                self.services.digitise.trust_scan(opened.scan.as_deref());
                 self.replace_document(opened.doc, false);
                 self.doc.disk = opened.disk;
-                self.settings.add_recent(path);
+                self.ui.settings.add_recent(path);
                 self.save_settings();
                 if !opened.notes.is_empty() {
-                    self.history.mark_unsaved();
+                    self.mark_saved(false);
                     self.show_error(
                         "The map was repaired",
                         opened.notes.join("\n"),
@@ -133,7 +133,9 @@ impl EditorApp {
                     self.toast(format!("Opened {}", self.doc.display_name()));
                 }
                 if !opened.warnings.is_empty() {
-                    self.io_errors.extend(opened.warnings.iter().cloned());
+                    self.services
+                        .io_errors
+                        .extend(opened.warnings.iter().cloned());
                     if self.no_modal_open() {
                         self.show_error(
                             "The map's background scan was not read",
@@ -183,7 +185,7 @@ impl EditorApp {
         then: Option<Command>,
         overwrite: bool,
     ) -> bool {
-        self.history.end_group();
+        self.close_undo_group();
         let plan = crate::services::save::plan_save(&self.doc, path);
         self.save_planned(path, plan, then, overwrite)
     }
@@ -196,7 +198,7 @@ impl EditorApp {
         then: Option<Command>,
         overwrite: bool,
     ) -> bool {
-        self.history.end_group();
+        self.close_undo_group();
         let old_recovery = self.recovery_path();
         let result = plan.and_then(|plan| {
             let changed = crate::services::safety::changed_on_disk(&plan.targets, &self.doc.disk);
@@ -209,7 +211,7 @@ impl EditorApp {
         match result {
             Ok(Err(files)) => {
                 let replace = std::fs::symlink_metadata(path).is_ok();
-                self.dialog = Some(Dialog::Safety(Box::new(SafetyDialog::ChangedOnDisk {
+                self.ui.dialog = Some(Dialog::Safety(Box::new(SafetyDialog::ChangedOnDisk {
                     files,
                     path: path.to_owned(),
                     then: then.map(Box::new),
@@ -227,12 +229,12 @@ impl EditorApp {
                     // can, the rest kept here, unsaved, and said (issue 25).
                     return self.variant_partly_saved(path, &unwritten);
                 }
-                self.history.mark_saved();
+                self.mark_saved(true);
                 if let Some(old) = old_recovery {
                     self.report_io("remove the old recovery file", remove_if_present(&old));
                 }
                 self.remove_recovery();
-                self.settings.add_recent(path);
+                self.ui.settings.add_recent(path);
                 self.save_settings();
                 let name = path.file_name().map_or_else(
                     || path.display().to_string(),
@@ -253,8 +255,8 @@ impl EditorApp {
                     );
                 }
                 if let Some(then) = then {
-                    self.guard_passed = true;
-                    self.commands.send(then);
+                    self.own.guard_passed = true;
+                    self.own.commands.send(then);
                 }
                 true
             }
@@ -314,7 +316,7 @@ impl EditorApp {
             self.save_checked(path, then, false);
             return;
         }
-        self.dialog = Some(Dialog::Safety(Box::new(SafetyDialog::Replace {
+        self.ui.dialog = Some(Dialog::Safety(Box::new(SafetyDialog::Replace {
             path: path.to_owned(),
             then: then.map(Box::new),
         })));
@@ -345,23 +347,27 @@ impl EditorApp {
     pub(crate) fn open_path_dialog(&mut self, purpose: PickPurpose, then: Option<Command>) {
         let start = self.doc.document_path().map(Path::to_owned).or_else(|| {
             let name = format!("{}.ron", file_stem_of(&self.doc.map.name));
-            crate::panels::file_dialog::start_for_unsaved(&self.doc, &self.settings.recent, &name)
+            crate::panels::file_dialog::start_for_unsaved(
+                &self.doc,
+                &self.ui.settings.recent,
+                &name,
+            )
         });
         let dialog = crate::panels::file_dialog::FileDialog::new(
             purpose,
             start.as_deref(),
             &format!("{}.ron", file_stem_of(&self.doc.map.name)),
         );
-        self.dialog = Some(Dialog::Path {
+        self.ui.dialog = Some(Dialog::Path {
             dialog: Box::new(dialog),
             then,
         });
     }
 
     pub(crate) fn save_settings(&mut self) {
-        self.settings.show_hex_names = self.view.layers.hex_names;
-        self.settings.table = self.table.settings();
-        let saved = self.settings.save(self.config.config_dir.as_deref());
+        self.ui.settings.show_hex_names = self.ui.view.layers.hex_names;
+        self.ui.settings.table = self.ui.table.settings();
+        let saved = self.ui.settings.save(self.own.config.config_dir.as_deref());
         self.report_io("save the editor's settings", saved);
     }
 }
@@ -373,7 +379,7 @@ impl eframe::App for EditorApp {
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         // Quitting through the guard's Discard leaves the document dirty: its changes go too.
-        if !self.is_dirty() || self.allow_close {
+        if !self.is_dirty() || self.own.allow_close {
             self.remove_recovery();
         } else {
             self.write_recovery();
@@ -413,7 +419,7 @@ impl EditorApp {
             return;
         };
         let form = crate::panels::new_scenario::NewScenarioForm::new(&map_path, &self.doc.map.name);
-        self.dialog = Some(Dialog::NewScenario(Box::new(form)));
+        self.ui.dialog = Some(Dialog::NewScenario(Box::new(form)));
     }
 
     // -----------------------------------------------------------------------------------------
@@ -422,7 +428,7 @@ impl EditorApp {
     /// The systems the open scenario names, loaded (empty without a scenario).
     pub fn scenario_systems(&mut self) -> Vec<(Id, Loaded)> {
         match &self.doc.scenario {
-            Some(file) => self.systems.systems_of(&file.path, &file.scenario),
+            Some(file) => self.services.systems.systems_of(&file.path, &file.scenario),
             None => Vec::new(),
         }
     }
@@ -435,10 +441,14 @@ impl EditorApp {
             .into_iter()
             .map(|(_, loaded)| loaded)
             .collect();
-        let same = loaded.len() == self.systems.synced.len()
-            && loaded.iter().zip(&self.systems.synced).all(|(a, b)| {
-                std::sync::Arc::ptr_eq(a, b) || matches!((&**a, &**b), (Err(x), Err(y)) if x == y)
-            });
+        let same = loaded.len() == self.services.systems.synced.len()
+            && loaded
+                .iter()
+                .zip(&self.services.systems.synced)
+                .all(|(a, b)| {
+                    std::sync::Arc::ptr_eq(a, b)
+                        || matches!((&**a, &**b), (Err(x), Err(y)) if x == y)
+                });
         if same {
             return;
         }
@@ -446,15 +456,15 @@ impl EditorApp {
             .iter()
             .filter_map(|l| l.as_ref().as_ref().ok().cloned())
             .collect();
-        self.systems.synced = loaded;
-        self.diagnostics.live.systems = std::sync::Arc::new(systems);
-        self.validation_due = true;
+        self.services.systems.synced = loaded;
+        self.services.diagnostics.live.systems = std::sync::Arc::new(systems);
+        self.own.validation_due = true;
     }
 
     /// View ▸ Table overlay.
     pub(crate) fn toggle_table_overlay(&mut self) {
-        self.table.shown = !self.table.shown;
-        if self.table.shown && self.doc.scenario.is_none() {
+        self.ui.table.shown = !self.ui.table.shown;
+        if self.ui.table.shown && self.doc.scenario.is_none() {
             self.toast(
                 "The table overlay lays a scenario's units out: open a scenario with \
                  `miniatures` systems."
@@ -512,13 +522,13 @@ impl EditorApp {
     /// The path dialog's Browse…: the desktop's chooser, starting at what was typed; a path
     /// chosen there is used as if typed and confirmed.
     pub(crate) fn browse(&mut self) {
-        let Some(Dialog::Path { dialog, then }) = &self.dialog else {
+        let Some(Dialog::Path { dialog, then }) = &self.ui.dialog else {
             return;
         };
         let (purpose, then) = (dialog.purpose, then.clone());
         let start = crate::panels::dialogs::typed_path(dialog);
-        if let Some(path) = self.config.picker.pick(purpose, Some(&start)) {
-            self.dialog = None;
+        if let Some(path) = self.own.config.picker.pick(purpose, Some(&start)) {
+            self.ui.dialog = None;
             self.path_chosen(purpose, &path, then);
         }
     }
@@ -533,7 +543,7 @@ impl EditorApp {
                 if let Some(legend) = legend {
                     legend.apply_to(&mut doc.map);
                 }
-                self.digitise.forget_scans();
+                self.services.digitise.forget_scans();
                 self.replace_document(doc, false);
             }
             Err(error) => self.show_error(

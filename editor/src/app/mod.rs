@@ -10,22 +10,19 @@ mod frame;
 mod handler;
 mod lifecycle;
 mod recovery;
+mod state;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bataille_schema::HexIndex;
 
 use crate::context::command::DockTab;
-use crate::map::view::MapView;
 use crate::model::document::{Document, NewMapSettings};
-use crate::model::history::History;
 use crate::model::scenario_edit::CounterAt;
 use crate::model::selection::Sel;
-use crate::panels::diagnostics::DiagnosticsPanel;
 use crate::panels::legend::LegendEditor;
 use crate::services::files::{FilePicker, ScriptedPicker, Settings, SystemPicker};
-use crate::tools::ToolState;
 
 /// Where the editor keeps its files and how it asks for paths.
 pub struct EditorConfig {
@@ -71,6 +68,8 @@ impl EditorConfig {
 
 pub use command::{AppCommand, Command, UiCommand};
 pub use handler::DocSlot;
+use state::Bookkeeping;
+pub use state::{Services, UiState};
 
 pub use crate::panels::dialogs::Dialog;
 pub use crate::panels::palette::PaletteState;
@@ -99,92 +98,21 @@ pub struct Panels {
     pub digitise: crate::panels::digitise::DigitisePanel,
     /// The digitising marks and clicks on the map.
     pub scan_layer: crate::layers::scan::ScanLayer,
-}
-
-/// The scenario's state the app keeps between frames (the panels read it in the context).
-#[derive(Default)]
-pub struct ScenarioState {
-    /// The item of the order of battle selected.
-    pub selected: Option<crate::model::selection::Sel>,
-    /// The scenario's counters by hex (rebuilt when the scenario changes).
-    pub counters: crate::map::counters::CounterCache,
-    /// The zone tool: its mode, the zone it paints, whether zones are shown.
-    pub zone_tool: crate::tools::zone::ZoneTool,
-}
-
-impl ScenarioState {
-    /// Forgets the previous document (whether zones are shown stays).
-    pub fn reset(&mut self) {
-        let show = self.zone_tool.show;
-        *self = ScenarioState::default();
-        self.zone_tool.show = show;
-    }
-
-    /// Drops a selection that no longer exists.
-    pub fn check_selection(&mut self, doc: &Document) {
-        match (self.selected, doc.scenario.as_ref()) {
-            (Some(sel), Some(s)) if sel.exists(&s.scenario) => {}
-            (Some(_), _) => self.selected = None,
-            _ => {}
-        }
-    }
-}
-
-/// The editor.
-pub struct EditorApp {
-    /// The document: read it freely; only `execute` changes it.
-    pub doc: DocSlot,
-    pub history: History,
-    pub view: MapView,
-    pub tools: ToolState,
-    pub settings: Settings,
-    pub diagnostics: DiagnosticsPanel,
+    /// The legend editor (a window beside the map).
     pub legend: LegendEditor,
-    /// The digitising session (the scan, its jobs, the calibration and suggestion tools), lent
-    /// to the digitise panel and the scan's map layer.
-    pub digitise: crate::services::digitise::Digitise,
-    /// The selection, the counters by hex, the zone tool.
-    pub oob: ScenarioState,
-    /// File ▸ Export's running job.
-    pub exports: export_job::Exports,
-    /// View ▸ Table overlay.
-    pub table: crate::map::table_overlay::TableOverlay,
-    /// The miniatures systems scenarios name, loaded.
-    pub systems: crate::services::systems::SystemCache,
-    pub dialog: Option<Dialog>,
+}
+
+/// The editor: its state grouped by owner.
+pub struct EditorApp {
+    /// The document with its undo history: read it freely; only the handler changes it.
+    pub doc: DocSlot,
+    /// What the user sees and has chosen, with the one selection.
+    pub ui: UiState,
+    /// The work done for the document.
+    pub services: Services,
+    /// The panels and the map layers, each its own state.
     pub panels: Panels,
-    pub toasts: Vec<Toast>,
-    /// The hex under the pointer.
-    pub hovered: Option<HexIndex>,
-    /// Where the map was drawn in the last frame.
-    pub map_rect: egui::Rect,
-    pub(crate) config: EditorConfig,
-    /// Commands queued by menus, panels and tools, drained by the handler each frame.
-    commands: crate::context::CommandSender,
-    /// Set once the user agreed to lose unsaved changes (or saved them) for the next action.
-    guard_passed: bool,
-    /// The window may close now.
-    allow_close: bool,
-    title: String,
-    recovery_written_at: Option<Instant>,
-    /// A recovery file being written in the background.
-    recovery_writer: Option<std::thread::JoinHandle<std::io::Result<()>>>,
-    /// A file being opened off the UI thread.
-    pub opening: Option<lifecycle::Opening>,
-    /// The lock on this editor's recovery file (another editor never offers or deletes it).
-    recovery_lock: Option<crate::services::recovery::RecoveryLock>,
-    /// This editor's name in its recovery files' names.
-    instance: String,
-    /// File operations that failed (each also shown in a toast).
-    pub io_errors: Vec<String>,
-    recovery_edits: u64,
-    last_edit_at: Option<Instant>,
-    validated_depth: Option<(u64, usize)>,
-    time: f64,
-    /// A committed step asked for a check (run once per frame).
-    validation_due: bool,
-    /// The egui context of the last frame (commands that repaint or close the window).
-    egui_ctx: egui::Context,
+    own: Bookkeeping,
 }
 
 impl EditorApp {
@@ -194,51 +122,37 @@ impl EditorApp {
         let doc = Document::new_map(&NewMapSettings::default());
         let mut app = EditorApp {
             doc: DocSlot::new(doc),
-            history: History::new(),
-            view: MapView::default(),
-            tools: ToolState::default(),
-            diagnostics: DiagnosticsPanel::default(),
-            legend: LegendEditor::default(),
-            digitise: Default::default(),
-            oob: Default::default(),
-            exports: Default::default(),
-            table: crate::map::table_overlay::TableOverlay::from_settings(&settings.table),
-            systems: Default::default(),
-            dialog: None,
+            ui: UiState::new(settings),
+            services: Services::default(),
             panels: Panels::default(),
-            toasts: Vec::new(),
-            hovered: None,
-            map_rect: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0)),
-            commands: Default::default(),
-            guard_passed: false,
-            allow_close: false,
-            title: String::new(),
-            recovery_written_at: None,
-            recovery_writer: None,
-            recovery_lock: None,
-            opening: None,
-            instance: crate::services::files::editor_instance(),
-            io_errors: Vec::new(),
-            recovery_edits: 0,
-            last_edit_at: None,
-            validated_depth: None,
-            time: 0.0,
-            validation_due: false,
-            egui_ctx: egui::Context::default(),
-            settings,
-            config,
+            own: Bookkeeping {
+                commands: Default::default(),
+                guard_passed: false,
+                allow_close: false,
+                title: String::new(),
+                recovery_written_at: None,
+                recovery_writer: None,
+                recovery_lock: None,
+                instance: crate::services::files::editor_instance(),
+                recovery_edits: 0,
+                last_edit_at: None,
+                validated_depth: None,
+                time: 0.0,
+                validation_due: false,
+                egui_ctx: egui::Context::default(),
+                config,
+            },
         };
-        app.view.layers.hex_names = app.settings.show_hex_names;
-        app.tools.sync_with_legend(&app.doc);
+        app.ui.tools.sync_with_legend(&app.doc);
         let (found, broken) = crate::services::recovery::find_recoveries_reporting(
-            app.config.recovery_dir.as_deref(),
+            app.own.config.recovery_dir.as_deref(),
         );
         for text in broken_settings.into_iter().chain(broken) {
-            app.io_errors.push(text.clone());
+            app.services.io_errors.push(text.clone());
             app.toast(text);
         }
         if !found.is_empty() {
-            app.dialog = Some(Dialog::Recover { found });
+            app.ui.dialog = Some(Dialog::Recover { found });
         }
         app
     }
@@ -246,14 +160,14 @@ impl EditorApp {
     /// A new editor opening a file (a map, or a scenario with its map).
     pub fn with_file(config: EditorConfig, path: &Path) -> EditorApp {
         let mut app = EditorApp::new(config);
-        let recover = app.dialog.take();
+        let recover = app.ui.dialog.take();
         app.open_path(path);
         // The recovery offer comes first, over the file.
         if let Some(dialog) = recover {
-            if let Some(Dialog::Error { .. }) = &app.dialog {
+            if let Some(Dialog::Error { .. }) = &app.ui.dialog {
                 // Keep the error; the recovery is offered at the next start.
             } else {
-                app.dialog = Some(dialog);
+                app.ui.dialog = Some(dialog);
             }
         }
         app
@@ -281,13 +195,14 @@ impl EditorApp {
 
     /// Whether the window may close (the user saved or discarded the changes).
     pub fn close_allowed(&self) -> bool {
-        self.allow_close
+        self.own.allow_close
     }
 
     /// The screen point of a grid point in the last frame's map view.
     pub fn screen_of(&self, grid_point: [f32; 2]) -> egui::Pos2 {
-        self.view
-            .to_screen(self.map_rect, egui::pos2(grid_point[0], grid_point[1]))
+        self.ui
+            .view
+            .to_screen(self.ui.map_rect, egui::pos2(grid_point[0], grid_point[1]))
     }
 
     /// The screen point of a hex's centre in the last frame's map view.
@@ -296,7 +211,7 @@ impl EditorApp {
     }
 
     pub fn is_dirty(&self) -> bool {
-        self.history.is_dirty()
+        self.doc.history().is_dirty()
     }
 
     /// Runs `f` with this frame's read-only context and the panels' own state: the borrows
@@ -358,45 +273,50 @@ impl EditorApp {
     ) -> R {
         let EditorApp {
             doc,
-            history,
+            ui,
+            services,
+            panels,
+            own,
+        } = self;
+        let UiState {
             view,
             tools,
-            diagnostics,
-            oob,
+            zone_tool,
+            selection,
             hovered,
-            settings,
-            commands,
-            panels,
-            digitise,
             table,
+            settings,
             ..
-        } = self;
+        } = ui;
+        let Services {
+            diagnostics,
+            digitise,
+            counters,
+            ..
+        } = services;
         let ctx = crate::context::ViewContext {
             revision: doc.revision(),
+            history: doc.history(),
             doc,
-            history,
             diagnostics: &diagnostics.diagnostics,
             diagnostics_revision: diagnostics.revision,
             checking: diagnostics.pending(),
             scenario_revision: doc.scenario_revision(),
-            selection: crate::context::Selection {
-                item: oob.selected,
-                hex: tools.selection,
-            },
+            selection: *selection,
             view,
             hovered: *hovered,
             tools,
-            zone_tool: &oob.zone_tool,
-            counters: &oob.counters,
+            zone_tool,
+            counters,
             settings,
-            commands,
+            commands: &own.commands,
         };
         f(&ctx, panels, digitise, table)
     }
 
     /// Queues a command (UI or app), run at the end of the frame.
     pub fn request(&mut self, command: impl Into<Command>) {
-        self.commands.send(command);
+        self.own.commands.send(command);
     }
 
     // -----------------------------------------------------------------------------------------
@@ -404,27 +324,38 @@ impl EditorApp {
 
     /// Escape: the top dialog closes; else a digitise click mode ends; else the selection clears.
     pub(crate) fn escape(&mut self) {
-        if self.dialog.is_some() {
+        if self.ui.dialog.is_some() {
             // The top dialog goes; a guard's pending command is dropped (Cancel).
-            self.dialog = None;
-        } else if self.legend.picking.is_some() {
+            self.ui.dialog = None;
+        } else if self.panels.legend.picking.is_some() {
             // The eyedropper first: the legend stays open.
-            self.legend.picking = None;
-        } else if self.legend.open {
-            self.legend.open = false;
+            self.panels.legend.picking = None;
+        } else if self.panels.legend.open {
+            self.panels.legend.open = false;
         } else if self.panels.digitise.import_dialog.is_some() {
             self.panels.digitise.import_dialog = None;
-        } else if self.digitise.mode != crate::services::digitise::Mode::Idle {
-            self.digitise.mode = crate::services::digitise::Mode::Idle;
+        } else if self.services.digitise.mode != crate::services::digitise::Mode::Idle {
+            self.services.digitise.mode = crate::services::digitise::Mode::Idle;
         } else {
-            self.tools.selection = None;
-            self.oob.selected = None;
+            self.ui.selection.hex = None;
+            self.ui.selection.item = None;
+        }
+    }
+
+    /// The unsaved-changes question for what changed (the map, the scenario or both).
+    pub(crate) fn guard_dialog(&self, then: impl Into<Command>) -> Dialog {
+        let files = crate::services::save::unsaved_files(&self.doc);
+        Dialog::Guard {
+            then: then.into(),
+            question: crate::services::save::unsaved_sentence(&files),
         }
     }
 
     /// Whether no dialog or editor window is open (a new one may open).
     pub(crate) fn no_modal_open(&self) -> bool {
-        self.dialog.is_none() && !self.legend.open && self.panels.digitise.import_dialog.is_none()
+        self.ui.dialog.is_none()
+            && !self.panels.legend.open
+            && self.panels.digitise.import_dialog.is_none()
     }
 
     // -----------------------------------------------------------------------------------------
@@ -432,11 +363,11 @@ impl EditorApp {
 
     /// Selects an item of the order of battle (and the hex its counter stands on).
     pub fn select(&mut self, sel: Option<Sel>) {
-        self.oob.selected = sel;
+        self.ui.selection.item = sel;
         if let Some(at) = sel.and_then(CounterAt::of)
             && let Some(hex) = self.counter_hex(at)
         {
-            self.tools.selection = Some(hex);
+            self.ui.selection.hex = Some(hex);
         }
     }
 
@@ -450,7 +381,7 @@ impl EditorApp {
 
     /// The counter selected, if any.
     pub fn selected_counter(&self) -> Option<CounterAt> {
-        self.oob.selected.and_then(CounterAt::of)
+        self.ui.selection.item.and_then(CounterAt::of)
     }
 
     /// Goes to what a diagnostic is about: selects its unit, leader, corps or zone (the right
@@ -484,16 +415,55 @@ impl EditorApp {
             let [x, y] = self.doc.map.grid.centre(index);
             let centre = egui::pos2(x, y);
             let in_sight = self
+                .ui
                 .view
-                .visible_grid_rect(self.map_rect)
+                .visible_grid_rect(self.ui.map_rect)
                 .shrink(1.0)
                 .contains(centre);
             if !in_sight {
-                self.view.centre = centre;
+                self.ui.view.centre = centre;
             }
-            self.tools.selection = Some(index);
+            self.ui.selection.hex = Some(index);
             ctx.request_repaint();
         }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The scenario: selection, counters.
+
+    /// Turns the selected unit one hexside (R / Shift+R).
+    fn rotate_selected(&mut self, clockwise: bool) {
+        let (Some(at), Some(file)) = (self.selected_counter(), &self.doc.scenario) else {
+            return;
+        };
+        let turned =
+            crate::model::oob_ops::rotate(&file.scenario, &self.doc.map.grid, at, clockwise);
+        if let Some((label, changes)) = turned {
+            self.edit(&label, changes);
+        }
+    }
+
+    /// Takes the selected counter off the map (Delete).
+    pub(crate) fn remove_selected_from_map(&mut self) {
+        let (Some(at), Some(file)) = (self.selected_counter(), &self.doc.scenario) else {
+            return;
+        };
+        if let Some((label, changes)) = crate::model::oob_ops::remove_from_map(&file.scenario, at) {
+            self.edit(&label, changes);
+        }
+    }
+
+    /// Moves a counter onto a hex (one undo step) and selects it.
+    pub fn move_counter(&mut self, at: CounterAt, hex: bataille_schema::HexIndex) {
+        let Some(file) = &self.doc.scenario else {
+            return;
+        };
+        let name = self.doc.map.grid.name(hex);
+        if let Some(change) = crate::model::oob_ops::place_on(&file.scenario, at, name) {
+            self.edit("Place counter", vec![change]);
+        }
+        self.select(Some(Sel::from(at)));
+        self.ui.selection.hex = Some(hex);
     }
 
     /// File ▸ Export ▸ …: opens the dialog for `kind`.
@@ -514,6 +484,7 @@ impl EditorApp {
         // The folder of the last export, when it is still there (issue 21: every export
         // started beside the scenario again).
         if let Some(folder) = self
+            .ui
             .settings
             .export_folder
             .as_deref()
@@ -521,7 +492,7 @@ impl EditorApp {
         {
             form.start_in(folder);
         }
-        self.dialog = Some(Dialog::Export(Box::new(form)));
+        self.ui.dialog = Some(Dialog::Export(Box::new(form)));
     }
 
     /// The current tool applied to one hex, as a click there would (`remove`: a right click),
@@ -530,9 +501,9 @@ impl EditorApp {
         use crate::tools::{StrokeKind, Tool};
         let grid = &self.doc.map.grid;
         // The hexside tool draws the side chosen by R / Shift+R; the others act on the hex.
-        let [x, y] = match self.tools.tool {
+        let [x, y] = match self.ui.tools.tool {
             Tool::Hexside => grid
-                .side_corners(hex, self.tools.key_side(grid))
+                .side_corners(hex, self.ui.tools.key_side(grid))
                 .map_or_else(
                     || grid.centre(hex),
                     |[a, b]| [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0],
@@ -544,8 +515,8 @@ impl EditorApp {
         } else {
             StrokeKind::Add
         };
-        self.tools.selection = Some(hex);
-        let out = match self.tools.tool {
+        self.ui.selection.hex = Some(hex);
+        let out = match self.ui.tools.tool {
             Tool::Units => {
                 match (self.selected_counter(), remove) {
                     (Some(at), false) => self.move_counter(at, hex),
@@ -555,21 +526,22 @@ impl EditorApp {
                 return;
             }
             Tool::Zone => {
-                let unit = match self.oob.selected {
+                let unit = match self.ui.selection.item {
                     Some(Sel::Unit(a, u)) => Some((a, u)),
                     _ => None,
                 };
-                let zone = &mut self.oob.zone_tool;
+                let zone = &mut self.ui.zone_tool;
                 zone.stroke_input(&self.doc, unit, [x, y], kind, true)
             }
             _ => {
-                self.tools.stroke = Some(kind);
-                self.tools
+                self.ui.tools.stroke = Some(kind);
+                self.ui
+                    .tools
                     .stroke_input(&self.doc, [x, y], kind, true, false)
             }
         };
         self.apply_tool_output(out);
-        let end = self.tools.end_stroke();
+        let end = self.ui.tools.end_stroke();
         self.apply_tool_output(end);
     }
 }

@@ -18,8 +18,11 @@ impl EditorApp {
 
     /// The recovery file of the current document.
     pub fn recovery_path(&self) -> Option<PathBuf> {
-        let dir = self.config.recovery_dir.as_ref()?;
-        Some(dir.join(recovery_file_name(self.doc.document_path(), &self.instance)))
+        let dir = self.own.config.recovery_dir.as_ref()?;
+        Some(dir.join(recovery_file_name(
+            self.doc.document_path(),
+            &self.own.instance,
+        )))
     }
 
     /// Writes the recovery file now (when there are unsaved changes).
@@ -56,8 +59,8 @@ impl EditorApp {
             disk: self.doc.disk.clone(),
             pid: std::process::id(),
         };
-        self.recovery_written_at = Some(Instant::now());
-        self.recovery_edits = self.history.committed();
+        self.own.recovery_written_at = Some(Instant::now());
+        self.own.recovery_edits = self.doc.history().committed();
         Some((path, recovery))
     }
 
@@ -65,6 +68,7 @@ impl EditorApp {
     /// longer writes). False, reported, when it cannot be had.
     fn hold_recovery_lock(&mut self, path: &Path) -> bool {
         if self
+            .own
             .recovery_lock
             .as_ref()
             .is_some_and(|l| l.recovery == path)
@@ -73,7 +77,7 @@ impl EditorApp {
         }
         match RecoveryLock::acquire(path) {
             Ok(Some(lock)) => {
-                if let Some(old) = self.recovery_lock.replace(lock)
+                if let Some(old) = self.own.recovery_lock.replace(lock)
                     && !old.recovery.exists()
                 {
                     old.release();
@@ -100,6 +104,7 @@ impl EditorApp {
     /// Writes the recovery file on a background thread, so a big map never stalls a frame.
     fn write_recovery_in_background(&mut self) {
         if self
+            .own
             .recovery_writer
             .as_ref()
             .is_some_and(|w| !w.is_finished())
@@ -112,7 +117,7 @@ impl EditorApp {
                 .name("recovery-writer".into())
                 .spawn(move || write_recovery(&path, &recovery));
             match spawned {
-                Ok(writer) => self.recovery_writer = Some(writer),
+                Ok(writer) => self.own.recovery_writer = Some(writer),
                 Err(error) => self.report_io("start the recovery writer", Err(error)),
             }
         }
@@ -120,7 +125,7 @@ impl EditorApp {
 
     /// Waits for a background recovery write to finish, and reports its failure.
     pub fn finish_recovery_writer(&mut self) {
-        if let Some(writer) = self.recovery_writer.take() {
+        if let Some(writer) = self.own.recovery_writer.take() {
             let result = writer
                 .join()
                 .unwrap_or_else(|_| Err(std::io::Error::other("the writer thread stopped")));
@@ -131,6 +136,7 @@ impl EditorApp {
     /// Collects a background recovery write that has finished (each frame).
     pub(crate) fn poll_recovery_writer(&mut self) {
         if self
+            .own
             .recovery_writer
             .as_ref()
             .is_some_and(std::thread::JoinHandle::is_finished)
@@ -144,7 +150,7 @@ impl EditorApp {
     pub(crate) fn report_io(&mut self, what: &str, result: std::io::Result<()>) {
         if let Err(error) = result {
             let text = format!("Could not {what}: {error}");
-            self.io_errors.push(text.clone());
+            self.services.io_errors.push(text.clone());
             self.toast(text);
         }
     }
@@ -153,15 +159,16 @@ impl EditorApp {
         if !self.is_dirty() {
             return;
         }
-        let by_edits =
-            self.history.committed() >= self.recovery_edits + self.config.recovery_every_edits;
+        let by_edits = self.doc.history().committed()
+            >= self.own.recovery_edits + self.own.config.recovery_every_edits;
         let by_time = timer
-            && self.last_edit_at.is_some_and(|edit| {
-                self.recovery_written_at.is_none_or(|w| w < edit)
+            && self.own.last_edit_at.is_some_and(|edit| {
+                self.own.recovery_written_at.is_none_or(|w| w < edit)
                     && edit.elapsed() >= Duration::ZERO
                     && self
+                        .own
                         .recovery_written_at
-                        .is_none_or(|w| w.elapsed() >= self.config.recovery_interval)
+                        .is_none_or(|w| w.elapsed() >= self.own.config.recovery_interval)
             });
         if by_edits || by_time {
             self.write_recovery_in_background();
@@ -173,9 +180,9 @@ impl EditorApp {
         if let Some(path) = self.recovery_path() {
             self.report_io("remove the recovery file", remove_if_present(&path));
         }
-        if let Some(lock) = self.recovery_lock.take() {
+        if let Some(lock) = self.own.recovery_lock.take() {
             if lock.recovery.exists() {
-                self.recovery_lock = Some(lock); // Another of ours, still to remove.
+                self.own.recovery_lock = Some(lock); // Another of ours, still to remove.
             } else {
                 lock.release();
             }
@@ -227,7 +234,7 @@ impl EditorApp {
             Err(e) => {
                 lock.release();
                 let kept = keep_aside(file, "recovery", &e);
-                self.io_errors.push(kept.clone());
+                self.services.io_errors.push(kept.clone());
                 self.show_error(
                     "This recovery cannot be restored",
                     kept,
@@ -243,7 +250,7 @@ impl EditorApp {
                 None => match crate::services::door::open_scenario_alone(path) {
                     Ok(scenario) => Some(scenario),
                     Err(error) => {
-                        self.io_errors.push(error.to_string());
+                        self.services.io_errors.push(error.to_string());
                         self.toast(format!(
                             "The map was recovered without its scenario: {error}"
                         ));
@@ -258,8 +265,8 @@ impl EditorApp {
                 });
             }
         }
-        self.digitise.forget_scans();
-        self.digitise.trust_scan(scan.as_deref());
+        self.services.digitise.forget_scans();
+        self.services.digitise.trust_scan(scan.as_deref());
         self.replace_document(doc, true);
         self.doc.disk = recovery.disk;
         self.report_io("remove the recovery file", remove_if_present(file));

@@ -91,7 +91,7 @@ impl MenuBar {
                         ctx.send(UiCommand::Redo);
                     }
                     ui.separator();
-                    command_item(ctx, ui, UiCommand::Escape, ctx.tools.selection.is_some());
+                    command_item(ctx, ui, UiCommand::Escape, ctx.selection.hex.is_some());
                     ui.separator();
                     for tool in Tool::ALL {
                         command_item(ctx, ui, UiCommand::Tool(tool), true);

@@ -173,8 +173,6 @@ pub struct ToolState {
     pub overlay: Option<Id>,
     /// The text the label tool sets.
     pub label_text: String,
-    /// The selected hex.
-    pub selection: Option<HexIndex>,
     /// The drag in progress.
     pub stroke: Option<StrokeKind>,
     /// The last hexside visited by the drag in progress.
@@ -197,7 +195,6 @@ impl Default for ToolState {
             hexside: None,
             overlay: None,
             label_text: String::new(),
-            selection: None,
             stroke: None,
             last_side: None,
             stroke_sides: Vec::new(),
@@ -220,6 +217,8 @@ pub struct ToolOutput {
     pub end: bool,
     /// Terrain picked by the eyedropper.
     pub picked: Option<char>,
+    /// The hex the select tool selects (`Some(None)`: nothing, a click off the map).
+    pub select: Option<Option<HexIndex>>,
 }
 
 /// How far from a hexside's midpoint (in hex radii) the pointer may be for the hexside tool to

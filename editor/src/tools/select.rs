@@ -24,10 +24,10 @@ impl MapTool for SelectTool {
         "Select a hex to inspect it; Esc clears the selection"
     }
 
-    fn stroke(&self, state: &mut ToolState, _doc: &Document, stroke: Stroke) -> ToolOutput {
-        if stroke.pressed {
-            state.selection = stroke.hex;
+    fn stroke(&self, _state: &mut ToolState, _doc: &Document, stroke: Stroke) -> ToolOutput {
+        ToolOutput {
+            select: stroke.pressed.then_some(stroke.hex),
+            ..ToolOutput::default()
         }
-        ToolOutput::default()
     }
 }

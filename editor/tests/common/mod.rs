@@ -264,7 +264,7 @@ pub fn temp_with_map(map: &Map, name: &str) -> (tempfile::TempDir, PathBuf) {
 /// test step never races the worker thread (whose repaints would make `Harness::run` exceed its
 /// steps on a loaded machine); the worker has its own test in `validation.rs`.
 pub fn harness(mut app: EditorApp) -> Harness<'static, EditorApp> {
-    app.diagnostics.live.mode = bataille_editor::services::validation::Mode::Inline;
+    app.services.diagnostics.live.mode = bataille_editor::services::validation::Mode::Inline;
     Harness::builder()
         .with_size([1280.0, 800.0])
         .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app)
@@ -328,7 +328,7 @@ pub fn scenario_app(units: Vec<Unit>) -> (tempfile::TempDir, Harness<'static, Ed
     .expect("write");
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
-    assert!(h.state().dialog.is_none(), "{:?}", h.state().dialog);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     (dir, h)
 }
 

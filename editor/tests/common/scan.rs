@@ -165,7 +165,7 @@ pub fn wait_for_jobs(h: &mut H) {
     let start = Instant::now();
     loop {
         h.step();
-        let d = &h.state().digitise;
+        let d = &h.state().services.digitise;
         if d.import_job.is_none() && !d.suggest.busy() && !d.print_refine.busy() {
             break;
         }
@@ -219,7 +219,7 @@ pub fn screen_of_scan_hex(h: &H, truth: &[f64; 9], hex: HexIndex, error_px: f64)
     let mut px = apply(truth, [f64::from(gx), f64::from(gy)]);
     px[0] += error_px;
     let bg = app.doc.map.background.as_ref().expect("a background");
-    screen_point(&app.view, app.map_rect, &bg.grid_to_image, px)
+    screen_point(&app.ui.view, app.ui.map_rect, &bg.grid_to_image, px)
 }
 
 pub fn max_matrix_error(map: &Map, a: &[f64; 9], b: &[f64; 9]) -> f64 {

@@ -1,8 +1,10 @@
 //! The slot the app keeps its document in: `&Document` for everybody through `Deref`, and
 //! `&mut Document` only for its parent module, the handler (see the handler's compile-fail
-//! examples), with the revisions the handler bumps.
+//! examples), with the revisions the handler bumps and the undo history: the document and its
+//! history have one owner.
 
 use crate::model::document::Document;
+use crate::model::history::History;
 
 /// The document as the app holds it: read by everybody (`Deref`), written only by the handler.
 pub struct DocSlot {
@@ -16,6 +18,8 @@ pub struct DocSlot {
     /// What the document's files held when the editor last read or wrote them (a save that
     /// would overwrite a file changed since asks first).
     pub(in crate::app) disk: crate::services::safety::DiskStamps,
+    /// The undo history: read by everybody ([`DocSlot::history`]), kept by the app.
+    pub(super) history: History,
 }
 
 impl std::ops::Deref for DocSlot {
@@ -33,7 +37,19 @@ impl DocSlot {
             scenario_revision: 0,
             map_revision: 0,
             disk: Default::default(),
+            history: History::new(),
         }
+    }
+
+    /// The undo history.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The document to change and the history recording it: for the handler only.
+    pub(super) fn write_with_history(&mut self) -> (&mut Document, &mut History) {
+        self.revision += 1;
+        (&mut self.doc, &mut self.history)
     }
 
     /// What the document's files held when the editor last read or wrote them.

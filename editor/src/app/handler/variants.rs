@@ -72,7 +72,7 @@ impl EditorApp {
             .filter(|v| Some(&v.path) != here.as_ref())
             .cloned()
             .collect();
-        self.dialog = Some(Dialog::Variants(files));
+        self.ui.dialog = Some(Dialog::Variants(files));
     }
 
     /// "Open base scenario": an opened variant's base, through the unsaved-changes guard.
