@@ -221,8 +221,8 @@ fn new_variant_starts_an_empty_one() {
     h.run();
     command(&mut h, UiCommand::NewVariant);
     // A free name beside the base is offered (the base's own would be refused).
-    let Some(Dialog::Path { dialog, .. }) = &h.state().dialog else {
-        panic!("{:?}", h.state().dialog);
+    let Some(Dialog::Path { dialog, .. }) = &h.state().ui.dialog else {
+        panic!("{:?}", h.state().ui.dialog);
     };
     assert!(
         dialog.text.ends_with("scenarios/denain-1712-variant.ron"),

@@ -112,7 +112,7 @@ impl EditorApp {
             .find(|p| std::fs::symlink_metadata(p).is_err())
             .unwrap_or_else(|| base.with_file_name(format!("{stem}-variant.ron")));
         let dialog = crate::panels::file_dialog::FileDialog::new(purpose, Some(&start), "");
-        self.dialog = Some(Dialog::Path {
+        self.ui.dialog = Some(Dialog::Path {
             dialog: Box::new(dialog),
             then: None,
         });
