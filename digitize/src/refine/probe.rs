@@ -1,0 +1,231 @@
+//! Finding the printed line across each hexside where the current model puts it: the
+//! sides' geometry, the colour profile across a side and its strongest ridge, sub-pixel.
+
+#[allow(clippy::wildcard_imports, reason = "the parent's model and constants")]
+use super::*;
+
+/// One hexside of the grid: its middle and direction in grid space.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SideGeometry {
+    /// The hex (index into `Grid::indices`) and the neighbour across, if on the map.
+    pub(super) hex: usize,
+    pub(super) other: Option<usize>,
+    pub(super) mid: [f64; 2],
+    pub(super) along: [f64; 2],
+}
+
+pub(super) fn side_geometry(grid: &Grid) -> Vec<SideGeometry> {
+    let columns = grid.columns as usize;
+    let slot = |i: HexIndex| i.row as usize * columns + i.col as usize;
+    let mut out = Vec::with_capacity(grid.hex_count() * 3 + 64);
+    for index in grid.indices() {
+        for side in sides(grid.orientation) {
+            if grid.canonical_hexside(index, side) != (index, side) {
+                continue;
+            }
+            let Some([a, b]) = grid.side_corners(index, side) else {
+                continue;
+            };
+            let [a, b] = [a, b].map(|p| [f64::from(p[0]), f64::from(p[1])]);
+            out.push(SideGeometry {
+                hex: slot(index),
+                other: grid.neighbour(index, side).map(slot),
+                mid: [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0],
+                along: [b[0] - a[0], b[1] - a[1]],
+            });
+        }
+    }
+    out
+}
+
+/// A printed line found across a side.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Observation {
+    pub(super) side: usize,
+    /// The side's middle in grid space.
+    pub(super) grid: [f64; 2],
+    /// The unit normal across the side in the image.
+    pub(super) normal: [f64; 2],
+    /// A point of the printed line in the image.
+    pub(super) found: [f64; 2],
+    pub(super) ridge: f32,
+}
+
+/// The colour of the scan at a point, bilinear between pixel centres.
+pub(super) fn bilinear(scan: &Scan, x: f64, y: f64) -> Option<[f32; 3]> {
+    let (w, h) = (scan.width() as f64, scan.height() as f64);
+    if !(x >= 0.0 && y >= 0.0 && x < w && y < h) {
+        return None;
+    }
+    let fx = (x - 0.5).clamp(0.0, w - 1.0);
+    let fy = (y - 0.5).clamp(0.0, h - 1.0);
+    let (i, j) = (fx.floor(), fy.floor());
+    let (u, v) = ((fx - i) as f32, (fy - j) as f32);
+    let (i, j) = (i as u32, j as u32);
+    let i1 = (i + 1).min(scan.width() - 1);
+    let j1 = (j + 1).min(scan.height() - 1);
+    let px = |a: u32, b: u32| scan.image.get_pixel(a, b).0.map(f32::from);
+    let (p00, p10, p01, p11) = (px(i, j), px(i1, j), px(i, j1), px(i1, j1));
+    let mut out = [0.0; 3];
+    for c in 0..3 {
+        out[c] = (1.0 - u) * (1.0 - v) * p00[c]
+            + u * (1.0 - v) * p10[c]
+            + (1.0 - u) * v * p01[c]
+            + u * v * p11[c];
+    }
+    Some(out)
+}
+
+/// Looks for the printed line across one side: the profile across it (averaged along its
+/// middle), and the strongest colour ridge in it — a stretch that differs from the paper at
+/// `gap` on both sides. Returns the line's offset along `normal` (px) and the ridge's ΔE.
+pub(super) fn find_line(
+    scan: &Scan,
+    centre: [f64; 2],
+    tangent: [f64; 2],
+    normal: [f64; 2],
+    half_along_px: f64,
+    window_px: f64,
+    gap_px: f64,
+) -> Option<(f64, f32)> {
+    let step = (window_px / 60.0).max(0.5);
+    let n = (window_px / step).ceil() as i64;
+    let along_n = ((2.0 * half_along_px).ceil() as i64).clamp(3, 24);
+    let mut profile: Vec<Lab> = Vec::with_capacity((2 * n + 1) as usize);
+    for k in -n..=n {
+        let t = k as f64 * step;
+        let mut sum = [0.0f32; 3];
+        let mut count = 0.0f32;
+        for s in 0..along_n {
+            let u = -half_along_px + 2.0 * half_along_px * (s as f64 + 0.5) / along_n as f64;
+            let x = centre[0] + tangent[0] * u + normal[0] * t;
+            let y = centre[1] + tangent[1] * u + normal[1] * t;
+            if let Some(c) = bilinear(scan, x, y) {
+                for (a, b) in sum.iter_mut().zip(c) {
+                    *a += b;
+                }
+                count += 1.0;
+            }
+        }
+        if count < along_n as f32 * 0.5 {
+            return None;
+        }
+        let rgb = sum.map(|v| (v / count).round().clamp(0.0, 255.0) as u8);
+        profile.push(srgb_to_lab(rgb));
+    }
+    let g = ((gap_px / step).round() as usize).max(1);
+    let len = profile.len();
+    if len <= 2 * g + 2 {
+        return None;
+    }
+    let mut ridge = vec![0.0f32; len];
+    for k in g..len - g {
+        let left = delta_e(profile[k], profile[k - g]);
+        let right = delta_e(profile[k], profile[k + g]);
+        ridge[k] = left.min(right);
+    }
+    let (best, peak) = ridge
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(k, v)| (k, *v))?;
+    if peak <= 0.0 {
+        return None;
+    }
+    // The centroid of the ridge above half its peak, around the peak: sub-pixel, and the
+    // middle of a line wider than one sample.
+    let half = 0.5 * peak;
+    let (mut lo, mut hi) = (best, best);
+    while lo > 0 && ridge[lo - 1] >= half {
+        lo -= 1;
+    }
+    while hi + 1 < len && ridge[hi + 1] >= half {
+        hi += 1;
+    }
+    let (mut sw, mut st) = (0.0f64, 0.0f64);
+    for (k, r) in ridge.iter().enumerate().take(hi + 1).skip(lo) {
+        let w = f64::from(r - half);
+        sw += w;
+        st += w * (k as f64 - n as f64) * step;
+    }
+    let offset = if sw > 0.0 {
+        st / sw
+    } else {
+        (best as f64 - n as f64) * step
+    };
+    Some((offset, peak))
+}
+
+/// The current model: a matrix and, maybe, a correction.
+#[derive(Debug, Clone)]
+pub(super) struct Model {
+    pub(super) m: Matrix,
+    pub(super) warp: Option<Warp>,
+}
+
+impl Model {
+    pub(super) fn map(&self, p: [f64; 2]) -> [f64; 2] {
+        let q = apply(&self.m, p);
+        match &self.warp {
+            Some(w) => {
+                let d = w.displacement(p);
+                [q[0] + d[0], q[1] + d[1]]
+            }
+            None => q,
+        }
+    }
+}
+
+/// Measures the printed line across each of `chosen` sides where `model` puts it.
+pub(super) fn measure(
+    scan: &Scan,
+    geometry: &[SideGeometry],
+    chosen: &[usize],
+    model: &Model,
+    window: impl Fn(f64) -> f64 + Sync,
+) -> (Vec<Observation>, usize) {
+    use rayon::prelude::*;
+    let results: Vec<Option<Option<Observation>>> = chosen
+        .par_iter()
+        .map(|&s| {
+            let g = &geometry[s];
+            let a = model.map([g.mid[0] - g.along[0] * 0.5, g.mid[1] - g.along[1] * 0.5]);
+            let b = model.map([g.mid[0] + g.along[0] * 0.5, g.mid[1] + g.along[1] * 0.5]);
+            let c = model.map(g.mid);
+            let length = (b[0] - a[0]).hypot(b[1] - a[1]);
+            if !(length.is_finite() && length > 2.0) {
+                return None;
+            }
+            let tangent = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
+            let normal = [-tangent[1], tangent[0]];
+            let window_px = window(length);
+            let gap = (0.08 * length).clamp(2.0, 10.0);
+            let w = f64::from(scan.width());
+            let h = f64::from(scan.height());
+            let reach = window_px + gap + 1.0;
+            if c[0] < reach || c[1] < reach || c[0] > w - reach || c[1] > h - reach {
+                return None;
+            }
+            Some(
+                find_line(
+                    scan,
+                    c,
+                    tangent,
+                    normal,
+                    HALF_ALONG * length,
+                    window_px,
+                    gap,
+                )
+                .map(|(offset, ridge)| Observation {
+                    side: s,
+                    grid: g.mid,
+                    normal,
+                    found: [c[0] + normal[0] * offset, c[1] + normal[1] * offset],
+                    ridge,
+                }),
+            )
+        })
+        .collect();
+    let probed = results.iter().filter(|r| r.is_some()).count();
+    (results.into_iter().flatten().flatten().collect(), probed)
+}

@@ -1,0 +1,212 @@
+//! Refining on the print ([`super`]).
+
+use super::*;
+use crate::calibrate::fit;
+use bataille_schema::map::{HexNaming, Orientation, Shifted};
+
+fn grid() -> Grid {
+    Grid {
+        orientation: Orientation::Flat,
+        shifted: Shifted::Odd,
+        first_column: 1,
+        first_row: 1,
+        columns: 14,
+        rows: 10,
+        hex_names: HexNaming::default(),
+    }
+}
+
+/// A sheet of hex outlines (2 px dark lines on cream paper) under `m`, bent by `bend`
+/// (image pixels → displacement), with a blue line 4 px beside some sides (a river drawn
+/// beside the grid line) and dark labels over others.
+fn sheet(grid: &Grid, m: &Matrix, bend: &dyn Fn([f64; 2]) -> [f64; 2]) -> Scan {
+    let (w, h) = (620u32, 560u32);
+    let inverse = invert(m).unwrap();
+    let apothem = 3f64.sqrt() / 2.0;
+    let scale = local_scale(m, [5.0, 5.0]);
+    let image = image::RgbImage::from_fn(w, h, |i, j| {
+        let x = [f64::from(i) + 0.5, f64::from(j) + 0.5];
+        let d = bend(x);
+        let g = apply(&inverse, [x[0] - d[0], x[1] - d[1]]);
+        let Some(hex) = grid.hex_at([g[0] as f32, g[1] as f32]) else {
+            return image::Rgb([90, 90, 90]);
+        };
+        let [cx, cy] = grid.centre(hex);
+        let (dx, dy) = (g[0] - f64::from(cx), g[1] - f64::from(cy));
+        let mut edge = f64::INFINITY;
+        for k in 0..6 {
+            let a = (f64::from(k) * 60.0 + 30.0).to_radians();
+            edge = edge.min(apothem - (dx * a.cos() + dy * a.sin()));
+        }
+        let px = edge * scale;
+        if px < 1.0 {
+            return image::Rgb([40, 35, 30]);
+        }
+        // A river 4 px inside the east sides of column 5's hexes.
+        if hex.col == 5 && dx > 0.3 && (px - 5.0).abs() < 1.5 {
+            return image::Rgb([40, 90, 200]);
+        }
+        // Labels: dark blocks over the middle of the north side of some hexes.
+        if (hex.col + hex.row) % 7 == 0 && dy < -0.6 && dx.abs() < 0.3 {
+            return image::Rgb([20, 20, 20]);
+        }
+        image::Rgb([235, 225, 195])
+    });
+    Scan { image }
+}
+
+fn centre_error(grid: &Grid, truth: &dyn Fn([f64; 2]) -> [f64; 2], r: &Refinement) -> f64 {
+    grid.indices()
+        .map(|i| {
+            let [x, y] = grid.centre(i);
+            let g = [f64::from(x), f64::from(y)];
+            let (a, b) = (truth(g), r.map(g));
+            (a[0] - b[0]).hypot(a[1] - b[1])
+        })
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn two_rough_clicks_are_refined_to_the_printed_grid_and_a_bad_click_is_named() {
+    let grid = grid();
+    let m = [24.0, 1.2, 40.0, -0.9, 23.5, 45.0, 0.0, 0.0, 1.0];
+    let scan = sheet(&grid, &m, &|_| [0.0, 0.0]);
+    let centre = |i: HexIndex| {
+        let [x, y] = grid.centre(i);
+        [f64::from(x), f64::from(y)]
+    };
+    // Two clicks 2 px off in opposite directions: the similarity from them is several px
+    // off at the far corners.
+    let (a, b) = (centre(HexIndex::new(1, 1)), centre(HexIndex::new(4, 3)));
+    let pa = apply(&m, a);
+    let pb = apply(&m, b);
+    let start = fit(
+        FitKind::Similarity,
+        &[
+            (a, [pa[0] + 2.0, pa[1] - 2.0]),
+            (b, [pb[0] - 2.0, pb[1] + 2.0]),
+        ],
+    )
+    .unwrap();
+    let before = grid
+        .indices()
+        .map(|i| {
+            let (p, q) = (apply(&m, centre(i)), apply(&start.grid_to_image, centre(i)));
+            (p[0] - q[0]).hypot(p[1] - q[1])
+        })
+        .fold(0.0, f64::max);
+    assert!(before > 5.0, "{before}");
+    let r = refine(
+        &scan,
+        &grid,
+        &start.grid_to_image,
+        &[a, b],
+        FitKind::Similarity,
+        &RefineOptions::default(),
+    )
+    .unwrap();
+    let error = centre_error(&grid, &|g| apply(&m, g), &r);
+    assert!(
+        error < 0.5,
+        "worst centre {error:.2} px off (before {before:.2})"
+    );
+    assert!(r.lines_found * 10 > r.sides_probed * 8, "{r:?}");
+    // A click 1.5 px off agrees with the print; one 9 px off does not.
+    let clicks = [
+        ("0202".to_owned(), a, [pa[0] + 1.5, pa[1]]),
+        ("0504".to_owned(), b, [pb[0] + 9.0, pb[1]]),
+    ];
+    let checked = check_clicks(&r, &clicks);
+    assert!(!checked[0].suspect && checked[1].suspect, "{checked:?}");
+    assert!(
+        checked[1]
+            .message()
+            .starts_with("0504 is 9.0 px from the centre the printed grid lines give it"),
+        "{}",
+        checked[1].message()
+    );
+}
+
+#[test]
+fn a_bowed_sheet_gets_a_local_correction() {
+    let grid = grid();
+    let m = [24.0, 0.0, 40.0, 0.0, 24.0, 45.0, 0.0, 0.0, 1.0];
+    // Up to 4 px, smooth over the sheet.
+    let bend = |x: [f64; 2]| {
+        let s = (std::f64::consts::PI * x[1] / 560.0).sin();
+        [
+            4.0 * s * (x[0] / 310.0 - 1.0),
+            2.5 * (std::f64::consts::PI * x[0] / 620.0).sin(),
+        ]
+    };
+    let scan = sheet(&grid, &m, &bend);
+    let truth = |g: [f64; 2]| {
+        let p = apply(&m, g);
+        let mut x = p;
+        for _ in 0..5 {
+            let d = bend(x);
+            x = [p[0] + d[0], p[1] + d[1]];
+        }
+        x
+    };
+    let clicked: Vec<[f64; 2]> = [
+        HexIndex::new(1, 1),
+        HexIndex::new(12, 8),
+        HexIndex::new(12, 1),
+    ]
+    .iter()
+    .map(|i| {
+        let [x, y] = grid.centre(*i);
+        [f64::from(x), f64::from(y)]
+    })
+    .collect();
+    let pairs: Vec<([f64; 2], [f64; 2])> = clicked.iter().map(|g| (*g, truth(*g))).collect();
+    let start = fit(FitKind::Affine, &pairs).unwrap();
+    let flat = refine(
+        &scan,
+        &grid,
+        &start.grid_to_image,
+        &clicked,
+        FitKind::Affine,
+        &RefineOptions { local: false },
+    )
+    .unwrap();
+    let bent = refine(
+        &scan,
+        &grid,
+        &start.grid_to_image,
+        &clicked,
+        FitKind::Affine,
+        &RefineOptions::default(),
+    )
+    .unwrap();
+    let (e_flat, e_bent) = (
+        centre_error(&grid, &truth, &flat),
+        centre_error(&grid, &truth, &bent),
+    );
+    assert!(bent.warp.is_some(), "{e_bent} vs {e_flat}");
+    assert!(e_flat > 1.5, "{e_flat}");
+    assert!(
+        e_bent < 1.0 && e_bent < 0.6 * e_flat,
+        "{e_bent} vs {e_flat}"
+    );
+}
+
+#[test]
+fn a_sheet_without_lines_keeps_the_clicks_fit() {
+    let grid = grid();
+    let image = image::RgbImage::from_pixel(400, 300, image::Rgb([230, 220, 200]));
+    let m = [20.0, 0.0, 30.0, 0.0, 20.0, 30.0, 0.0, 0.0, 1.0];
+    let result = refine(
+        &Scan { image },
+        &grid,
+        &m,
+        &[[0.0, 0.0], [9.0, 5.2]],
+        FitKind::Affine,
+        &RefineOptions::default(),
+    );
+    assert!(
+        matches!(result, Err(RefineError::NoPrintedLines { .. })),
+        "{result:?}"
+    );
+}
