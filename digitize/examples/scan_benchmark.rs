@@ -321,7 +321,13 @@ fn run_case(
         hexside_ms,
         confusions: BTreeMap::new(),
     };
-    for s in terrain.hexes.iter().filter(|s| !s.marked) {
+    // A cell the map leaves out (`short_lines`: Napoleon at Waterloo's short columns) is not a
+    // hex: the print shows paper there, and the map's shape step offers it, not the terrain.
+    for s in terrain
+        .hexes
+        .iter()
+        .filter(|s| !s.marked && !map.is_absent(s.index))
+    {
         score.hexes += 1;
         if s.confidence < DOUBTFUL {
             score.terrain_doubtful += 1;
