@@ -273,20 +273,27 @@ impl Grid {
         let naming = &self.hex_names;
         let cw = naming.column_digits as usize;
         let rw = naming.row_digits as usize;
-        let sep = naming.separator.as_str();
-        if name.len() != cw + sep.len() + rw || !name.is_ascii() {
+        let sep = naming.separator.as_bytes();
+        let bytes = name.as_bytes();
+        if bytes.len() != cw + sep.len() + rw || !name.is_ascii() {
             return None;
         }
-        let (col_text, rest) = name.split_at(cw);
-        let row_text = rest.strip_prefix(sep)?;
-        if !col_text
-            .bytes()
-            .chain(row_text.bytes())
-            .all(|b| b.is_ascii_digit())
-        {
+        // By hand: every check looks hexes up by name (a zone's, a stack's), and `str::parse`
+        // with its signs and a separator's comparison cost a fifth of the checks' time.
+        let number = |digits: &[u8]| -> Option<u32> {
+            if digits.is_empty() {
+                return None;
+            }
+            digits.iter().try_fold(0u32, |n, &d| {
+                d.is_ascii_digit()
+                    .then(|| n.checked_mul(10)?.checked_add(u32::from(d - b'0')))
+                    .flatten()
+            })
+        };
+        if !sep.is_empty() && &bytes[cw..cw + sep.len()] != sep {
             return None;
         }
-        Some((col_text.parse().ok()?, row_text.parse().ok()?))
+        Some((number(&bytes[..cw])?, number(&bytes[cw + sep.len()..])?))
     }
 
     /// The map hex of a name, with why not.

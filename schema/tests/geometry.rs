@@ -62,6 +62,32 @@ fn names_read_column_then_row() {
     };
     assert_eq!(wide.parse("015.018"), Ok(HexIndex::new(14, 17)));
     assert_eq!(wide.name(HexIndex::new(14, 17)).as_str(), "015.018");
+    // Malformed names, read by hand (issue 23): a wrong separator, a sign, a non-ASCII digit
+    // or separator, a digit count of nothing.
+    for bad in [
+        "015-018",
+        "015.+18",
+        "+15.018",
+        "０15.018",
+        "015\u{2024}18",
+        "",
+        "015.01",
+    ] {
+        assert_eq!(wide.parse_numbers(bad), None, "{bad:?}");
+    }
+    assert_eq!(wide.parse_numbers("999.000"), Some((999, 0)));
+    let mut none = grid.clone();
+    none.hex_names = HexNaming {
+        column_digits: 0,
+        row_digits: 4,
+        separator: String::new(),
+    };
+    assert_eq!(
+        none.parse_numbers("0101"),
+        None,
+        "no column digits: no name"
+    );
+    assert!(grid.parse("-101").is_err() && grid.parse("1 01").is_err());
 }
 
 #[test]
