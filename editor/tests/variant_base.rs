@@ -145,3 +145,77 @@ fn a_plain_scenario_shows_no_base() {
     command(&mut h, UiCommand::ScenarioSettings);
     assert!(!shows(&h, "base: "));
 }
+
+/// Selects an item; the tree scrolls to it, which takes a few frames.
+fn select_scrolling(h: &mut H, sel: Sel) {
+    h.state_mut().request(AppCommand::Select(Some(sel)));
+    h.run_steps(20);
+}
+
+fn zone_hexes(h: &H, id: &str) -> Vec<String> {
+    let s = scenario_of(h);
+    let zone = s.zones.iter().find(|z| z.id.as_str() == id).expect("zone");
+    zone.hexes.iter().map(|x| x.as_str().to_owned()).collect()
+}
+
+/// The order-of-battle forms show the base's values as the inspector does and reset them
+/// with the same edit; a zone the variant replaces says so, shows the base's zone and puts
+/// it back (one undoable edit).
+#[test]
+fn the_order_of_battle_forms_show_the_base_and_reset_a_replaced_zone() {
+    let (dir, variant) = files();
+    let text = VARIANT.replace(
+        "    turns: 12,\n",
+        "    turns: 12,\n    zones: {\n        \"fr-zone-aile-droite\": (hexes: [\"1312\", \"1313\", \"1314\", \"1315\", \"1316\", \"1317\"]),\n    },\n",
+    );
+    std::fs::write(&variant, text).expect("variant");
+    let mut h = harness(app_with_file(dir.path(), &variant));
+    h.run();
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
+    h.state_mut().panels.right_dock.tab = bataille_editor::panels::oob::DockTab::Oob;
+    let at = unit_at(&h, "al-douglas");
+    command(&mut h, AppCommand::Select(Some(Sel::from(at))));
+    assert!(shows(&h, "Changed from the base"), "in the unit's form");
+    assert!(shows(&h, "base: 2"), "the base's CP beside it");
+    click(&mut h, "Reset CP to base");
+    assert_eq!(cp_of(&h, "al-douglas"), Some(2));
+    command(&mut h, UiCommand::Undo);
+    assert_eq!(cp_of(&h, "al-douglas"), Some(3), "one undoable edit");
+
+    let z = scenario_of(&h)
+        .zones
+        .iter()
+        .position(|z| z.id.as_str() == "fr-zone-aile-droite")
+        .expect("zone");
+    select_scrolling(&mut h, Sel::Zone(z));
+    assert!(shows(&h, "Replaced in this variant"));
+    assert!(
+        shows(&h, "5 hexes: 1312 1313 1314 1315 1316"),
+        "the base's zone beside it"
+    );
+    assert_eq!(zone_hexes(&h, "fr-zone-aile-droite").len(), 6);
+    click(&mut h, "Reset zone to base");
+    assert_eq!(
+        zone_hexes(&h, "fr-zone-aile-droite"),
+        ["1312", "1313", "1314", "1315", "1316"]
+    );
+    assert!(!shows(&h, "Replaced in this variant"));
+    assert!(shows(&h, "As in the base scenario."));
+    command(&mut h, UiCommand::Undo);
+    assert_eq!(zone_hexes(&h, "fr-zone-aile-droite").len(), 6, "undone");
+    command(&mut h, UiCommand::Redo);
+    // Saved, the variant no longer replaces the zone.
+    command(&mut h, UiCommand::Save);
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
+    let saved = std::fs::read_to_string(&variant).expect("saved");
+    assert!(!saved.contains("fr-zone-aile-droite"), "{saved}");
+
+    // A zone the variant leaves alone.
+    let other = scenario_of(&h)
+        .zones
+        .iter()
+        .position(|z| z.id.as_str() == "fr-zone-centre")
+        .expect("zone");
+    select_scrolling(&mut h, Sel::Zone(other));
+    assert!(!shows(&h, "Replaced in this variant"));
+}

@@ -1,10 +1,11 @@
 //! An opened variant's counters against its base (issue 25): each changed field with its
 //! base's value and the edit that puts it back (one undoable step through the command
-//! handler), for the inspector.
+//! handler), for the inspector and the order-of-battle forms; a deployment zone the variant
+//! replaces, with the base's zone and the edit that puts it back.
 
 use std::collections::BTreeMap;
 
-use bataille_schema::scenario::{Commander, LineLeader, Rating, Unit};
+use bataille_schema::scenario::{Commander, LineLeader, Owner, Rating, Unit, Zone};
 use bataille_schema::{Id, Scenario};
 
 use crate::model::history::Change;
@@ -165,7 +166,67 @@ fn differences<T: Clone>(
         .collect()
 }
 
+/// How a deployment zone of an opened variant stands against the base (matched by id).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ZoneBase {
+    /// The base has no zone of this id: the variant adds it.
+    Added,
+    /// As in the base.
+    Same,
+    /// Replaced in this variant: the base's zone in words and the edit that puts it back.
+    Replaced { base: String, reset: Vec<Change> },
+}
+
+fn owner_text(o: &Owner) -> String {
+    match o {
+        Owner::Army(id) | Owner::Corps(id) => id.to_string(),
+    }
+}
+
+/// A zone in words, as the forms show the base's: its name, owner and hexes.
+pub fn describe_zone(z: &Zone) -> String {
+    let hexes: Vec<&str> = z.hexes.iter().map(|h| h.as_str()).collect();
+    let mut text = format!(
+        "{} ({}), {} hexes: {}",
+        z.name,
+        owner_text(&z.owner),
+        hexes.len(),
+        hexes.join(" ")
+    );
+    if !z.shared_with.is_empty() {
+        let shared: Vec<String> = z.shared_with.iter().map(owner_text).collect();
+        text.push_str(&format!("; shared with {}", shared.join(", ")));
+    }
+    text
+}
+
 impl VariantOrigin {
+    /// How zone `z` of the edited scenario stands against the base's zone of the same id.
+    pub fn zone_base(&self, edited: &Scenario, z: usize) -> Option<ZoneBase> {
+        let zone = edited.zones.get(z)?;
+        let Some(old) = self.base.zones.iter().find(|b| b.id == zone.id) else {
+            return Some(ZoneBase::Added);
+        };
+        let same = |a: &Zone, b: &Zone| {
+            let mut ah = a.hexes.clone();
+            let mut bh = b.hexes.clone();
+            ah.sort();
+            bh.sort();
+            a.name == b.name && a.owner == b.owner && a.shared_with == b.shared_with && ah == bh
+        };
+        if same(zone, old) {
+            return Some(ZoneBase::Same);
+        }
+        Some(ZoneBase::Replaced {
+            base: describe_zone(old),
+            reset: vec![Change::Scenario(ScenarioChange::Item {
+                path: ItemPath::Zone(z),
+                before: Some(Item::Zone(Box::new(zone.clone()))),
+                after: Some(Item::Zone(Box::new(old.clone()))),
+            })],
+        })
+    }
+
     /// How the counter at `at` of the edited scenario stands against the base: added by the
     /// variant, or the fields it changes with the base's values (matched by id, as a variant
     /// changes them).

@@ -8,7 +8,7 @@ use egui::Ui;
 
 use crate::context::{AppCommand, UiCommand, ViewContext};
 use crate::model::scenario_edit::CounterAt;
-use crate::model::variant_base::CounterBase;
+use crate::model::variant_base::{CounterBase, ZoneBase};
 
 /// The inspector's lines for a counter of an opened variant: what the variant changes, each
 /// with the base's value and "Reset to base"; nothing when no variant is open.
@@ -41,6 +41,36 @@ pub fn counter_base_ui(ctx: &ViewContext<'_>, ui: &mut Ui, s: &Scenario, at: Cou
                     }
                 });
             }
+        }
+    }
+}
+
+/// The zone form's line for a deployment zone of an opened variant: replaced in this variant
+/// (with the base's zone and "Reset zone to base", one undoable edit), added by it, or as in
+/// the base; nothing when no variant is open.
+pub fn zone_base_ui(ctx: &ViewContext<'_>, ui: &mut Ui, s: &Scenario, z: usize) {
+    let Some(origin) = &ctx.doc.variant else {
+        return;
+    };
+    match origin.zone_base(s, z) {
+        None => {}
+        Some(ZoneBase::Added) => {
+            ui.label("Added by this variant: the base has no such zone.");
+        }
+        Some(ZoneBase::Same) => {
+            ui.weak("As in the base scenario.");
+        }
+        Some(ZoneBase::Replaced { base, reset }) => {
+            ui.strong("Replaced in this variant");
+            ui.horizontal_wrapped(|ui| {
+                ui.weak(format!("base: {base}"));
+                if ui.small_button("Reset zone to base").clicked() {
+                    ctx.send(AppCommand::Edit {
+                        label: "Reset the zone to the base's".to_owned(),
+                        changes: reset,
+                    });
+                }
+            });
         }
     }
 }

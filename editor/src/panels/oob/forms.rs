@@ -153,6 +153,16 @@ impl OobPanel {
             return;
         };
         let focus = std::mem::take(&mut self.focus_form);
+        // An opened variant: the base's values beside the changed fields (issue 25), as in
+        // the inspector.
+        match sel {
+            Sel::Zone(z) => crate::panels::variant_base::zone_base_ui(cx, ui, s, z),
+            sel => {
+                if let Some(at) = CounterAt::of(sel) {
+                    crate::panels::variant_base::counter_base_ui(cx, ui, s, at);
+                }
+            }
+        }
         let commit = match &mut draft.value {
             DraftValue::Army(_) => self.army_form(ui, s, &mut draft, cx),
             DraftValue::Commander(_) => self.commander_form(ui, s, &mut draft, cx, focus),
