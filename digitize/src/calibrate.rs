@@ -335,55 +335,56 @@ fn refine_projective(mut h: Matrix, pairs: &[([f64; 2], [f64; 2])]) -> Matrix {
     h
 }
 
-/// Least squares `min |A x - b|` by Householder QR; `None` when A is rank-deficient.
+/// Least squares `min |A x - b|` by QR, folding A's rows one at a time into the triangle `R`
+/// with Givens rotations: time linear in the rows and memory only `R` (n × n), so thousands
+/// of points cost the same per point as ten (a Householder pass over all rows walked the whole
+/// matrix once per column and fell out of the cache). `None` when A is rank-deficient.
 #[allow(clippy::needless_range_loop)] // Index arithmetic reads like the textbook.
 pub(crate) fn least_squares(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
     let m = a.len();
     let n = a.first()?.len();
-    if m < n {
+    if m < n || b.len() != m {
         return None;
     }
-    let mut r: Vec<Vec<f64>> = a.to_vec();
-    let mut y = b.to_vec();
-    let scale = r
-        .iter()
-        .flat_map(|row| row.iter())
-        .fold(0.0f64, |acc, v| acc.max(v.abs()));
-    if scale == 0.0 {
-        return None;
-    }
-    for k in 0..n {
-        let norm = (k..m).map(|i| r[i][k] * r[i][k]).sum::<f64>().sqrt();
-        if norm <= 1e-12 * scale {
+    let mut r = vec![0.0f64; n * n];
+    let mut qy = vec![0.0f64; n];
+    let mut w = vec![0.0f64; n];
+    let mut scale = 0.0f64;
+    for (row, &bi) in a.iter().zip(b) {
+        if row.len() != n {
             return None;
         }
-        let alpha = if r[k][k] > 0.0 { -norm } else { norm };
-        let mut v: Vec<f64> = (k..m).map(|i| r[i][k]).collect();
-        v[0] -= alpha;
-        let vnorm2: f64 = v.iter().map(|x| x * x).sum();
-        if vnorm2 == 0.0 {
-            continue;
-        }
-        for j in k..n {
-            let dot: f64 = (k..m).map(|i| v[i - k] * r[i][j]).sum();
-            let f = 2.0 * dot / vnorm2;
-            for i in k..m {
-                r[i][j] -= f * v[i - k];
+        w.copy_from_slice(row);
+        scale = row.iter().fold(scale, |acc, v| acc.max(v.abs()));
+        let mut yi = bi;
+        for k in 0..n {
+            let x = w[k];
+            if x == 0.0 {
+                continue;
             }
+            let rkk = r[k * n + k];
+            let h = rkk.hypot(x);
+            let (c, s) = (rkk / h, x / h);
+            for j in k..n {
+                let (rj, wj) = (r[k * n + j], w[j]);
+                r[k * n + j] = c * rj + s * wj;
+                w[j] = c * wj - s * rj;
+            }
+            let t = qy[k];
+            qy[k] = c * t + s * yi;
+            yi = c * yi - s * t;
         }
-        let dot: f64 = (k..m).map(|i| v[i - k] * y[i]).sum();
-        let f = 2.0 * dot / vnorm2;
-        for i in k..m {
-            y[i] -= f * v[i - k];
-        }
+    }
+    if scale == 0.0 || !scale.is_finite() {
+        return None;
     }
     let mut x = vec![0.0; n];
     for k in (0..n).rev() {
-        let s: f64 = ((k + 1)..n).map(|j| r[k][j] * x[j]).sum();
-        if r[k][k].abs() <= 1e-12 * scale {
+        if r[k * n + k].abs() <= 1e-12 * scale {
             return None;
         }
-        x[k] = (y[k] - s) / r[k][k];
+        let s: f64 = ((k + 1)..n).map(|j| r[k * n + j] * x[j]).sum();
+        x[k] = (qy[k] - s) / r[k * n + k];
     }
     x.iter().all(|v| v.is_finite()).then_some(x)
 }
