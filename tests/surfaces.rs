@@ -446,3 +446,36 @@ fn ids_that_differ_by_dot_and_underscore_get_their_own_counter_images() {
         image::load_from_memory(&bytes).expect("a picture");
     }
 }
+
+#[test]
+fn notes_beyond_the_shared_limit_are_refused_at_load_with_their_place() {
+    let dir = tempdir();
+    let dir = dir.path();
+    std::fs::write(dir.join("small.ron"), small_map("Small test map")).unwrap();
+    let limit = bataille_schema::limits::MAX_NOTES_CHARS as usize;
+    let with_notes = |chars: usize| {
+        scenario(&unit("u1", "Regiment", "0505")).replacen(
+            "    victory: (),",
+            &format!("    victory: (notes: {}),", ron_string(&"n".repeat(chars))),
+            1,
+        )
+    };
+    // At the limit: clean. One character more: refused, with the file, line and column of
+    // the notes, by every command that loads the scenario.
+    std::fs::write(dir.join("at.ron"), with_notes(limit)).unwrap();
+    expect(&run(dir, &["validate", "at.ron"]), 0, &[]);
+    std::fs::write(dir.join("over.ron"), with_notes(limit + 1)).unwrap();
+    let line = with_notes(limit + 1)
+        .lines()
+        .position(|l| l.contains("victory: (notes"))
+        .unwrap()
+        + 1;
+    let place = format!("over.ron:{line}:");
+    expect(&run(dir, &["validate", "over.ron"]), 1, &["E0105", &place]);
+    let exported = run(
+        dir,
+        &["export", "--vassal", "over.ron", "--out", "over.vmod"],
+    );
+    expect(&exported, 1, &["E0105", &place]);
+    assert!(!dir.join("over.vmod").exists());
+}
