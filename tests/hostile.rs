@@ -767,3 +767,94 @@ fn a_12000_square_16_bit_rgba_png_is_refused_before_it_is_decoded() {
         &["huge.png", "100000×100000"],
     );
 }
+
+/// A 16 × 16 PNG whose colour profile (iCCP) inflates to `inflated` bytes: zeros compressed
+/// once in 1 MiB blocks (sync-flushed, so the blocks can be repeated) and the block repeated,
+/// about 1 KB of file per MiB of profile.
+fn iccp_bomb(inflated_mib: usize) -> Vec<u8> {
+    use flate2::{Compress, Compression, FlushCompress};
+    let mut deflater = Compress::new(Compression::best(), false);
+    let zeros = vec![0u8; 1 << 20];
+    let mut block = Vec::with_capacity(8 << 10);
+    deflater
+        .compress_vec(&zeros, &mut block, FlushCompress::Sync)
+        .expect("deflate");
+    assert_eq!(deflater.total_in(), 1 << 20, "the whole MiB in one call");
+    let mut end = Vec::with_capacity(64);
+    deflater
+        .compress_vec(&[], &mut end, FlushCompress::Finish)
+        .expect("deflate");
+    // zlib: header, the blocks, Adler-32 of n zeros (a = 1, b = n mod 65521).
+    let n = (inflated_mib as u64) << 20;
+    let mut profile = b"bomb\0\0".to_vec();
+    profile.extend_from_slice(&[0x78, 0xda]);
+    for _ in 0..inflated_mib {
+        profile.extend_from_slice(&block);
+    }
+    profile.extend_from_slice(&end);
+    profile.extend_from_slice(&((((n % 65521) as u32) << 16) | 1).to_be_bytes());
+    let mut plain = Vec::new();
+    image::RgbImage::from_pixel(16, 16, image::Rgb([200, 180, 140]))
+        .write_to(
+            &mut std::io::Cursor::new(&mut plain),
+            image::ImageFormat::Png,
+        )
+        .expect("png");
+    // The iCCP chunk goes right after IHDR (8 bytes of signature, 25 of IHDR).
+    let mut out = plain[..33].to_vec();
+    chunk(&mut out, b"iCCP", &profile);
+    out.extend_from_slice(&plain[33..]);
+    out
+}
+
+#[test]
+fn a_colour_profile_bomb_as_a_maps_scan_costs_no_memory_in_any_command() {
+    let repo = Repo::new();
+    // 1.5 GiB of profile in a 1.5 MB file: more than the whole address space the runs get.
+    let bomb = iccp_bomb(1536);
+    assert!(bomb.len() < 4 << 20, "{} bytes", bomb.len());
+    std::fs::write(repo.path("maps/bomb.png"), &bomb).expect("write");
+    let map = std::fs::read_to_string(repo.path("maps/small.ron")).expect("map");
+    let map = map.replacen(
+        "    rows: [",
+        "    background: (image: \"bomb.png\", fit: Affine, grid_to_image: (10.0, 0.0, 5.0, 0.0, 10.0, 5.0, 0.0, 0.0, 1.0)),\n    rows: [",
+        1,
+    );
+    assert!(map.contains("bomb.png"), "the map names its scan");
+    std::fs::write(repo.path("maps/small.ron"), map).expect("write");
+    // Every command that reads the scan's pixels reads them and skips the profile: the
+    // picture is used, the run ends at once, within the address space `ulimit -v` gives it
+    // (1.2 GB: inflating the profile would abort the run, its exit code not 0).
+    for (args, out) in [
+        (
+            vec!["export", "--vassal", "scenarios/s.ron", "--out", "s.vmod"],
+            "s.vmod",
+        ),
+        (
+            vec!["export", "--tiled", "maps/small.ron", "--out", "m.tmx"],
+            "m.tmx",
+        ),
+    ] {
+        let run = repo.run(&args);
+        expect(&run, 0, &[out]);
+        assert!(repo.path(out).exists(), "{args:?} wrote no {out}");
+    }
+    // The Tiled export's board is the scan resampled: a picture of the scan's colour.
+    let board = image::open(repo.path("m-scan.png"))
+        .expect("the Tiled board")
+        .to_rgba8();
+    assert!(
+        board.pixels().any(|p| p.0 == [200, 180, 140, 255]),
+        "the board shows the scan"
+    );
+    let run = digitize(&repo, "maps/bomb.png");
+    expect(&run, 0, &[]);
+    assert!(repo.path("m.ron").exists(), "digitize wrote no map");
+    // The commands that do not draw the scan do not read it: clean.
+    expect(&repo.run(&["validate", "scenarios/s.ron"]), 0, &[]);
+    expect(
+        &repo.run(&["render", "maps/small.ron", "--out", "out.png"]),
+        0,
+        &[],
+    );
+}
