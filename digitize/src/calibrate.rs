@@ -207,28 +207,21 @@ fn normalise(points: impl Iterator<Item = [f64; 2]>) -> Option<(Matrix, Vec<[f64
 }
 
 fn fit_similarity(pairs: &[([f64; 2], [f64; 2])]) -> Option<Matrix> {
-    let mut a = Vec::new();
-    let mut b = Vec::new();
-    for ([x, y], [u, v]) in pairs {
-        a.push(vec![*x, -*y, 1.0, 0.0]);
-        b.push(*u);
-        a.push(vec![*y, *x, 0.0, 1.0]);
-        b.push(*v);
-    }
-    let p = least_squares(&a, &b)?;
+    let rows = pairs
+        .iter()
+        .flat_map(|&([x, y], [u, v])| [([x, -y, 1.0, 0.0], u), ([y, x, 0.0, 1.0], v)]);
+    let p = least_squares_rows(4, rows)?;
     Some([p[0], -p[1], p[2], p[1], p[0], p[3], 0.0, 0.0, 1.0])
 }
 
 fn fit_affine(pairs: &[([f64; 2], [f64; 2])]) -> Option<Matrix> {
-    let mut a = Vec::new();
-    let mut b = Vec::new();
-    for ([x, y], [u, v]) in pairs {
-        a.push(vec![*x, *y, 1.0, 0.0, 0.0, 0.0]);
-        b.push(*u);
-        a.push(vec![0.0, 0.0, 0.0, *x, *y, 1.0]);
-        b.push(*v);
-    }
-    let p = least_squares(&a, &b)?;
+    let rows = pairs.iter().flat_map(|&([x, y], [u, v])| {
+        [
+            ([x, y, 1.0, 0.0, 0.0, 0.0], u),
+            ([0.0, 0.0, 0.0, x, y, 1.0], v),
+        ]
+    });
+    let p = least_squares_rows(6, rows)?;
     Some([p[0], p[1], p[2], p[3], p[4], p[5], 0.0, 0.0, 1.0])
 }
 
@@ -282,39 +275,45 @@ fn refine_projective(mut h: Matrix, pairs: &[([f64; 2], [f64; 2])]) -> Matrix {
     };
     let mut current = cost(&h);
     for _ in 0..20 {
-        let mut a = Vec::with_capacity(pairs.len() * 2);
-        let mut b = Vec::with_capacity(pairs.len() * 2);
-        for ([x, y], [u, v]) in pairs {
-            let w = h[6] * x + h[7] * y + 1.0;
-            if w.abs() < 1e-12 {
-                return h;
-            }
+        let w_of = |[x, y]: [f64; 2]| h[6] * x + h[7] * y + 1.0;
+        if pairs.iter().any(|&(g, _)| w_of(g).abs() < 1e-12) {
+            return h;
+        }
+        // The Jacobian's two rows a point, streamed into the solver (never held).
+        let rows = pairs.iter().flat_map(|&([x, y], [u, v])| {
+            let w = w_of([x, y]);
             let pu = (h[0] * x + h[1] * y + h[2]) / w;
             let pv = (h[3] * x + h[4] * y + h[5]) / w;
-            a.push(vec![
-                x / w,
-                y / w,
-                1.0 / w,
-                0.0,
-                0.0,
-                0.0,
-                -pu * x / w,
-                -pu * y / w,
-            ]);
-            b.push(u - pu);
-            a.push(vec![
-                0.0,
-                0.0,
-                0.0,
-                x / w,
-                y / w,
-                1.0 / w,
-                -pv * x / w,
-                -pv * y / w,
-            ]);
-            b.push(v - pv);
-        }
-        let Some(delta) = least_squares(&a, &b) else {
+            [
+                (
+                    [
+                        x / w,
+                        y / w,
+                        1.0 / w,
+                        0.0,
+                        0.0,
+                        0.0,
+                        -pu * x / w,
+                        -pu * y / w,
+                    ],
+                    u - pu,
+                ),
+                (
+                    [
+                        0.0,
+                        0.0,
+                        0.0,
+                        x / w,
+                        y / w,
+                        1.0 / w,
+                        -pv * x / w,
+                        -pv * y / w,
+                    ],
+                    v - pv,
+                ),
+            ]
+        });
+        let Some(delta) = least_squares_rows(8, rows) else {
             return h;
         };
         let mut next = h;
@@ -328,7 +327,10 @@ fn refine_projective(mut h: Matrix, pairs: &[([f64; 2], [f64; 2])]) -> Matrix {
         let improvement = current - next_cost;
         h = next;
         current = next_cost;
-        if improvement < 1e-15 {
+        // Relative to the error: a sum over more points is larger, and an absolute threshold
+        // kept many points iterating to the last of the 20 steps (work growing faster than
+        // the points).
+        if improvement <= 1e-12 * current {
             break;
         }
     }
@@ -340,20 +342,32 @@ fn refine_projective(mut h: Matrix, pairs: &[([f64; 2], [f64; 2])]) -> Matrix {
 /// of points cost the same per point as ten (a Householder pass over all rows walked the whole
 /// matrix once per column and fell out of the cache). `None` when A is rank-deficient.
 #[allow(clippy::needless_range_loop)] // Index arithmetic reads like the textbook.
-pub(crate) fn least_squares(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
-    let m = a.len();
-    let n = a.first()?.len();
-    if m < n || b.len() != m {
+pub(crate) fn least_squares<R: AsRef<[f64]>>(a: &[R], b: &[f64]) -> Option<Vec<f64>> {
+    let n = a.first()?.as_ref().len();
+    if a.len() < n || b.len() != a.len() || a.iter().any(|row| row.as_ref().len() != n) {
         return None;
     }
+    least_squares_rows(n, a.iter().zip(b.iter().copied()))
+}
+
+/// [`least_squares`] of rows given one at a time (each `n` long, with its `b`), never held:
+/// the fits stream their points' rows through it.
+#[allow(clippy::needless_range_loop)] // Index arithmetic reads like the textbook.
+fn least_squares_rows<R: AsRef<[f64]>>(
+    n: usize,
+    rows: impl Iterator<Item = (R, f64)>,
+) -> Option<Vec<f64>> {
     let mut r = vec![0.0f64; n * n];
     let mut qy = vec![0.0f64; n];
     let mut w = vec![0.0f64; n];
     let mut scale = 0.0f64;
-    for (row, &bi) in a.iter().zip(b) {
+    let mut m = 0usize;
+    for (row, bi) in rows {
+        let row = row.as_ref();
         if row.len() != n {
             return None;
         }
+        m += 1;
         w.copy_from_slice(row);
         scale = row.iter().fold(scale, |acc, v| acc.max(v.abs()));
         let mut yi = bi;
@@ -375,7 +389,7 @@ pub(crate) fn least_squares(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
             yi = c * yi - s * t;
         }
     }
-    if scale == 0.0 || !scale.is_finite() {
+    if m < n || scale == 0.0 || !scale.is_finite() {
         return None;
     }
     let mut x = vec![0.0; n];
