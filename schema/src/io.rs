@@ -56,10 +56,15 @@ pub fn parse_map(source: &SourceFile) -> Result<Map, LoadError> {
 pub fn parse_scenario(source: &SourceFile) -> Result<Scenario, LoadError> {
     expect_kind(source, DocumentKind::Scenario)?;
     sanity(source)?;
-    let scenario: Scenario = ron_options()
+    let mut scenario: Scenario = ron_options()
         .from_str(&source.text)
         .map_err(|e| parse_error(source, &e))?;
     check_version(source, scenario.format_version)?;
+    // serde grows a list by doubling (ron gives no length beforehand): the units of a big
+    // battle would be held with up to half as much again unused for the whole run.
+    for army in &mut scenario.armies {
+        army.units.shrink_to_fit();
+    }
     Ok(scenario)
 }
 

@@ -163,7 +163,14 @@ impl<'a> Ctx<'a> {
     pub fn new(scenario: &'a Scenario, map: Option<&'a Map>) -> Self {
         let mut armies = HashMap::new();
         let mut corps = HashMap::new();
-        let mut counters = Vec::new();
+        // Sized once: a big battle's counters with no growth slack.
+        let mut counters = Vec::with_capacity(
+            scenario
+                .armies
+                .iter()
+                .map(|a| a.commanders.len() + a.corps.len() + a.units.len())
+                .sum(),
+        );
         for (a, army) in scenario.armies.iter().enumerate() {
             armies.entry(army.id.as_str()).or_insert(a);
             for (c, commander) in army.commanders.iter().enumerate() {
