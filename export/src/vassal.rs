@@ -486,6 +486,8 @@ pub fn export_with_setups(
         leaders: false,
         ..RenderOptions::default()
     };
+    // The board: the scan resampled (held, it is the scan's size), or the map drawn straight
+    // into the module's zip entry at the end (never held whole).
     let board_png = match (&map.background, &options.scan) {
         (Some(background), Some(scan)) => {
             let l = layout;
@@ -500,14 +502,14 @@ pub fn export_with_setups(
                         (y - f64::from(l.offset_px[1])) / r,
                     ]
                 },
-            )?
+            )
+            .map(Some)?
         }
-        _ => bataille_render::encode_map_png(map, &layout, &render)?,
+        _ => None,
     };
     let grid = &map.grid;
     let (side, canvas) = counter_sizes(options.px_per_hex);
     let mut images: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-    images.insert("board.png".to_owned(), board_png);
     // The rules' charts (a combat results table), each an image for the chart window.
     for chart in &scenario.rules.charts {
         let (drawing, [w, h]) = bataille_render::symbology::chart(chart, 16.0);
@@ -526,17 +528,27 @@ pub fn export_with_setups(
     let all = counters(scenario, map);
     let markers = marker_counters(scenario);
     let replacements = replacement_counters(scenario, map);
+    // Each image once (the first counter with its stem draws it), drawn on every thread.
+    let mut wanted: Vec<(String, &Counter, bool)> = Vec::new();
+    let mut stems = std::collections::BTreeSet::new();
     for counter in all.iter().chain(&markers).chain(&replacements) {
         let stem = image_stem(counter);
-        let front = format!("{stem}.png");
-        if images.contains_key(&front) {
+        if images.contains_key(&format!("{stem}.png")) || !stems.insert(stem.clone()) {
             continue;
         }
-        images.insert(front, counter.png(side, canvas, false)?);
         if counter.has_back() {
-            images.insert(format!("{stem}-back.png"), counter.png(side, canvas, true)?);
+            wanted.push((format!("{stem}-back.png"), counter, true));
         }
+        wanted.push((format!("{stem}.png"), counter, false));
     }
+    let drawn: Vec<(String, Vec<u8>)> = {
+        use rayon::prelude::*;
+        wanted
+            .into_par_iter()
+            .map(|(name, counter, back)| Ok((name, counter.png(side, canvas, back)?)))
+            .collect::<Result<_, ExportError>>()?
+    };
+    images.extend(drawn);
     // Each setup's counters: the module's image when it draws the same, its own otherwise.
     let setup_counters: Vec<Vec<Counter>> =
         setups.iter().map(|s| counters(s.scenario, map)).collect();
@@ -1167,8 +1179,13 @@ pub fn export_with_setups(
         zip.start_file(name.as_str(), stored)?;
         zip.write_all(bytes).map_err(io)?;
     }
+    // PNGs are compressed already.
+    zip.start_file("images/board.png", stored)?;
+    match &board_png {
+        Some(bytes) => zip.write_all(bytes).map_err(io)?,
+        None => bataille_render::write_map_png(map, &layout, &render, &mut zip)?,
+    }
     for (name, bytes) in &images {
-        // PNGs are compressed already.
         zip.start_file(format!("images/{name}"), stored)?;
         zip.write_all(bytes).map_err(io)?;
     }

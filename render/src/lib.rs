@@ -186,12 +186,26 @@ pub fn render_map_at(
 /// of one band (and of the map's drawing), never of the whole image, and PNG's fast deflate.
 /// For boards too large to hold whole: the 200 × 200 stress map at 64 px a hex is 11,170 ×
 /// 12,898 px, 576 MB as one RGBA image (and as much again as RGB to encode it). Each band paints
-/// only the shapes that reach it, so the work stays linear in the map.
+/// only the shapes that reach it, so the work stays linear in the map. Bands are drawn on
+/// rayon's threads, as many at a time as there are threads, while the ones before are deflated.
 pub fn encode_map_png(
     map: &Map,
     layout: &Layout,
     options: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
+    let mut bytes = Vec::new();
+    write_map_png(map, layout, options, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`encode_map_png`] into a writer (a module's zip entry), so the encoded image is never held
+/// whole either.
+pub fn write_map_png(
+    map: &Map,
+    layout: &Layout,
+    options: &RenderOptions,
+    out: &mut (impl std::io::Write + Send),
+) -> Result<(), RenderError> {
     check_size(layout)?;
     /// Rows drawn at once.
     const BAND: u32 = 256;
@@ -209,40 +223,65 @@ pub fn encode_map_png(
         }
     }
     let encode = |error: png::EncodingError| RenderError::Encode(error.to_string());
-    let mut bytes = Vec::new();
-    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    let mut encoder = png::Encoder::new(out, width, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
     let mut writer = encoder.write_header().map_err(encode)?;
     let mut stream = writer.stream_writer().map_err(encode)?;
-    let mut row = Vec::with_capacity(width as usize * 3);
     let [r, g, b] = options.paper;
-    let mut band = Pixmap::new(width, BAND.min(height)).ok_or(RenderError::TooLarge {
+    let too_large = || RenderError::TooLarge {
         width: u64::from(width),
         height: u64::from(height),
-    })?;
-    for (index, items) in in_band.iter().enumerate() {
+    };
+    // One band's rows as RGB, drawn on its own pixmap: bands are independent, so they are
+    // drawn on every thread at once, a few at a time (memory stays a few bands), while the
+    // previous few are deflated in order.
+    let draw = |index: usize| -> Result<Vec<u8>, RenderError> {
         let y0 = index as u32 * BAND;
         let rows = BAND.min(height - y0);
+        let mut band = Pixmap::new(width, rows).ok_or_else(too_large)?;
         band.fill(tiny_skia::Color::from_rgba8(r, g, b, 255));
         let shift = tiny_skia::Transform::from_translate(0.0, -(y0 as f32));
-        for &i in items {
+        for &i in &in_band[index] {
             drawing.items[i].paint(&mut band, shift);
         }
-        for line in band.pixels().chunks(width as usize).take(rows as usize) {
-            row.clear();
-            for pixel in line {
-                let c = pixel.demultiply();
-                row.extend_from_slice(&[c.red(), c.green(), c.blue()]);
-            }
-            std::io::Write::write_all(&mut stream, &row)
-                .map_err(|error| RenderError::Encode(error.to_string()))?;
+        let mut rgb = Vec::with_capacity(band.pixels().len() * 3);
+        for pixel in band.pixels() {
+            let c = pixel.demultiply();
+            rgb.extend_from_slice(&[c.red(), c.green(), c.blue()]);
         }
+        Ok(rgb)
+    };
+    let at_once = rayon::current_num_threads().max(1);
+    let draw_some = |first: usize| -> Result<Vec<Vec<u8>>, RenderError> {
+        use rayon::prelude::*;
+        (first..(first + at_once).min(bands))
+            .into_par_iter()
+            .map(draw)
+            .collect()
+    };
+    let mut next = draw_some(0)?;
+    let mut first = 0;
+    while !next.is_empty() {
+        first += next.len();
+        let done = next;
+        let (drawn, written) = rayon::join(
+            || draw_some(first),
+            || -> Result<(), RenderError> {
+                for rgb in &done {
+                    std::io::Write::write_all(&mut stream, rgb)
+                        .map_err(|error| RenderError::Encode(error.to_string()))?;
+                }
+                Ok(())
+            },
+        );
+        written?;
+        next = drawn?;
     }
     stream.finish().map_err(encode)?;
     writer.finish().map_err(encode)?;
-    Ok(bytes)
+    Ok(())
 }
 
 /// The rows of the image an item may touch (a text's generously), `None` when unknown.
