@@ -13,7 +13,7 @@
 //!
 //! `cargo bench -p bataille --bench linear` (a bench binary, not criterion: most runs are whole
 //! processes; `/usr/bin/time` gives their CPU time and peak memory). `-- --quick` runs only the
-//! reports at 10,000.
+//! reports at 10,000; `-- --reports`, `-- --vassal`, `-- --calibration` only those parts.
 
 #![allow(
     clippy::unwrap_used,
@@ -287,15 +287,25 @@ fn calibration() {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    // `--reports`, `--vassal`, `--calibration`: only those parts (all when none is named).
+    let parts = ["--reports", "--vassal", "--calibration"];
+    let all = !parts.iter().any(|p| has(p));
     let dir = tempdir();
     std::fs::write(dir.join("small.ron"), MAP).expect("write the map");
-    if quick {
+    if has("--quick") {
         reports(&dir, &[10_000]);
     } else {
-        reports(&dir, &[10_000, 100_000]);
-        stress(&dir);
-        calibration();
+        if all || has("--reports") {
+            reports(&dir, &[10_000, 100_000]);
+        }
+        if all || has("--vassal") {
+            stress(&dir);
+        }
+        if all || has("--calibration") {
+            calibration();
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
