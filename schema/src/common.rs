@@ -3,6 +3,13 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// Longest `notes` text accepted, in characters, wherever a file has one (a map's, a
+/// scenario's, a chart's, the victory's, a miniatures conversion's, a system's, a variant's):
+/// the JSON Schema gives each `notes` this `maxLength`, so a longer one is refused at load with
+/// its place, before a renderer, the kit or the module copies it. The longest notes in the
+/// bundled battles are about 1,300 characters.
+pub const MAX_NOTES_CHARS: u32 = 20_000;
+
 /// The JSON Schema pattern of a hex name: column digits then row digits, with an optional
 /// separator (`1518`, `015018`, `15.18`). The map's `hex_names` says which form it uses.
 pub const HEX_NAME_PATTERN: &str = r"^[0-9]{2,3}[.\-]?[0-9]{2,3}$";

@@ -14,12 +14,9 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Deepest nesting of brackets accepted.
 pub const MAX_DEPTH: usize = 64;
 
-/// Longest `notes` text accepted, in characters, wherever a file has one (a map's, a
-/// scenario's, a chart's, the victory's, a miniatures conversion's, a system's, a variant's):
-/// the JSON Schema gives each `notes` this `maxLength`, so a longer one is refused at load with
-/// its place, before a renderer, the kit or the module copies it. The longest notes in the
-/// bundled battles are about 1,300 characters.
-pub const MAX_NOTES_CHARS: u32 = 20_000;
+/// Longest `notes` text accepted, in characters (defined beside the shared types, which
+/// every document's `notes` field names).
+pub use crate::common::MAX_NOTES_CHARS;
 
 /// The ron options every file is read and written with: `Some` may be left out, and nesting
 /// is limited so hostile input cannot overflow the stack.

@@ -20,7 +20,7 @@ pub struct Map {
     pub name: String,
     /// Free text: where the map comes from, what is reconstructed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::limits::MAX_NOTES_CHARS))]
+    #[schemars(length(max = crate::common::MAX_NOTES_CHARS))]
     pub notes: Option<String>,
     /// The hex grid: orientation, offset, numbering, size.
     pub grid: Grid,

@@ -58,7 +58,7 @@ pub struct Scenario {
     pub language: Option<String>,
     /// Where the data comes from and what is reconstructed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::limits::MAX_NOTES_CHARS))]
+    #[schemars(length(max = crate::common::MAX_NOTES_CHARS))]
     pub notes: Option<String>,
     /// Diagnostic codes allowed in the whole scenario (`["W0601"]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -105,7 +105,7 @@ pub struct MiniaturesUse {
     pub file: String,
     /// Where the conversion comes from and what is reconstructed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::limits::MAX_NOTES_CHARS))]
+    #[schemars(length(max = crate::common::MAX_NOTES_CHARS))]
     pub notes: Option<String>,
     /// Conversion rules, in order: every rule that matches a unit applies, a later one over an
     /// earlier one; a unit's own `ratings` for this system override them all.

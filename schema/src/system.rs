@@ -32,7 +32,7 @@ pub struct System {
     pub source: String,
     /// What is read from the text and what is reconstructed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::limits::MAX_NOTES_CHARS))]
+    #[schemars(length(max = crate::common::MAX_NOTES_CHARS))]
     pub notes: Option<String>,
     /// Minutes of real time per move, when the rules say.
     #[serde(default, skip_serializing_if = "Option::is_none")]

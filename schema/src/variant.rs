@@ -53,7 +53,7 @@ pub struct Variant {
     pub base: String,
     /// What the variant supposes and why (printed in the kit, shown in the module).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::limits::MAX_NOTES_CHARS))]
+    #[schemars(length(max = crate::common::MAX_NOTES_CHARS))]
     pub notes: Option<String>,
     /// What the what-if rests on: books, letters, orders of battle.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -251,7 +251,7 @@ pub struct VictoryChange {
     pub leader_losses: Option<Vec<LeaderLoss>>,
     /// The victory notes, replacing the base's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::limits::MAX_NOTES_CHARS))]
+    #[schemars(length(max = crate::common::MAX_NOTES_CHARS))]
     pub notes: Option<String>,
 }
 

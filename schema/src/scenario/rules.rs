@@ -81,7 +81,7 @@ pub struct Chart {
     pub results: BTreeMap<String, String>,
     /// Notes printed under it (odds beyond the table, rounding).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::limits::MAX_NOTES_CHARS))]
+    #[schemars(length(max = crate::common::MAX_NOTES_CHARS))]
     pub notes: Option<String>,
 }
 

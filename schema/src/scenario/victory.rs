@@ -33,7 +33,7 @@ pub struct Victory {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<VictoryCondition>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(max = crate::limits::MAX_NOTES_CHARS))]
+    #[schemars(length(max = crate::common::MAX_NOTES_CHARS))]
     pub notes: Option<String>,
 }
 
