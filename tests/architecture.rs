@@ -30,7 +30,6 @@ use syn::visit::Visit;
 const LONG_FILES_ALLOWED: &[&str] = &[
     "export/src/vassal.rs",
     "export/src/print.rs",
-    "export/src/tiled.rs",
     "export/src/print/charts.rs",
 ];
 

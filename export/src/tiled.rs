@@ -19,11 +19,20 @@ use std::path::{Path, PathBuf};
 
 use bataille_render::symbology;
 use bataille_render::tiny_skia::{Pixmap, Transform};
-use bataille_schema::map::{Orientation, OverlaySymbol};
+use bataille_schema::map::OverlaySymbol;
 use bataille_schema::scenario::Placement;
 use bataille_schema::{HexIndex, Map, Scenario};
 
 use crate::{ExportError, xml};
+
+mod geometry;
+mod roads;
+mod scan;
+
+pub use geometry::TiledGeometry;
+pub use roads::road_chains;
+pub use scan::resample;
+use scan::resample_scan;
 
 /// Tile width, height and side length on a flat map (swap width and height when pointy).
 pub const TILE_LONG: u32 = 64;
@@ -68,106 +77,6 @@ impl TiledFiles {
         std::iter::once(tmx_path.to_path_buf())
             .chain(self.images.iter().map(|(name, _)| dir.join(name)))
             .collect()
-    }
-}
-
-/// The affine map from the grid's space (`Grid::centre`) to Tiled's pixels.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TiledGeometry {
-    pub scale: [f64; 2],
-    pub offset: [f64; 2],
-    pub tile_width: u32,
-    pub tile_height: u32,
-    pub stagger_x: bool,
-    pub stagger_even: bool,
-    /// The map's size in pixels as Tiled computes it.
-    pub width_px: u32,
-    pub height_px: u32,
-}
-
-impl TiledGeometry {
-    pub fn of(map: &Map) -> TiledGeometry {
-        let grid = &map.grid;
-        let k = f64::from(TILE_SHORT) / 3f64.sqrt();
-        let half = f64::from(SIDE);
-        match grid.orientation {
-            Orientation::Flat => {
-                let even = grid.columns > 1
-                    && grid.centre(HexIndex::new(1, 0))[1] < grid.centre(HexIndex::new(0, 0))[1];
-                let column_width = (TILE_LONG - SIDE) / 2 + SIDE;
-                TiledGeometry {
-                    scale: [half, k],
-                    offset: [
-                        f64::from(TILE_LONG) / 2.0,
-                        f64::from(TILE_SHORT) / 2.0
-                            + if even { f64::from(TILE_SHORT / 2) } else { 0.0 },
-                    ],
-                    tile_width: TILE_LONG,
-                    tile_height: TILE_SHORT,
-                    stagger_x: true,
-                    stagger_even: even,
-                    width_px: grid.columns * column_width + (TILE_LONG - SIDE) / 2,
-                    height_px: grid.rows * TILE_SHORT
-                        + if grid.columns > 1 { TILE_SHORT / 2 } else { 0 },
-                }
-            }
-            Orientation::Pointy => {
-                let even = grid.rows > 1
-                    && grid.centre(HexIndex::new(0, 1))[0] < grid.centre(HexIndex::new(0, 0))[0];
-                let row_height = (TILE_LONG - SIDE) / 2 + SIDE;
-                TiledGeometry {
-                    scale: [k, half],
-                    offset: [
-                        f64::from(TILE_SHORT) / 2.0
-                            + if even { f64::from(TILE_SHORT / 2) } else { 0.0 },
-                        f64::from(TILE_LONG) / 2.0,
-                    ],
-                    tile_width: TILE_SHORT,
-                    tile_height: TILE_LONG,
-                    stagger_x: false,
-                    stagger_even: even,
-                    width_px: grid.columns * TILE_SHORT
-                        + if grid.rows > 1 { TILE_SHORT / 2 } else { 0 },
-                    height_px: grid.rows * row_height + (TILE_LONG - SIDE) / 2,
-                }
-            }
-        }
-    }
-
-    /// A point of the grid's space in Tiled's pixels.
-    pub fn to_tiled(&self, p: [f32; 2]) -> [f64; 2] {
-        [
-            f64::from(p[0]) * self.scale[0] + self.offset[0],
-            f64::from(p[1]) * self.scale[1] + self.offset[1],
-        ]
-    }
-
-    /// The transform drawing grid space into Tiled's pixels.
-    pub fn transform(&self) -> Transform {
-        Transform::from_row(
-            self.scale[0] as f32,
-            0.0,
-            0.0,
-            self.scale[1] as f32,
-            self.offset[0] as f32,
-            self.offset[1] as f32,
-        )
-    }
-
-    /// Tiled's own centre of a cell (`HexagonalRenderer::tileToScreenCoords` plus half a tile).
-    pub fn tiled_centre(&self, col: u32, row: u32) -> [f64; 2] {
-        let (w, h) = (self.tile_width, self.tile_height);
-        if self.stagger_x {
-            let staggered = (col % 2 == 1) != self.stagger_even;
-            let x = col * ((w - SIDE) / 2 + SIDE);
-            let y = row * h + if staggered { h / 2 } else { 0 };
-            [f64::from(x + w / 2), f64::from(y + h / 2)]
-        } else {
-            let staggered = (row % 2 == 1) != self.stagger_even;
-            let y = row * ((h - SIDE) / 2 + SIDE);
-            let x = col * w + if staggered { w / 2 } else { 0 };
-            [f64::from(x + w / 2), f64::from(y + h / 2)]
-        }
     }
 }
 
@@ -586,158 +495,8 @@ pub fn export(
     Ok(TiledFiles { tmx, images })
 }
 
-/// A road network as chains of hexes: each chain runs between hexes where the road ends or
-/// forks (or round a loop), each link joining neighbours the renderer joins; a lone road hex
-/// is a chain of one.
-pub fn road_chains(grid: &bataille_schema::Grid, hexes: &BTreeSet<HexIndex>) -> Vec<Vec<HexIndex>> {
-    let is_road = |index: HexIndex| hexes.contains(&index);
-    let links: BTreeMap<HexIndex, Vec<HexIndex>> = hexes
-        .iter()
-        .map(|&a| {
-            let linked = grid
-                .neighbours(a)
-                .map(|(_, b)| b)
-                .filter(|&b| symbology::part::road_linked(grid, &is_road, a, b))
-                .collect();
-            (a, linked)
-        })
-        .collect();
-    let mut used: BTreeSet<(HexIndex, HexIndex)> = BTreeSet::new();
-    let key = |a: HexIndex, b: HexIndex| if a < b { (a, b) } else { (b, a) };
-    let mut chains = Vec::new();
-    let walk = |start: HexIndex, used: &mut BTreeSet<(HexIndex, HexIndex)>| {
-        let mut out = Vec::new();
-        for &next in &links[&start] {
-            if used.contains(&key(start, next)) {
-                continue;
-            }
-            let mut chain = vec![start];
-            let (mut previous, mut here) = (start, next);
-            used.insert(key(start, next));
-            loop {
-                chain.push(here);
-                let onward = &links[&here];
-                if onward.len() != 2 {
-                    break;
-                }
-                let Some(&after) = onward.iter().find(|&&h| h != previous) else {
-                    break;
-                };
-                if !used.insert(key(here, after)) {
-                    break;
-                }
-                (previous, here) = (here, after);
-            }
-            out.push(chain);
-        }
-        out
-    };
-    // From the ends and forks first, then round what is left (loops).
-    for (&hex, linked) in &links {
-        if linked.is_empty() {
-            chains.push(vec![hex]);
-        } else if linked.len() != 2 {
-            chains.extend(walk(hex, &mut used));
-        }
-    }
-    for &hex in links.keys() {
-        chains.extend(walk(hex, &mut used));
-    }
-    chains
-}
-
 fn argb([r, g, b]: [u8; 3]) -> String {
     format!("#ff{r:02x}{g:02x}{b:02x}")
-}
-
-/// The scan resampled (bilinear) into Tiled's pixels.
-fn resample_scan(
-    map: &Map,
-    background: &bataille_schema::map::Background,
-    path: &Path,
-    geometry: &TiledGeometry,
-) -> Result<Vec<u8>, ExportError> {
-    let _ = map;
-    let g = *geometry;
-    resample(
-        background,
-        path,
-        (geometry.width_px, geometry.height_px),
-        move |x, y| {
-            [
-                (x - g.offset[0]) / g.scale[0],
-                (y - g.offset[1]) / g.scale[1],
-            ]
-        },
-    )
-}
-
-/// A scan resampled (bilinear) into an image of `size` pixels: each pixel's centre goes back to
-/// grid space by `to_grid`, then through the scan's fit (`grid_to_image`, projective) to the
-/// scan's pixels. Pixels that fall off the scan stay transparent. A PNG.
-pub fn resample(
-    background: &bataille_schema::map::Background,
-    path: &Path,
-    (w, h): (u32, u32),
-    to_grid: impl Fn(f64, f64) -> [f64; 2],
-) -> Result<Vec<u8>, ExportError> {
-    let scan = bataille_digitize::scan::load_scan(
-        path,
-        &bataille_digitize::scan::ScanLimits::default(),
-        &bataille_digitize::scan::no_progress,
-    )
-    .map_err(|error| ExportError::Scan {
-        path: path.display().to_string(),
-        message: error.to_string(),
-    })?;
-    let m = background.grid_to_image;
-    let mut out = image::RgbaImage::new(w, h);
-    for (x, y, pixel) in out.enumerate_pixels_mut() {
-        let [gx, gy] = to_grid(f64::from(x) + 0.5, f64::from(y) + 0.5);
-        let wz = m[6] * gx + m[7] * gy + m[8];
-        if wz.abs() < 1e-12 || !wz.is_finite() {
-            continue;
-        }
-        let sx = (m[0] * gx + m[1] * gy + m[2]) / wz;
-        let sy = (m[3] * gx + m[4] * gy + m[5]) / wz;
-        if let Some(rgb) = bilinear(&scan.image, sx, sy) {
-            *pixel = image::Rgba([rgb[0], rgb[1], rgb[2], 255]);
-        }
-    }
-    let mut bytes = Vec::new();
-    image::DynamicImage::ImageRgba8(out)
-        .write_to(
-            &mut std::io::Cursor::new(&mut bytes),
-            image::ImageFormat::Png,
-        )
-        .map_err(|error| ExportError::Scan {
-            path: path.display().to_string(),
-            message: error.to_string(),
-        })?;
-    Ok(bytes)
-}
-
-fn bilinear(image: &image::RgbImage, x: f64, y: f64) -> Option<[u8; 3]> {
-    let (w, h) = (f64::from(image.width()), f64::from(image.height()));
-    if !(x >= 0.0 && y >= 0.0 && x < w && y < h) {
-        return None;
-    }
-    let fx = (x - 0.5).clamp(0.0, w - 1.0);
-    let fy = (y - 0.5).clamp(0.0, h - 1.0);
-    let (x0, y0) = (fx.floor() as u32, fy.floor() as u32);
-    let (x1, y1) = (
-        (x0 + 1).min(image.width() - 1),
-        (y0 + 1).min(image.height() - 1),
-    );
-    let (tx, ty) = (fx - f64::from(x0), fy - f64::from(y0));
-    let p = |x: u32, y: u32| image.get_pixel(x, y).0;
-    let mut out = [0u8; 3];
-    for (c, slot) in out.iter_mut().enumerate() {
-        let top = f64::from(p(x0, y0)[c]) * (1.0 - tx) + f64::from(p(x1, y0)[c]) * tx;
-        let bottom = f64::from(p(x0, y1)[c]) * (1.0 - tx) + f64::from(p(x1, y1)[c]) * tx;
-        *slot = (top * (1.0 - ty) + bottom * ty).round().clamp(0.0, 255.0) as u8;
-    }
-    Some(out)
 }
 
 /// The stem for the export's image files: the `.tmx` file's stem, letters, digits, `-` and

@@ -1,0 +1,99 @@
+//! The map's digitised scan under Tiled's (or VASSAL's) layout: read within the scan limits
+//! and resampled through its fit.
+
+use std::path::Path;
+
+use bataille_schema::Map;
+
+use super::TiledGeometry;
+use crate::ExportError;
+
+/// The scan resampled (bilinear) into Tiled's pixels.
+pub(super) fn resample_scan(
+    map: &Map,
+    background: &bataille_schema::map::Background,
+    path: &Path,
+    geometry: &TiledGeometry,
+) -> Result<Vec<u8>, ExportError> {
+    let _ = map;
+    let g = *geometry;
+    resample(
+        background,
+        path,
+        (geometry.width_px, geometry.height_px),
+        move |x, y| {
+            [
+                (x - g.offset[0]) / g.scale[0],
+                (y - g.offset[1]) / g.scale[1],
+            ]
+        },
+    )
+}
+
+/// A scan resampled (bilinear) into an image of `size` pixels: each pixel's centre goes back to
+/// grid space by `to_grid`, then through the scan's fit (`grid_to_image`, projective) to the
+/// scan's pixels. Pixels that fall off the scan stay transparent. A PNG.
+pub fn resample(
+    background: &bataille_schema::map::Background,
+    path: &Path,
+    (w, h): (u32, u32),
+    to_grid: impl Fn(f64, f64) -> [f64; 2],
+) -> Result<Vec<u8>, ExportError> {
+    let scan = bataille_digitize::scan::load_scan(
+        path,
+        &bataille_digitize::scan::ScanLimits::default(),
+        &bataille_digitize::scan::no_progress,
+    )
+    .map_err(|error| ExportError::Scan {
+        path: path.display().to_string(),
+        message: error.to_string(),
+    })?;
+    let m = background.grid_to_image;
+    let mut out = image::RgbaImage::new(w, h);
+    for (x, y, pixel) in out.enumerate_pixels_mut() {
+        let [gx, gy] = to_grid(f64::from(x) + 0.5, f64::from(y) + 0.5);
+        let wz = m[6] * gx + m[7] * gy + m[8];
+        if wz.abs() < 1e-12 || !wz.is_finite() {
+            continue;
+        }
+        let sx = (m[0] * gx + m[1] * gy + m[2]) / wz;
+        let sy = (m[3] * gx + m[4] * gy + m[5]) / wz;
+        if let Some(rgb) = bilinear(&scan.image, sx, sy) {
+            *pixel = image::Rgba([rgb[0], rgb[1], rgb[2], 255]);
+        }
+    }
+    let mut bytes = Vec::new();
+    image::DynamicImage::ImageRgba8(out)
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .map_err(|error| ExportError::Scan {
+            path: path.display().to_string(),
+            message: error.to_string(),
+        })?;
+    Ok(bytes)
+}
+
+fn bilinear(image: &image::RgbImage, x: f64, y: f64) -> Option<[u8; 3]> {
+    let (w, h) = (f64::from(image.width()), f64::from(image.height()));
+    if !(x >= 0.0 && y >= 0.0 && x < w && y < h) {
+        return None;
+    }
+    let fx = (x - 0.5).clamp(0.0, w - 1.0);
+    let fy = (y - 0.5).clamp(0.0, h - 1.0);
+    let (x0, y0) = (fx.floor() as u32, fy.floor() as u32);
+    let (x1, y1) = (
+        (x0 + 1).min(image.width() - 1),
+        (y0 + 1).min(image.height() - 1),
+    );
+    let (tx, ty) = (fx - f64::from(x0), fy - f64::from(y0));
+    let p = |x: u32, y: u32| image.get_pixel(x, y).0;
+    let mut out = [0u8; 3];
+    for (c, slot) in out.iter_mut().enumerate() {
+        let top = f64::from(p(x0, y0)[c]) * (1.0 - tx) + f64::from(p(x1, y0)[c]) * tx;
+        let bottom = f64::from(p(x0, y1)[c]) * (1.0 - tx) + f64::from(p(x1, y1)[c]) * tx;
+        *slot = (top * (1.0 - ty) + bottom * ty).round().clamp(0.0, 255.0) as u8;
+    }
+    Some(out)
+}
