@@ -246,7 +246,7 @@ fn stroke(app: &mut EditorApp) {
 }
 
 fn stroke_fixture(size: u32) -> EditorApp {
-    let mut app = app_with(bench_map(size));
+    let app = app_with(bench_map(size));
     app.ui.view.rebuild_dirty(&app.doc, None);
     app
 }

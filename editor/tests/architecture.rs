@@ -634,6 +634,39 @@ fn the_map_is_painted_and_offered_the_pointer_through_its_listed_layers() {
         frame.contains("MapLayerKind::ORDER.into_iter().rev()"),
         "offered the pointer top first"
     );
+    // The scan and the terrain too (they were the map view's, painted by the frame beside the
+    // list, and the legend's eyedropper took the click before it): the map view is drawn, the
+    // scan painted and its colour picked only by the terrain's layers.
+    for (rel, code) in code_of_files() {
+        if rel.starts_with("map/") || rel == "layers/terrain.rs" {
+            continue;
+        }
+        for side_door in ["paint_with(", "view.paint(", "paint_scan(", "patch_colour("] {
+            assert!(
+                !code.contains(side_door),
+                "{rel} calls `{side_door}`: the scan and the terrain are map layers \
+                 (layers/terrain.rs)"
+            );
+        }
+    }
+    assert!(
+        !frame.contains("legend.picking"),
+        "the eyedropper's click is the scan layer's"
+    );
+    // The frame paints every listed layer (but the top one, painted after the input), and skips
+    // none with a match of its own.
+    let paint_loop = frame
+        .split_once("for kind in MapLayerKind::ORDER {")
+        .expect("the paint loop")
+        .1
+        .split_once("let (pointer, delta")
+        .expect("then the input")
+        .0;
+    let skipped = paint_loop.matches("MapLayerKind::").count();
+    assert_eq!(
+        skipped, 1,
+        "only the tool's feedback waits for the input:\n{paint_loop}"
+    );
 }
 
 /// One door in (issue 26): the editor reads a document (a map, a scenario, a system, what they

@@ -569,7 +569,7 @@ fn the_largest_map_opens_at_once_and_is_drawn_off_the_ui_thread() {
     assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
     h.step();
     assert_eq!(
-        h.state().ui.view.rebuilt_chunks,
+        h.state().ui.view.rebuilt_chunks(),
         0,
         "no chunk mesh is built for a map drawn as one image"
     );
@@ -580,7 +580,7 @@ fn the_largest_map_opens_at_once_and_is_drawn_off_the_ui_thread() {
     // Zoomed in, only the chunks in view are built.
     h.state_mut().execute(UiCommand::Zoom100);
     h.step();
-    let built = h.state().ui.view.rebuilt_chunks;
+    let built = h.state().ui.view.rebuilt_chunks();
     assert!(built > 0 && built < 200, "{built} chunks built");
     // Another file opened meanwhile: the painting stops.
     h.state_mut().execute(UiCommand::ZoomOut);

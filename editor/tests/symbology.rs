@@ -50,7 +50,7 @@ fn load(name: &str) -> Map {
 /// The editor's meshes for the whole map (every chunk), layer by layer.
 fn editor_meshes(map: &Map) -> Vec<std::sync::Arc<Mesh>> {
     let (doc, _) = Document::from_map(map.clone(), None);
-    let mut view = MapView::default();
+    let view = MapView::default();
     view.rebuild_dirty(&doc, None);
     view.grid_meshes().into_iter().map(|(_, m)| m).collect()
 }

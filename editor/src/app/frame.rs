@@ -194,19 +194,16 @@ impl EditorApp {
             rect,
             pointer,
         };
-        // The layers, bottom first (`MapLayerKind::ORDER`): the scan and the terrain are the map
-        // view's meshes, the others handed the context. The tool's feedback is the top layer,
-        // painted once this frame's input has moved the pointer's things.
+        // The view placed in this frame's rectangle (a fit asked for, the map kept still when a
+        // panel beside it changed) before anything is drawn in it.
+        self.ui.view.place(&self.doc.map.grid, rect);
+        // The layers, bottom first (`MapLayerKind::ORDER`), each handed the context. The tool's
+        // feedback is the top layer, painted once this frame's input has moved the pointer's
+        // things.
         use crate::layers::MapLayerKind;
         for kind in MapLayerKind::ORDER {
-            match kind {
-                // The scan is painted with the terrain, under its grid lines.
-                MapLayerKind::Scan => {}
-                MapLayerKind::Terrain => self.paint_map(&painter, rect),
-                MapLayerKind::ToolFeedback => {}
-                _ => {
-                    self.with_layer(kind, |cx, layer| layer.paint(cx, &map));
-                }
+            if kind != MapLayerKind::ToolFeedback {
+                self.with_layer(kind, |cx, layer| layer.paint(cx, &map));
             }
         }
 
@@ -270,13 +267,12 @@ impl EditorApp {
             None => (primary, secondary, middle),
         };
 
-        // The legend's eyedropper (a click mode of the legend window) takes the click first;
-        // then the map's layers, top first; what none takes is the tool's stroke.
+        // The map's layers, top first: first a click mode that is on (the legend's eyedropper
+        // on the scan) holds the click, then the layers' own input; what none takes is the
+        // tool's stroke.
         let panning = space || middle;
-        let picking = self.ui.tools.stroke.is_none()
-            && self.legend_pick_input(&response, rect, pointer, panning);
-        let mut took = picking;
-        if !took && self.ui.tools.stroke.is_none() {
+        let mut took = false;
+        if self.ui.tools.stroke.is_none() {
             let input = crate::layers::MapPointer {
                 ui,
                 response: &response,
@@ -284,13 +280,13 @@ impl EditorApp {
                 panning,
                 modal_open: !self.no_modal_open(),
             };
-            for kind in MapLayerKind::ORDER.into_iter().rev() {
-                let took_it = self.with_layer(kind, |cx, layer| layer.input(cx, &map, &input));
-                if took_it == Some(true) {
-                    took = true;
-                    break;
-                }
-            }
+            took =
+                MapLayerKind::ORDER.into_iter().rev().any(|kind| {
+                    self.with_layer(kind, |cx, layer| layer.mode_input(cx, &map, &input))
+                }) || MapLayerKind::ORDER
+                    .into_iter()
+                    .rev()
+                    .any(|kind| self.with_layer(kind, |cx, layer| layer.input(cx, &map, &input)));
         }
 
         self.with_context(|cx, _| crate::layers::keys::input(cx, ui, &response));
@@ -361,30 +357,6 @@ impl EditorApp {
         }
     }
 
-    /// Paints the map with the scan between the terrain and the grid lines (the flicker's scan
-    /// phase shows the scan's own rivers and symbols, not the map's).
-    fn paint_map(&mut self, painter: &egui::Painter, rect: egui::Rect) {
-        let time = painter.ctx().input(|i| i.time);
-        let (opacity, scan_alone) = self.services.digitise.scan_opacity(time);
-        let layers = self.ui.view.layers;
-        if scan_alone {
-            self.ui.view.layers.hexsides = false;
-            self.ui.view.layers.overlays = false;
-            self.ui.view.layers.labels = false;
-        }
-        let scan = self.services.digitise.scan.as_ref();
-        let background = self.doc.map.background.as_ref();
-        self.ui
-            .view
-            .paint_with(painter, rect, &self.doc, |painter, view| {
-                if let (Some(loaded), Some(bg)) = (scan, background) {
-                    let matrix = &bg.grid_to_image;
-                    crate::map::scan::paint_scan(painter, view, rect, loaded, matrix, opacity);
-                }
-            });
-        self.ui.view.layers = layers;
-    }
-
     /// Per frame, before the panels: the digitising session's jobs (a finished import sets the
     /// map's background, one undo step, or says why it could not), its page brought up in the
     /// right dock when it opens, and the import dialog.
@@ -413,44 +385,6 @@ impl EditorApp {
             self.ui.settings.show_right_dock = true;
         }
         self.with_context(|cx, panels| panels.digitise.import_dialog_ui(cx, ctx));
-    }
-
-    /// The legend's eyedropper (issue 11, trip 9): while it is on, a click on the map takes the
-    /// scan's colour under the pointer (the median of a small patch, so halftone dots and JPEG
-    /// noise do not decide) for the legend's colour, applied as one edit. Returns whether it is
-    /// on (then the map's tools leave the click alone).
-    fn legend_pick_input(
-        &mut self,
-        response: &egui::Response,
-        rect: egui::Rect,
-        pointer: Option<egui::Pos2>,
-        panning: bool,
-    ) -> bool {
-        let on = self.panels.legend.picking.is_some();
-        let click = crate::layers::ModeClick::read(on, response, pointer, panning);
-        let crate::layers::ModeClick::Click(pos) = click else {
-            return click.held();
-        };
-        let (Some(scan), Some(bg)) = (
-            self.services.digitise.scan.as_ref(),
-            self.doc.map.background.as_ref(),
-        ) else {
-            return true;
-        };
-        let px = crate::map::scan::image_point(&self.ui.view, rect, &bg.grid_to_image, pos);
-        match crate::map::scan::patch_colour(&scan.scan, px) {
-            Some(rgb) => self
-                .panels
-                .legend
-                .take_colour(&self.doc, rgb, &self.own.commands),
-            None => {
-                self.panels.legend.error = Some(format!(
-                    "no scan at that point (pixel {:.0}, {:.0}): click on the scan",
-                    px[0], px[1]
-                ));
-            }
-        }
-        true
     }
 
     /// The button of a click pressed and released within this frame over the map (none while a

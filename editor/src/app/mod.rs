@@ -237,26 +237,30 @@ impl EditorApp {
     }
 
     /// Runs `f` with this frame's context and the map layer `kind`, its state lent (the
-    /// scenario layer, the digitising session, the table overlay); `None` for the layers the
-    /// map view draws (the scan and the terrain).
+    /// scenario layer, the digitising session, the legend's eyedropper, the table overlay).
+    /// Every kind of [`crate::layers::MapLayerKind::ORDER`] is a layer here.
     pub(crate) fn with_layer<R>(
         &mut self,
         kind: crate::layers::MapLayerKind,
         f: impl FnOnce(&crate::context::ViewContext<'_>, &mut dyn crate::layers::MapLayer) -> R,
-    ) -> Option<R> {
+    ) -> R {
         use crate::layers::MapLayerKind as K;
-        use crate::layers::{feedback, scan, scenario, table};
+        use crate::layers::{feedback, scan, scenario, table, terrain};
         self.with_lent(|cx, panels, digitise, overlay| match kind {
-            K::Scan | K::Terrain => None,
-            K::Zones => Some(f(cx, &mut scenario::Zones(&mut panels.scenario_layer))),
-            K::Counters => Some(f(cx, &mut scenario::Counters(&mut panels.scenario_layer))),
-            K::CommandRadius => Some(f(cx, &mut scenario::CommandRadius(&panels.scenario_layer))),
+            K::Scan => {
+                let legend = &mut panels.legend;
+                f(cx, &mut terrain::Scan { legend, digitise })
+            }
+            K::Terrain => f(cx, &mut terrain::Terrain { digitise }),
+            K::Zones => f(cx, &mut scenario::Zones(&mut panels.scenario_layer)),
+            K::Counters => f(cx, &mut scenario::Counters(&mut panels.scenario_layer)),
+            K::CommandRadius => f(cx, &mut scenario::CommandRadius(&panels.scenario_layer)),
             K::Suggestions => {
                 let layer = &mut panels.scan_layer;
-                Some(f(cx, &mut scan::Suggestions { layer, digitise }))
+                f(cx, &mut scan::Suggestions { layer, digitise })
             }
-            K::TableOverlay => Some(f(cx, &mut table::TableLayer(overlay))),
-            K::ToolFeedback => Some(f(cx, &mut feedback::ToolFeedback(&panels.scenario_layer))),
+            K::TableOverlay => f(cx, &mut table::TableLayer(overlay)),
+            K::ToolFeedback => f(cx, &mut feedback::ToolFeedback(&panels.scenario_layer)),
         })
     }
 
@@ -543,5 +547,23 @@ impl EditorApp {
         self.apply_tool_output(out);
         let end = self.ui.tools.end_stroke();
         self.apply_tool_output(end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layers::MapLayerKind;
+
+    /// One map canvas (issue 21): every layer of the listed order is a `MapLayer` handed the
+    /// context, the scan and the terrain too, so none is painted or offered the pointer beside
+    /// the list.
+    #[test]
+    fn every_listed_layer_is_a_map_layer_of_its_kind() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut app = EditorApp::new(EditorConfig::isolated(dir.path()));
+        for kind in MapLayerKind::ORDER {
+            assert_eq!(app.with_layer(kind, |_, layer| layer.kind()), kind);
+        }
     }
 }

@@ -1,6 +1,5 @@
-//! Map layers: what is drawn over the painted map and what the pointer does there, for the
-//! parts of the editor that need the [`crate::context::ViewContext`] (the scenario's counters,
-//! zones and drags; the scan, its calibration points and checked marks). Each layer is a struct
+//! Map layers: what is drawn on the map and what the pointer does there, from the scan and the
+//! painted terrain at the bottom to the tool's feedback at the top. Each layer is a struct
 //! with its own state, handed the read-only context, a painter and the map's rect each frame; it
 //! asks for anything by sending a `Command`. The map view itself (`crate::map`) comes before
 //! the context and knows nothing of it.
@@ -11,6 +10,7 @@ pub mod keys;
 pub mod scan;
 pub mod scenario;
 pub mod table;
+pub mod terrain;
 
 use crate::context::ViewContext;
 
@@ -19,10 +19,12 @@ use crate::context::ViewContext;
 /// I draw on the map or handle a click" has this one answer: a [`MapLayer`] in this list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MapLayerKind {
-    /// The scanned map being digitised: drawn by the map view with the terrain, between its
-    /// fills and its grid lines (`map::scan`), so that the grid reads over it.
+    /// The scanned map being digitised, and the legend's eyedropper on it (`terrain::Scan`).
+    /// The terrain layer draws it between its fills and its grid lines, so that the grid reads
+    /// over it.
     Scan,
-    /// The painted map (`map::view`'s cached chunk meshes: terrain, hexsides, overlays, labels).
+    /// The painted map (`map::view`'s cached chunk meshes: terrain, hexsides, overlays, labels;
+    /// `terrain::Terrain`).
     Terrain,
     /// Deployment zones tinted by owner, and broken rules outlined (`scenario::Zones`).
     Zones,
@@ -52,12 +54,6 @@ impl MapLayerKind {
         MapLayerKind::TableOverlay,
         MapLayerKind::ToolFeedback,
     ];
-
-    /// Whether it is drawn by the map view's meshes (not a [`MapLayer`] handed the context: the
-    /// view's caches change as it paints).
-    pub fn is_map_view(self) -> bool {
-        matches!(self, MapLayerKind::Scan | MapLayerKind::Terrain)
-    }
 }
 
 /// Where a layer draws this frame.
@@ -90,6 +86,16 @@ pub trait MapLayer {
     /// This frame's pointer (the layers above left it): whether the layer took it, so that the
     /// layers under it and the tool do nothing with it.
     fn input(
+        &mut self,
+        _cx: &ViewContext<'_>,
+        _map: &MapFrame<'_>,
+        _pointer: &MapPointer<'_>,
+    ) -> bool {
+        false
+    }
+    /// A click mode of the layer that is on (the legend's eyedropper on the scan) holds every
+    /// click: the modes are offered the pointer before any layer's `input`, top first too.
+    fn mode_input(
         &mut self,
         _cx: &ViewContext<'_>,
         _map: &MapFrame<'_>,

@@ -635,3 +635,16 @@ fn pick_ui(
         }
     });
 }
+
+/// The eyedropper's click on the scan (`layers::terrain::Scan`) sets this editor's colour.
+impl crate::layers::terrain::Eyedropper for LegendEditor {
+    fn picking(&self) -> bool {
+        self.picking.is_some()
+    }
+    fn take_colour(&mut self, doc: &Document, rgb: [u8; 3], commands: &CommandSender) {
+        LegendEditor::take_colour(self, doc, rgb, commands);
+    }
+    fn missed(&mut self, message: String) {
+        self.error = Some(message);
+    }
+}

@@ -3,11 +3,14 @@
 //! shapes of `bataille render`'s symbology, see [`mesh`]), rebuilt only for the chunks an edit
 //! touched and culled to the view; hex names and labels as text above a zoom threshold.
 
+mod cache;
 pub mod mesh;
 mod overview;
 mod placing;
 
+use cache::Cache;
 use mesh::*;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
@@ -117,16 +120,9 @@ pub struct MapView {
     /// still settling (then it is made again until the rectangle settles or the view moves).
     fitted: Option<(Pos2, f32)>,
     settling: bool,
-    chunks: Vec<Chunk>,
-    chunk_cols: u32,
-    /// The grid the cache was built for.
-    grid_key: Option<Grid>,
-    /// Hexside features by canonical (hex, side), keyed by chunk for range queries.
-    side_index: BTreeMap<(usize, HexIndex, Side), Vec<SideFeature>>,
-    /// Chunks rebuilt since the counter was last read (for tests and benchmarks).
-    pub rebuilt_chunks: usize,
-    /// The terrain as one texture, for views zoomed out.
-    overview: overview::Overview,
+    cache: RefCell<Cache>,
+    /// Chunks rebuilt so far (for tests and benchmarks).
+    rebuilt_chunks: Cell<usize>,
 }
 
 impl Default for MapView {
@@ -139,12 +135,8 @@ impl Default for MapView {
             shown_in: None,
             fitted: None,
             settling: false,
-            chunks: Vec::new(),
-            chunk_cols: 0,
-            grid_key: None,
-            side_index: BTreeMap::new(),
-            rebuilt_chunks: 0,
-            overview: overview::Overview::default(),
+            cache: RefCell::default(),
+            rebuilt_chunks: Cell::new(0),
         }
     }
 }
@@ -218,170 +210,60 @@ impl MapView {
 
     /// How far the zoomed-out image of the map is, while it is painted off the UI thread.
     pub fn overview_painting(&self) -> Option<f32> {
-        self.overview.painting()
+        self.cache.borrow().overview.painting()
+    }
+
+    /// Chunks whose meshes were built since the view was made (for tests and benchmarks).
+    pub fn rebuilt_chunks(&self) -> usize {
+        self.rebuilt_chunks.get()
     }
 
     /// Drops every cached mesh (legend, grid or document change).
     pub fn invalidate_all(&mut self) {
-        self.grid_key = None;
-        self.overview.clear();
+        let cache = self.cache.get_mut();
+        cache.grid_key = None;
+        cache.overview.clear();
     }
 
     /// Marks what a change touched for rebuilding.
     pub fn invalidate(&mut self, doc: &Document, touched: &Touched) {
-        if touched.all || self.grid_key.as_ref() != Some(&doc.map.grid) {
+        if touched.all || self.cache.get_mut().grid_key.as_ref() != Some(&doc.map.grid) {
             self.invalidate_all();
             return;
         }
-        let grid = &doc.map.grid;
-        let mut dirty = HashSet::new();
-        for &hex in &touched.hexes {
-            // A hex's roads follow its road neighbours' (and their neighbours'), a bridge the
-            // water around it: redraw the chunks within two hexes.
-            let (c0, c1) = (
-                hex.col.saturating_sub(2),
-                (hex.col + 2).min(grid.columns - 1),
-            );
-            let (r0, r1) = (hex.row.saturating_sub(2), (hex.row + 2).min(grid.rows - 1));
-            for (col, row) in [(c0, r0), (c1, r0), (c0, r1), (c1, r1)] {
-                dirty.insert(self.chunk_of(HexIndex::new(col, row)));
-            }
-        }
-        for side_ref in &touched.sides {
-            let Ok((hex, side)) = grid.parse_hexside(side_ref.as_str()) else {
-                continue;
-            };
-            let (canonical, canonical_side) = grid.canonical_hexside(hex, side);
-            let chunk = self.chunk_of(canonical);
-            let features: Vec<SideFeature> = doc
-                .hexside_features(side_ref)
-                .into_iter()
-                .map(|id| SideFeature {
-                    id: id.clone(),
-                    hex,
-                    side,
-                })
-                .collect();
-            if features.is_empty() {
-                self.side_index.remove(&(chunk, canonical, canonical_side));
-            } else {
-                self.side_index
-                    .insert((chunk, canonical, canonical_side), features);
-            }
-            dirty.insert(chunk);
-        }
-        for chunk in dirty {
-            if let Some(c) = self.chunks.get_mut(chunk) {
-                c.meshes = None;
-                c.screen = Default::default();
-                self.overview.invalidate(c.bounds);
-            }
-        }
-    }
-
-    fn chunk_of(&self, hex: HexIndex) -> usize {
-        (hex.row / CHUNK) as usize * self.chunk_cols as usize + (hex.col / CHUNK) as usize
-    }
-
-    /// Lays out the chunks and indexes the document when the grid or legend changed.
-    fn prepare(&mut self, doc: &Document) {
-        if self.grid_key.as_ref() == Some(&doc.map.grid) {
-            return;
-        }
-        let grid = &doc.map.grid;
-        self.overview.clear();
-        self.chunk_cols = grid.columns.div_ceil(CHUNK);
-        let chunk_rows = grid.rows.div_ceil(CHUNK);
-        self.chunks.clear();
-        for cr in 0..chunk_rows {
-            for cc in 0..self.chunk_cols {
-                let cols = (cc * CHUNK, ((cc + 1) * CHUNK).min(grid.columns));
-                let rows = (cr * CHUNK, ((cr + 1) * CHUNK).min(grid.rows));
-                let mut bounds = Rect::NOTHING;
-                for (col, row) in [
-                    (cols.0, rows.0),
-                    (cols.1 - 1, rows.0),
-                    (cols.0, rows.1 - 1),
-                    (cols.1 - 1, rows.1 - 1),
-                    ((cols.0 + 1).min(cols.1 - 1), rows.1 - 1),
-                    ((cols.0 + 1).min(cols.1 - 1), rows.0),
-                    (cols.0, (rows.0 + 1).min(rows.1 - 1)),
-                    (cols.1 - 1, (rows.0 + 1).min(rows.1 - 1)),
-                ] {
-                    for c in grid.corners(HexIndex::new(col, row)) {
-                        bounds.extend_with(p(c));
-                    }
-                }
-                self.chunks.push(Chunk {
-                    cols,
-                    rows,
-                    bounds: bounds.expand(1.0),
-                    meshes: None,
-                    screen: Default::default(),
-                });
-            }
-        }
-        self.side_index.clear();
-        for (feature, list) in &doc.map.hexsides {
-            for side_ref in list {
-                if let Ok((hex, side)) = grid.parse_hexside(side_ref.as_str()) {
-                    let (canonical, canonical_side) = grid.canonical_hexside(hex, side);
-                    let chunk = self.chunk_of(canonical);
-                    self.side_index
-                        .entry((chunk, canonical, canonical_side))
-                        .or_default()
-                        .push(SideFeature {
-                            id: feature.clone(),
-                            hex,
-                            side,
-                        });
-                }
-            }
-        }
-        self.grid_key = Some(grid.clone());
+        self.cache.get_mut().invalidate(doc, touched);
     }
 
     /// Rebuilds the meshes of dirty chunks in view (or of all dirty chunks when `rect` is
     /// `None`). Returns how many were rebuilt.
-    pub fn rebuild_dirty(&mut self, doc: &Document, view: Option<Rect>) -> usize {
-        self.prepare(doc);
-        let mut count = 0;
-        for i in 0..self.chunks.len() {
-            let chunk = &self.chunks[i];
-            if chunk.meshes.is_some() {
-                continue;
-            }
-            if let Some(view) = view
-                && !view.intersects(chunk.bounds)
-            {
-                continue;
-            }
-            let meshes = build_chunk(doc, &self.side_index, i, chunk);
-            let chunk = &mut self.chunks[i];
-            chunk.meshes = Some(meshes.map(Arc::new));
-            chunk.screen = Default::default();
-            count += 1;
-        }
-        self.rebuilt_chunks += count;
+    pub fn rebuild_dirty(&self, doc: &Document, view: Option<Rect>) -> usize {
+        let count = self.cache.borrow_mut().rebuild_dirty(doc, view);
+        self.rebuilt_chunks.set(self.rebuilt_chunks.get() + count);
         count
     }
+}
 
-    /// Draws the map into `rect`.
+impl MapView {
+    /// Places the view in `rect` (see [`MapView::place`]) and draws the map there.
     pub fn paint(&mut self, painter: &egui::Painter, rect: Rect, doc: &Document) {
-        self.paint_with(painter, rect, doc, |_, _| {});
+        self.place(&doc.map.grid, rect);
+        let layers = self.layers;
+        self.paint_with(painter, rect, doc, layers, |_, _| {});
     }
 
-    /// Draws the map into `rect`, calling `under_lines` after the terrain (fill and patterns)
-    /// and before the grid lines, hexsides and overlays: where the scan goes.
+    /// Draws the map into `rect` with the `layers` shown (the view already placed there this
+    /// frame: [`MapView::place`]), calling `under_lines` after the terrain (fill and patterns)
+    /// and before the grid lines, hexsides and overlays: where the scan goes. Only the cache
+    /// changes (chunks built, screen copies, the zoomed-out image), behind its `RefCell`.
     pub fn paint_with(
-        &mut self,
+        &self,
         painter: &egui::Painter,
         rect: Rect,
         doc: &Document,
+        layers: Layers,
         under_lines: impl FnOnce(&egui::Painter, &MapView),
     ) {
         let mut under_lines = Some(under_lines);
-        self.place(&doc.map.grid, rect);
         let view = self.visible_grid_rect(rect);
         let key = ScreenKey {
             zoom: self.zoom,
@@ -389,25 +271,28 @@ impl MapView {
         };
         let detail = self.zoom >= DETAIL_ZOOM;
         let wanted = [
-            self.layers.terrain,
-            self.layers.terrain && detail,
-            self.layers.grid && detail,
-            self.layers.hexsides,
-            self.layers.overlays,
-            self.layers.overlays,
-            self.layers.overlays,
+            layers.terrain,
+            layers.terrain && detail,
+            layers.grid && detail,
+            layers.hexsides,
+            layers.overlays,
+            layers.overlays,
+            layers.overlays,
         ];
         // Zoomed out, the terrain is one texture rather than six vertices per hex.
         let use_overview = wanted[FILL]
-            && self.layers.hexsides
-            && self.layers.overlays
+            && layers.hexsides
+            && layers.overlays
             && !detail
             && overview::Overview::serves(doc, self.zoom, painter.ctx());
         // The overview holds everything drawn zoomed out (unless a scan lies between the
         // terrain and the features): no chunk mesh is needed then.
-        self.prepare(doc);
+        let mut cache = self.cache.borrow_mut();
+        let cache = &mut *cache;
+        cache.prepare(doc);
         if !(use_overview && overview::Overview::with_features(doc)) {
-            self.rebuild_dirty(doc, Some(view));
+            let count = cache.rebuild_dirty(doc, Some(view));
+            self.rebuilt_chunks.set(self.rebuilt_chunks.get() + count);
         }
         let mut shapes = Vec::new();
         for (layer, &show) in wanted.iter().enumerate() {
@@ -421,13 +306,13 @@ impl MapView {
                 continue;
             }
             // The features are in the overview's image too (unless a scan lies between).
-            if use_overview && self.overview.features && layer > OUTLINE {
+            if use_overview && cache.overview.features && layer > OUTLINE {
                 continue;
             }
             if layer == FILL && use_overview {
-                let texture = self.overview.texture(painter.ctx(), doc).map(|t| t.id());
+                let texture = cache.overview.texture(painter.ctx(), doc).map(|t| t.id());
                 if let Some(texture) = texture {
-                    let grid_rect = self.overview.grid_rect();
+                    let grid_rect = cache.overview.grid_rect();
                     let screen = Rect::from_min_max(
                         self.to_screen(rect, grid_rect.min),
                         self.to_screen(rect, grid_rect.max),
@@ -436,7 +321,7 @@ impl MapView {
                     continue;
                 }
             }
-            for chunk in &mut self.chunks {
+            for chunk in &mut cache.chunks {
                 if !view.intersects(chunk.bounds) {
                     continue;
                 }
@@ -468,15 +353,23 @@ impl MapView {
         }
         painter.extend(shapes);
         if use_overview {
-            self.overview.paint_progress(painter, rect);
+            cache.overview.paint_progress(painter, rect);
         }
-        self.paint_text(painter, rect, doc, view);
+        self.paint_text(painter, rect, doc, view, layers, &cache.chunks);
     }
 
     /// Hex names and place names as `bataille render` prints them (the symbology's text items,
     /// in its font: [`crate::map::text`]); place names keep at least [`LABEL_MIN_POINTS`] when
     /// zoomed out.
-    fn paint_text(&self, painter: &egui::Painter, rect: Rect, doc: &Document, view: Rect) {
+    fn paint_text(
+        &self,
+        painter: &egui::Painter,
+        rect: Rect,
+        doc: &Document,
+        view: Rect,
+        layers: Layers,
+        chunks: &[Chunk],
+    ) {
         let grid = &doc.map.grid;
         let layout = symbology_layout();
         let installed = crate::map::text::installed(painter.ctx());
@@ -496,8 +389,8 @@ impl MapView {
                 );
             }
         };
-        if self.layers.hex_names && self.zoom >= NAMES_ZOOM {
-            for chunk in &self.chunks {
+        if layers.hex_names && self.zoom >= NAMES_ZOOM {
+            for chunk in chunks {
                 if !view.intersects(chunk.bounds) {
                     continue;
                 }
@@ -514,7 +407,7 @@ impl MapView {
                 }
             }
         }
-        if self.layers.labels && self.zoom >= LABELS_ZOOM {
+        if layers.labels && self.zoom >= LABELS_ZOOM {
             let paper = bataille_render::RenderOptions::default().paper;
             for (hex, text) in &doc.map.labels {
                 let Some(index) = grid.lookup(hex) else {
@@ -578,8 +471,9 @@ impl MapView {
     /// layer, as [`MapView::paint`] draws them (for tests comparing with `bataille render`).
     pub fn grid_meshes(&self) -> Vec<(usize, Arc<Mesh>)> {
         let mut out = Vec::new();
+        let cache = self.cache.borrow();
         for layer in 0..MESHES {
-            for chunk in &self.chunks {
+            for chunk in &cache.chunks {
                 if let Some(meshes) = &chunk.meshes {
                     out.push((layer, meshes[layer].clone()));
                 }
@@ -590,7 +484,9 @@ impl MapView {
 
     /// Total vertices cached (for benchmarks).
     pub fn cached_vertices(&self) -> usize {
-        self.chunks
+        self.cache
+            .borrow()
+            .chunks
             .iter()
             .filter_map(|c| c.meshes.as_ref())
             .map(|m| m.iter().map(|m| m.vertices.len()).sum::<usize>())

@@ -35,7 +35,7 @@ impl MapView {
     /// Before a frame is painted in `rect`: the fit asked for, or again while the rectangle
     /// settles and nothing moved the view (fitted once in a rectangle that then changes, the
     /// map would stay put off-centre); else the map stays where it was.
-    pub(super) fn place(&mut self, grid: &Grid, rect: Rect) {
+    pub fn place(&mut self, grid: &Grid, rect: Rect) {
         let settled = self.shown_in == Some(rect);
         let untouched = self.fitted == Some((self.centre, self.zoom));
         self.follow_rect(rect);
