@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::map::Map;
 use crate::reading::{
-    check_version, expect_kind, locate, non_finite_words, parse_error, probe_version, sanity,
+    check_version, expect_kind, locate, non_finite_words, parse_error, probe_version, read_typed,
+    sanity,
 };
 use crate::scenario::Scenario;
 use crate::source::SourceFile;
@@ -43,10 +44,7 @@ fn check_map_values(source: &SourceFile, map: &Map) -> Result<(), LoadError> {
 /// Parses a map from source text.
 pub fn parse_map(source: &SourceFile) -> Result<Map, LoadError> {
     expect_kind(source, DocumentKind::Map)?;
-    sanity(source)?;
-    let map: Map = ron_options()
-        .from_str(&source.text)
-        .map_err(|e| parse_error(source, &e))?;
+    let map: Map = read_typed(source)?;
     check_version(source, map.format_version)?;
     check_map_values(source, &map)?;
     Ok(map)
@@ -55,10 +53,7 @@ pub fn parse_map(source: &SourceFile) -> Result<Map, LoadError> {
 /// Parses a scenario (without its map) from source text.
 pub fn parse_scenario(source: &SourceFile) -> Result<Scenario, LoadError> {
     expect_kind(source, DocumentKind::Scenario)?;
-    sanity(source)?;
-    let mut scenario: Scenario = ron_options()
-        .from_str(&source.text)
-        .map_err(|e| parse_error(source, &e))?;
+    let mut scenario: Scenario = read_typed(source)?;
     check_version(source, scenario.format_version)?;
     // serde grows a list by doubling (ron gives no length beforehand): the units of a big
     // battle would be held with up to half as much again unused for the whole run.

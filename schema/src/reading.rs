@@ -332,10 +332,107 @@ pub(crate) fn sanity(source: &SourceFile) -> Result<(), LoadError> {
     }
 }
 
+/// The typed read of a document whose type refuses every key given twice itself (maps and
+/// scenarios: every map through [`crate::unique`], every struct and struct variant with
+/// `deny_unknown_fields`), with [`sanity`]'s refusals exactly as if it had walked first: the
+/// walk (which reads the whole text a second time, most of a big scenario's parse) runs only
+/// when the text could hold what it alone finds ([`crate::sanity::may_find`]: an escape, an
+/// unprintable character, a number that may not be finite) or when the typed read fails (a
+/// key given twice, and whatever the walk would have found before the typed read's error).
+pub(crate) fn read_typed<T: serde::de::DeserializeOwned>(
+    source: &SourceFile,
+) -> Result<T, LoadError> {
+    let walked = crate::sanity::may_find(&source.text);
+    if walked {
+        sanity(source)?;
+    }
+    crate::limits::ron_options()
+        .from_str(&source.text)
+        .or_else(|error| {
+            if !walked {
+                sanity(source)?;
+            }
+            Err(parse_error(source, &error))
+        })
+}
+
 pub(crate) fn non_finite_words(value: f64) -> String {
     match value {
         v if v.is_nan() => "not a number (NaN)".to_owned(),
         v if v > 0.0 => "infinite".to_owned(),
         _ => "minus infinity".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    /// What every scenario got before the walk could be skipped: the walk first, then the
+    /// typed read.
+    fn walk_then_read(source: &SourceFile) -> Result<Scenario, LoadError> {
+        sanity(source)?;
+        crate::limits::ron_options()
+            .from_str(&source.text)
+            .map_err(|error| parse_error(source, &error))
+    }
+
+    fn outcome(result: Result<Scenario, LoadError>) -> String {
+        match result {
+            Ok(_) => "read".to_owned(),
+            Err(error) => format!("{error:?}"),
+        }
+    }
+
+    #[test]
+    fn skipping_the_walk_changes_no_refusal_nor_its_place() {
+        // Denain without its one escaped quote: a text the walk may be skipped for.
+        let base = include_str!("../../scenarios/denain-1712.ron").replace("\\\"", "'");
+        assert!(
+            !crate::sanity::may_find(&base),
+            "the base text must take the fast path"
+        );
+        let unit = "cp: 3, mp: 4, morale: 5, facing: SE, placement: Free(zone: \"fr-zone-maison-du-roi\", at: \"1608\")";
+        let later = "cp: 2, mp: 4, morale: 4, facing: NE, placement: Free(zone: \"fr-zone-aile-droite\", at: \"1312\")";
+        let cases: Vec<(&str, String, &str)> = vec![
+            ("untouched", base.clone(), "read"),
+            ("a unit's field twice", base.replacen("cp: 3, mp: 4", "cp: 3, cp: 3, mp: 4", 1), "DuplicateKey"),
+            ("a placement's field twice", base.replacen("Free(zone: \"fr-zone-maison-du-roi\", at: \"1608\")", "Free(zone: \"x\", zone: \"fr-zone-maison-du-roi\", at: \"1608\")", 1), "DuplicateKey"),
+            ("a unit's ratings system twice", base.replacen(unit, &format!("{unit}, ratings: {{\"a\": {{}}, \"a\": {{}}}}"), 1), "DuplicateKey"),
+            ("a unit's rating twice", base.replacen(unit, &format!("{unit}, ratings: {{\"a\": {{\"x\": Number(1), \"x\": Number(2)}}}}"), 1), "DuplicateKey"),
+            ("a conversion's rating twice", base.replacen("set: {\"fire_type\": Text(\"platoon-fire\")}", "set: {\"fire_type\": Text(\"platoon-fire\"), \"fire_type\": Text(\"x\")}", 1), "DuplicateKey"),
+            ("a per-CP rating twice", base.replacen("per_cp: {\"units\": 1}", "per_cp: {\"units\": 1, \"units\": 2}", 1), "DuplicateKey"),
+            ("a leader twice", base.replacen("\"al-eugene\": {\"reserve_modifier\": Number(2)},", "\"al-eugene\": {\"reserve_modifier\": Number(2)}, \"al-eugene\": {},", 1), "DuplicateKey"),
+            ("a leader's rating twice", base.replacen("\"al-eugene\": {\"reserve_modifier\": Number(2)},", "\"al-eugene\": {\"reserve_modifier\": Number(2), \"reserve_modifier\": Number(1)},", 1), "DuplicateKey"),
+            ("a unit kind twice", base.replacen("unit_kinds: {", "unit_kinds: {\"artillery\": (name: \"A\", symbol: Artillery),", 1), "DuplicateKey"),
+            ("an unknown field in a placement", base.replacen("Free(zone: \"fr-zone-maison-du-roi\"", "Free(bogus: {\"k\": 1, \"k\": 2}, zone: \"fr-zone-maison-du-roi\"", 1), "DuplicateKey"),
+            ("a type error before a key twice", base.replacen("cp: 3, mp: 4", "cp: \"3\", mp: 4", 1).replacen(later, &later.replacen("cp: 2", "cp: 2, cp: 2", 1), 1), "DuplicateKey"),
+            ("a type error alone", base.replacen("cp: 3, mp: 4", "cp: \"3\", mp: 4", 1), "Syntax"),
+            ("a syntax error before a key twice", base.replacen("cp: 3, mp: 4", "cp: 3,, mp: 4", 1).replacen(later, &later.replacen("cp: 2", "cp: 2, cp: 2", 1), 1), "Syntax"),
+            ("NaN", base.replacen("activation: 4", "activation: NaN", 1), "NotFinite"),
+            ("inf", base.replacen("activation: 4", "activation: -inf", 1), "NotFinite"),
+            ("an overflowing exponent", base.replacen("activation: 4", "activation: 1e999", 1), "NotFinite"),
+            ("an overflowing f32", base.replacen("activation: 4", &format!("activation: 1{}.0f32", "0".repeat(39)), 1), "NotFinite"),
+            ("a type error before NaN", base.replacen("cp: 3, mp: 4", "cp: \"3\", mp: 4", 1).replacen(later, &later.replacen("cp: 2", "cp: NaN", 1), 1), "NotFinite"),
+            ("a control character", base.replacen("Gardes françaises", "Gardes\u{1}françaises", 1), "Unprintable"),
+            ("a C1 control", base.replacen("Gardes françaises", "Gardes\u{9b}françaises", 1), "Unprintable"),
+            ("an escaped control", base.replacen("Gardes françaises", "Gardes\\u{7f}françaises", 1), "Unprintable"),
+            ("words that look like numbers", base.replacen("Gardes françaises", "inf NaN infantry 1e5", 1), "read"),
+        ];
+        for (what, text, expected) in cases {
+            let source = SourceFile::new("s.ron", text);
+            let fast = crate::io::parse_scenario(&source).map(|mut s| {
+                // parse_scenario trims the units' lists; compare what was read.
+                s.armies.iter_mut().for_each(|a| a.units.shrink_to_fit());
+                s
+            });
+            let old = walk_then_read(&source).and_then(|scenario| {
+                check_version(&source, scenario.format_version).map(|()| scenario)
+            });
+            let (fast, old) = (outcome(fast), outcome(old));
+            assert_eq!(fast, old, "{what}");
+            assert!(fast.starts_with(expected), "{what}: {fast}");
+        }
     }
 }

@@ -38,6 +38,74 @@ pub fn walk(text: &str) -> Result<Option<Finding>, ron::error::SpannedError> {
     Ok(found)
 }
 
+/// Whether the walk could find anything in this text but a key given twice: `false` when the
+/// text holds no backslash (so every string's characters are the text's own), no character
+/// [`crate::markup::unprintable`] anywhere, and no number ron could read as not finite — no
+/// `inf`/`NaN` identifier (nor `inff32`, `NaNf64`…), no exponent after a digit or a point,
+/// no run of 39 digits or more (an `f32` overflows from there). A conservative scan of the
+/// bytes (a false `true` only costs the walk): a document type that refuses every key given
+/// twice in its typed read (every map through [`crate::unique`], every struct and struct
+/// variant derived with `deny_unknown_fields`) may skip the walk when this is `false` and
+/// its typed read succeeds, and must walk before reporting a failed typed read (the walk's
+/// findings come first).
+pub fn may_find(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut digits = 0usize;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'0'..=b'9' | b'_' => {
+                digits += 1;
+                if digits >= 39 {
+                    return true;
+                }
+                continue;
+            }
+            b'\\' => return true,
+            b'e' | b'E' if i > 0 && matches!(bytes[i - 1], b'0'..=b'9' | b'.' | b'_') => {
+                // An exponent if the digits before it start a token: not a colour's
+                // `"#c8102e"`, a word's `column_entry` or a string's first characters.
+                let run = bytes[..i]
+                    .iter()
+                    .rposition(|&c| !matches!(c, b'0'..=b'9' | b'.' | b'_'));
+                if run.is_none_or(|j| !(ident(bytes[j]) || matches!(bytes[j], b'#' | b'"'))) {
+                    return true;
+                }
+            }
+            b'i' | b'N' => {
+                let word = if b == b'i' { &b"inf"[..] } else { &b"NaN"[..] };
+                let starts = i == 0 || !ident(bytes[i - 1]);
+                if starts && bytes[i..].starts_with(word) {
+                    let rest = &bytes[i + 3..];
+                    let rest = if rest.starts_with(b"f32") || rest.starts_with(b"f64") {
+                        &rest[3..]
+                    } else {
+                        rest
+                    };
+                    if rest.first().is_none_or(|&next| !ident(next)) {
+                        return true;
+                    }
+                }
+            }
+            0x80..
+                if b & 0xC0 != 0x80
+                    && text
+                        .get(i..)
+                        .and_then(|rest| rest.chars().next())
+                        .is_none_or(crate::markup::unprintable) =>
+            {
+                return true;
+            }
+            _ if (b < 0x20 || b == 0x7F) && crate::markup::unprintable(char::from(b)) => {
+                return true;
+            }
+            _ => {}
+        }
+        digits = 0;
+    }
+    false
+}
+
 /// The walk of one value. The pointer is one buffer for the whole walk: a value's segment is
 /// appended before it is walked and cut off after, and the pointer is copied only into a
 /// finding (the walk reads every value of the document before its typed read: a string per
@@ -291,5 +359,44 @@ mod tests {
         );
         // Enum values and unit variants walk through.
         assert_eq!(walk("S(v: Range(min: 1, max: 2), w: Inch)").unwrap(), None);
+    }
+
+    #[test]
+    fn the_scan_sends_to_the_walk_what_only_the_walk_finds() {
+        for text in [
+            "S(a: NaN)",
+            "S(a: -inf)",
+            "S(a: +inff32)",
+            "S(a: [1.0,NaNf64])",
+            "S(a: 1e999)",
+            "S(a: 2.5E+400)",
+            "S(a:/**/1e999)",
+            "S(a: 100000000000000000000000000000000000000000.0f32)",
+            "S(a: \"x\\u{1}\")",
+            "S(a: \"x\u{1}\")",
+            "S(a: \"x\u{7f}\")",
+            "S(a: \"x\u{85}\")",
+            "S(a: \"x\u{fffe}\")",
+        ] {
+            assert!(may_find(text), "{text:?}");
+        }
+        for text in [
+            "S(a: 1.5, b: \"infantry\", c: \"#c8102e\", d: \"#1e5aa8\", column_entry: 3)",
+            "S(info: Nancy, a: 12345678901234567890, b: \"é ü 漢\")",
+        ] {
+            assert!(!may_find(text), "{text:?}");
+        }
+        // The stress battle the benchmarks read takes the fast path.
+        let size = crate::stress::StressSize {
+            columns: 20,
+            rows: 20,
+            units: 50,
+            corps: 5,
+        };
+        let (map, scenario) = crate::stress::generate(size, "stress-map.ron");
+        assert!(!may_find(
+            &crate::io::scenario_to_string(&scenario).unwrap()
+        ));
+        assert!(!may_find(&crate::io::map_to_string(&map).unwrap()));
     }
 }

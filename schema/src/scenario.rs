@@ -112,7 +112,11 @@ pub struct MiniaturesUse {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub convert: Vec<Conversion>,
     /// Leaders' ratings (commanders in chief and line leaders), by leader id.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize_nested",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub leaders: BTreeMap<Id, BTreeMap<Id, Rating>>,
 }
 
@@ -136,10 +140,18 @@ pub struct Conversion {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_morale: Option<u8>,
     /// Ratings set as they are.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub set: BTreeMap<Id, Rating>,
     /// Ratings set to this many per CP of the counter (`"units": 1`: one battalion a CP).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        deserialize_with = "crate::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub per_cp: BTreeMap<Id, i32>,
 }
 
@@ -317,6 +329,7 @@ pub enum Rating {
 
 /// Where a counter starts.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum Placement {
     /// Not placed yet.
     #[default]

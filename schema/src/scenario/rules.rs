@@ -262,6 +262,7 @@ impl MarkerUse {
 
 /// A kind of marker.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum MarkerType {
     /// Disordered on the front, routed on the back (Denain 12.2).
     Disorder,

@@ -39,6 +39,7 @@ pub struct Victory {
 
 /// A victory condition. `side` names a side of `sides` or an army.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub enum VictoryCondition {
     /// Units of `side` leaving the map through given hexes during their movement: at least
     /// `units` of them, or units worth at least `strength` combat points, by turn `by_turn`
