@@ -55,7 +55,12 @@ pub fn run(args: &ValidateArgs) -> Outcome {
             tell!("error: {}", crate::terminal::escape(why));
             outcome = Outcome::CouldNotRun;
         }
-        diagnostics.extend(report.diagnostics);
+        // Moved, not copied, for the first file (a copy held both lists at once).
+        if diagnostics.is_empty() {
+            diagnostics = report.diagnostics;
+        } else {
+            diagnostics.extend(report.diagnostics);
+        }
         for source in report.sources {
             sources.entry(source.path.clone()).or_insert(source);
         }

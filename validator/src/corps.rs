@@ -129,7 +129,7 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
                     d.help = Some(format!(
                         "army `{}` has no commander in chief: add one whose `commands` lists `{}`{commanders_rule}",
                         army.id, corps.id
-                    ));
+                    ).into());
                 }
                 ctx.push(d);
             }

@@ -233,12 +233,12 @@ impl FileReport {
 /// input: every problem becomes a located diagnostic, except a file that cannot be read at all
 /// (`unreadable`).
 pub fn validate_file(path: &Path, options: &Options) -> FileReport {
-    door::open(path, options).report
+    door::open_keeping(path, options, false).report
 }
 
 /// Validates a file's text (its path used for messages and to find the files it names).
 pub fn validate_source(source: SourceFile, options: &Options) -> FileReport {
-    door::open_source(source, options).report
+    door::open_source_keeping(source, options, false).report
 }
 
 pub use door::clean_path;

@@ -171,7 +171,7 @@ impl DiagnosticsList {
                     if let Some(help) = &d.help {
                         let help = match &self.names {
                             Some((_, names)) => crate::model::oob_ops::with_names(help, names),
-                            None => help.clone(),
+                            None => help.to_string(),
                         };
                         row = row.on_hover_text(format!("{message}\n{help}"));
                     }

@@ -267,6 +267,7 @@ pub(crate) fn open_variant(
             unreadable: None,
         },
         reads: Vec::new(),
+        keep_document: true,
     };
     let base_options = Options {
         root: Some(root.clone()),
