@@ -11,7 +11,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bataille_editor::model::scenario_edit::CounterAt;
 use bataille_editor::model::selection::Sel;
@@ -23,18 +23,7 @@ use common::*;
 const VARIANT: &str = "Variant(\n    format_version: 1,\n    name: \"Essai\",\n    base: \"denain-1712.ron\",\n    turns: 12,\n    units: {\n        \"al-douglas\": (cp: 3, morale: 2),\n    },\n    add_units: [\n        (\n            army: \"allies\",\n            unit: (id: \"al-new\", name: \"Nouveau\", kind: \"infantry\", corps: \"al-garnison-denain\", cp: 1, mp: 4, morale: 3, placement: Hex(\"2111\")),\n        ),\n    ],\n    rules: (\n        command: (\n            lines_of_battle: false,\n        ),\n    ),\n)\n";
 
 fn files() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("dir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for file in [
-        "scenarios/denain-1712.ron",
-        "maps/denain-1712.ron",
-        "systems/age-of-honor.ron",
-        "systems/louis-xiv.ron",
-    ] {
-        let target = dir.path().join(file);
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("dirs");
-        std::fs::copy(root.join(file), &target).expect("copy");
-    }
+    let dir = denain_files();
     let variant = dir.path().join("scenarios/essai.ron");
     std::fs::write(&variant, VARIANT).expect("variant");
     (dir, variant)

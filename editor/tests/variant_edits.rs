@@ -11,7 +11,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bataille_editor::model::history::Change;
 use bataille_editor::model::scenario_edit::{Item, ItemPath, ScenarioChange, Settings};
@@ -27,18 +27,7 @@ const VARIANT: &str =
     "Variant(\n    format_version: 1,\n    name: \"Essai\",\n    base: \"denain-1712.ron\",\n)\n";
 
 pub fn denain_variant_files() -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let dir = tempfile::tempdir().expect("dir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for file in [
-        "scenarios/denain-1712.ron",
-        "maps/denain-1712.ron",
-        "systems/age-of-honor.ron",
-        "systems/louis-xiv.ron",
-    ] {
-        let target = dir.path().join(file);
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("dirs");
-        std::fs::copy(root.join(file), &target).expect("copy");
-    }
+    let dir = denain_files();
     let base = dir.path().join("scenarios/denain-1712.ron");
     let text = std::fs::read_to_string(&base).expect("base");
     let text = text.replacen(

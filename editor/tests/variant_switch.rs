@@ -29,19 +29,8 @@ const ELSEWHERE: &str =
 /// Denain in a repository, a variant of it beside it, a variant of another file, and a
 /// variant in a sub-folder (not looked at).
 fn repo() -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let dir = tempfile::tempdir().expect("dir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = denain_files();
     std::fs::create_dir_all(dir.path().join(".git")).expect("git");
-    for file in [
-        "scenarios/denain-1712.ron",
-        "maps/denain-1712.ron",
-        "systems/age-of-honor.ron",
-        "systems/louis-xiv.ron",
-    ] {
-        let target = dir.path().join(file);
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("dirs");
-        std::fs::copy(root.join(file), &target).expect("copy");
-    }
     let scenarios = dir.path().join("scenarios");
     std::fs::write(scenarios.join("tingry-late.ron"), TINGRY).expect("variant");
     std::fs::write(scenarios.join("elsewhere.ron"), ELSEWHERE).expect("variant");

@@ -400,9 +400,9 @@ pub fn type_into(h: &mut H, label: &str, text: &str) {
     h.run();
 }
 
-/// A copy of Denain beside copies of its map and miniatures systems, as in the repository,
-/// opened.
-pub fn open_denain() -> (tempfile::TempDir, PathBuf, H) {
+/// A folder holding copies of Denain, its map and its miniatures systems, laid out as in the
+/// repository.
+pub fn denain_files() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("dir");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     for file in [
@@ -415,6 +415,13 @@ pub fn open_denain() -> (tempfile::TempDir, PathBuf, H) {
         std::fs::create_dir_all(target.parent().expect("parent")).expect("dirs");
         std::fs::copy(root.join(file), &target).expect("copy");
     }
+    dir
+}
+
+/// A copy of Denain beside copies of its map and miniatures systems, as in the repository,
+/// opened.
+pub fn open_denain() -> (tempfile::TempDir, PathBuf, H) {
+    let dir = denain_files();
     let path = dir.path().join("scenarios/denain-1712.ron");
     let mut h = harness(app_with_file(dir.path(), &path));
     h.run();
