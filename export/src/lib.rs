@@ -8,6 +8,7 @@
 //! in the `bataille` binary (`src/play.rs`).
 
 pub mod counters;
+mod language;
 pub mod print;
 pub mod tiled;
 pub mod variants;

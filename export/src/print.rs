@@ -30,7 +30,8 @@ use bataille_schema::{HexIndex, Map, Scenario};
 
 use crate::ExportError;
 use crate::counters::{Counter, counters, marker_counters, replacement_counters};
-use words::{Words, fill, words};
+use crate::language::fill;
+use words::{Words, words};
 
 /// Drawing units per millimetre.
 const UNITS: f32 = 10.0;

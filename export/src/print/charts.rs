@@ -11,9 +11,10 @@ use bataille_schema::map::{Effects, MoveCost};
 use bataille_schema::scenario::{Placement, VictoryCondition};
 use bataille_schema::{Map, Scenario};
 
-use super::words::{Words, fill};
+use super::words::Words;
 use super::{LEFT, MARGIN, UNITS, line_mm, text, translate};
 use crate::counters::counters;
+use crate::language::fill;
 
 /// Line height as a share of the font size.
 const LEADING: f32 = 1.4;

@@ -217,12 +217,10 @@ const FRENCH: Words = Words {
 
 /// The words for a language tag (`"fr"`, `"fr-FR"`, `"en"`); English when unknown.
 pub(crate) fn words(language: Option<&str>) -> &'static Words {
-    let primary = language
-        .and_then(|tag| tag.split(['-', '_']).next())
-        .map(str::to_ascii_lowercase);
-    match primary.as_deref() {
-        Some("fr") => &FRENCH,
-        _ => &ENGLISH,
+    if crate::language::is_french(language) {
+        &FRENCH
+    } else {
+        &ENGLISH
     }
 }
 
@@ -244,18 +242,10 @@ impl Words {
     }
 }
 
-/// `template` with each `{name}` replaced by its value.
-pub(crate) fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out = template.to_owned();
-    for (name, value) in values {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::language::fill;
 
     #[test]
     fn french_for_french_tags_english_otherwise() {

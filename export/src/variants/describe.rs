@@ -7,7 +7,8 @@ use bataille_schema::Scenario;
 use bataille_schema::scenario::{Owner, Placement, VictoryCondition};
 use bataille_schema::variant::Variant;
 
-use super::words::{Phrases, fill, phrases};
+use super::words::{Phrases, phrases};
+use crate::language::fill;
 
 fn placement_text(p: &Placement, zones: &HashMap<&str, &str>, w: &Phrases) -> String {
     match p {

@@ -218,20 +218,9 @@ const FRENCH: Phrases = Phrases {
 /// The phrases for a language tag (`"fr"`, `"fr-FR"`, `"en"`); English when unknown (the kit's
 /// own words choose the same way).
 pub(super) fn phrases(language: Option<&str>) -> &'static Phrases {
-    let primary = language
-        .and_then(|tag| tag.split(['-', '_']).next())
-        .map(str::to_ascii_lowercase);
-    match primary.as_deref() {
-        Some("fr") => &FRENCH,
-        _ => &ENGLISH,
+    if crate::language::is_french(language) {
+        &FRENCH
+    } else {
+        &ENGLISH
     }
-}
-
-/// `template` with each `{name}` replaced by its value (as the kit's own words are filled).
-pub(super) fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out = template.to_owned();
-    for (name, value) in values {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
 }
