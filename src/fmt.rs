@@ -1,4 +1,5 @@
-//! `bataille fmt [--check]`: canonical formatting of maps and scenarios. It never writes a file
+//! `bataille fmt [--check]`: canonical formatting of maps, scenarios, variants and miniatures
+//! systems. It never writes a file
 //! that would lose content: a file that does not load (a syntax error, a key given twice, a
 //! number that is not finite, a grid beyond the limits) or that holds a comment (the canonical
 //! form has none) is left as it is, with a located message saying why. Files are read through
@@ -49,15 +50,7 @@ pub fn run(args: &FmtArgs) -> Outcome {
             }
         };
         let text = match canonical(parsed, &source) {
-            Ok(Some(text)) => text,
-            Ok(None) => {
-                // Said, not silently skipped: the file was read and parses, and stays as it is.
-                tell!(
-                    "{}: left as written: a miniatures system has no canonical form (its tables are laid out by hand); it reads and parses",
-                    files::display(&path)
-                );
-                continue;
-            }
+            Ok(text) => text,
             Err(why) => {
                 tell!(
                     "error: {}\n  = note: {NEVER_LOSES}",
@@ -88,18 +81,13 @@ pub fn run(args: &FmtArgs) -> Outcome {
     outcome
 }
 
-/// The canonical text of a file (`None`: a kind with no canonical form yet, left as it is), or
-/// why it cannot be written without losing content.
-fn canonical(
-    parsed: Parsed,
-    source: &bataille_schema::SourceFile,
-) -> Result<Option<String>, String> {
+/// The canonical text of a file, or why it cannot be written without losing content.
+fn canonical(parsed: Parsed, source: &bataille_schema::SourceFile) -> Result<String, String> {
     let text = match parsed {
         Parsed::Map(map) => io::map_into_string(*map),
         Parsed::Scenario(scenario) => io::scenario_into_string(*scenario),
         Parsed::Variant(variant) => io::variant_to_string(&variant),
-        // Miniatures systems are written by hand, one table line per line: no canonical form.
-        Parsed::System(_) => return Ok(None),
+        Parsed::System(system) => io::system_to_string(&system),
     };
     let text = text.map_err(|error| {
         format!(
@@ -113,5 +101,5 @@ fn canonical(
             "{location}: the canonical form has no comments, so formatting would delete this one; move what it says into a `notes` field, or remove it"
         ));
     }
-    Ok(Some(text))
+    Ok(text)
 }

@@ -231,24 +231,48 @@ fn every_command_that_reads_a_document_takes_root() {
 }
 
 #[test]
-fn fmt_says_a_miniatures_system_is_left_as_written() {
+fn fmt_gives_a_miniatures_system_its_canonical_form() {
     let dir = tempdir();
     let dir = dir.path();
-    let system = dir.join("age-of-honor.ron");
-    std::fs::copy(root().join("systems/age-of-honor.ron"), &system).unwrap();
-    let before = std::fs::read(&system).unwrap();
-    for args in [
-        &["fmt", "age-of-honor.ron"][..],
-        &["fmt", "--check", "."][..],
-    ] {
-        let done = run(dir, args);
-        expect(&done, 0, &["age-of-honor.ron: left as written"]);
-        assert_eq!(
-            std::fs::read(&system).unwrap(),
-            before,
-            "{args:?} changed the file"
-        );
-    }
+    let canonical = std::fs::read_to_string(root().join("systems/louis-xiv.ron")).unwrap();
+    // The repository's systems are canonical: `fmt --check systems/` lists nothing.
+    expect(&run(&root(), &["fmt", "--check", "systems/"]), 0, &[]);
+    // The same system laid out by hand: tables in another order, `Some(…)` spelt out.
+    let mut lines: Vec<&str> = canonical.lines().collect();
+    let troops = lines
+        .iter()
+        .position(|l| l.contains("troop_types: {"))
+        .unwrap();
+    lines[troops + 1..troops + 4].reverse();
+    let by_hand = lines
+        .join("\n")
+        .replace("bases_per_unit: 3,", "bases_per_unit: Some(3),");
+    let system = dir.join("louis-xiv.ron");
+    std::fs::write(&system, &by_hand).unwrap();
+    let check = run(dir, &["fmt", "--check", "."]);
+    expect(&check, 1, &[]);
+    assert_eq!(check.stdout.trim(), "./louis-xiv.ron", "{}", check.all());
+    assert_eq!(
+        std::fs::read_to_string(&system).unwrap(),
+        by_hand,
+        "--check wrote"
+    );
+    expect(
+        &run(dir, &["fmt", "louis-xiv.ron"]),
+        0,
+        &["formatted louis-xiv.ron"],
+    );
+    assert_eq!(std::fs::read_to_string(&system).unwrap(), canonical);
+    expect(&run(dir, &["fmt", "--check", "louis-xiv.ron"]), 0, &[]);
+    // A comment would be lost: the system is left as it is, with the comment's place.
+    let commented = canonical.replacen("    id:", "    // the id\n    id:", 1);
+    std::fs::write(&system, &commented).unwrap();
+    expect(
+        &run(dir, &["fmt", "louis-xiv.ron"]),
+        1,
+        &["louis-xiv.ron:3:5", "no comments"],
+    );
+    assert_eq!(std::fs::read_to_string(&system).unwrap(), commented);
     // A system that does not parse is refused with its place, as a map or a scenario is.
     std::fs::write(
         dir.join("twice.ron"),

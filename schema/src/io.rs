@@ -208,3 +208,17 @@ pub fn variant_to_string(variant: &crate::variant::Variant) -> Result<String, ro
         _ => 0,
     })
 }
+
+/// The canonical text of a miniatures system: one rating, troop type, fire type, artillery
+/// class, cavalry type or named modifier per line; each figure scale and national table opened
+/// to one base, movement or table line per line. Tables keyed by id come out sorted by id
+/// (they are maps: the order written never meant anything); lists keep their order.
+/// A figure scale's `artillery_ranges` stay on one line.
+pub fn system_to_string(system: &crate::system::System) -> Result<String, ron::Error> {
+    crate::write::write_document_with(system, |field| match field {
+        "ratings" | "leader_ratings" | "troop_types" | "fire_types" | "artillery_classes"
+        | "cavalry_types" | "named_modifiers" => crate::write::pretty(1),
+        "figure_scales" | "national_tables" => crate::write::pretty(3).compact_arrays(true),
+        _ => crate::write::pretty(0),
+    })
+}

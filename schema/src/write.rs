@@ -24,9 +24,18 @@ pub(crate) fn write_document<T: Serialize>(
     value: &T,
     depth_of: impl Fn(&str) -> usize,
 ) -> Result<String, ron::Error> {
+    write_document_with(value, |field| pretty(depth_of(field)))
+}
+
+/// [`write_document`] with the whole pretty-printing configuration of each field (a depth and
+/// whether lists stay on one line, say).
+pub(crate) fn write_document_with<T: Serialize>(
+    value: &T,
+    config_of: impl Fn(&str) -> ron::ser::PrettyConfig,
+) -> Result<String, ron::Error> {
     let mut capture = Capture {
         out: String::new(),
-        depth_of: &depth_of,
+        config_of: &config_of,
     };
     value.serialize(&mut capture)?;
     // `Name(` was written when the struct began: no copy of the whole text here.
@@ -64,7 +73,7 @@ fn without_needless_escapes(text: String) -> String {
 
 struct Capture<'a> {
     out: String,
-    depth_of: &'a dyn Fn(&str) -> usize,
+    config_of: &'a dyn Fn(&str) -> ron::ser::PrettyConfig,
 }
 
 fn unsupported() -> ron::Error {
@@ -210,8 +219,7 @@ impl<'c, 'a> SerializeStruct for &'c mut Capture<'a> {
         key: &'static str,
         value: &T,
     ) -> Result<(), ron::Error> {
-        let depth = (self.depth_of)(key);
-        let text = ron_options().to_string_pretty(value, pretty(depth))?;
+        let text = ron_options().to_string_pretty(value, (self.config_of)(key))?;
         let _ = write!(self.out, "    {key}: ");
         for (i, line) in text.split('\n').enumerate() {
             if i > 0 {
