@@ -141,6 +141,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let refine_kind = checked.kind_advice.as_ref().map_or(kind, |a| a.better);
     let scan = load_scan(&args.scan, &ScanLimits::default(), &no_progress)
         .with_context(|| format!("the scan {}", args.scan.display()))?;
+    if let Some(profile) = &scan.profile {
+        report.warnings.push(format!(
+            "{}: {}",
+            crate::files::display(&args.scan),
+            profile.note()
+        ));
+    }
     let refined = if args.no_refine {
         None
     } else {

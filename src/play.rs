@@ -22,6 +22,7 @@ pub fn run_vassal(scenario_path: &Path, out: &Path, root: Option<&Path>) -> anyh
         scan: map.background.clone(),
         ..VassalOptions::default()
     };
+    note_scan_profile(map);
     let variants = variants_of(scenario_path, &scenario.path, root);
     let setups: Vec<bataille_export::variants::Setup<'_>> = variants
         .iter()
@@ -60,6 +61,20 @@ pub fn run_vassal(scenario_path: &Path, out: &Path, root: Option<&Path>) -> anyh
         display(out),
         bytes.len() / 1024
     ))
+}
+
+/// Says that the map's scan carries a colour profile the export does not apply (the export
+/// reads the scan through `bataille_digitize::scan::load_scan`, which applies none).
+fn note_scan_profile(map: &bataille_validator::door::MapDocument) {
+    if map.map.background.is_none() {
+        return;
+    }
+    let Some(scan) = &map.background else {
+        return;
+    };
+    if let Some(profile) = bataille_digitize::scan::profile_of(scan) {
+        tell!("note: {}: {}", display(scan), profile.note());
+    }
 }
 
 /// The variants of a scenario: the `Variant(` files beside it (same folder, `*.ron`, in name
@@ -123,6 +138,7 @@ pub fn run_tiled(path: &Path, out: &Path, root: Option<&Path>) -> anyhow::Result
         Document::Scenario(scenario) => Some(&scenario.scenario),
         _ => None,
     };
+    note_scan_profile(map);
     let files =
         bataille_export::tiled::export(&map.map, scenario, map.background.as_deref(), &stem)
             .with_context(|| format!("exporting {} to Tiled", display(path)))?;

@@ -836,7 +836,16 @@ fn a_colour_profile_bomb_as_a_maps_scan_costs_no_memory_in_any_command() {
         ),
     ] {
         let run = repo.run(&args);
-        expect(&run, 0, &[out]);
+        // Said, with the file, not dropped silently.
+        expect(
+            &run,
+            0,
+            &[
+                out,
+                "note: maps/bomb.png: the scan's colour profile",
+                "skipped",
+            ],
+        );
         assert!(repo.path(out).exists(), "{args:?} wrote no {out}");
     }
     // The Tiled export's board is the scan resampled: a picture of the scan's colour.
@@ -848,7 +857,11 @@ fn a_colour_profile_bomb_as_a_maps_scan_costs_no_memory_in_any_command() {
         "the board shows the scan"
     );
     let run = digitize(&repo, "maps/bomb.png");
-    expect(&run, 0, &[]);
+    expect(
+        &run,
+        0,
+        &["maps/bomb.png: the scan's colour profile", "skipped"],
+    );
     assert!(repo.path("m.ron").exists(), "digitize wrote no map");
     // The commands that do not draw the scan do not read it: clean.
     expect(&repo.run(&["validate", "scenarios/s.ron"]), 0, &[]);
@@ -857,4 +870,67 @@ fn a_colour_profile_bomb_as_a_maps_scan_costs_no_memory_in_any_command() {
         0,
         &[],
     );
+}
+
+/// A scan's colour profile is never applied: every command that reads the scan says so, with
+/// the scan's path (a PNG's iCCP, a JPEG's embedded profile); a scan without one, nothing.
+#[test]
+fn a_scans_colour_profile_is_said_not_applied_by_every_command_that_reads_it() {
+    use image::ImageEncoder as _;
+    let repo = Repo::new();
+    let pixels = image::RgbImage::from_pixel(16, 16, image::Rgb([200, 180, 140]));
+    let mut with_png = Vec::new();
+    let mut encoder = image::codecs::png::PngEncoder::new(&mut with_png);
+    encoder
+        .set_icc_profile(vec![7; 3000])
+        .expect("PNG takes a profile");
+    encoder
+        .write_image(pixels.as_raw(), 16, 16, image::ExtendedColorType::Rgb8)
+        .expect("png");
+    let mut with_jpeg = Vec::new();
+    let mut encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut with_jpeg, 90);
+    encoder
+        .set_icc_profile(vec![7; 3000])
+        .expect("JPEG takes a profile");
+    encoder
+        .write_image(pixels.as_raw(), 16, 16, image::ExtendedColorType::Rgb8)
+        .expect("jpeg");
+    let mut plain = Vec::new();
+    pixels
+        .write_to(
+            &mut std::io::Cursor::new(&mut plain),
+            image::ImageFormat::Png,
+        )
+        .expect("png");
+    let original = std::fs::read_to_string(repo.path("maps/small.ron")).expect("map");
+    for (name, bytes, said) in [
+        ("profiled.png", &with_png, true),
+        ("profiled.jpg", &with_jpeg, true),
+        ("plain.png", &plain, false),
+    ] {
+        std::fs::write(repo.path(&format!("maps/{name}")), bytes).expect("write");
+        let map = original.replacen(
+            "    rows: [",
+            &format!("    background: (image: \"{name}\", fit: Affine, grid_to_image: (10.0, 0.0, 5.0, 0.0, 10.0, 5.0, 0.0, 0.0, 1.0)),\n    rows: ["),
+            1,
+        );
+        std::fs::write(repo.path("maps/small.ron"), map).expect("write");
+        let note =
+            format!("maps/{name}: the scan's colour profile (ICC, 3000 bytes) is not applied");
+        let runs = [
+            repo.run(&["export", "--vassal", "scenarios/s.ron", "--out", "s.vmod"]),
+            repo.run(&["export", "--tiled", "maps/small.ron", "--out", "m.tmx"]),
+            digitize(&repo, &format!("maps/{name}")),
+        ];
+        for run in runs {
+            assert_eq!(run.code, 0, "{name}: {}", run.all());
+            assert_eq!(run.all().contains(&note), said, "{name}: {}", run.all());
+            assert_eq!(
+                run.all().contains("colour profile"),
+                said,
+                "{name}: {}",
+                run.all()
+            );
+        }
+    }
 }

@@ -213,7 +213,7 @@ fn bent(map: &RealMap, name: &str, shift: &dyn Fn([f64; 2]) -> [f64; 2]) -> Real
     }
     RealMap {
         name: name.to_owned(),
-        scan: Scan { image: out },
+        scan: Scan::from(out),
         grid: map.grid.clone(),
         truth: map
             .truth

@@ -175,9 +175,7 @@ fn run_case(
     )?;
     drop(pixmap);
     let truth = synthetic.grid_to_image;
-    let scan = Scan {
-        image: synthetic.image,
-    };
+    let scan = Scan::from(synthetic.image);
 
     // Clicks: hex centres near the corners and the middle, each about 1 px off.
     let mut rng = Rng::new(seed ^ 0xc11c);

@@ -33,6 +33,6 @@ pub use classify::{
     suggest_hexsides_with_progress, suggest_terrain, suggest_terrain_with_progress,
 };
 pub use scan::{
-    ImportOptions, ImportedScan, Overview, Progress, Scan, ScanError, ScanLimits, Tile,
-    decode_scan, import_scan, load_scan, overview, tiles,
+    ColourProfile, ImportOptions, ImportedScan, Overview, Progress, Scan, ScanError, ScanLimits,
+    Tile, decode_scan, import_scan, load_scan, overview, tiles,
 };

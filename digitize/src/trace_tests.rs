@@ -102,7 +102,7 @@ fn sheet(m: &Matrix) -> Scan {
             dot(&mut img, [p[0], p[1] + f64::from(k)], 1.0, BLUE);
         }
     }
-    Scan { image: img }
+    Scan::from(img)
 }
 
 /// The sheet traced: its grid, the river line (marked on hex 0403's N and S), the trace and

@@ -249,7 +249,7 @@ fn a_plain_hexside_in_a_gap_of_a_chain_is_doubtful() {
     let mut printed = map.clone();
     printed.hexsides.get_mut("stream").unwrap().remove(9);
     let (image, layout) = rendered(&printed, 40.0);
-    let scan = bataille_digitize::Scan { image };
+    let scan = bataille_digitize::Scan::from(image);
     let options = ClassifyOptions::default();
     let terrain =
         suggest_terrain(&scan, &map.grid, &layout, &terrain_samples(&map), &options).unwrap();
@@ -329,7 +329,7 @@ fn a_hex_crowded_by_a_line_ink_is_judged_from_what_is_left() {
             *p = image::Rgb(ink);
         }
     }
-    let scan = bataille_digitize::Scan { image };
+    let scan = bataille_digitize::Scan::from(image);
     let options = ClassifyOptions::default();
     let terrain = suggest_terrain(&scan, &map.grid, &layout, &samples, &options).unwrap();
     let doubtful = bataille_digitize::classify::DOUBTFUL_BELOW;
@@ -393,7 +393,7 @@ fn a_stream_beside_a_water_hex_is_doubtful() {
         .map(|r| map.grid.canonical_hexside_of(r))
         .collect();
     let (image, layout) = rendered(&map, 40.0);
-    let scan = bataille_digitize::Scan { image };
+    let scan = bataille_digitize::Scan::from(image);
     let options = ClassifyOptions::default();
     let terrain =
         suggest_terrain(&scan, &map.grid, &layout, &terrain_samples(&map), &options).unwrap();

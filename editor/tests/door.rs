@@ -321,3 +321,51 @@ fn saving_a_map_far_from_its_scan_says_the_scan_will_be_lost() {
         other => panic!("a warning, not {other:?}"),
     }
 }
+
+/// A map's scan carrying a colour profile (an iCCP chunk): the editor does not apply it and
+/// says so when it reads the scan — a toast with the scan's path, and a line in the Scan tab —
+/// rather than dropping it silently. The same scan without a profile says nothing.
+#[test]
+fn a_scans_colour_profile_is_said_not_applied_when_the_editor_reads_it() {
+    use image::ImageEncoder as _;
+    for profiled in [true, false] {
+        let (dir, path) = repo_with_background(&|_| "../scans/scan.png".to_owned());
+        let scan = dir.path().join("repo/scans/scan.png");
+        let pixels = image::open(&scan).expect("the scan").to_rgb8();
+        let mut bytes = Vec::new();
+        let mut encoder = image::codecs::png::PngEncoder::new(&mut bytes);
+        if profiled {
+            encoder.set_icc_profile(vec![7; 3000]).expect("a profile");
+        }
+        encoder
+            .write_image(
+                pixels.as_raw(),
+                pixels.width(),
+                pixels.height(),
+                image::ExtendedColorType::Rgb8,
+            )
+            .expect("png");
+        std::fs::write(&scan, bytes).expect("write");
+        let mut h = harness(app_with_file(dir.path(), &path));
+        h.run();
+        wait_for_jobs(&mut h);
+        h.run();
+        assert!(h.state().services.digitise.scan.is_some(), "the scan loads");
+        let toasts: Vec<String> = h.state().ui.toasts.iter().map(|t| t.text.clone()).collect();
+        let said = toasts.iter().any(|t| {
+            t.contains("scan.png: the scan's colour profile (ICC, 3000 bytes) is not applied")
+        });
+        assert_eq!(said, profiled, "{toasts:?}");
+        if profiled {
+            h.get_by_label_contains("colour profile (ICC, 3000 bytes) is not applied");
+            // The Scan tab keeps saying it.
+            h.state_mut().services.digitise.open = true;
+            h.run();
+            h.run();
+            assert!(
+                h.query_all_by_label_contains("is not applied").count() >= 1,
+                "the Scan tab says it"
+            );
+        }
+    }
+}

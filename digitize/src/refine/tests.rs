@@ -52,7 +52,7 @@ fn sheet(grid: &Grid, m: &Matrix, bend: &dyn Fn([f64; 2]) -> [f64; 2]) -> Scan {
         }
         image::Rgb([235, 225, 195])
     });
-    Scan { image }
+    Scan::from(image)
 }
 
 fn centre_error(grid: &Grid, truth: &dyn Fn([f64; 2]) -> [f64; 2], r: &Refinement) -> f64 {
@@ -198,7 +198,7 @@ fn a_sheet_without_lines_keeps_the_clicks_fit() {
     let image = image::RgbImage::from_pixel(400, 300, image::Rgb([230, 220, 200]));
     let m = [20.0, 0.0, 30.0, 0.0, 20.0, 30.0, 0.0, 0.0, 1.0];
     let result = refine(
-        &Scan { image },
+        &Scan::from(image),
         &grid,
         &m,
         &[[0.0, 0.0], [9.0, 5.2]],

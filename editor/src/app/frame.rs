@@ -379,6 +379,9 @@ impl EditorApp {
             }
             None => {}
         }
+        for note in std::mem::take(&mut self.services.digitise.notes) {
+            self.toast(note);
+        }
         if self.services.digitise.just_opened() {
             // Opened from the menu: its page comes up in the right dock.
             self.panels.right_dock.tab = crate::context::command::DockTab::Digitise;

@@ -61,6 +61,15 @@ impl LoadedScan {
     pub fn height(&self) -> u32 {
         self.scan.height()
     }
+
+    /// What the user is told about the scan's colour profile, which the editor does not apply
+    /// (the file's path, then why), or `None` when the file carries none.
+    pub fn profile_note(&self) -> Option<String> {
+        self.scan
+            .profile
+            .as_ref()
+            .map(|profile| format!("{}: {}", self.path.display(), profile.note()))
+    }
 }
 
 /// The tile side for this GPU: its limit, at most [`MAX_TILE_SIDE`].
@@ -346,13 +355,13 @@ mod tests {
     fn a_picked_colour_is_the_patchs_median_not_its_noise() {
         // Every third pixel a halftone dot (black or white): the paper's colour wins.
         let paper = [0xc8, 0xb4, 0x78];
-        let scan = Scan {
-            image: image::RgbImage::from_fn(40, 30, |x, y| match (x + 2 * y) % 3 {
+        let scan = Scan::from(image::RgbImage::from_fn(40, 30, |x, y| {
+            match (x + 2 * y) % 3 {
                 0 if x % 2 == 0 => image::Rgb([0, 0, 0]),
                 0 => image::Rgb([255, 255, 255]),
                 _ => image::Rgb(paper),
-            }),
-        };
+            }
+        }));
         assert_eq!(patch_colour(&scan, [20.5, 15.5]), Some(paper));
         // A corner reads the part of the patch on the scan; off the scan, nothing.
         assert_eq!(patch_colour(&scan, [0.2, 0.2]), Some(paper));
@@ -362,9 +371,9 @@ mod tests {
     #[test]
     fn tiles_cover_the_scan() {
         let ctx = egui::Context::default();
-        let scan = Scan {
-            image: image::RgbImage::from_fn(70, 40, |x, y| image::Rgb([x as u8, y as u8, 7])),
-        };
+        let scan = Scan::from(image::RgbImage::from_fn(70, 40, |x, y| {
+            image::Rgb([x as u8, y as u8, 7])
+        }));
         let tiles = scan_textures(&ctx, &scan, 32, &|_| true).unwrap_or_default();
         assert_eq!(tiles.len(), 3 * 2);
         let area: u32 = tiles.iter().map(|t| t.width * t.height).sum();

@@ -110,6 +110,9 @@ pub struct Digitise {
     pub show_checked: bool,
     /// The panel was open last frame (opening it brings its page up in the right dock).
     was_open: bool,
+    /// What a finished import has to say (a colour profile it does not apply), for the app to
+    /// show once (a toast); the Scan tab keeps saying it while the scan is loaded.
+    pub notes: Vec<String>,
 }
 
 impl Default for Digitise {
@@ -123,6 +126,7 @@ impl Default for Digitise {
             import_job: None,
             import_is_new: false,
             failed: None,
+            notes: Vec::new(),
             trusted: BTreeSet::new(),
             opacity: 0.6,
             show_scan: true,
@@ -241,6 +245,9 @@ impl Digitise {
         self.import_job = None;
         let message = match end {
             JobEnd::Done(Ok(loaded)) => {
+                if let Some(note) = loaded.profile_note() {
+                    self.notes.push(note);
+                }
                 let mut set = None;
                 let is_new = self.import_is_new;
                 let image = if self.import_is_new {

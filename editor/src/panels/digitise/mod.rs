@@ -118,6 +118,9 @@ impl DigitisePanel {
                     scan.timings.decode.as_secs_f32(),
                     scan.timings.textures.as_secs_f32()
                 ));
+                if let Some(note) = scan.profile_note() {
+                    ui.colored_label(PROBLEM, note);
+                }
             }
             (None, Some(bg)) if digitise.import_job.is_none() => {
                 ui.colored_label(PROBLEM, format!("The scan {} is not loaded.", bg.image));
