@@ -128,7 +128,28 @@ pub struct Refinement {
     pub global_rms_px: f64,
     /// Per hex (row-major, as `Grid::indices`): how many of its sides show a printed line
     /// near where the refined grid puts it, and how many were probed (on the scan).
-    pub printed_sides: Vec<(u8, u8)>,
+    pub printed_sides: Vec<PrintedSides>,
+}
+
+/// How many of a hex's sides show a printed line near where the refined grid puts them, of
+/// those probed on the scan; and the same for its *outward* sides (those with no neighbour on
+/// the grid: the grid's edge).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PrintedSides {
+    pub found: u8,
+    pub probed: u8,
+    pub outward_found: u8,
+    pub outward_probed: u8,
+}
+
+impl PrintedSides {
+    /// Every side probed and printed (a hex inside a printed sheet).
+    pub const ALL: Self = Self {
+        found: 6,
+        probed: 6,
+        outward_found: 0,
+        outward_probed: 0,
+    };
 }
 
 impl Refinement {
@@ -345,7 +366,7 @@ pub fn refine(
         .map(|w| if *w > 0.0 { 1.0 } else { 0.0 })
         .collect();
     let found_limit = (3.0 * sigma).max(1.5);
-    let mut printed = vec![(0u8, 0u8); grid.hex_count()];
+    let mut printed = vec![PrintedSides::default(); grid.hex_count()];
     // A side agrees with the fit when its line is where the refined grid puts it; it shows
     // a printed line (for the map's shape) when a clear one is within the last window at all
     // (a river drawn over the grid line a few pixels off still shows the side is printed).
@@ -357,17 +378,28 @@ pub fn refine(
             found_sides[o.side] = true;
         }
     }
-    // Which sides were on the scan: the final model's middle well inside the image.
-    let (w, h) = (f64::from(scan.width()), f64::from(scan.height()));
+    // Which sides were on the scan: the strip read across the side (with the last window)
+    // wholly on it.
     for (s, g) in geometry.iter().enumerate() {
+        let a = model.map([g.mid[0] - g.along[0] * 0.5, g.mid[1] - g.along[1] * 0.5]);
+        let b = model.map([g.mid[0] + g.along[0] * 0.5, g.mid[1] + g.along[1] * 0.5]);
         let c = model.map(g.mid);
-        if !(c[0] >= 0.0 && c[1] >= 0.0 && c[0] < w && c[1] < h) {
+        let length = (b[0] - a[0]).hypot(b[1] - a[1]);
+        if !(length.is_finite() && length > 2.0) {
+            continue;
+        }
+        let tangent = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
+        let reach = (6.0 * sigma + 2.0).clamp(3.0, FIRST_WINDOW * length) + gap_px(length) + 1.0;
+        if !strip_on_scan(scan, c, tangent, HALF_ALONG * length, reach) {
             continue;
         }
         for hex in std::iter::once(g.hex).chain(g.other) {
-            printed[hex].1 = printed[hex].1.saturating_add(1);
-            if inked_sides[s] {
-                printed[hex].0 = printed[hex].0.saturating_add(1);
+            let p = &mut printed[hex];
+            p.probed = p.probed.saturating_add(1);
+            p.found = p.found.saturating_add(u8::from(inked_sides[s]));
+            if g.other.is_none() {
+                p.outward_probed = p.outward_probed.saturating_add(1);
+                p.outward_found = p.outward_found.saturating_add(u8::from(inked_sides[s]));
             }
         }
     }

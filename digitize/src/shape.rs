@@ -16,6 +16,7 @@ use bataille_schema::map::Shifted;
 use bataille_schema::{Grid, HexIndex, HexName};
 
 use crate::calibrate::{Matrix, apply};
+use crate::refine::PrintedSides;
 
 /// Where a hex lies relative to the print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,11 +115,23 @@ pub fn from_scan_bounds(grid: &Grid, m: &Matrix, width: u32, height: u32) -> Sha
     Shape { places }
 }
 
-/// The shape from the printed lines: `printed_sides` per hex (sides showing the line, sides
-/// probed on the scan) and where the refined grid puts each centre.
+/// The share of the grid's outward sides (those on its edge) that must show a line for the
+/// print to count as *outlining* its edge hexes (as a renderer does, and many printed maps).
+const OUTLINED_EDGE: f64 = 0.5;
+
+/// The shape from the printed lines: per hex, its sides showing the line and those probed on
+/// the scan ([`PrintedSides`]), and where the refined grid puts each centre.
+///
+/// A hex is unprinted when off the scan or when fewer than four of its sides show the line
+/// (a short column's end cell that sticks out of the print: three of its sides are the
+/// neighbours'). When the print outlines its edge (most of the grid's outward sides show a
+/// line), an edge hex none of whose outward sides shows one is unprinted too: a short column's
+/// end cell set *into* the print (a notch: five of its sides are its neighbours', only the
+/// outward one is its own) is told apart this way, and so is the print's edge in a scan with
+/// paper round it.
 pub fn from_printed_sides(
     grid: &Grid,
-    printed_sides: &[(u8, u8)],
+    printed_sides: &[PrintedSides],
     centre_px: &dyn Fn(HexIndex) -> [f64; 2],
     width: u32,
     height: u32,
@@ -126,16 +139,30 @@ pub fn from_printed_sides(
     let (w, h) = (f64::from(width), f64::from(height));
     let columns = grid.columns as usize;
     let slot = |i: HexIndex| i.row as usize * columns + i.col as usize;
-    // Unprinted: off the scan, or fewer than four of its sides show the line.
+    let sides_of = |i: HexIndex| {
+        printed_sides
+            .get(slot(i))
+            .copied()
+            .unwrap_or(PrintedSides::ALL)
+    };
+    let on_scan = |p: [f64; 2]| p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w && p[1] < h;
+    let (edge_found, edge_probed) = printed_sides.iter().fold((0usize, 0usize), |a, p| {
+        (
+            a.0 + usize::from(p.outward_found),
+            a.1 + usize::from(p.outward_probed),
+        )
+    });
+    let outlined = edge_probed >= 6 && edge_found as f64 >= OUTLINED_EDGE * edge_probed as f64;
     let unprinted: Vec<bool> = grid
         .indices()
         .map(|index| {
-            let p = centre_px(index);
-            if !(p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w && p[1] < h) {
+            if !on_scan(centre_px(index)) {
                 return true;
             }
-            let (found, probed) = printed_sides.get(slot(index)).copied().unwrap_or((6, 6));
-            probed >= 4 && found < 4 || probed < 4 && found == 0
+            let p = sides_of(index);
+            let few = p.probed >= 4 && p.found < 4 || p.probed < 4 && p.found == 0;
+            let open_edge = outlined && p.outward_probed > 0 && p.outward_found == 0;
+            few || open_edge
         })
         .collect();
     // Only unprinted hexes connected to the grid's edge through unprinted hexes leave the
@@ -161,13 +188,12 @@ pub fn from_printed_sides(
         .map(|index| {
             if !off[slot(index)] {
                 Place::On
-            } else if on_edge(grid, index) && {
+            } else if on_edge(grid, index)
                 // A half hex still has printed sides (the frame cuts it), and its centre on
                 // the scan.
-                let p = centre_px(index);
-                let (found, _) = printed_sides.get(slot(index)).copied().unwrap_or((0, 0));
-                found > 0 && p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w && p[1] < h
-            } {
+                && sides_of(index).found > 0
+                && on_scan(centre_px(index))
+            {
                 Place::Half
             } else {
                 Place::Off
@@ -202,14 +228,20 @@ mod tests {
             let [x, y] = grid.centre(i);
             apply(&m, [f64::from(x), f64::from(y)])
         };
-        let mut sides = vec![(6u8, 6u8); grid.hex_count()];
+        let sides_of = |found: u8| PrintedSides {
+            found,
+            probed: 6,
+            outward_found: 0,
+            outward_probed: 0,
+        };
+        let mut sides = vec![sides_of(6); grid.hex_count()];
         let at = |c: u32, r: u32| (r * 6 + c) as usize;
         // The short columns' last row: three sides printed (towards the map).
         for c in [1, 3, 5] {
-            sides[at(c, 4)] = (3, 6);
+            sides[at(c, 4)] = sides_of(3);
         }
         // A hex inside whose lines a river hides: still on the print.
-        sides[at(2, 2)] = (1, 6);
+        sides[at(2, 2)] = sides_of(1);
         let shape = from_printed_sides(&grid, &sides, &centre, 1000, 1000);
         let half: Vec<String> = shape
             .hexes(&grid, Place::Half)
@@ -220,7 +252,7 @@ mod tests {
         assert_eq!(shape.place(&grid, HexIndex::new(2, 2)), Place::On);
         assert!(shape.hexes(&grid, Place::Off).is_empty());
         // A scan too small for the grid: the hexes off it are off the print.
-        let shape = from_printed_sides(&grid, &[(6, 6); 30], &centre, 200, 1000);
+        let shape = from_printed_sides(&grid, &[PrintedSides::ALL; 30], &centre, 200, 1000);
         assert!(shape.place(&grid, HexIndex::new(5, 0)) == Place::Off);
         assert!(shape.place(&grid, HexIndex::new(0, 0)) == Place::On);
         let bounds = from_scan_bounds(&grid, &m, 200, 1000);

@@ -15,8 +15,7 @@ mod common;
 
 use bataille_editor::services::calibration::kind_name;
 use bataille_schema::HexIndex;
-use bataille_schema::HexName;
-use bataille_schema::map::FitKind;
+use bataille_schema::map::{FitKind, Shifted};
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 
@@ -129,8 +128,8 @@ fn the_maps_shape_found_on_the_print_is_applied_as_one_undo_step() {
         h.state().doc.map.half_hexes.is_empty(),
         "only offered, not applied"
     );
-    // What the print shows of this sheet cut at its edge: the two bottom corner hexes are
-    // half on it.
+    // The even columns are one hex shorter (short_lines: Even): their last cells are
+    // offered, as the file writes them.
     let offered = h
         .state()
         .services
@@ -141,14 +140,15 @@ fn the_maps_shape_found_on_the_print_is_applied_as_one_undo_step() {
         .expect("a report")
         .shape
         .clone();
-    let expected: Vec<HexName> = ["0109", "1209"].map(HexName::from).to_vec();
-    assert_eq!(offered.half_hexes, expected);
-    h.get_by_label_contains("Map shape: 2 half hexes (half_hexes)");
+    assert_eq!(offered.short_lines, Some(Shifted::Even), "{offered:?}");
+    assert!(offered.half_hexes.is_empty(), "{offered:?}");
+    h.get_by_label_contains("Map shape: The even lines are one hex shorter: short_lines: Even");
     let depth = h.state().doc.history().undo_depth();
     h.get_by_label("Apply the map's shape").click();
     h.run();
     let map = &h.state().doc.map;
-    assert_eq!(map.half_hexes, expected);
+    assert_eq!(map.short_lines, Some(Shifted::Even));
+    assert!(map.half_hexes.is_empty());
     assert_eq!(
         h.state().doc.history().undo_depth(),
         depth + 1,
@@ -159,6 +159,6 @@ fn the_maps_shape_found_on_the_print_is_applied_as_one_undo_step() {
     h.get_by_label("applied");
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert!(h.state().doc.map.half_hexes.is_empty(), "undone");
+    assert_eq!(h.state().doc.map.short_lines, None, "undone");
     h.get_by_label("Apply the map's shape");
 }

@@ -156,6 +156,32 @@ pub(super) fn find_line(
     Some((offset, peak))
 }
 
+/// The gap (px) on both sides of a line at which the paper is read, for a side `length` px long.
+pub(super) fn gap_px(length: f64) -> f64 {
+    (0.08 * length).clamp(2.0, 10.0)
+}
+
+/// Whether the strip read across a side — `half_along` px either way along it from its middle
+/// `c`, `reach` px either way across — lies wholly on the scan: a side whose profile would run
+/// off the scan is not probed (nothing can be said of its line).
+pub(super) fn strip_on_scan(
+    scan: &Scan,
+    c: [f64; 2],
+    tangent: [f64; 2],
+    half_along: f64,
+    reach: f64,
+) -> bool {
+    let (w, h) = (f64::from(scan.width()), f64::from(scan.height()));
+    let normal = [-tangent[1], tangent[0]];
+    [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
+        .iter()
+        .all(|(a, b)| {
+            let x = c[0] + a * half_along * tangent[0] + b * reach * normal[0];
+            let y = c[1] + a * half_along * tangent[1] + b * reach * normal[1];
+            x >= 0.0 && y >= 0.0 && x <= w && y <= h
+        })
+}
+
 /// The current model: a matrix and, maybe, a correction.
 #[derive(Debug, Clone)]
 pub(super) struct Model {
@@ -199,11 +225,8 @@ pub(super) fn measure(
             let tangent = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
             let normal = [-tangent[1], tangent[0]];
             let window_px = window(length);
-            let gap = (0.08 * length).clamp(2.0, 10.0);
-            let w = f64::from(scan.width());
-            let h = f64::from(scan.height());
-            let reach = window_px + gap + 1.0;
-            if c[0] < reach || c[1] < reach || c[0] > w - reach || c[1] > h - reach {
+            let gap = gap_px(length);
+            if !strip_on_scan(scan, c, tangent, HALF_ALONG * length, window_px + gap + 1.0) {
                 return None;
             }
             Some(

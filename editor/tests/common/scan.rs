@@ -76,11 +76,9 @@ pub fn write_scan(dir: &Path) -> (PathBuf, [f64; 9]) {
 /// (`short_lines: Some(Even)`: the renderer leaves those cells out), the scan cut at the
 /// print's edge.
 pub fn write_short_columns_scan(dir: &Path) -> (PathBuf, [f64; 9]) {
-    // Cut at the print's edge, as the sheet is (no margin below the short columns).
-    let options = RenderOptions {
-        margin_px: Some(0.0),
-        ..scan_options()
-    };
+    // Scanned with paper round the print (the short columns' end cells are notches in its
+    // edge).
+    let options = scan_options();
     let mut map = truth_map();
     map.short_lines = Some(bataille_schema::map::Shifted::Even);
     let pixmap = render_map(&map, &options).expect("render");

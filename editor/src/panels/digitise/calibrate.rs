@@ -295,21 +295,21 @@ fn shape_row(ctx: &ViewContext<'_>, ui: &mut Ui, shape: &FileShape) {
         (None, n) => format!("{n} half hexes (half_hexes)"),
     };
     let applied = shape_of(ctx.doc) == *shape;
-    ui.horizontal(|ui| {
-        ui.label(format!("Map shape: {what}"));
-        if applied {
-            ui.label(RichText::new("applied").color(WAITING));
-        } else if ui
-            .button("Apply the map's shape")
-            .on_hover_text(
-                "Write the shape found on the print to the map (the hexes not on it are then \
-                 not given terrain nor counted): one undo step",
-            )
-            .clicked()
-        {
-            ctx.send(AppCommand::SetShape(shape.clone()));
-        }
-    });
+    // The sentence wraps to the panel's width and the button comes under it: beside a long
+    // sentence it would be pushed out of the panel.
+    ui.label(format!("Map shape: {what}"));
+    if applied {
+        ui.label(RichText::new("applied").color(WAITING));
+    } else if ui
+        .button("Apply the map's shape")
+        .on_hover_text(
+            "Write the shape found on the print to the map (the hexes not on it are then \
+             not given terrain nor counted): one undo step",
+        )
+        .clicked()
+    {
+        ctx.send(AppCommand::SetShape(shape.clone()));
+    }
 }
 
 /// For maps without printed hex numbers: the first hex's centre, then the hex below it or the

@@ -1,0 +1,124 @@
+//! The map's shape found on the print ([`bataille_digitize::shape`]) when the scan shows paper
+//! round the map (a margin, the scanner's bed), not only when it is cut at the print's edge.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
+mod common;
+
+use bataille_digitize::calibrate::{Matrix, multiply};
+use bataille_digitize::refine::{RefineOptions, refine};
+use bataille_digitize::scan::Scan;
+use bataille_digitize::shape::{Place, from_printed_sides};
+use bataille_schema::HexIndex;
+use bataille_schema::map::FitKind;
+use image::{Rgb, RgbImage};
+
+/// The image on a sheet of paper `pad` px wider each side.
+fn with_margin(image: &RgbImage, pad: u32) -> (RgbImage, Matrix) {
+    let (w, h) = (image.width() + 2 * pad, image.height() + 2 * pad);
+    let mut out = RgbImage::from_pixel(w, h, Rgb([250, 248, 240]));
+    image::imageops::overlay(&mut out, image, i64::from(pad), i64::from(pad));
+    let shift = [
+        1.0,
+        0.0,
+        f64::from(pad),
+        0.0,
+        1.0,
+        f64::from(pad),
+        0.0,
+        0.0,
+        1.0,
+    ];
+    (out, shift)
+}
+
+fn naw() -> bataille_schema::Map {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    bataille_schema::load_map(&root.join("maps/napoleon-at-waterloo.ron"))
+        .unwrap()
+        .map
+}
+
+fn missing_with_margin(map: &bataille_schema::Map, pad: u32) -> (Vec<String>, Vec<String>) {
+    let mut absent: Vec<String> = map
+        .grid
+        .indices()
+        .filter(|i| map.is_absent(*i))
+        .map(|i| map.grid.name(i).to_string())
+        .collect();
+    absent.sort();
+    let (image, layout) = common::rendered(map, 40.0);
+    // From 100 on: rotated 1.5°, blurred, noisy, JPEG 60, with `pad - 100` px of paper.
+    let (image, m) = if pad >= 100 {
+        let (bytes, to_scan) = common::scan_like(&image, 1.5, 1.0, pad - 100, 3.0, 60);
+        let scan = image::load_from_memory(&bytes).unwrap().to_rgb8();
+        (scan, multiply(&to_scan, &layout))
+    } else {
+        let (image, shift) = with_margin(&image, pad);
+        (image, multiply(&shift, &layout))
+    };
+    let scan = Scan::from(image);
+    let seeds: Vec<[f64; 2]> = [(0, 0), (map.grid.columns - 1, map.grid.rows - 2)]
+        .iter()
+        .map(|&(c, r)| {
+            let [x, y] = map.grid.centre(HexIndex::new(c, r));
+            [f64::from(x), f64::from(y)]
+        })
+        .collect();
+    let r = refine(
+        &scan,
+        &map.grid,
+        &m,
+        &seeds,
+        FitKind::Affine,
+        &RefineOptions::default(),
+    )
+    .unwrap();
+    let shape = from_printed_sides(
+        &map.grid,
+        &r.printed_sides,
+        &|i| r.centre(&map.grid, i),
+        scan.width(),
+        scan.height(),
+    );
+    let mut missing: Vec<String> = shape
+        .hexes(&map.grid, Place::Half)
+        .iter()
+        .chain(&shape.hexes(&map.grid, Place::Off))
+        .map(|i| map.grid.name(*i).to_string())
+        .collect();
+    missing.sort();
+    (missing, absent)
+}
+
+#[test]
+fn short_columns_are_found_when_the_scan_has_a_margin() {
+    for pad in [40, 130] {
+        let (missing, absent) = missing_with_margin(&naw(), pad);
+        assert_eq!(missing, absent, "margin {pad} px");
+    }
+}
+
+/// The short lines of either parity: on this grid the odd columns' end cells stick out of the
+/// print (three printed sides), the even columns' are notches set into it (five printed sides:
+/// only the outward one tells).
+#[test]
+fn short_columns_of_either_parity_are_found() {
+    let mut failures = Vec::new();
+    for parity in [
+        bataille_schema::map::Shifted::Even,
+        bataille_schema::map::Shifted::Odd,
+    ] {
+        let mut map = common::known_map();
+        map.short_lines = Some(parity);
+        let (missing, absent) = missing_with_margin(&map, 30);
+        if missing != absent {
+            failures.push(format!("{parity:?}: found {missing:?}, absent {absent:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
