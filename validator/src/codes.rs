@@ -161,11 +161,32 @@ codes! {
     E1008, Error, "miniatures", "Age of Honor reserve movement modifiers", "commander's modifier disagrees with the named table", "miniatures.rs: leaders";
     E1009, Error, "miniatures", "Louis XIV National Army Tables", "nation's table has no line for the troop type", "miniatures.rs: composition";
     W1010, Warning, "miniatures", "system ratings", "rating the system does not define", "miniatures.rs: units";
+    E1011, Error, "miniatures", "system file", "the system's own tables contradict each other", "system_data.rs: system_data";
     E1101, Error, "variant", "scenario variants", "variant change names an id its base lacks", "door/variant.rs: problem_diagnostic";
     W1102, Warning, "variant", "scenario variants", "variant change that changes nothing", "door/variant.rs: problem_diagnostic";
     E1103, Error, "variant", "scenario variants", "two variant changes contradict each other", "door/variant.rs: problem_diagnostic";
     E1104, Error, "variant", "scenario variants", "the variant's base scenario cannot be loaded", "door/variant.rs: e1104";
     E1105, Error, "variant", "scenario variants", "variant change that does not fit what it names", "door/variant.rs: problem_diagnostic";
+}
+
+impl Code {
+    /// The unknown names this diagnostic follows from when one is reported about the same
+    /// subject (a unit's id): a unit in a corps that does not exist (E0202) is not then said to
+    /// stand in another corps' zone (E0510), to belong to another army's corps (E0402) or to be
+    /// out of its leader's command (W0901); a unit of a kind that does not exist (E0204) is not
+    /// then said to stand on terrain it cannot enter or to lack its system's ratings. The cause
+    /// is reported once; what follows from it would change when it is corrected.
+    /// `suppressions::finish` drops the followers, whatever check raised them.
+    pub fn follows_from(self) -> &'static [Code] {
+        use Code::*;
+        match self {
+            E0402 | E0405 | E0510 | W0901 => &[E0202, E0206],
+            E0501 => &[E0203],
+            E0406 | E0504 | E0513 | E1002 | E1003 | E1004 | E1005 | E1006 | E1007 | E1009
+            | W1010 => &[E0204],
+            _ => &[],
+        }
+    }
 }
 
 /// Codes no longer reported, with the code that replaced them. Their numbers are never reused.

@@ -132,6 +132,9 @@ fn reach(
     radius: u32,
     blocked: Option<&HexSet>,
 ) -> HashMap<HexIndex, u32> {
+    // The shared bound (E0105 reports a radius beyond it): the search's work stays within the
+    // disc of that radius, however large the map or the number written.
+    let radius = radius.min(bataille_schema::bounds::RADIUS_HEXES.max);
     let mut dist = HashMap::new();
     dist.insert(start, 0);
     let mut queue = VecDeque::from([start]);

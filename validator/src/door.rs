@@ -541,15 +541,14 @@ fn open_text(opened: &mut Opened, source: SourceFile, options: &Options) {
     opened.report.sources.insert(0, source);
 }
 
-/// The JSON Schema pass over a system (when asked for).
+/// A system's own tables held together (E1011), and the JSON Schema pass (when asked for).
 fn system_diagnostics(system: &System, options: &Options) -> Vec<Diagnostic> {
-    if !options.json_schema {
-        return Vec::new();
+    let mut out = crate::system_data::system_data(system);
+    if options.json_schema {
+        let schema = bataille_schema::json_schema::check_system(system);
+        out.extend(crate::schema_diagnostics(DocumentKind::System, schema));
     }
-    crate::schema_diagnostics(
-        DocumentKind::System,
-        bataille_schema::json_schema::check_system(system),
-    )
+    out
 }
 
 /// The confined path of a map's background scan; an E0210 at `/background/image` when it is

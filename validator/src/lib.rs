@@ -32,6 +32,7 @@ pub mod resolve;
 mod rules;
 mod stacking;
 mod suppressions;
+mod system_data;
 
 use std::path::{Path, PathBuf};
 

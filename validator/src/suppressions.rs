@@ -60,6 +60,33 @@ pub(crate) fn unknown_code(document: DocumentKind, pointer: String, code: &str) 
     }
 }
 
+/// Drops each diagnostic that follows from an unknown name reported about the same subject
+/// ([`Code::follows_from`]): one report per cause, whichever check would repeat it.
+fn without_cascades(out: &mut Vec<Diagnostic>) {
+    let causes: std::collections::HashSet<(String, Code)> = out
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.code,
+                Code::E0202 | Code::E0203 | Code::E0204 | Code::E0206
+            )
+        })
+        .filter_map(|d| d.subject.clone().map(|s| (s, d.code)))
+        .collect();
+    if causes.is_empty() {
+        return;
+    }
+    out.retain(|d| {
+        let Some(subject) = d.subject.as_deref() else {
+            return true;
+        };
+        !d.code
+            .follows_from()
+            .iter()
+            .any(|cause| causes.contains(&(subject.to_owned(), *cause)))
+    });
+}
+
 pub(crate) fn matches_code(list: &[String], code: Code) -> bool {
     list.iter()
         .any(|c| c.trim().eq_ignore_ascii_case(code.as_str()))
@@ -77,6 +104,7 @@ pub(crate) fn finish(
     if out.is_empty() {
         return out;
     }
+    without_cascades(&mut out);
     let lists_empty = options.allow.is_empty()
         && map.is_none_or(|m| m.allow.is_empty())
         && scenario.is_none_or(|s| {
