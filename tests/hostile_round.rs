@@ -681,6 +681,64 @@ fn no_output_replaces_what_the_command_reads_however_named() {
     }
 }
 
+/// Links planted in the repository (an output's name, or a folder on its way, leading outside
+/// it: to the runner's files) are not written through by any command; the file outside keeps
+/// its bytes. A link inside the repository is still written through.
+#[test]
+fn no_output_is_written_through_a_link_leading_outside_the_repository() {
+    let club = Club::new();
+    let victim = club.outside.join("victim.txt");
+    std::fs::write(&victim, "precious").expect("write");
+    std::fs::create_dir(club.path("plans")).expect("mkdir");
+    for name in [
+        "plan.svg",
+        "plan.pdf",
+        "m.vmod",
+        "t.tmx",
+        "o.png",
+        "map.schema.json",
+    ] {
+        std::os::unix::fs::symlink(&victim, club.path(&format!("plans/{name}"))).expect("link");
+    }
+    std::os::unix::fs::symlink(&club.outside, club.path("away")).expect("folder link");
+    for args in [
+        &[
+            "table",
+            SCENARIO,
+            "--system",
+            "age-of-honor",
+            "--out",
+            "plans/plan.svg",
+        ][..],
+        &["print", SCENARIO, "--out", "plans/plan.pdf"],
+        &["export", "--vassal", SCENARIO, "--out", "plans/m.vmod"],
+        &["export", "--tiled", MAP, "--out", "plans/t.tmx"],
+        &["render", MAP, "--out", "plans/o.png"],
+        &["schema", "--out", "plans"],
+        &["render", MAP, "--out", "away/victim.txt"],
+        &["render", MAP, "--out", "away/new.png"],
+    ] {
+        let run = club.run(args);
+        assert_ne!(run.code, 0, "{args:?} wrote:\n{}", run.all());
+        assert!(
+            run.all().contains("outside its repository"),
+            "{args:?}: {}",
+            run.all()
+        );
+        assert_eq!(
+            std::fs::read_to_string(&victim).expect("there"),
+            "precious",
+            "{args:?}"
+        );
+    }
+    assert!(!club.outside.join("new.png").exists());
+    // Inside the repository a link is written through, the link kept.
+    std::os::unix::fs::symlink("../o.png", club.path("plans/inside.png")).expect("link");
+    let run = club.run(&["render", MAP, "--out", "plans/inside.png"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(club.path("o.png").is_file());
+}
+
 /// A miniatures system's own tables are checked (E1011, located in the system file): a rating
 /// no value can take, a troop type needing an undefined rating or standing on a base a figure
 /// scale does not size. `validate systems/` says so, a scenario naming the system is refused

@@ -142,7 +142,8 @@ pub fn follow_links(path: &Path) -> std::io::Result<PathBuf> {
 /// random name beside the file (never a predictable name a link could be planted at), is
 /// flushed, given the old file's permissions and (where the process may) owner, and renamed
 /// over the file; on any failure the temporary file is removed and the file is untouched. A
-/// symbolic link is written through: its target is replaced, the link stays.
+/// symbolic link is written through: its target is replaced, the link stays (inside a
+/// repository, only when the target is in it too).
 pub fn write_atomic_limited(path: &Path, text: &str, limit: u64) -> std::io::Result<()> {
     write_atomic_bytes(path, text.as_bytes(), limit)
 }
@@ -189,6 +190,12 @@ pub enum WriteError {
         crate::source::display_path(path)
     )]
     NotRegular { path: PathBuf, kind: &'static str },
+    #[error(
+        "will not write {}: it leads (through a link) outside its repository {}; write to a file inside it, or remove the link",
+        crate::source::display_path(path),
+        crate::source::display_path(root)
+    )]
+    OutsideRepository { path: PathBuf, root: PathBuf },
 }
 
 impl WriteError {
@@ -198,7 +205,8 @@ impl WriteError {
             WriteError::Io { path, .. }
             | WriteError::WouldOverwriteInput { path }
             | WriteError::Twice { path }
-            | WriteError::NotRegular { path, .. } => path,
+            | WriteError::NotRegular { path, .. }
+            | WriteError::OutsideRepository { path, .. } => path,
         }
     }
 
@@ -252,8 +260,9 @@ struct Staged {
 /// the command is staged are they renamed over their targets: a failure at any point (a full
 /// disk, a folder that cannot be written) leaves every previous output as it was and no
 /// temporary file behind. An output that is a file the command reads ([`Outputs::guard`]),
-/// or that another output of the same command already names, is refused before anything is
-/// written.
+/// or that another output of the same command already names, or that lies in a repository
+/// but leads outside it (through a link, of the file or of a folder on its way), is refused
+/// before anything is written.
 ///
 /// ```
 /// # let dir = tempfile::tempdir().unwrap();
@@ -311,6 +320,16 @@ impl Outputs {
             });
         }
         let target = follow_links(path).map_err(io)?;
+        // A link planted in a stranger's pull request (the output, or a folder on its way,
+        // leading to `~/.bashrc` or another checkout) is not written through.
+        if let Some(root) = repository_of(path)
+            && !absolute(&target).starts_with(&root)
+        {
+            return Err(WriteError::OutsideRepository {
+                path: path.to_path_buf(),
+                root,
+            });
+        }
         let old = match std::fs::metadata(&target) {
             Ok(meta) if !meta.is_file() => {
                 return Err(WriteError::NotRegular {
@@ -455,6 +474,19 @@ fn absolute(path: &Path) -> PathBuf {
     lexical
 }
 
+/// The repository an output path lies in as written: the nearest folder above it holding
+/// `.git` that is not itself a link (a folder link is what it is checked against), as a real
+/// path; `None` outside any repository (then links are written through wherever they lead).
+fn repository_of(path: &Path) -> Option<PathBuf> {
+    let lexical = clean_path(&std::path::absolute(path).ok()?);
+    lexical
+        .ancestors()
+        .skip(1)
+        .filter(|a| std::fs::symlink_metadata(a).is_ok_and(|m| !m.file_type().is_symlink()))
+        .find(|a| a.join(".git").exists())
+        .map(absolute)
+}
+
 /// The default root of a scenario's map: the nearest folder above the scenario holding `.git`
 /// (its repository); with none, the folder above the scenario's folder (the usual
 /// `scenarios/` beside `maps/` layout).
@@ -506,79 +538,4 @@ pub fn resolve_reference(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn refuses_a_folder_and_reads_within_the_limit() {
-        let dir = tempfile::tempdir().unwrap();
-        assert!(matches!(
-            read_limited(dir.path(), 10),
-            Err(ReadError::NotRegular("a folder"))
-        ));
-        let file = dir.path().join("a.ron");
-        std::fs::write(&file, "0123456789").unwrap();
-        assert_eq!(read_limited(&file, 10).unwrap().len(), 10);
-        assert!(matches!(
-            read_limited(&file, 9),
-            Err(ReadError::TooLarge { bytes: 10, .. })
-        ));
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn reads_no_more_than_the_limit_from_a_device() {
-        assert!(matches!(
-            read_limited(Path::new("/dev/zero"), 10),
-            Err(ReadError::NotRegular("a character device"))
-        ));
-        // /proc files report 0 bytes: the limit holds on what is read.
-        let read = read_limited(Path::new("/proc/self/maps"), 3);
-        assert!(matches!(read, Err(ReadError::TooLarge { bytes: 4, .. })));
-    }
-
-    #[test]
-    fn maps_stay_under_the_root() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::create_dir_all(root.join("scenarios")).unwrap();
-        let scenario = root.join("scenarios/s.ron");
-        assert!(resolve_map(&scenario, "../maps/m.ron", Some(root)).is_ok());
-        assert_eq!(
-            resolve_map(&scenario, "/etc/passwd", Some(root)),
-            Err(MapPathError::Absolute)
-        );
-        assert!(matches!(
-            resolve_map(&scenario, "../../etc/passwd", Some(root)),
-            Err(MapPathError::OutsideRoot { .. })
-        ));
-        // With no repository, the folder above the scenario's is the root.
-        assert!(resolve_map(&scenario, "../maps/m.ron", None).is_ok());
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn writes_through_links_and_keeps_the_mode() {
-        use std::os::unix::fs::PermissionsExt as _;
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("target.ron");
-        std::fs::write(&target, "old").unwrap();
-        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
-        let link = dir.path().join("link.ron");
-        std::os::unix::fs::symlink("target.ron", &link).unwrap();
-        write_atomic_limited(&link, "new", 100).unwrap();
-        assert!(
-            std::fs::symlink_metadata(&link)
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
-        let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o640);
-        assert!(write_atomic_limited(&target, "too long", 3).is_err());
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
-        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(left.len(), 2, "no temporary file is left behind");
-    }
-}
+mod tests;
