@@ -14,8 +14,10 @@
 //! hexsides and a few terrain samples, with and without the line tracing, against a truth read
 //! from the art's own river colour along each hexside of the exact grid (see [`river_truth`]).
 //!
+//! With `--arnhem`, the Arnhem paper scan (see [`arnhem`]).
+//!
 //! `cargo run --release -p bataille-digitize --example realmaps [-- --dir ../shared/realmaps]
-//! [--draws 10] [--map naw] [--rivers [--refine]]`
+//! [--draws 10] [--map naw] [--rivers [--refine]] [--arnhem]`
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -32,6 +34,8 @@ use bataille_digitize::scan::{Scan, ScanLimits, load_scan, no_progress};
 use bataille_digitize::synth::Rng;
 use bataille_schema::map::{FitKind, HexNaming, HexsideSymbol, Orientation, Shifted};
 use bataille_schema::{Grid, HexIndex, Id, Side};
+
+mod arnhem;
 
 /// A map with its grid and the printed centre of each lattice hex (row-major over the grid,
 /// `None` where the hex is not on the print).
@@ -106,7 +110,10 @@ fn naw(dir: &Path) -> anyhow::Result<RealMap> {
             f[0][..2].parse::<u32>()? - 1,
             f[0][2..4].parse::<u32>()? - 1,
         );
-        centres.push((c, r, [f[1].parse()?, f[2].parse()?]));
+        // Fitted in pixel-index coordinates (the top-left pixel's middle at (0, 0)); ours put
+        // it at (0.5, 0.5).
+        let (x, y): (f64, f64) = (f[1].parse()?, f[2].parse()?);
+        centres.push((c, r, [x + 0.5, y + 0.5]));
     }
     let grid = pick_shift(23, 17, 1, &centres)?;
     let mut truth = vec![None; grid.hex_count()];
@@ -121,6 +128,91 @@ fn naw(dir: &Path) -> anyhow::Result<RealMap> {
     })
 }
 
+/// The grid line's colours in `tld`'s colour-mapped art (between land hexes; between clear
+/// and bocage or town hexes).
+const TLD_GRID_INKS: [[u8; 3]; 2] = [[49, 82, 68], [131, 123, 117]];
+
+/// A hex's printed centre on `tld`, read from its own printed outline: for each of its six
+/// sides, the grid-ink pixels within 4 px across the side's middle 60 % (around where
+/// VASSAL's grid puts it), the mean distance across the side of those within 1.5 px of their
+/// median the line's offset (a side where other ink of that colour, a label's letters, is over
+/// a fifth of it is not read); the centre is
+/// the shift that best explains the offsets (least squares over the sides found, at least 4,
+/// both of two opposite sides among them or 5). Independent of the refinement: no colour
+/// profile, no fit over the sheet, each hex alone. `None` when too few sides show the ink
+/// (under a river, a town, the sea).
+fn printed_centre(scan: &Scan, around: [f64; 2], radius: f64) -> Option<[f64; 2]> {
+    let apothem = radius * 3f64.sqrt() / 2.0;
+    let (mut a11, mut a12, mut a22, mut b1, mut b2) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    let mut found = [false; 6];
+    for (k, slot) in found.iter_mut().enumerate() {
+        // Flat tops: the sides' normals at 30° + 60° k.
+        let angle = (30.0 + 60.0 * k as f64).to_radians();
+        let n = [angle.cos(), angle.sin()];
+        let t = [-n[1], n[0]];
+        let mid = [around[0] + apothem * n[0], around[1] + apothem * n[1]];
+        let (x0, x1) = ((mid[0] - radius).floor(), (mid[0] + radius).ceil());
+        let (y0, y1) = ((mid[1] - radius).floor(), (mid[1] + radius).ceil());
+        let mut inked: Vec<f64> = Vec::new();
+        let mut y = y0;
+        while y <= y1 {
+            let mut x = x0;
+            while x <= x1 {
+                let c = [x + 0.5, y + 0.5];
+                let d = [c[0] - mid[0], c[1] - mid[1]];
+                let (across, along) = (d[0] * n[0] + d[1] * n[1], d[0] * t[0] + d[1] * t[1]);
+                if across.abs() <= 4.0
+                    && along.abs() <= 0.3 * radius
+                    && scan
+                        .pixel_at(c[0], c[1])
+                        .is_some_and(|p| TLD_GRID_INKS.contains(&p))
+                {
+                    inked.push(across);
+                }
+                x += 1.0;
+            }
+            y += 1.0;
+        }
+        // The line: the ink within 1.5 px of the median; a side where other ink of the grid's
+        // colour (a label's letters) is over a fifth of it is not read. A one-pixel line over
+        // 60 % of a 37 px side is about 22 pixels.
+        if inked.is_empty() {
+            continue;
+        }
+        inked.sort_by(f64::total_cmp);
+        let median = inked[inked.len() / 2];
+        let line: Vec<f64> = inked
+            .iter()
+            .copied()
+            .filter(|a| (a - median).abs() <= 1.5)
+            .collect();
+        if line.len() < (0.4 * radius) as usize || 5 * line.len() < 4 * inked.len() {
+            continue;
+        }
+        *slot = true;
+        let offset = line.iter().sum::<f64>() / line.len() as f64;
+        a11 += n[0] * n[0];
+        a12 += n[0] * n[1];
+        a22 += n[1] * n[1];
+        b1 += n[0] * offset;
+        b2 += n[1] * offset;
+    }
+    let sides = found.iter().filter(|f| **f).count();
+    let opposite = (0..3).any(|k| found[k] && found[k + 3]);
+    let det = a11 * a22 - a12 * a12;
+    if sides < 4 || !opposite && sides < 5 || det.abs() < 1e-9 {
+        return None;
+    }
+    // The outline's shift; opposite sides pull equally, so a hex drawn a little large or
+    // small does not move its centre.
+    let shift = [(a22 * b1 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det];
+    Some([around[0] + shift[0], around[1] + shift[1]])
+}
+
+/// `tld`: the lattice from the module's VASSAL grid (which hex is where, which is off the
+/// print); each hex's printed centre read from its own outline ([`printed_centre`]). VASSAL's
+/// grid is the module maker's, not the art's: its centres are whole pixels and the art's hexes
+/// stray from it by up to a few pixels (measured and printed by this benchmark).
 fn tld(dir: &Path) -> anyhow::Result<RealMap> {
     let dir = dir.join("tld");
     let text = read(&dir.join("grid_centres.csv"))?;
@@ -129,23 +221,51 @@ fn tld(dir: &Path) -> anyhow::Result<RealMap> {
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.trim().split(',').collect();
         let (c, r) = (f[0].parse::<i64>()? - 1, f[1].parse::<i64>()? + 1);
-        // VASSAL truncates centres to whole pixels: the pixel's middle is the centre.
-        let p = [f[2].parse::<f64>()? + 0.5, f[3].parse::<f64>()? + 0.5];
+        // VASSAL's pixel coordinates are Java2D's: (x, y) is a pixel's top-left corner, as
+        // ours (the pixel's middle is at +0.5); its centres are truncated to whole pixels.
+        let p = [f[2].parse::<f64>()?, f[3].parse::<f64>()?];
         centres.push((c as u32, r as u32, p));
         on.push(f[4] == "0");
     }
     let columns = centres.iter().map(|c| c.0).max().unwrap_or(0) + 1;
     let rows = centres.iter().map(|c| c.1).max().unwrap_or(0) + 1;
     let grid = pick_shift(columns, rows, 0, &centres)?;
+    let scan = load(&dir, "Map_Full.png")?;
+    // VASSAL's own (untruncated) lattice: dx = 55.43, dy = 64 px.
+    let pairs: Vec<([f64; 2], [f64; 2])> = centres
+        .iter()
+        .map(|(c, r, p)| {
+            let [x, y] = grid.centre(HexIndex::new(*c, *r));
+            ([f64::from(x), f64::from(y)], *p)
+        })
+        .collect();
+    let vassal = fit(FitKind::Affine, &pairs)?.grid_to_image;
+    let radius = bataille_digitize::calibrate::local_scale(&vassal, [0.0, 0.0]);
     let mut truth = vec![None; grid.hex_count()];
+    let (mut read_from_print, mut on_print) = (0usize, 0usize);
+    let mut vassal_errors = Vec::new();
     for ((c, r, p), on) in centres.into_iter().zip(on) {
-        if on {
-            truth[slot(&grid, HexIndex::new(c, r))] = Some(p);
+        if !on {
+            continue;
+        }
+        on_print += 1;
+        let index = HexIndex::new(c, r);
+        let [x, y] = grid.centre(index);
+        let nominal = apply(&vassal, [f64::from(x), f64::from(y)]);
+        if let Some(printed) = printed_centre(&scan, nominal, radius) {
+            read_from_print += 1;
+            vassal_errors.push((p[0] - printed[0]).hypot(p[1] - printed[1]));
+            truth[slot(&grid, index)] = Some(printed);
         }
     }
+    let worst = vassal_errors.iter().copied().fold(0.0, f64::max);
+    let mean = vassal_errors.iter().sum::<f64>() / vassal_errors.len().max(1) as f64;
+    eprintln!(
+        "tld: {read_from_print} of {on_print} hexes on the print have a printed centre read from their own outline; VASSAL's grid is {mean:.2} px off them on average, {worst:.2} px at worst"
+    );
     Ok(RealMap {
         name: "tld".into(),
-        scan: load(&dir, "Map_Full.png")?,
+        scan,
         grid,
         truth,
     })
@@ -165,7 +285,12 @@ fn asl(dir: &Path) -> anyhow::Result<RealMap> {
         } else {
             26 + first
         };
-        centres.push((col, row, [f[1].parse::<f64>()?, f[2].parse::<f64>()?]));
+        // Pixel-index coordinates, as naw's.
+        centres.push((
+            col,
+            row,
+            [f[1].parse::<f64>()? + 0.5, f[2].parse::<f64>()? + 0.5],
+        ));
     }
     let grid = pick_shift(33, 11, 0, &centres)?;
     let mut truth = vec![None; grid.hex_count()];
@@ -283,6 +408,9 @@ fn click_hexes(map: &RealMap, count: usize) -> Vec<HexIndex> {
 struct Errors {
     mean: Vec<f64>,
     worst: Vec<f64>,
+    /// Hexes over 1 px off, and hexes, over all draws.
+    over_1px: usize,
+    hexes: usize,
     /// The mean error vector (fitted − truth) of each draw: a constant offset is a convention.
     bias: Vec<[f64; 2]>,
 }
@@ -295,6 +423,8 @@ impl Errors {
             .fold((0.0, 0.0), |a, v| (a.0 + v[0], a.1 + v[1]));
         self.bias.push([sx / n, sy / n]);
         self.mean.push(errors.iter().sum::<f64>() / n);
+        self.over_1px += errors.iter().filter(|e| **e > 1.0).count();
+        self.hexes += errors.len();
         self.worst.push(errors.iter().copied().fold(0.0, f64::max));
     }
 
@@ -306,7 +436,12 @@ impl Errors {
             .bias
             .iter()
             .fold((0.0, 0.0), |a, v| (a.0 + v[0], a.1 + v[1]));
-        format!("{mean:.2} / {worst:.2} ({:+.2}, {:+.2})", bx / k, by / k)
+        format!(
+            "{mean:.2} / {worst:.2} ({:+.2}, {:+.2}), {:.1} % over 1 px",
+            bx / k,
+            by / k,
+            100.0 * self.over_1px as f64 / self.hexes.max(1) as f64
+        )
     }
 }
 
@@ -411,6 +546,19 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
                     warped += 1;
                 }
                 let (e, v, p) = positions(&|g| r.map(g));
+                if draw == 0 && std::env::var_os("REALMAPS_LIST").is_some() {
+                    for ((i, t), e) in on.iter().zip(&e) {
+                        if *e > 1.0 {
+                            eprintln!(
+                                "{} {}: refined {e:.2} px off the truth at ({:.1}, {:.1})",
+                                map.name,
+                                map.grid.name(*i),
+                                t[0],
+                                t[1]
+                            );
+                        }
+                    }
+                }
                 after.add(&e, &v);
                 after_pos.push(p);
                 for (k, c) in check_clicks(&r, &pairs).iter().enumerate() {
@@ -463,6 +611,13 @@ fn main() -> anyhow::Result<()> {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realmaps"));
     let draws: u64 = value("--draws").map_or(Ok(10), |d| d.parse())?;
     let only = value("--map");
+    if args.iter().any(|a| a == "--arnhem") {
+        if !dir.is_dir() {
+            println!("{}: not there; nothing to measure", dir.display());
+            return Ok(());
+        }
+        return arnhem::measure(&dir, draws);
+    }
     if args.iter().any(|a| a == "--rivers") {
         if !dir.is_dir() {
             println!("{}: not there; nothing to measure", dir.display());
