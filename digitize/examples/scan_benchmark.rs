@@ -31,7 +31,7 @@ use bataille_digitize::refine::{RefineOptions, calibrate_on_print};
 use bataille_digitize::scan::Scan;
 use bataille_digitize::synth::{Mix, Rng, make_scan};
 use bataille_render::{Layout, RenderOptions, render_map};
-use bataille_schema::map::{ControlPoint, FitKind};
+use bataille_schema::map::{ControlPoint, FitKind, HexsideSymbol};
 use bataille_schema::{HexIndex, Id, Map, Side, load_map};
 
 /// Suggestions under this confidence are in the doubtful list.
@@ -126,6 +126,9 @@ struct Score {
     false_features: usize,
     hexside_unflagged: usize,
     hexside_doubtful: usize,
+    /// The same for the lines (fortification lines and roads on hexsides): true ones, found
+    /// with the right type, suggested where the truth differs, wrong and not doubtful.
+    lines: [usize; 4],
     rms_px: f64,
     terrain_ms: f64,
     hexside_ms: f64,
@@ -314,6 +317,7 @@ fn run_case(
         false_features: 0,
         hexside_unflagged: 0,
         hexside_doubtful: 0,
+        lines: [0; 4],
         rms_px: worst_centre_px,
         terrain_ms,
         hexside_ms,
@@ -374,6 +378,23 @@ fn run_case(
         }
         if s.feature.is_some() && !right {
             score.false_features += 1;
+        }
+        let is_line = |id: &Id| {
+            map.hexside_types.get(id).is_some_and(|t| {
+                matches!(t.symbol, HexsideSymbol::Fortification | HexsideSymbol::Road)
+            })
+        };
+        let want_line = want.is_some_and(|w| w.iter().any(is_line));
+        let suggested_line = s.feature.as_ref().is_some_and(is_line);
+        if want_line {
+            score.lines[0] += 1;
+            score.lines[1] += usize::from(right);
+        }
+        if suggested_line && !right {
+            score.lines[2] += 1;
+        }
+        if (want_line || suggested_line) && !right && s.confidence >= DOUBTFUL {
+            score.lines[3] += 1;
         }
         if !right {
             if s.confidence >= DOUBTFUL {
@@ -543,6 +564,18 @@ fn main() -> anyhow::Result<()> {
                 s.terrain_ms,
                 s.hexside_ms,
             );
+            if s.lines[0] > 0 || s.lines[2] > 0 {
+                println!(
+                    "|   lines (fortification, road) | {} | | | | | | {:.1} % ({}/{}) | {:.2} ({}) | {} | | | |",
+                    case.mix.name,
+                    100.0 * s.lines[1] as f64 / s.lines[0].max(1) as f64,
+                    s.lines[1],
+                    s.lines[0],
+                    100.0 * s.lines[2] as f64 / s.hexsides.max(1) as f64,
+                    s.lines[2],
+                    s.lines[3],
+                );
+            }
             if verbose {
                 for (k, n) in &s.confusions {
                     println!("    {k}: {n}");

@@ -40,7 +40,9 @@ use crate::calibrate::{Matrix, apply, invert, local_scale};
 use crate::colour::{Lab, delta_e, dominant, srgb_to_lab};
 use crate::scan::Scan;
 
+mod chain;
 mod morphology;
+use chain::{agrees_with, goes_on};
 use morphology::{chamfer, long_components};
 
 /// A hexside feature of the legend with its marked hexsides.
@@ -111,6 +113,8 @@ const CROWDED: f32 = 0.25;
 const SURE_PLAIN: f32 = 0.5;
 /// The confidence at most of what the trace puts up for review.
 const REVIEW: f32 = 0.2;
+/// The confidence at most of a line (not water) the trace alone assigns.
+const LINE_SURE: f32 = 0.5;
 /// A side whose middle carries no ink and is covered along at most this share (ink near its
 /// ends only: a line turning at a corner, a river meeting it) carries no line: the trace
 /// agrees it is plain.
@@ -471,6 +475,21 @@ pub fn apply_trace(
             .filter(|c| at_corner[*c].iter().any(|&j| j != i && carries(j, f)))
             .count()
     };
+    // The ends of hexside `i` from which the line drawn like `f` goes on to a hexside the
+    // patch model found carrying such a feature (not in doubt), along at most three more
+    // hexsides the trace covers with it (a gap of a few hexsides in the line).
+    let alike = |g: usize, f: usize| lines[g].symbol == lines[f].symbol;
+    let chained = |i: usize, f: usize| -> usize {
+        let found =
+            |j: usize| before[j].1 >= doubtful_below && before[j].0.is_some_and(|g| alike(g, f));
+        let traced = |j: usize| {
+            before[j].0.is_none() && trace.coverage[j][f] >= FOUND && trace.middle[j][f] >= 0.5
+        };
+        ends[i]
+            .iter()
+            .filter(|&&c| goes_on(i, c, 3, &found, &traced, &at_corner, &ends))
+            .count()
+    };
     let agrees = |i: usize, suggested: Option<usize>, wet: bool| {
         agrees_with(trace, i, suggested, wet, &links)
     };
@@ -498,16 +517,28 @@ pub fn apply_trace(
                 // Ink only near the ends is a line turning at the corner, not along this side.
                 let along = trace.middle[i][f] >= 0.5;
                 let traced = c >= FOUND || (c >= PART && along && linked == 2);
-                // The trace paints only water, and only where the patch model is not sure the
-                // hexside is plain: a stain, a texture or a symbol in a feature's colour can run
-                // along a hexside or two, and the brown of a fortification line or a road is
-                // also the brown of roads, rings and towns. Those are for review.
-                if traced && (before[i].1 >= SURE_PLAIN || !water) {
+                // A line as drawn: its own ink (not a shade drawn alike) along most of the
+                // side, its middle included, and the same line found on at both ends (the
+                // patch model's features drawn alike, not in doubt): a gap in a line, under a
+                // label, a bridge or a road crossing it. A fortification line or a road is
+                // assigned only so: their brown is also the brown of roads through hexes,
+                // rings and towns, which can cover a stretch of a side and link to traced ink.
+                let drawn_line =
+                    c >= FOUND && along && trace.own[i][shade] >= FOUND && chained(i, shade) == 2;
+                // The trace paints only where the patch model is not sure the hexside is
+                // plain. Else, and for what is not clearly a line, it is for review.
+                if traced && (before[i].1 >= SURE_PLAIN || !(water || drawn_line)) {
                     decisions[i].confidence = decisions[i].confidence.min(REVIEW);
                 } else if traced {
                     let sure = (0.3 + (c - PART) / (1.0 - PART)).clamp(0.3, 1.0);
                     decisions[i].feature = Some(shade);
-                    decisions[i].confidence = if wet { REVIEW } else { sure };
+                    decisions[i].confidence = if wet {
+                        REVIEW
+                    } else if water {
+                        sure
+                    } else {
+                        sure.min(LINE_SURE)
+                    };
                 } else if c >= PART && trace.middle[i][f] > 0.3 {
                     decisions[i].confidence = decisions[i].confidence.min(REVIEW);
                 }
@@ -530,35 +561,6 @@ pub fn apply_trace(
         if unchanged && before[i].1 < doubtful_below && agrees(i, before[i].0, wet) {
             decisions[i].confidence = doubtful_below;
         }
-    }
-}
-
-/// Whether the trace clearly says what the patch model suggested at hexside `i`: its feature
-/// `f` (its own ink along most of the side, its middle included, and no other shade's), or
-/// plain (no reliable feature's ink along the middle of the side, only near its ends, and no
-/// line running on at both its ends: a label or a bridge may hide the middle);
-/// never beside a water hex (`wet`: a bank looks like a water feature to both).
-fn agrees_with(
-    trace: &Trace,
-    i: usize,
-    suggested: Option<usize>,
-    wet: bool,
-    links: &dyn Fn(usize, usize) -> usize,
-) -> bool {
-    if wet {
-        return false;
-    }
-    let count = trace.reliable.len();
-    match suggested {
-        Some(f) => {
-            trace.reliable[f]
-                && trace.own[i][f] >= FOUND
-                && trace.middle[i][f] >= 0.5
-                && (0..count).all(|g| g == f || trace.own[i][g] < PART)
-        }
-        None => (0..count).filter(|f| trace.reliable[*f]).all(|f| {
-            trace.middle[i][f] <= 0.0 && trace.coverage[i][f] <= AGREE_PLAIN && links(i, f) < 2
-        }),
     }
 }
 

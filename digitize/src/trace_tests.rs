@@ -108,6 +108,14 @@ fn sheet(m: &Matrix) -> Scan {
 /// The sheet traced: its grid, the river line (marked on hex 0403's N and S), the trace and
 /// the hexsides in its order.
 fn traced_sheet() -> (Grid, [Line; 1], Trace, Vec<(HexIndex, Side)>) {
+    traced_sheet_as(true, HexsideSymbol::River)
+}
+
+/// The same sheet with its line declared as `symbol` (`water` or not).
+fn traced_sheet_as(
+    water: bool,
+    symbol: HexsideSymbol,
+) -> (Grid, [Line; 1], Trace, Vec<(HexIndex, Side)>) {
     let grid = grid();
     let m = [30.0, 0.0, 30.0, 0.0, 30.0, 30.0, 0.0, 0.0, 1.0];
     let scan = sheet(&m);
@@ -125,9 +133,9 @@ fn traced_sheet() -> (Grid, [Line; 1], Trace, Vec<(HexIndex, Side)>) {
     let s = grid.canonical_hexside(river, Side::S);
     let lines = [Line {
         marked: vec![n, s],
-        water: true,
+        water,
         bridge: false,
-        symbol: Some(HexsideSymbol::River),
+        symbol: Some(symbol),
     }];
     let hex = |i: HexIndex| terrain.get(&grid, i).and_then(|s| s.colour);
     let colours = Colours {
@@ -279,5 +287,70 @@ fn a_doubtful_suggestion_the_trace_clearly_agrees_with_leaves_the_review_queue()
     let wet = run(true);
     for (i, d) in wet.iter().enumerate() {
         assert!(d.marked || d.confidence < 0.25, "{:?}", hexsides[i]);
+    }
+}
+
+/// A fortification line (or a road) drawn along hexsides is followed as a line too: where the
+/// patch model is unsure, the sides its own ink runs along, linked into the line at both ends,
+/// carry it (at most [`LINE_SURE`] sure); where the patch model is sure of plain they are for
+/// review; the label beside another side is not a line.
+#[test]
+fn a_fortification_line_drawn_along_the_sides_is_assigned_by_its_geometry() {
+    let (grid, lines, trace, hexsides) = traced_sheet_as(false, HexsideSymbol::Fortification);
+    let hex = HexIndex::new(3, 2);
+    assert_eq!(trace.reliable, [true]);
+    // The marked hexsides carry their feature, as in the pipeline: the two sides between them
+    // are a gap in the line.
+    let expected: Vec<String> = [Side::NE, Side::SE]
+        .iter()
+        .map(|s| grid.hexside_ref(hex, *s).to_string())
+        .collect();
+    for (plain, assigned) in [(0.4, true), (0.9, false)] {
+        let mut decisions: Vec<Decision> = hexsides
+            .iter()
+            .map(|h| {
+                let marked = lines[0].marked.contains(h);
+                Decision {
+                    feature: marked.then_some(0),
+                    confidence: if marked { 1.0 } else { plain },
+                    marked,
+                }
+            })
+            .collect();
+        apply_trace(
+            &grid,
+            &lines,
+            &trace,
+            &hexsides,
+            &mut decisions,
+            &|_| false,
+            0.25,
+        );
+        let named = |keep: &dyn Fn(&Decision) -> bool| -> Vec<String> {
+            hexsides
+                .iter()
+                .zip(&decisions)
+                .filter(|(_, d)| !d.marked && keep(d))
+                .map(|(h, _)| grid.hexside_ref(h.0, h.1).to_string())
+                .collect()
+        };
+        let found = named(&|d| d.feature.is_some());
+        let review = named(&|d| d.confidence < 0.25);
+        if assigned {
+            assert_eq!(found, expected);
+            assert!(review.is_empty(), "{review:?}");
+            for (h, d) in hexsides.iter().zip(&decisions) {
+                if d.feature.is_some() && !d.marked {
+                    assert!(
+                        (0.25..=LINE_SURE).contains(&d.confidence),
+                        "{h:?} {}",
+                        d.confidence
+                    );
+                }
+            }
+        } else {
+            assert!(found.is_empty(), "{found:?}");
+            assert_eq!(review, expected);
+        }
     }
 }
