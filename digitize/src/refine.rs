@@ -23,7 +23,7 @@ use bataille_schema::map::FitKind;
 use bataille_schema::{Grid, HexIndex};
 
 use crate::calibrate::{Matrix, apply, invert, least_squares, local_scale, multiply};
-use crate::colour::{Lab, delta_e, srgb_to_lab};
+use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
 use crate::scan::Scan;
 
 mod probe;
@@ -379,7 +379,14 @@ pub fn refine(
         }
     }
     // Which sides were on the scan: the strip read across the side (with the last window)
-    // wholly on it.
+    // wholly on it. An outward side shows the print's edge by a line, or by an edge: the
+    // colours on its two sides differ, and the hex's is not the colour beyond the print (the
+    // median of what lies beyond the outward sides that show an edge), as it is in a cell
+    // beyond the print whose far side meets a track or a title band.
+    let columns = grid.columns as usize;
+    // (side, its line found, its colours (inward, outward) when they show an edge)
+    type OnScan = (usize, bool, Option<(Lab, Lab)>);
+    let mut on_scan: Vec<OnScan> = Vec::new();
     for (s, g) in geometry.iter().enumerate() {
         let a = model.map([g.mid[0] - g.along[0] * 0.5, g.mid[1] - g.along[1] * 0.5]);
         let b = model.map([g.mid[0] + g.along[0] * 0.5, g.mid[1] + g.along[1] * 0.5]);
@@ -393,13 +400,42 @@ pub fn refine(
         if !strip_on_scan(scan, c, tangent, HALF_ALONG * length, reach) {
             continue;
         }
+        let colours = (g.other.is_none() && !inked_sides[s])
+            .then(|| {
+                let index = HexIndex::new((g.hex % columns) as u32, (g.hex / columns) as u32);
+                let [x, y] = grid.centre(index);
+                let centre = model.map([f64::from(x), f64::from(y)]);
+                side_colours(
+                    scan,
+                    c,
+                    tangent,
+                    HALF_ALONG * length,
+                    gap_px(length),
+                    centre,
+                )
+            })
+            .flatten()
+            .filter(|(inward, outward)| delta_e(*inward, *outward) >= EDGE);
+        on_scan.push((s, inked_sides[s], colours));
+    }
+    let mut outside: Vec<Lab> = on_scan
+        .iter()
+        .filter_map(|(_, _, c)| c.map(|c| c.1))
+        .collect();
+    let beyond = median_lab(&mut outside);
+    for (s, inked, colours) in on_scan {
+        let g = &geometry[s];
+        let edge = colours
+            .zip(beyond)
+            .is_some_and(|((inward, _), beyond)| delta_e(inward, beyond) >= EDGE);
+        let shown = inked || edge;
         for hex in std::iter::once(g.hex).chain(g.other) {
             let p = &mut printed[hex];
             p.probed = p.probed.saturating_add(1);
-            p.found = p.found.saturating_add(u8::from(inked_sides[s]));
+            p.found = p.found.saturating_add(u8::from(shown));
             if g.other.is_none() {
                 p.outward_probed = p.outward_probed.saturating_add(1);
-                p.outward_found = p.outward_found.saturating_add(u8::from(inked_sides[s]));
+                p.outward_found = p.outward_found.saturating_add(u8::from(shown));
             }
         }
     }

@@ -122,3 +122,76 @@ fn short_columns_of_either_parity_are_found() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// A print whose surround is drawn in its outlines' own colour (as the brown round an
+/// operational map): the outward sides of its edge hexes show no line, only where the
+/// colour changes. The edge hexes stay on the print; the short columns' cells, in the
+/// surround, are found.
+#[test]
+fn a_print_in_a_band_of_its_lines_colour_keeps_its_edge_hexes() {
+    use bataille_schema::map::{HexNaming, Orientation, Shifted};
+    let grid = bataille_schema::Grid {
+        orientation: Orientation::Flat,
+        shifted: Shifted::Odd,
+        first_column: 1,
+        first_row: 1,
+        columns: 12,
+        rows: 8,
+        hex_names: HexNaming::default(),
+    };
+    let m = [26.0, 0.0, 60.0, 0.0, 26.0, 60.0, 0.0, 0.0, 1.0];
+    let inverse = bataille_digitize::calibrate::invert(&m).unwrap();
+    // The even-numbered columns' last cells are not printed.
+    let absent = |i: HexIndex| grid.is_short_line_end(i, Shifted::Even);
+    let band = Rgb([120, 100, 85]);
+    let image = RgbImage::from_fn(560, 480, |x, y| {
+        let g =
+            bataille_digitize::calibrate::apply(&inverse, [f64::from(x) + 0.5, f64::from(y) + 0.5]);
+        let Some(hex) = grid
+            .hex_at([g[0] as f32, g[1] as f32])
+            .filter(|h| !absent(*h))
+        else {
+            return band;
+        };
+        let [cx, cy] = grid.centre(hex);
+        let (dx, dy) = (g[0] - f64::from(cx), g[1] - f64::from(cy));
+        let apothem = 3f64.sqrt() / 2.0;
+        let edge = (0..6)
+            .map(|k| {
+                let a = (f64::from(k) * 60.0 + 30.0).to_radians();
+                apothem - (dx * a.cos() + dy * a.sin())
+            })
+            .fold(f64::INFINITY, f64::min);
+        if edge * 26.0 < 1.5 {
+            band
+        } else {
+            Rgb([245, 240, 225])
+        }
+    });
+    let scan = Scan::from(image);
+    let seeds = [[0.0, 0.0], [10.0, 8.0]];
+    let r = refine(
+        &scan,
+        &grid,
+        &m,
+        &seeds,
+        FitKind::Affine,
+        &RefineOptions::default(),
+    )
+    .unwrap();
+    let shape = from_printed_sides(
+        &grid,
+        &r.printed_sides,
+        &|i| r.centre(&grid, i),
+        scan.width(),
+        scan.height(),
+    );
+    let names = |list: Vec<HexIndex>| -> Vec<String> {
+        list.iter().map(|i| grid.name(*i).to_string()).collect()
+    };
+    let mut missing = names(shape.hexes(&grid, Place::Half));
+    missing.extend(names(shape.hexes(&grid, Place::Off)));
+    missing.sort();
+    let expected = names(grid.indices().filter(|i| absent(*i)).collect());
+    assert_eq!(missing, expected);
+}

@@ -182,6 +182,50 @@ pub(super) fn strip_on_scan(
         })
 }
 
+/// The paper's colour on the two sides of a side, `(inward, outward)`: the mean over the side's
+/// middle half from 2 px to `gap + 3` px either way; `inward` the side of `towards` (the hex's
+/// centre). An outward side of a hex on the print shows a line (its outline) or an *edge*:
+/// the colour beyond the map (a frame's band, the brown round an operational map) differs from
+/// the hex's ([`EDGE`]).
+pub(super) fn side_colours(
+    scan: &Scan,
+    c: [f64; 2],
+    tangent: [f64; 2],
+    half_along: f64,
+    gap: f64,
+    towards: [f64; 2],
+) -> Option<(Lab, Lab)> {
+    let mut normal = [-tangent[1], tangent[0]];
+    if normal[0] * (towards[0] - c[0]) + normal[1] * (towards[1] - c[1]) < 0.0 {
+        normal = [-normal[0], -normal[1]];
+    }
+    let mean = |sign: f64| -> Option<Lab> {
+        let mut sum = [0.0f32; 3];
+        let mut count = 0.0f32;
+        let along_n = ((2.0 * half_along).ceil() as i64).clamp(3, 24);
+        let across_n = (gap.ceil() as i64 + 2).max(2);
+        for s in 0..along_n {
+            let u = -half_along + 2.0 * half_along * (s as f64 + 0.5) / along_n as f64;
+            for k in 0..across_n {
+                let t = sign * (2.0 + (gap + 1.0) * k as f64 / (across_n - 1) as f64);
+                let x = c[0] + tangent[0] * u + normal[0] * t;
+                let y = c[1] + tangent[1] * u + normal[1] * t;
+                let rgb = bilinear(scan, x, y)?;
+                for (a, b) in sum.iter_mut().zip(rgb) {
+                    *a += b;
+                }
+                count += 1.0;
+            }
+        }
+        (count > 0.0).then(|| srgb_to_lab(sum.map(|v| (v / count).round().clamp(0.0, 255.0) as u8)))
+    };
+    Some((mean(1.0)?, mean(-1.0)?))
+}
+
+/// The ΔE between the two sides of an outward side, and between the hex's side and the colour
+/// beyond the print, over which the print ends there.
+pub(super) const EDGE: f32 = 12.0;
+
 /// The current model: a matrix and, maybe, a correction.
 #[derive(Debug, Clone)]
 pub(super) struct Model {
