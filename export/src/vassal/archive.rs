@@ -1,0 +1,66 @@
+//! The module's archive: the zip VASSAL opens, its entries in a fixed order with no dates, so
+//! the same scenario gives the same bytes.
+
+use std::io::Write as _;
+
+use bataille_render::{Layout, RenderOptions};
+use bataille_schema::Map;
+
+use super::build::Texts;
+use super::images::Images;
+use crate::ExportError;
+
+/// The board image: a scan resampled (PNG bytes), or the map, drawn straight into the zip entry
+/// (never held whole).
+pub(super) enum Board<'a> {
+    Png(Vec<u8>),
+    Drawn {
+        map: &'a Map,
+        layout: &'a Layout,
+        render: &'a RenderOptions,
+    },
+}
+
+/// The `.vmod`: `buildFile.xml`, `moduledata`, the setups' saved games, then `images/`: the
+/// board and every other image.
+pub(super) fn archive(
+    texts: &Texts,
+    board: Board<'_>,
+    images: &Images,
+) -> Result<Vec<u8>, ExportError> {
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .last_modified_time(zip::DateTime::default());
+    let stored = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .last_modified_time(zip::DateTime::default());
+    let io = |source: std::io::Error| ExportError::Io {
+        path: "module".to_owned(),
+        source,
+    };
+    zip.start_file("buildFile.xml", deflated)?;
+    zip.write_all(texts.build_file.as_bytes()).map_err(io)?;
+    zip.start_file("moduledata", deflated)?;
+    zip.write_all(texts.moduledata.as_bytes()).map_err(io)?;
+    for (name, bytes) in &texts.setup_files {
+        // A saved game is a zip already.
+        zip.start_file(name.as_str(), stored)?;
+        zip.write_all(bytes).map_err(io)?;
+    }
+    // PNGs are compressed already.
+    zip.start_file("images/board.png", stored)?;
+    match board {
+        Board::Png(bytes) => zip.write_all(&bytes).map_err(io)?,
+        Board::Drawn {
+            map,
+            layout,
+            render,
+        } => bataille_render::write_map_png(map, layout, render, &mut zip)?,
+    }
+    for (name, bytes) in images {
+        zip.start_file(format!("images/{name}"), stored)?;
+        zip.write_all(bytes).map_err(io)?;
+    }
+    Ok(zip.finish()?.into_inner())
+}

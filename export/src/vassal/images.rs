@@ -1,0 +1,133 @@
+//! The module's images: the board when it is the map's scan, the rules' charts, each counter's
+//! front and back (one image per stem), and a variant's own where it draws a counter
+//! differently.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use bataille_render::Layout;
+use bataille_render::tiny_skia::{Color, Pixmap, Transform};
+use bataille_schema::{Map, Scenario};
+
+use super::{VassalOptions, image_stem};
+use crate::counters::{Counter, counters};
+use crate::{ExportError, file_stem};
+
+/// The images under `images/` by file name.
+pub(super) type Images = BTreeMap<String, Vec<u8>>;
+
+/// A setup's image stem per counter id.
+pub(super) type Stems = BTreeMap<String, String>;
+
+/// The board as the scan resampled through its fit onto the board's layout, when the map has a
+/// scan the door confined; `None`: the board is the map drawn.
+pub(super) fn scan_board(
+    map: &Map,
+    options: &VassalOptions,
+    layout: &Layout,
+) -> Result<Option<Vec<u8>>, ExportError> {
+    let (Some(background), Some(scan)) = (&map.background, &options.scan) else {
+        return Ok(None);
+    };
+    let l = *layout;
+    crate::tiled::resample(
+        background,
+        scan,
+        (layout.width, layout.height),
+        move |x, y| {
+            let r = f64::from(l.radius_px);
+            [
+                (x - f64::from(l.offset_px[0])) / r,
+                (y - f64::from(l.offset_px[1])) / r,
+            ]
+        },
+    )
+    .map(Some)
+}
+
+/// The rules' charts (a combat results table), each an image for the chart window.
+pub(super) fn chart_images(scenario: &Scenario, images: &mut Images) -> Result<(), ExportError> {
+    for chart in &scenario.rules.charts {
+        let (drawing, [w, h]) = bataille_render::symbology::chart(chart, 16.0);
+        let mut pixmap = Pixmap::new(w.ceil() as u32, h.ceil() as u32)
+            .ok_or_else(|| ExportError::Invalid(format!("chart `{}` cannot be drawn", chart.id)))?;
+        pixmap.fill(Color::WHITE);
+        drawing.paint(&mut pixmap, Transform::identity());
+        images.insert(
+            format!("chart-{}.png", file_stem(chart.id.as_str())),
+            bataille_render::encode_png(&pixmap)?,
+        );
+    }
+    Ok(())
+}
+
+/// Each counter's images (front, and back when it has one), once per stem (the first counter
+/// with a stem draws it), drawn on every thread.
+pub(super) fn counter_images<'c>(
+    all: impl Iterator<Item = &'c Counter<'c>>,
+    (side, canvas): (f32, u32),
+    images: &mut Images,
+) -> Result<(), ExportError> {
+    let mut wanted: Vec<(String, &Counter, bool)> = Vec::new();
+    let mut stems = BTreeSet::new();
+    for counter in all {
+        let stem = image_stem(counter);
+        if images.contains_key(&format!("{stem}.png")) || !stems.insert(stem.clone()) {
+            continue;
+        }
+        if counter.has_back() {
+            wanted.push((format!("{stem}-back.png"), counter, true));
+        }
+        wanted.push((format!("{stem}.png"), counter, false));
+    }
+    let drawn: Vec<(String, Vec<u8>)> = {
+        use rayon::prelude::*;
+        wanted
+            .into_par_iter()
+            .map(|(name, counter, back)| Ok((name, counter.png(side, canvas, back)?)))
+            .collect::<Result<_, ExportError>>()?
+    };
+    images.extend(drawn);
+    Ok(())
+}
+
+/// Each setup's counters on the map, and the image stem of each (by counter id): the module's
+/// image when the setup draws the counter the same, its own (`…--setup-N`, added to `images`)
+/// otherwise.
+pub(super) fn setup_images<'s>(
+    setups: &[crate::variants::Setup<'s>],
+    map: &Map,
+    (side, canvas): (f32, u32),
+    images: &mut Images,
+) -> Result<(Vec<Vec<Counter<'s>>>, Vec<Stems>), ExportError> {
+    let setup_counters: Vec<Vec<Counter>> =
+        setups.iter().map(|s| counters(s.scenario, map)).collect();
+    let mut setup_stems: Vec<Stems> = Vec::new();
+    for (n, all_of) in setup_counters.iter().enumerate() {
+        let mut stems = BTreeMap::new();
+        for counter in all_of {
+            let stem = image_stem(counter);
+            let front = counter.png(side, canvas, false)?;
+            let back = counter
+                .has_back()
+                .then(|| counter.png(side, canvas, true))
+                .transpose()?;
+            let same = images.get(&format!("{stem}.png")) == Some(&front)
+                && back
+                    .as_ref()
+                    .is_none_or(|b| images.get(&format!("{stem}-back.png")) == Some(b));
+            let stem = if same {
+                stem
+            } else {
+                let own = format!("{stem}--setup-{}", n + 1);
+                images.insert(format!("{own}.png"), front);
+                if let Some(back) = back {
+                    images.insert(format!("{own}-back.png"), back);
+                }
+                own
+            };
+            stems.insert(counter.id.clone(), stem);
+        }
+        setup_stems.push(stems);
+    }
+    Ok((setup_counters, setup_stems))
+}
