@@ -31,8 +31,8 @@ mod scan;
 
 pub use geometry::TiledGeometry;
 pub use roads::road_chains;
-pub use scan::resample;
 use scan::resample_scan;
+pub use scan::{resample, resample_into};
 
 /// Tile width, height and side length on a flat map (swap width and height when pointy).
 pub const TILE_LONG: u32 = 64;

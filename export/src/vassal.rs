@@ -99,9 +99,6 @@ pub fn export_with_setups(
         leaders: false,
         ..RenderOptions::default()
     };
-    // The board: the scan resampled (held, it is the scan's size), or the map drawn straight
-    // into the module's zip entry at the end (never held whole).
-    let scan = images::scan_board(map, options, &layout)?;
     let sizes = counter_sizes(options.px_per_hex);
     let mut images = images::Images::new();
     images::chart_images(scenario, &mut images)?;
@@ -128,9 +125,15 @@ pub fn export_with_setups(
         setup_counters: &setup_counters,
         setup_stems: &setup_stems,
     })?;
-    let board = match scan {
-        Some(png) => archive::Board::Png(png),
-        None => archive::Board::Drawn {
+    // The board: the scan resampled through its fit, or the map drawn; either straight into
+    // the module's zip entry at the end (never held whole).
+    let board = match (&map.background, &options.scan) {
+        (Some(background), Some(scan)) => archive::Board::Scan {
+            background,
+            scan,
+            layout: &layout,
+        },
+        _ => archive::Board::Drawn {
             map,
             layout: &layout,
             render: &render,

@@ -21,6 +21,7 @@ use std::path::Path;
 use bataille_schema::{Grid, Map, Scenario};
 use tiny_skia::Pixmap;
 
+pub use png;
 pub use tiny_skia;
 
 /// Largest side of a rendered image, in pixels.
@@ -207,43 +208,30 @@ pub fn write_map_png(
     out: &mut (impl std::io::Write + Send),
 ) -> Result<(), RenderError> {
     check_size(layout)?;
-    /// Rows drawn at once.
-    const BAND: u32 = 256;
     let drawing = symbology::map_drawing(map, layout, options);
     let (width, height) = (layout.width, layout.height);
-    let bands = height.div_ceil(BAND) as usize;
+    let bands = height.div_ceil(BAND_ROWS) as usize;
     // Each item in the bands its bounds reach (in drawing order within a band).
     let mut in_band: Vec<Vec<usize>> = vec![Vec::new(); bands];
     for (i, item) in drawing.items.iter().enumerate() {
         let (top, bottom) = item_rows(item).unwrap_or((0.0, f32::from(u16::MAX) * 1e3));
-        let first = (top.max(0.0) / BAND as f32).floor() as usize;
-        let last = ((bottom.max(0.0) / BAND as f32).floor() as usize).min(bands - 1);
+        let first = (top.max(0.0) / BAND_ROWS as f32).floor() as usize;
+        let last = ((bottom.max(0.0) / BAND_ROWS as f32).floor() as usize).min(bands - 1);
         for band in in_band.iter_mut().take(last + 1).skip(first) {
             band.push(i);
         }
     }
-    let encode = |error: png::EncodingError| RenderError::Encode(error.to_string());
-    let mut encoder = png::Encoder::new(out, width, height);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
-    let mut writer = encoder.write_header().map_err(encode)?;
-    let mut stream = writer.stream_writer().map_err(encode)?;
     let [r, g, b] = options.paper;
     let too_large = || RenderError::TooLarge {
         width: u64::from(width),
         height: u64::from(height),
     };
-    // One band's rows as RGB, drawn on its own pixmap: bands are independent, so they are
-    // drawn on every thread at once, a few at a time (memory stays a few bands), while the
-    // previous few are deflated in order.
-    let draw = |index: usize| -> Result<Vec<u8>, RenderError> {
-        let y0 = index as u32 * BAND;
-        let rows = BAND.min(height - y0);
+    // One band's rows as RGB, drawn on its own pixmap.
+    let draw = |y0: u32, rows: u32| -> Result<Vec<u8>, RenderError> {
         let mut band = Pixmap::new(width, rows).ok_or_else(too_large)?;
         band.fill(tiny_skia::Color::from_rgba8(r, g, b, 255));
         let shift = tiny_skia::Transform::from_translate(0.0, -(y0 as f32));
-        for &i in &in_band[index] {
+        for &i in &in_band[(y0 / BAND_ROWS) as usize] {
             drawing.items[i].paint(&mut band, shift);
         }
         let mut rgb = Vec::with_capacity(band.pixels().len() * 3);
@@ -253,31 +241,62 @@ pub fn write_map_png(
         }
         Ok(rgb)
     };
+    write_png_in_bands(width, height, png::ColorType::Rgb, out, draw)
+}
+
+/// Rows of an image made at once by [`write_png_in_bands`].
+pub const BAND_ROWS: u32 = 256;
+
+/// Writes a PNG of `width × height` pixels ([`png::ColorType::Rgb`] or `Rgba`, 8 bits) a band
+/// of [`BAND_ROWS`] rows at a time: `band(first_row, rows)` gives a band's pixels, row by row.
+/// Bands are independent, so they are made on every thread at once, as many at a time as there
+/// are threads, while the ones before are deflated in order (PNG's fast deflate): the memory of
+/// a few bands, never of the whole image, and the work linear in its rows. For boards too large
+/// to hold whole (the map drawn, a scan resampled).
+pub fn write_png_in_bands(
+    width: u32,
+    height: u32,
+    colour: png::ColorType,
+    out: &mut (impl std::io::Write + Send),
+    band: impl Fn(u32, u32) -> Result<Vec<u8>, RenderError> + Sync,
+) -> Result<(), RenderError> {
+    let encode = |error: png::EncodingError| RenderError::Encode(error.to_string());
+    let mut encoder = png::Encoder::new(out, width, height);
+    encoder.set_color(colour);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(encode)?;
+    let mut stream = writer.stream_writer().map_err(encode)?;
+    let bands = height.div_ceil(BAND_ROWS) as usize;
+    let make = |index: usize| {
+        let y0 = index as u32 * BAND_ROWS;
+        band(y0, BAND_ROWS.min(height - y0))
+    };
     let at_once = rayon::current_num_threads().max(1);
-    let draw_some = |first: usize| -> Result<Vec<Vec<u8>>, RenderError> {
+    let make_some = |first: usize| -> Result<Vec<Vec<u8>>, RenderError> {
         use rayon::prelude::*;
         (first..(first + at_once).min(bands))
             .into_par_iter()
-            .map(draw)
+            .map(make)
             .collect()
     };
-    let mut next = draw_some(0)?;
+    let mut next = make_some(0)?;
     let mut first = 0;
     while !next.is_empty() {
         first += next.len();
         let done = next;
-        let (drawn, written) = rayon::join(
-            || draw_some(first),
+        let (made, written) = rayon::join(
+            || make_some(first),
             || -> Result<(), RenderError> {
-                for rgb in &done {
-                    std::io::Write::write_all(&mut stream, rgb)
+                for pixels in &done {
+                    std::io::Write::write_all(&mut stream, pixels)
                         .map_err(|error| RenderError::Encode(error.to_string()))?;
                 }
                 Ok(())
             },
         );
         written?;
-        next = drawn?;
+        next = made?;
     }
     stream.finish().map_err(encode)?;
     writer.finish().map_err(encode)?;

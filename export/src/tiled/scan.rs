@@ -36,9 +36,38 @@ pub(super) fn resample_scan(
 pub fn resample(
     background: &bataille_schema::map::Background,
     path: &Path,
-    (w, h): (u32, u32),
-    to_grid: impl Fn(f64, f64) -> [f64; 2],
+    size: (u32, u32),
+    to_grid: impl Fn(f64, f64) -> [f64; 2] + Sync,
 ) -> Result<Vec<u8>, ExportError> {
+    let mut bytes = Vec::new();
+    resample_into(background, path, size, to_grid, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`resample`] into a writer (a module's zip entry), a band of rows at a time: the memory is
+/// the scan (within the scan limits) and a few bands, never the resampled image (a 200 × 200
+/// board is 11,170 × 12,898 px: 576 MB as one RGBA image). The image is at most
+/// [`bataille_render::MAX_PIXELS`], as every board.
+pub fn resample_into(
+    background: &bataille_schema::map::Background,
+    path: &Path,
+    (w, h): (u32, u32),
+    to_grid: impl Fn(f64, f64) -> [f64; 2] + Sync,
+    out: &mut (impl std::io::Write + Send),
+) -> Result<(), ExportError> {
+    let (w64, h64) = (u64::from(w), u64::from(h));
+    if w == 0
+        || h == 0
+        || w > bataille_render::MAX_SIDE_PX
+        || h > bataille_render::MAX_SIDE_PX
+        || w64 * h64 > bataille_render::MAX_PIXELS
+    {
+        return Err(bataille_render::RenderError::TooLarge {
+            width: w64,
+            height: h64,
+        }
+        .into());
+    }
     let scan = bataille_digitize::scan::load_scan(
         path,
         &bataille_digitize::scan::ScanLimits::default(),
@@ -49,30 +78,25 @@ pub fn resample(
         message: error.to_string(),
     })?;
     let m = background.grid_to_image;
-    let mut out = image::RgbaImage::new(w, h);
-    for (x, y, pixel) in out.enumerate_pixels_mut() {
-        let [gx, gy] = to_grid(f64::from(x) + 0.5, f64::from(y) + 0.5);
-        let wz = m[6] * gx + m[7] * gy + m[8];
-        if wz.abs() < 1e-12 || !wz.is_finite() {
-            continue;
+    let band = |y0: u32, rows: u32| -> Result<Vec<u8>, bataille_render::RenderError> {
+        let mut pixels = vec![0u8; w as usize * rows as usize * 4];
+        for (n, pixel) in pixels.chunks_exact_mut(4).enumerate() {
+            let (x, y) = ((n % w as usize) as u32, y0 + (n / w as usize) as u32);
+            let [gx, gy] = to_grid(f64::from(x) + 0.5, f64::from(y) + 0.5);
+            let wz = m[6] * gx + m[7] * gy + m[8];
+            if wz.abs() < 1e-12 || !wz.is_finite() {
+                continue;
+            }
+            let sx = (m[0] * gx + m[1] * gy + m[2]) / wz;
+            let sy = (m[3] * gx + m[4] * gy + m[5]) / wz;
+            if let Some(rgb) = bilinear(&scan.image, sx, sy) {
+                pixel.copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+            }
         }
-        let sx = (m[0] * gx + m[1] * gy + m[2]) / wz;
-        let sy = (m[3] * gx + m[4] * gy + m[5]) / wz;
-        if let Some(rgb) = bilinear(&scan.image, sx, sy) {
-            *pixel = image::Rgba([rgb[0], rgb[1], rgb[2], 255]);
-        }
-    }
-    let mut bytes = Vec::new();
-    image::DynamicImage::ImageRgba8(out)
-        .write_to(
-            &mut std::io::Cursor::new(&mut bytes),
-            image::ImageFormat::Png,
-        )
-        .map_err(|error| ExportError::Scan {
-            path: path.display().to_string(),
-            message: error.to_string(),
-        })?;
-    Ok(bytes)
+        Ok(pixels)
+    };
+    bataille_render::write_png_in_bands(w, h, bataille_render::png::ColorType::Rgba, out, band)?;
+    Ok(())
 }
 
 fn bilinear(image: &image::RgbImage, x: f64, y: f64) -> Option<[u8; 3]> {

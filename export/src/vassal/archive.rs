@@ -2,18 +2,24 @@
 //! the same scenario gives the same bytes.
 
 use std::io::Write as _;
+use std::path::Path;
 
 use bataille_render::{Layout, RenderOptions};
 use bataille_schema::Map;
+use bataille_schema::map::Background;
 
 use super::build::Texts;
 use super::images::Images;
 use crate::ExportError;
 
-/// The board image: a scan resampled (PNG bytes), or the map, drawn straight into the zip entry
-/// (never held whole).
+/// The board image: the map's scan resampled, or the map drawn; either straight into the zip
+/// entry (never held whole).
 pub(super) enum Board<'a> {
-    Png(Vec<u8>),
+    Scan {
+        background: &'a Background,
+        scan: &'a Path,
+        layout: &'a Layout,
+    },
     Drawn {
         map: &'a Map,
         layout: &'a Layout,
@@ -51,7 +57,11 @@ pub(super) fn archive(
     // PNGs are compressed already.
     zip.start_file("images/board.png", stored)?;
     match board {
-        Board::Png(bytes) => zip.write_all(&bytes).map_err(io)?,
+        Board::Scan {
+            background,
+            scan,
+            layout,
+        } => super::images::write_scan_board(background, scan, layout, &mut zip)?,
         Board::Drawn {
             map,
             layout,

@@ -3,12 +3,14 @@
 //! differently.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use bataille_render::Layout;
 use bataille_render::tiny_skia::{Color, Pixmap, Transform};
+use bataille_schema::map::Background;
 use bataille_schema::{Map, Scenario};
 
-use super::{VassalOptions, image_stem};
+use super::image_stem;
 use crate::counters::{Counter, counters};
 use crate::{ExportError, file_stem};
 
@@ -18,18 +20,16 @@ pub(super) type Images = BTreeMap<String, Vec<u8>>;
 /// A setup's image stem per counter id.
 pub(super) type Stems = BTreeMap<String, String>;
 
-/// The board as the scan resampled through its fit onto the board's layout, when the map has a
-/// scan the door confined; `None`: the board is the map drawn.
-pub(super) fn scan_board(
-    map: &Map,
-    options: &VassalOptions,
+/// The board as the map's scan (as the door confined it) resampled through its fit onto the
+/// board's layout, written into `out` a band at a time (never held whole).
+pub(super) fn write_scan_board(
+    background: &Background,
+    scan: &Path,
     layout: &Layout,
-) -> Result<Option<Vec<u8>>, ExportError> {
-    let (Some(background), Some(scan)) = (&map.background, &options.scan) else {
-        return Ok(None);
-    };
+    out: &mut (impl std::io::Write + Send),
+) -> Result<(), ExportError> {
     let l = *layout;
-    crate::tiled::resample(
+    crate::tiled::resample_into(
         background,
         scan,
         (layout.width, layout.height),
@@ -40,8 +40,8 @@ pub(super) fn scan_board(
                 (y - f64::from(l.offset_px[1])) / r,
             ]
         },
+        out,
     )
-    .map(Some)
 }
 
 /// The rules' charts (a combat results table), each an image for the chart window.
