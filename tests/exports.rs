@@ -157,18 +157,24 @@ fn pixel(image: &image::RgbImage, x: i64, y: i64) -> Option<[u8; 3]> {
         .then(|| image.get_pixel(x as u32, y as u32).0)
 }
 
-/// Where the hex's corner is met walking from `(x, y)` by `step`: the darkest pixel (the grid
-/// lines meeting) between 0.75 and 1.25 circumradius, if it is dark.
+/// Where the hex's corner is met walking from `(x, y)` by `step`: the pixel nearest the grid
+/// lines' colour (the lines meeting) between 0.75 and 1.25 circumradius, if it is near. (Not
+/// the darkest pixel: a forest's green is as dark as the lines.)
 fn grid_line(image: &image::RgbImage, x: i64, y: i64, step: (i64, i64), r: f64) -> Option<f64> {
-    let mut best: Option<(u32, i64)> = None;
+    const LINE: [i64; 3] = [0x5b, 0x55, 0x48];
+    let mut best: Option<(i64, i64)> = None;
     for k in (0.75 * r) as i64..=(1.25 * r) as i64 {
         let p = pixel(image, x + step.0 * k, y + step.1 * k)?;
-        let sum: u32 = p.iter().map(|c| u32::from(*c)).sum();
-        if best.is_none_or(|(b, _)| sum < b) {
-            best = Some((sum, k));
+        let far: i64 = p
+            .iter()
+            .zip(LINE)
+            .map(|(c, l)| (i64::from(*c) - l).abs())
+            .sum();
+        if best.is_none_or(|(b, _)| far < b) {
+            best = Some((far, k));
         }
     }
-    best.filter(|(sum, _)| *sum < 300).map(|(_, k)| k as f64)
+    best.filter(|(far, _)| *far < 90).map(|(_, k)| k as f64)
 }
 
 #[test]

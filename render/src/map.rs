@@ -79,9 +79,7 @@ pub(crate) fn draw_map(d: &mut Drawing, map: &Map, layout: &Layout, options: &Re
         }
     }
     if options.grid_lines {
-        for index in map.hexes() {
-            draw_grid_line(d, map, layout, index);
-        }
+        draw_grid_lines(d, map, layout);
     }
     if options.hexsides {
         draw_hexsides(d, map, layout);
@@ -156,9 +154,60 @@ pub(crate) fn draw_terrain_pattern(
     }
 }
 
+/// The width of the hex outlines.
+fn grid_line_width(layout: &Layout) -> f32 {
+    (0.035 * layout.radius_px).max(1.0)
+}
+
+/// Every hex's outline, each edge between two hexes drawn once: a path per row of hexes holding
+/// the edges no hex before it drew, chained where they meet. The lines look as an outline per
+/// hex ([`draw_grid_line`], which the editor draws per hex) at half the painting: an outline
+/// per hex strokes every inner edge twice, which darkens its anti-aliased sides as much as a
+/// line a quarter wider, so the edge drawn once is a quarter wider. A row's path reaches only
+/// that row's pixels, so a board drawn in bands paints each row's lines in its own bands.
+fn draw_grid_lines(d: &mut Drawing, map: &Map, layout: &Layout) {
+    let width = 1.25 * grid_line_width(layout);
+    // Corners as 1/64 px (neighbours compute a shared corner to within rounding).
+    let key = |p: [f32; 2]| ((p[0] * 64.0).round() as i64, (p[1] * 64.0).round() as i64);
+    let mut drawn = std::collections::HashSet::new();
+    let mut row_path: Option<(u32, tiny_skia::PathBuilder)> = None;
+    let mut end: Option<(i64, i64)> = None;
+    let finish = |d: &mut Drawing, path: tiny_skia::PathBuilder| {
+        stroke(d, path.finish(), GRID_LINE, width, Transform::identity());
+    };
+    for index in map.hexes() {
+        if row_path.as_ref().is_none_or(|(row, _)| *row != index.row) {
+            if let Some((_, path)) = row_path.take() {
+                finish(d, path);
+            }
+            row_path = Some((index.row, tiny_skia::PathBuilder::new()));
+            end = None;
+        }
+        let Some((_, path)) = row_path.as_mut() else {
+            continue;
+        };
+        let corners = corners_px(&map.grid, layout, index);
+        for k in 0..6 {
+            let (a, b) = (corners[k], corners[(k + 1) % 6]);
+            let (ka, kb) = (key(a), key(b));
+            if !drawn.insert(if ka <= kb { (ka, kb) } else { (kb, ka) }) {
+                continue;
+            }
+            if end != Some(ka) {
+                path.move_to(a[0], a[1]);
+            }
+            path.line_to(b[0], b[1]);
+            end = Some(kb);
+        }
+    }
+    if let Some((_, path)) = row_path {
+        finish(d, path);
+    }
+}
+
 /// One hex's outline.
 pub(crate) fn draw_grid_line(d: &mut Drawing, map: &Map, layout: &Layout, index: HexIndex) {
-    let width = (0.035 * layout.radius_px).max(1.0);
+    let width = grid_line_width(layout);
     let corners = corners_px(&map.grid, layout, index);
     stroke(
         d,

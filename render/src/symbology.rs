@@ -120,7 +120,8 @@ pub fn marker_counter(kind: &MarkerKind, side: f32, back: bool) -> Drawing {
 /// The map's layers one hex at a time, for a viewer that draws part of the map and redraws
 /// only what an edit touched (the editor caches them per chunk of hexes). [`map_drawing`]
 /// draws the whole map through these same functions, layer after layer in this order: terrain,
-/// pattern, grid line, hexsides (by [`part::hexside_order`]), road casings, roads, overlays.
+/// pattern, grid line, hexsides (by [`part::hexside_order`]), road casings, roads, overlays;
+/// but the grid lines it draws as the same lines with each edge between two hexes once.
 pub mod part {
     use bataille_schema::map::{HexsideSymbol, HexsideType};
     use bataille_schema::{HexIndex, Map, Side};

@@ -3,11 +3,13 @@
 
 use std::sync::OnceLock;
 
+mod glyphs;
+
 use ab_glyph::{Font as _, FontRef, GlyphId, OutlineCurve};
 use tiny_skia::{FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, Stroke, Transform};
 
 /// The two faces the renderer uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Face {
     Regular,
     Bold,
@@ -114,46 +116,53 @@ pub fn text_path(
             pen_x += font.kern_unscaled(prev, id);
         }
         if let Some(outline) = font.outline(id) {
-            let map = |p: ab_glyph::Point| -> (f32, f32) {
+            add_outline(&mut builder, &outline, |p| {
                 (origin_x + (pen_x + p.x) * scale, baseline - p.y * scale)
-            };
-            let mut last: Option<(f32, f32)> = None;
-            for curve in &outline.curves {
-                let (start, end) = match curve {
-                    OutlineCurve::Line(a, b) => (map(*a), map(*b)),
-                    OutlineCurve::Quad(a, _, c) => (map(*a), map(*c)),
-                    OutlineCurve::Cubic(a, _, _, d) => (map(*a), map(*d)),
-                };
-                let joined = last.is_some_and(|(lx, ly)| {
-                    (lx - start.0).abs() < 1e-4 && (ly - start.1).abs() < 1e-4
-                });
-                if !joined {
-                    if last.is_some() {
-                        builder.close();
-                    }
-                    builder.move_to(start.0, start.1);
-                }
-                match curve {
-                    OutlineCurve::Line(_, _) => builder.line_to(end.0, end.1),
-                    OutlineCurve::Quad(_, b, _) => {
-                        let b = map(*b);
-                        builder.quad_to(b.0, b.1, end.0, end.1);
-                    }
-                    OutlineCurve::Cubic(_, b, c, _) => {
-                        let (b, c) = (map(*b), map(*c));
-                        builder.cubic_to(b.0, b.1, c.0, c.1, end.0, end.1);
-                    }
-                }
-                last = Some(end);
-            }
-            if last.is_some() {
-                builder.close();
-            }
+            });
         }
         pen_x += font.h_advance_unscaled(id);
         previous = Some(id);
     }
     builder.finish()
+}
+
+/// A glyph's outline into a path, each point placed by `map`.
+fn add_outline(
+    builder: &mut PathBuilder,
+    outline: &ab_glyph::Outline,
+    map: impl Fn(ab_glyph::Point) -> (f32, f32),
+) {
+    let mut last: Option<(f32, f32)> = None;
+    for curve in &outline.curves {
+        let (start, end) = match curve {
+            OutlineCurve::Line(a, b) => (map(*a), map(*b)),
+            OutlineCurve::Quad(a, _, c) => (map(*a), map(*c)),
+            OutlineCurve::Cubic(a, _, _, d) => (map(*a), map(*d)),
+        };
+        let joined =
+            last.is_some_and(|(lx, ly)| (lx - start.0).abs() < 1e-4 && (ly - start.1).abs() < 1e-4);
+        if !joined {
+            if last.is_some() {
+                builder.close();
+            }
+            builder.move_to(start.0, start.1);
+        }
+        match curve {
+            OutlineCurve::Line(_, _) => builder.line_to(end.0, end.1),
+            OutlineCurve::Quad(_, b, _) => {
+                let b = map(*b);
+                builder.quad_to(b.0, b.1, end.0, end.1);
+            }
+            OutlineCurve::Cubic(_, b, c, _) => {
+                let (b, c) = (map(*b), map(*c));
+                builder.cubic_to(b.0, b.1, c.0, c.1, end.0, end.1);
+            }
+        }
+        last = Some(end);
+    }
+    if last.is_some() {
+        builder.close();
+    }
 }
 
 /// Draws text with its anchor at `pos` (in the coordinates of `transform`).
@@ -166,6 +175,16 @@ pub fn draw_text(
     transform: Transform,
 ) {
     if text.is_empty() || style.size_px < 1.0 {
+        return;
+    }
+    if style.halo.is_none() && is_translation(&transform) && style.size_px <= glyphs::LARGEST {
+        glyphs::draw(
+            pixmap,
+            text,
+            style,
+            [pos[0] + transform.tx, pos[1] + transform.ty],
+            anchor,
+        );
         return;
     }
     let Some(path) = text_path(text, style.face, style.size_px, pos, anchor) else {
@@ -188,6 +207,11 @@ pub fn draw_text(
         transform,
         None,
     );
+}
+
+/// A transform that only moves.
+fn is_translation(t: &Transform) -> bool {
+    t.sx == 1.0 && t.sy == 1.0 && t.kx == 0.0 && t.ky == 0.0
 }
 
 /// An anti-aliased solid paint.
