@@ -45,6 +45,10 @@ const MIN_RIDGE: f32 = 4.0;
 const PRINTED_SHARE: f64 = 0.3;
 /// The most sides measured in a round while the search grows from the clicks.
 const GROWING_SIDES: usize = 3000;
+/// The most rounds over the whole sheet, and the largest move (px) of the grid between two of
+/// them under which it has settled.
+const MAX_FINALS: usize = 6;
+const SETTLED: f64 = 0.05;
 /// Tukey's biweight constant, in robust standard deviations.
 const TUKEY: f64 = 4.685;
 
@@ -305,7 +309,21 @@ pub fn refine(
     let mut sigma = f64::INFINITY;
     let mut last: Option<(Vec<Observation>, Vec<f64>, usize)> = None;
     let mut finals = 0;
-    while finals < 3 {
+    // The final rounds go on (up to MAX_FINALS) until the grid moves by under SETTLED px
+    // anywhere: on a bent sheet the correction found first depends on where the search had
+    // grown, i.e. on the clicks, and a few more rounds over the whole sheet forget it.
+    let probes: Vec<[f64; 2]> = (0..=4)
+        .flat_map(|i| {
+            (0..=4).map(move |j| {
+                [
+                    bounds.0[0] + (bounds.1[0] - bounds.0[0]) * f64::from(i) / 4.0,
+                    bounds.0[1] + (bounds.1[1] - bounds.0[1]) * f64::from(j) / 4.0,
+                ]
+            })
+        })
+        .collect();
+    let mut moved = f64::INFINITY;
+    while finals < 3 || finals < MAX_FINALS && moved > SETTLED {
         let whole = radius >= diagonal + 2.0;
         let mut chosen: Vec<usize> = (0..geometry.len())
             .filter(|&s| reach[s] <= radius)
@@ -344,6 +362,13 @@ pub fn refine(
             if let Some((next, weights, s)) =
                 fit_model(round_kind, &strong, &model, whole && options.local, bounds)
             {
+                moved = probes
+                    .iter()
+                    .map(|p| {
+                        let (a, b) = (model.map(*p), next.map(*p));
+                        (a[0] - b[0]).hypot(a[1] - b[1])
+                    })
+                    .fold(0.0, f64::max);
                 model = next;
                 sigma = s;
                 last = Some((strong, weights, probed));
