@@ -593,7 +593,9 @@ fn small_files_never_buy_unbounded_work() {
 
 /// No output replaces a file the command reads, however it is named: the systems file the
 /// table reads, the map (as the roster), a link to the scenario, a variant read beside it, the
-/// scan, calibration or samples of `digitize`; a folder is not replaced either.
+/// scan, calibration or samples of `digitize`; a folder is not replaced either. Nor does a
+/// module, picture or schema replace a document the command does not read (another battle's
+/// scenario, a system, a link to the scenario from the schemas' folder).
 #[test]
 fn no_output_replaces_what_the_command_reads_however_named() {
     let club = Club::new();
@@ -604,7 +606,21 @@ fn no_output_replaces_what_the_command_reads_however_named() {
     club.write("x.png", &png);
     club.write("c.ron", "Calibration(grid: (orientation: Flat, shifted: Odd, first_column: 1, first_row: 1, columns: 4, rows: 4, hex_names: (column_digits: 2, row_digits: 2)), fit: Affine, points: [(hex: \"0101\", x: 1.0, y: 1.0), (hex: \"0401\", x: 7.0, y: 2.0), (hex: \"0104\", x: 1.0, y: 7.0), (hex: \"0404\", x: 7.0, y: 8.0)])");
     club.write("s.ron", "Samples(terrain: {\"c\": (name: \"Clear\", colour: \"#ffffff\")}, samples: {\"c\": [\"0101\"]})");
+    std::fs::copy(club.path(SCENARIO), club.path("scenarios/other.ron")).expect("copy");
+    std::fs::copy(
+        club.path("systems/louis-xiv.ron"),
+        club.path("systems/other.ron"),
+    )
+    .expect("copy");
+    std::fs::create_dir(club.path("schemas")).expect("mkdir");
+    std::os::unix::fs::symlink(
+        "../scenarios/other.ron",
+        club.path("schemas/map.schema.json"),
+    )
+    .expect("link");
     let guarded = [
+        "scenarios/other.ron",
+        "systems/other.ron",
         SCENARIO,
         MAP,
         "systems/age-of-honor.ron",
@@ -667,6 +683,9 @@ fn no_output_replaces_what_the_command_reads_however_named() {
         digitize("x.png"),
         digitize("c.ron"),
         digitize("s.ron"),
+        vec!["render", MAP, "--out", "scenarios/other.ron"],
+        vec!["export", "--vassal", SCENARIO, "--out", "systems/other.ron"],
+        vec!["schema", "--out", "schemas"],
     ];
     for args in &tries {
         let run = club.run(args);

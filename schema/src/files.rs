@@ -196,6 +196,11 @@ pub enum WriteError {
         crate::source::display_path(root)
     )]
     OutsideRepository { path: PathBuf, root: PathBuf },
+    #[error(
+        "will not write {}: it is a {kind} file, and this output is not one (choose another output)",
+        crate::source::display_path(path)
+    )]
+    WouldReplaceDocument { path: PathBuf, kind: &'static str },
 }
 
 impl WriteError {
@@ -206,7 +211,8 @@ impl WriteError {
             | WriteError::WouldOverwriteInput { path }
             | WriteError::Twice { path }
             | WriteError::NotRegular { path, .. }
-            | WriteError::OutsideRepository { path, .. } => path,
+            | WriteError::OutsideRepository { path, .. }
+            | WriteError::WouldReplaceDocument { path, .. } => path,
         }
     }
 
@@ -261,8 +267,9 @@ struct Staged {
 /// disk, a folder that cannot be written) leaves every previous output as it was and no
 /// temporary file behind. An output that is a file the command reads ([`Outputs::guard`]),
 /// or that another output of the same command already names, or that lies in a repository
-/// but leads outside it (through a link, of the file or of a folder on its way), is refused
-/// before anything is written.
+/// but leads outside it (through a link, of the file or of a folder on its way), or that is a
+/// document (map, scenario, system, variant) the output is not a document of the same kind
+/// to replace, is refused before anything is written.
 ///
 /// ```
 /// # let dir = tempfile::tempdir().unwrap();
@@ -341,6 +348,18 @@ impl Outputs {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
             Err(error) => return Err(io(error)),
         };
+        // A module, a picture or a schema never replaces a map, scenario, system or variant
+        // (`--out` naming another battle's file by a slip of the completion): only a document
+        // of the same kind replaces a document (fmt, the editor, digitize's map).
+        if old.is_some()
+            && let Some(kind) = existing_document(&target)
+            && document_kind(bytes) != Some(kind)
+        {
+            return Err(WriteError::WouldReplaceDocument {
+                path: path.to_path_buf(),
+                kind,
+            });
+        }
         let temporary = stage_beside(&target, bytes, old.as_ref()).map_err(io)?;
         self.staged.push((
             key,
@@ -472,6 +491,40 @@ fn absolute(path: &Path) -> PathBuf {
         }
     }
     lexical
+}
+
+/// The kind of document `bytes` begin (`Map(`, `Scenario(`, `System(`, `Variant(` after
+/// blanks and comments), judged on their first 64 KiB.
+fn document_kind(bytes: &[u8]) -> Option<&'static str> {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64 << 10)]);
+    let text = text.trim_start_matches('\u{feff}');
+    let mut start = crate::source::skip_blanks(text);
+    // `#![enable(...)]` attributes, as the reader skips them.
+    while text[start..].starts_with("#!") {
+        let end = text[start..]
+            .find(']')
+            .map_or(text.len(), |i| start + i + 1);
+        start = end + crate::source::skip_blanks(&text[end..]);
+    }
+    let rest = &text[start..];
+    let ident = &rest[..rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len())];
+    match ident {
+        "Map" => Some("map"),
+        "Scenario" => Some("scenario"),
+        "System" => Some("miniatures system"),
+        "Variant" => Some("scenario variant"),
+        _ => None,
+    }
+}
+
+/// The kind of document an existing file is, from its first 64 KiB (a regular file only).
+fn existing_document(path: &Path) -> Option<&'static str> {
+    let (file, _) = open_regular(path).ok()?;
+    let mut head = Vec::with_capacity(64 << 10);
+    file.take(64 << 10).read_to_end(&mut head).ok()?;
+    document_kind(&head)
 }
 
 /// The repository an output path lies in as written: the nearest folder above it holding
