@@ -325,9 +325,14 @@ impl Grid {
 
     /// The neighbours on the map with the side each is through.
     pub fn neighbours(&self, index: HexIndex) -> impl Iterator<Item = (Side, HexIndex)> + '_ {
-        sides(self.orientation)
-            .into_iter()
-            .filter_map(move |side| self.neighbour(index, side).map(|n| (side, n)))
+        // The hex converted once and the directions read from their table in side order (the
+        // command radii's searches step through every hex's neighbours).
+        let hex = self.hex(index);
+        direction_table(self.orientation)
+            .iter()
+            .filter_map(move |&(side, direction)| {
+                self.index(hex.neighbor(direction)).map(|n| (side, n))
+            })
     }
 
     fn direction(&self, side: Side) -> Option<EdgeDirection> {

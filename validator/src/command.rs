@@ -13,14 +13,16 @@
 //! when all six hexsides are front (artillery). Infantry (a kind with flank hexsides) in a
 //! redoubt or built-up hex has six front hexsides (rule 2).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use bataille_schema::geometry::sides;
 use bataille_schema::scenario::{Army, Corps, LineLeader, Unit, UnitKind};
 use bataille_schema::{Grid, HexIndex, Side};
 
 use crate::codes::Code;
-use crate::context::{CounterRole, Ctx, MapView, SCENARIO};
+use crate::context::{Counter, CounterRole, Ctx, MapView, SCENARIO};
 use crate::diagnostic::{Diagnostic, Related};
 
 /// The order in which a facing's hexsides become front, then flank, then rear: relative
@@ -73,28 +75,62 @@ struct Placed<'a> {
     unit: &'a Unit,
     kind: &'a UnitKind,
     hex: HexIndex,
-    /// Pointer of its hex value.
-    pointer: String,
+    /// The counter (its pointer is written only for a diagnostic).
+    counter: &'a Counter<'a>,
     classes: Option<[SideClass; 6]>,
 }
 
 impl Placed<'_> {
-    /// The neighbour hexes through its sides of a class.
-    fn hexes_of(&self, grid: &Grid, class: SideClass) -> Vec<HexIndex> {
-        let Some(classes) = self.classes else {
-            return Vec::new();
-        };
-        sides(grid.orientation)
-            .iter()
-            .zip(classes)
-            .filter(|(_, c)| *c == class)
-            .filter_map(|(side, _)| grid.neighbour(self.hex, *side))
-            .collect()
+    /// The neighbour hexes through its sides of a class (no allocation: this runs for every
+    /// unit on the map).
+    fn hexes_of<'g>(
+        &self,
+        grid: &'g Grid,
+        class: SideClass,
+    ) -> impl Iterator<Item = HexIndex> + use<'g> {
+        let hex = self.hex;
+        self.classes
+            .into_iter()
+            .flat_map(move |classes| sides(grid.orientation).into_iter().zip(classes))
+            .filter(move |(_, c)| *c == class)
+            .filter_map(move |(side, _)| grid.neighbour(hex, side))
+    }
+
+    /// Its neighbour hexes through its sides of a class, as a small set.
+    fn six_of(&self, grid: &Grid, class: SideClass) -> Six {
+        let mut six = Six::default();
+        for hex in self.hexes_of(grid, class) {
+            if let Some(slot) = six.hexes.get_mut(six.len) {
+                *slot = hex;
+                six.len += 1;
+            }
+        }
+        six
     }
 }
 
-/// Hexes within `radius` steps of `start`, by breadth-first search over the map. A blocked hex
-/// (enemy front or flank, no friendly unit) can be reached but not passed through.
+/// At most six hexes (a unit's neighbours through one class of sides), held inline.
+#[derive(Clone, Copy)]
+struct Six {
+    hexes: [HexIndex; 6],
+    len: usize,
+}
+
+impl Default for Six {
+    fn default() -> Self {
+        Self {
+            hexes: [HexIndex::new(0, 0); 6],
+            len: 0,
+        }
+    }
+}
+
+impl Six {
+    fn contains(&self, hex: HexIndex) -> bool {
+        self.hexes[..self.len.min(6)].contains(&hex)
+    }
+}
+
 /// A set of map hexes as one flag per hex (faster than hashing on big maps).
 #[derive(Clone)]
 struct HexSet {
@@ -126,31 +162,93 @@ impl HexSet {
     }
 }
 
-fn reach(
-    grid: &Grid,
-    start: HexIndex,
-    radius: u32,
-    blocked: Option<&HexSet>,
-) -> HashMap<HexIndex, u32> {
-    // The shared bound (E0105 reports a radius beyond it): the search's work stays within the
-    // disc of that radius, however large the map or the number written.
-    let radius = radius.min(bataille_schema::bounds::RADIUS_HEXES.max);
-    let mut dist = HashMap::new();
-    dist.insert(start, 0);
-    let mut queue = VecDeque::from([start]);
-    while let Some(hex) = queue.pop_front() {
-        let d = dist.get(&hex).copied().unwrap_or(0);
-        if d >= radius || (hex != start && blocked.is_some_and(|b| b.contains(hex))) {
-            continue;
-        }
-        for (_, next) in grid.neighbours(hex) {
-            if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(next) {
-                e.insert(d + 1);
-                queue.push_back(next);
-            }
+/// Traces command radii (8.2) by breadth-first search over the map, one ring of hexes at a
+/// time. Its scratch is sized to the map once and kept for every radius traced: a hex is
+/// marked with the number of the trace that reached it, so nothing is hashed, and nothing is
+/// cleared between traces (a hash table per trace was a tenth of a validation, issue 23).
+struct Tracer {
+    columns: usize,
+    /// The trace that last reached each hex (0: none yet).
+    mark: Vec<u32>,
+    trace: u32,
+    ring: Vec<HexIndex>,
+    next: Vec<HexIndex>,
+    /// The hexes of the last trace, in the order reached.
+    reached: Vec<HexIndex>,
+}
+
+impl Tracer {
+    fn new(grid: &Grid) -> Self {
+        Self {
+            columns: grid.columns as usize,
+            mark: vec![0; grid.hex_count()],
+            trace: 0,
+            ring: Vec::new(),
+            next: Vec::new(),
+            reached: Vec::new(),
         }
     }
-    dist
+
+    fn slot(&self, hex: HexIndex) -> usize {
+        hex.row as usize * self.columns + hex.col as usize
+    }
+
+    /// Marks a hex reached by this trace; false when it already was.
+    fn reach(&mut self, hex: HexIndex) -> bool {
+        let slot = self.slot(hex);
+        match self.mark.get_mut(slot) {
+            Some(mark) if *mark != self.trace => {
+                *mark = self.trace;
+                self.reached.push(hex);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Hexes within `radius` steps of `start`. A blocked hex (enemy front or flank, no
+    /// friendly unit) can be reached but not passed through. Ask [`Tracer::contains`] or read
+    /// `reached` until the next trace.
+    fn trace(&mut self, grid: &Grid, start: HexIndex, radius: u32, blocked: Option<&HexSet>) {
+        // The shared bound (E0105 reports a radius beyond it): the search's work stays within
+        // the disc of that radius, however large the map or the number written.
+        let radius = radius.min(bataille_schema::bounds::RADIUS_HEXES.max);
+        if self.trace == u32::MAX {
+            self.mark.fill(0);
+            self.trace = 0;
+        }
+        self.trace += 1;
+        self.reached.clear();
+        self.ring.clear();
+        if self.reach(start) {
+            self.ring.push(start);
+        }
+        for _ in 0..radius {
+            if self.ring.is_empty() {
+                break;
+            }
+            let ring = std::mem::take(&mut self.ring);
+            self.next.clear();
+            for &hex in &ring {
+                if hex != start && blocked.is_some_and(|b| b.contains(hex)) {
+                    continue;
+                }
+                for (_, next) in grid.neighbours(hex) {
+                    if self.reach(next) {
+                        self.next.push(next);
+                    }
+                }
+            }
+            self.ring = std::mem::replace(&mut self.next, ring);
+        }
+    }
+
+    /// Whether the last trace reached the hex.
+    fn contains(&self, hex: HexIndex) -> bool {
+        self.mark
+            .get(self.slot(hex))
+            .is_some_and(|mark| *mark == self.trace && self.trace != 0)
+    }
 }
 
 /// W0801 and W0901: each corps' line leader in command of a commander in chief (8.2), each of
@@ -179,7 +277,9 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 .push(i);
         }
     }
-    let mut chief_reach: HashMap<(usize, usize), HashMap<HexIndex, u32>> = HashMap::new();
+    // Each commander's reach, traced once (sorted hexes), and the scratch of every trace.
+    let mut chief_reach: HashMap<(usize, usize), Vec<HexIndex>> = HashMap::new();
+    let mut tracer = Tracer::new(grid);
     let mut found = Vec::new();
     for (a, army) in s.armies.iter().enumerate() {
         for (c, corps) in army.corps.iter().enumerate() {
@@ -202,7 +302,13 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 blocked: blocked.get(a),
             };
             if rules.commanders && !leader.always_in_command {
-                found.extend(leader_out_of_command(ctx, grid, &at, &mut chief_reach));
+                found.extend(leader_out_of_command(
+                    ctx,
+                    grid,
+                    &at,
+                    &mut chief_reach,
+                    &mut tracer,
+                ));
             }
             let members: Vec<&Placed<'_>> = members_of
                 .get(&(a, corps.id.as_str()))
@@ -210,7 +316,7 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 .flatten()
                 .filter_map(|&i| placed.get(i))
                 .collect();
-            units_out_of_command(ctx, grid, &at, &members, &mut found);
+            units_out_of_command(ctx, grid, &at, &members, &mut tracer, &mut found);
         }
     }
     ctx.out.extend(found);
@@ -229,7 +335,7 @@ struct LeaderAt<'a> {
 }
 
 /// The units on the map, with their hexes and the classes of their sides.
-fn placed_units<'a>(ctx: &Ctx<'a>, view: &MapView<'a>) -> Vec<Placed<'a>> {
+fn placed_units<'a>(ctx: &'a Ctx<'a>, view: &MapView<'a>) -> Vec<Placed<'a>> {
     let grid = view.grid;
     // Units on the map.
     let mut placed: Vec<Placed<'_>> = Vec::new();
@@ -246,7 +352,7 @@ fn placed_units<'a>(ctx: &Ctx<'a>, view: &MapView<'a>) -> Vec<Placed<'a>> {
             unit,
             kind,
             hex: index,
-            pointer: counter.hex_pointer(),
+            counter,
             classes,
         });
     }
@@ -272,17 +378,13 @@ fn blocked_hexes(ctx: &Ctx<'_>, grid: &Grid, placed: &[Placed<'_>]) -> Vec<HexSe
             }
         }
         for p in placed {
-            let zone: Vec<HexIndex> = std::iter::once(p.hex)
+            let zone = std::iter::once(p.hex)
                 .chain(p.hexes_of(grid, SideClass::Front))
-                .chain(p.hexes_of(grid, SideClass::Flank))
-                .collect();
-            for (army, set) in blocked.iter_mut().enumerate() {
-                if ctx.allied(army, p.army) {
-                    continue;
-                }
-                for hex in &zone {
-                    if !friendly[army].contains(*hex) {
-                        set.insert(*hex);
+                .chain(p.hexes_of(grid, SideClass::Flank));
+            for hex in zone {
+                for (army, set) in blocked.iter_mut().enumerate() {
+                    if !ctx.allied(army, p.army) && !friendly[army].contains(hex) {
+                        set.insert(hex);
                     }
                 }
             }
@@ -296,7 +398,8 @@ fn leader_out_of_command(
     ctx: &Ctx<'_>,
     grid: &Grid,
     at: &LeaderAt<'_>,
-    chief_reach: &mut HashMap<(usize, usize), HashMap<HexIndex, u32>>,
+    chief_reach: &mut HashMap<(usize, usize), Vec<HexIndex>>,
+    tracer: &mut Tracer,
 ) -> Option<Diagnostic> {
     let rules = &ctx.scenario.rules.command;
     let numbers = ctx.numbers();
@@ -326,8 +429,14 @@ fn leader_out_of_command(
     let in_command = chiefs.iter().any(|(k, hex, radius)| {
         chief_reach
             .entry((a, *k))
-            .or_insert_with(|| reach(grid, *hex, *radius, at.blocked))
-            .contains_key(&leader_hex)
+            .or_insert_with(|| {
+                tracer.trace(grid, *hex, *radius, at.blocked);
+                let mut reached = tracer.reached.clone();
+                reached.sort_unstable();
+                reached
+            })
+            .binary_search(&leader_hex)
+            .is_ok()
     });
     if !chiefs.is_empty() && !in_command {
         let leader_name = grid.name(leader_hex);
@@ -398,6 +507,7 @@ fn units_out_of_command(
     grid: &Grid,
     at: &LeaderAt<'_>,
     members: &[&Placed<'_>],
+    tracer: &mut Tracer,
     found: &mut Vec<Diagnostic>,
 ) {
     let rules = &ctx.scenario.rules.command;
@@ -410,10 +520,10 @@ fn units_out_of_command(
     } = *at;
     let leader_pointer = &at.pointer;
     let radius = leader.radius_hexes.unwrap_or(rules.leader_radius_hexes);
-    let reached = reach(grid, leader_hex, radius, at.blocked);
+    tracer.trace(grid, leader_hex, radius, at.blocked);
     let mut commanded: Vec<bool> = members
         .iter()
-        .map(|p| p.unit.always_in_command || reached.contains_key(&p.hex))
+        .map(|p| p.unit.always_in_command || tracer.contains(p.hex))
         .collect();
     if rules.lines_of_battle {
         lines_of_battle(grid, members, &mut commanded);
@@ -450,7 +560,7 @@ fn units_out_of_command(
             Diagnostic::new(
                 Code::W0901,
                 SCENARIO,
-                p.pointer.clone(),
+                p.counter.hex_pointer(),
                 format!("unit `{}` at {here} is out of command: {why}{line}", p.unit.id),
             )
             .help(format!(
@@ -482,9 +592,9 @@ fn lines_of_battle(grid: &Grid, members: &[&Placed<'_>], commanded: &mut [bool])
     for (i, p) in members.iter().enumerate() {
         by_hex.entry(p.hex).or_default().push(i);
     }
-    let flanks: Vec<Vec<HexIndex>> = members
+    let flanks: Vec<Six> = members
         .iter()
-        .map(|p| p.hexes_of(grid, SideClass::Flank))
+        .map(|p| p.six_of(grid, SideClass::Flank))
         .collect();
     let cavalry = |p: &Placed<'_>| p.kind.flank_hexsides == 0 && p.kind.front_hexsides < 6;
     let mut queue: VecDeque<usize> = (0..members.len()).filter(|i| commanded[*i]).collect();
@@ -503,8 +613,8 @@ fn lines_of_battle(grid: &Grid, members: &[&Placed<'_>], commanded: &mut [bool])
                         continue;
                     }
                     let pu = members[u];
-                    let linked = flanks[u].contains(&pv.hex)
-                        || flanks[v].contains(&pu.hex)
+                    let linked = flanks[u].contains(pv.hex)
+                        || flanks[v].contains(pu.hex)
                         || (cavalry(pu) && cavalry(pv));
                     if linked {
                         candidates.push(u);
@@ -578,16 +688,24 @@ mod tests {
         let start = HexIndex::new(0, 0);
         let mut wall = HexSet::new(&g);
         (0..10).for_each(|r| wall.insert(HexIndex::new(1, r)));
-        let reached = reach(&g, start, 5, Some(&wall));
+        let mut tracer = Tracer::new(&g);
+        tracer.trace(&g, start, 5, Some(&wall));
         assert!(
-            reached.contains_key(&HexIndex::new(1, 0)),
+            tracer.contains(HexIndex::new(1, 0)),
             "a blocked hex can be reached"
         );
+        assert!(!tracer.contains(HexIndex::new(2, 0)), "but not passed");
+        tracer.trace(&g, start, 5, None);
+        assert!(tracer.contains(HexIndex::new(2, 0)), "free: two steps away");
+        tracer.trace(&g, start, 1, None);
         assert!(
-            !reached.contains_key(&HexIndex::new(2, 0)),
-            "but not passed"
+            !tracer.contains(HexIndex::new(2, 0)),
+            "a later trace forgets the earlier one's hexes"
         );
-        let free = reach(&g, start, 5, None);
-        assert_eq!(free.get(&HexIndex::new(2, 0)), Some(&2));
+        assert_eq!(
+            tracer.reached.len(),
+            1 + g.neighbours(start).count(),
+            "radius 1: the start and its neighbours"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! What every scenario check needs to look up: indexes of armies, corps and zones by id, the
 //! counters on the map with their pointers, and a view of the map (terrain and overlays by hex).
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use bataille_schema::map::{Effects, MoveCost, TerrainType};
 use bataille_schema::scenario::{Placement, Unit, UnitKind};
@@ -122,14 +122,26 @@ pub(crate) struct Counter<'a> {
     pub unit: Option<&'a Unit>,
     /// For a commander in chief, the corps he commands (8.1).
     pub commands: &'a [Id],
-    /// JSON pointer of the counter.
-    pub pointer: String,
+    /// Its index in its army's list (commanders, units; a line leader: its corps').
+    pub index: usize,
 }
 
 impl Counter<'_> {
+    /// JSON pointer of the counter: written when a diagnostic needs it, not for every counter
+    /// of a big battle (5,000 strings formatted for each validation, issue 23).
+    pub fn pointer(&self) -> String {
+        let a = self.army;
+        let i = self.index;
+        match self.role {
+            CounterRole::Commander => format!("/armies/{a}/commanders/{i}"),
+            CounterRole::Leader => format!("/armies/{a}/corps/{i}/leader"),
+            CounterRole::Unit => format!("/armies/{a}/units/{i}"),
+        }
+    }
+
     /// The pointer of the hex it stands on at set-up (its `Hex` or `Free.at` value).
     pub fn hex_pointer(&self) -> String {
-        placement_hex_pointer(&self.pointer, self.placement)
+        placement_hex_pointer(&self.pointer(), self.placement)
     }
 }
 
@@ -183,7 +195,7 @@ impl<'a> Ctx<'a> {
                     allow: &commander.allow,
                     unit: None,
                     commands: &commander.commands,
-                    pointer: format!("/armies/{a}/commanders/{c}"),
+                    index: c,
                 });
             }
             for (c, body) in army.corps.iter().enumerate() {
@@ -198,7 +210,7 @@ impl<'a> Ctx<'a> {
                         allow: &leader.allow,
                         unit: None,
                         commands: &[],
-                        pointer: format!("/armies/{a}/corps/{c}/leader"),
+                        index: c,
                     });
                 }
             }
@@ -212,7 +224,7 @@ impl<'a> Ctx<'a> {
                     allow: &unit.allow,
                     unit: Some(unit),
                     commands: &[],
-                    pointer: format!("/armies/{a}/units/{u}"),
+                    index: u,
                 });
             }
         }

@@ -2,7 +2,7 @@
 //! enter, free placements inside their zone, zones on the map and not shared with the enemy,
 //! reinforcements entering on the map within the game's turns, victory hexes on the map.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use bataille_schema::map::MoveCost;
 use bataille_schema::scenario::{Owner, Placement, VictoryCondition, Zone};
@@ -257,7 +257,7 @@ fn free_in_zone(
         let mut d = Diagnostic::new(
                         Code::E0510,
                         SCENARIO,
-                        format!("{}/placement/Free/zone", counter.pointer),
+                        format!("{}/placement/Free/zone", counter.pointer()),
                         format!("{noun} `{id}` is placed free in zone `{zone}`, which belongs to {mismatch}"),
                     )
                     .help("place it in a zone of its own corps or army, or list its corps or army in the zone's `shared_with`")

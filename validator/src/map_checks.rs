@@ -3,7 +3,7 @@
 //! bridges stand on water, labels, checked hexes and control points lie on the map, half-hexes
 //! on its edge, and the map's `allow` names codes.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use bataille_schema::{HexIndex, HexName, Map, Side};
 

@@ -7,7 +7,7 @@ mod sides;
 
 pub(crate) use sides::sides_and_layout;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use bataille_schema::scenario::{ItemAt, Owner, Placement, Zone};
 
@@ -312,7 +312,7 @@ fn zones_named(ctx: &mut Ctx<'_>) {
                 Diagnostic::new(
                     Code::E0203,
                     SCENARIO,
-                    format!("{}/placement/Free/zone", counter.pointer),
+                    format!("{}/placement/Free/zone", counter.pointer()),
                     format!(
                         "{} `{}` is placed free in zone `{zone}`, which does not exist",
                         counter.role.noun(),

@@ -5,7 +5,7 @@
 //! either, and a lone counter is always legal. Stacking is between friendly counters: opposing
 //! counters in one hex are an error of their own (E0304).
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use bataille_schema::scenario::{Composition, Placement, ReinforcementEntry};
 use bataille_schema::{HexIndex, HexName};

@@ -2,7 +2,7 @@
 //! codes that exist, or it silently suppresses nothing (W0107); the lists applied to the
 //! diagnostics ([`finish`]).
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use bataille_schema::{Map, Scenario};
 
@@ -16,13 +16,16 @@ use crate::diagnostic::Diagnostic;
 
 /// Suppression lists must name codes that exist, or they silently suppress nothing.
 pub(crate) fn allow_lists(ctx: &mut Ctx<'_>) {
+    // Only the lists that hold something (most counters have none: no pointer written).
     let mut lists: Vec<(String, &[String])> = vec![("/allow".into(), &ctx.scenario.allow)];
-    for counter in &ctx.counters {
-        lists.push((format!("{}/allow", counter.pointer), counter.allow));
+    for counter in ctx.counters.iter().filter(|c| !c.allow.is_empty()) {
+        lists.push((format!("{}/allow", counter.pointer()), counter.allow));
     }
     for (a, army) in ctx.scenario.armies.iter().enumerate() {
         for (c, corps) in army.corps.iter().enumerate() {
-            lists.push((format!("/armies/{a}/corps/{c}/allow"), &corps.allow));
+            if !corps.allow.is_empty() {
+                lists.push((format!("/armies/{a}/corps/{c}/allow"), &corps.allow));
+            }
         }
     }
     for (pointer, list) in lists {

@@ -26,7 +26,7 @@ pub(super) fn reinforcement(
         let d = Diagnostic::new(
             Code::E0508,
             SCENARIO,
-            format!("{}/placement/Reinforcement/turn", counter.pointer),
+            format!("{}/placement/Reinforcement/turn", counter.pointer()),
             format!(
                 "{noun} `{id}` arrives on turn {turn}, but the game has {} turns",
                 s.turns
@@ -51,7 +51,7 @@ pub(super) fn reinforcement(
                 Diagnostic::new(
                     Code::E0507,
                     SCENARIO,
-                    format!("{}/placement/Reinforcement/entry/{k}", counter.pointer),
+                    format!("{}/placement/Reinforcement/entry/{k}", counter.pointer()),
                     format!("{noun} `{id}` enters at {hex}: {why}"),
                 )
                 .help(format!(
@@ -80,7 +80,7 @@ pub(super) fn reinforcement(
                 Diagnostic::new(
                     Code::E0513,
                     SCENARIO,
-                    format!("{}/placement/Reinforcement/entry/{k}", counter.pointer),
+                    format!("{}/placement/Reinforcement/entry/{k}", counter.pointer()),
                     format!("{noun} `{id}` enters at {hex}, on {what}, which {class} cannot enter"),
                 )
                 .help(format!(
@@ -210,7 +210,7 @@ pub(super) fn column_entry(ctx: &mut Ctx<'_>) {
         let mut d = Diagnostic::new(
             Code::E0512,
             SCENARIO,
-            format!("{}/placement/Reinforcement/turn", counter.pointer),
+            format!("{}/placement/Reinforcement/turn", counter.pointer()),
             format!(
                 "{count} units arrive by {by} from turn {t}, but in column only {per_turn} a turn enter by each hex (13.2), {capacity} by the last turn ({}): {excess} cannot enter",
                 s.turns,

@@ -12,7 +12,7 @@
 //! - one the variant causes about something it does not change (a base unit now overstacked
 //!   by a moved one): at the variant's `base:`, the base's place as a related note.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::path::{Path, PathBuf};
 
 use bataille_schema::io;

@@ -2,7 +2,7 @@
 //! leaders, units and unit kinds they name exist (E0205, E0206, E0207); an army fights on one
 //! side only (E0209).
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use bataille_schema::scenario::VictoryCondition;
 
