@@ -10,6 +10,9 @@ use crate::io::DocumentKind;
 use crate::map::Map;
 use crate::scenario::Scenario;
 
+mod table;
+use table::{Table, Tabled};
+
 /// The schema of a document kind as a JSON value.
 pub fn schema_value(kind: DocumentKind) -> Value {
     let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
@@ -98,6 +101,37 @@ fn validator(kind: DocumentKind) -> Option<&'static jsonschema::Validator> {
     .as_ref()
 }
 
+/// The same schemas compiled for the fast path ([`table`]): only their verdict is used.
+fn tabled_validator(kind: DocumentKind) -> Option<&'static jsonschema::Validator<Tabled>> {
+    static MAP: OnceLock<Option<jsonschema::Validator<Tabled>>> = OnceLock::new();
+    static SCENARIO: OnceLock<Option<jsonschema::Validator<Tabled>>> = OnceLock::new();
+    static SYSTEM: OnceLock<Option<jsonschema::Validator<Tabled>>> = OnceLock::new();
+    static VARIANT: OnceLock<Option<jsonschema::Validator<Tabled>>> = OnceLock::new();
+    let cell = match kind {
+        DocumentKind::Map => &MAP,
+        DocumentKind::Scenario => &SCENARIO,
+        DocumentKind::System => &SYSTEM,
+        DocumentKind::Variant => &VARIANT,
+    };
+    cell.get_or_init(|| {
+        jsonschema::options_for::<Tabled>()
+            .should_validate_formats(true)
+            .build(&schema_value(kind))
+            .ok()
+    })
+    .as_ref()
+}
+
+/// Whether a value passes a schema by the fast path; `false` also when the path cannot say
+/// (then the caller checks the usual way, which finds and words the violations).
+fn passes<T: serde::Serialize + ?Sized>(
+    validator: Option<&jsonschema::Validator<Tabled>>,
+    table: &mut Table,
+    value: &T,
+) -> bool {
+    validator.is_some_and(|v| table.fill(value) && v.is_valid(table.root()))
+}
+
 /// A value that breaks the schema: where (a JSON pointer) and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaViolation {
@@ -127,6 +161,13 @@ pub fn check(kind: DocumentKind, instance: &Value) -> Vec<SchemaViolation> {
 
 /// Checks a map against the map schema.
 pub fn check_map(map: &Map) -> Vec<SchemaViolation> {
+    if passes(
+        tabled_validator(DocumentKind::Map),
+        &mut Table::default(),
+        map,
+    ) {
+        return Vec::new();
+    }
     match serde_json::to_value(map) {
         Ok(value) => check(DocumentKind::Map, &value),
         Err(error) => vec![SchemaViolation {
@@ -142,18 +183,30 @@ pub fn check_map(map: &Map) -> Vec<SchemaViolation> {
 /// checking the whole document at once, without a JSON tree of it in memory (several times
 /// the file's size for a million units).
 pub fn check_scenario(scenario: &Scenario) -> Vec<SchemaViolation> {
-    let mut violations = match serde_json::to_value(without_units(scenario)) {
-        Ok(value) => check(DocumentKind::Scenario, &value),
-        Err(error) => vec![SchemaViolation {
-            pointer: String::new(),
-            message: format!("cannot convert to JSON: {error}"),
-        }],
+    // Each part first by the fast path (a flat table, no `Value` tree): only what it does not
+    // pass is converted to JSON and checked again for the violations' places and words.
+    let mut table = Table::default();
+    let rest = without_units(scenario);
+    let mut violations = if passes(tabled_validator(DocumentKind::Scenario), &mut table, &rest) {
+        Vec::new()
+    } else {
+        match serde_json::to_value(rest) {
+            Ok(value) => check(DocumentKind::Scenario, &value),
+            Err(error) => vec![SchemaViolation {
+                pointer: String::new(),
+                message: format!("cannot convert to JSON: {error}"),
+            }],
+        }
     };
     let Some(unit_validator) = unit_validator() else {
         return check_whole(scenario);
     };
+    let tabled_unit = tabled_unit_validator();
     for (a, army) in scenario.armies.iter().enumerate() {
         for (u, unit) in army.units.iter().enumerate() {
+            if passes(tabled_unit, &mut table, unit) {
+                continue;
+            }
             let value = match serde_json::to_value(unit) {
                 Ok(value) => value,
                 Err(error) => {
@@ -193,20 +246,37 @@ pub fn check_whole(scenario: &Scenario) -> Vec<SchemaViolation> {
     }
 }
 
-/// The validator of one unit: the scenario schema's `Unit` definition.
+/// The schema of one unit: the scenario schema's `Unit` definition.
+fn unit_schema() -> Option<Value> {
+    let root = schema_value(DocumentKind::Scenario);
+    let mut schema = serde_json::Map::new();
+    if let Some(dialect) = root.get("$schema") {
+        schema.insert("$schema".into(), dialect.clone());
+    }
+    schema.insert("$defs".into(), root.get("$defs")?.clone());
+    schema.insert("$ref".into(), Value::String("#/$defs/Unit".into()));
+    Some(Value::Object(schema))
+}
+
+/// The validator of one unit.
 fn unit_validator() -> Option<&'static jsonschema::Validator> {
     static UNIT: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
     UNIT.get_or_init(|| {
-        let root = schema_value(DocumentKind::Scenario);
-        let mut schema = serde_json::Map::new();
-        if let Some(dialect) = root.get("$schema") {
-            schema.insert("$schema".into(), dialect.clone());
-        }
-        schema.insert("$defs".into(), root.get("$defs")?.clone());
-        schema.insert("$ref".into(), Value::String("#/$defs/Unit".into()));
         jsonschema::options()
             .should_validate_formats(true)
-            .build(&Value::Object(schema))
+            .build(&unit_schema()?)
+            .ok()
+    })
+    .as_ref()
+}
+
+/// The validator of one unit for the fast path.
+fn tabled_unit_validator() -> Option<&'static jsonschema::Validator<Tabled>> {
+    static UNIT: OnceLock<Option<jsonschema::Validator<Tabled>>> = OnceLock::new();
+    UNIT.get_or_init(|| {
+        jsonschema::options_for::<Tabled>()
+            .should_validate_formats(true)
+            .build(&unit_schema()?)
             .ok()
     })
     .as_ref()

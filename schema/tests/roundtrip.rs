@@ -597,7 +597,7 @@ proptest! {
     #[test]
     fn units_checked_one_by_one_break_the_schema_as_the_whole_document_does(
         mut scenario in scenario(),
-        picks in vec((any::<prop::sample::Index>(), 0..4u8), 1..4),
+        picks in vec((any::<prop::sample::Index>(), 0..7u8), 1..4),
     ) {
         let units: Vec<(usize, usize)> = scenario.armies.iter().enumerate()
             .flat_map(|(a, army)| (0..army.units.len()).map(move |u| (a, u)))
@@ -610,6 +610,11 @@ proptest! {
                 0 => unit.cp = Some(200),
                 1 => unit.name = String::new(),
                 2 => unit.placement = Placement::Hex(HexName::from("x")),
+                // Past the schema's length, bounds and item counts (the fast path's verdict
+                // must agree with the `serde_json` one for each).
+                3 => unit.name = "n".repeat(121),
+                4 => unit.fire_modifier = Some(i8::MIN),
+                5 => unit.placement = Placement::Reinforcement { turn: 0, entry: Vec::new() },
                 _ => unit.id = Id::from("Not An Id"),
             }
         }

@@ -525,7 +525,8 @@ fn units_out_of_command(
         .iter()
         .map(|p| p.unit.always_in_command || tracer.contains(p.hex))
         .collect();
-    if rules.lines_of_battle {
+    // Lines of battle only carry command to units out of the radius: none, nothing to trace.
+    if rules.lines_of_battle && commanded.contains(&false) {
         lines_of_battle(grid, members, &mut commanded);
     }
     for (p, ok) in members.iter().zip(&commanded) {

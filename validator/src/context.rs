@@ -15,12 +15,27 @@ pub(crate) struct MapView<'a> {
     pub map: &'a Map,
     pub grid: &'a Grid,
     codes: Vec<Vec<char>>,
+    /// The legend's one-character codes: a legend is a few dozen codes, read by a scan rather
+    /// than the legend's string-keyed map (a string comparison per step, for every hex a
+    /// check asks about).
+    legend: Vec<(char, &'a String, &'a TerrainType)>,
     overlays: HashMap<HexIndex, &'a [Id]>,
 }
 
 impl<'a> MapView<'a> {
     pub fn new(map: &'a Map) -> Self {
         let codes = map.rows.iter().map(|row| row.chars().collect()).collect();
+        let legend = map
+            .terrain
+            .iter()
+            .filter_map(|(code, terrain)| {
+                let mut chars = code.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => Some((c, code, terrain)),
+                    _ => None, // E0610: no hex can use it
+                }
+            })
+            .collect();
         let overlays = map
             .overlays
             .iter()
@@ -30,6 +45,7 @@ impl<'a> MapView<'a> {
             map,
             grid: &map.grid,
             codes,
+            legend,
             overlays,
         }
     }
@@ -45,8 +61,10 @@ impl<'a> MapView<'a> {
     /// The terrain of a hex, when its code is in the legend.
     pub fn terrain_at(&self, hex: HexIndex) -> Option<(&'a String, &'a TerrainType)> {
         let code = self.code_at(hex)?;
-        let mut buf = [0u8; 4];
-        self.map.terrain.get_key_value(&*code.encode_utf8(&mut buf))
+        self.legend
+            .iter()
+            .find(|(c, _, _)| *c == code)
+            .map(|&(_, name, terrain)| (name, terrain))
     }
 
     /// The overlays of a hex.
@@ -57,17 +75,17 @@ impl<'a> MapView<'a> {
     /// The cost for a movement class to enter a hex: the terrain's, then each overlay that
     /// sets one overrides it (a bridge overlay on a river hex). `None` when the terrain is
     /// unknown. The name returned is what decided it (terrain or overlay name).
-    pub fn entry_cost(&self, hex: HexIndex, class: &str) -> Option<(MoveCost, String)> {
+    pub fn entry_cost(&self, hex: HexIndex, class: &str) -> Option<(MoveCost, &'a str)> {
         let (_, terrain) = self.terrain_at(hex)?;
         let mut cost = (
             cost_of(&terrain.effects, class).unwrap_or(MoveCost::Mp(1)),
-            terrain.name.clone(),
+            terrain.name.as_str(),
         );
         for id in self.overlays_at(hex) {
             if let Some(overlay) = self.map.overlay_types.get(id)
                 && let Some(c) = cost_of(&overlay.effects, class)
             {
-                cost = (c, overlay.name.clone());
+                cost = (c, overlay.name.as_str());
             }
         }
         Some(cost)

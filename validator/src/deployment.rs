@@ -273,8 +273,11 @@ fn free_in_zone(
 fn zones(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
     let mut found = Vec::new();
-    // Map hex → the first zone hex there, per army.
-    let mut claimed: HashMap<HexIndex, Vec<(usize, usize, usize)>> = HashMap::new();
+    // Map hex → the zone hexes there (zone, index, army), in file order: the first held
+    // inline, the others in a list (most hexes are in one zone: no list allocated for them).
+    type Claim = (usize, usize, usize);
+    let mut claimed: HashMap<HexIndex, (Option<Claim>, Vec<Claim>)> =
+        HashMap::with_capacity(s.zones.iter().map(|z| z.hexes.len()).sum());
     for (z, zone) in s.zones.iter().enumerate() {
         let army = zone_army(ctx, &zone.owner);
         for (k, hex) in zone.hexes.iter().enumerate() {
@@ -295,8 +298,12 @@ fn zones(ctx: &mut Ctx<'_>) {
             let (Some(index), Some(army)) = (ctx.lookup(hex), army) else {
                 continue;
             };
-            let entries = claimed.entry(index).or_default();
-            if let Some(&(oz, ok, oa)) = entries.iter().find(|(_, _, oa)| !ctx.allied(*oa, army)) {
+            let (first, more) = claimed.entry(index).or_default();
+            if let Some(&(oz, ok, oa)) = first
+                .iter()
+                .chain(more.iter())
+                .find(|(_, _, oa)| !ctx.allied(*oa, army))
+            {
                 let other = &s.zones[oz];
                 found.push(
                     Diagnostic::new(
@@ -326,7 +333,11 @@ fn zones(ctx: &mut Ctx<'_>) {
                     ),
                 );
             }
-            entries.push((z, k, army));
+            if first.is_none() {
+                *first = Some((z, k, army));
+            } else {
+                more.push((z, k, army));
+            }
         }
     }
     ctx.out.extend(found);

@@ -86,8 +86,14 @@ impl Options {
 /// scenario's (document `Scenario`), suppressions applied, in a stable order (by document,
 /// then pointer, then code). Spans are not filled in: there are no files here.
 pub fn validate_documents(scenario: &Scenario, map: &Map, options: &Options) -> Vec<Diagnostic> {
-    let mut out = map_diagnostics(map, options);
-    out.extend(scenario_diagnostics(scenario, Some(map), options));
+    // The map's and the scenario's passes side by side on rayon's pool (each its checks beside
+    // its JSON Schema pass): the work spreads over the cores instead of the map's waiting for
+    // nothing before the scenario's start. The order of the result does not depend on it.
+    let (mut out, scenario_out) = rayon::join(
+        || map_diagnostics(map, options),
+        || scenario_diagnostics(scenario, Some(map), options),
+    );
+    out.extend(scenario_out);
     suppressions::finish(out, Some(scenario), Some(map), options)
 }
 
@@ -155,18 +161,31 @@ fn scenario_diagnostics(
 }
 
 fn scenario_checks(scenario: &Scenario, map: Option<&Map>, options: &Options) -> Vec<Diagnostic> {
-    let mut ctx = context::Ctx::new(scenario, map);
-    references::unique_ids(&mut ctx);
-    references::references(&mut ctx);
-    suppressions::allow_lists(&mut ctx);
-    references::sides_and_layout(&mut ctx);
-    rules::charts(&mut ctx);
-    corps::corps_membership(&mut ctx);
-    corps::commanders_own_corps(&mut ctx);
-    stacking::stacking(&mut ctx);
-    deployment::deployment(&mut ctx);
-    rules::rules_against_map(&mut ctx);
-    command::command(&mut ctx);
+    // The command radii (the longest check, reading the documents only) beside the others on
+    // rayon's pool, each with its own indexes; their diagnostics are put back in the checks'
+    // order, so the result is the same as one after the other.
+    let (commanded, mut ctx) = rayon::join(
+        || {
+            let mut ctx = context::Ctx::new(scenario, map);
+            command::command(&mut ctx);
+            ctx.out
+        },
+        || {
+            let mut ctx = context::Ctx::new(scenario, map);
+            references::unique_ids(&mut ctx);
+            references::references(&mut ctx);
+            suppressions::allow_lists(&mut ctx);
+            references::sides_and_layout(&mut ctx);
+            rules::charts(&mut ctx);
+            corps::corps_membership(&mut ctx);
+            corps::commanders_own_corps(&mut ctx);
+            stacking::stacking(&mut ctx);
+            deployment::deployment(&mut ctx);
+            rules::rules_against_map(&mut ctx);
+            ctx
+        },
+    );
+    ctx.out.extend(commanded);
     miniatures::miniatures(&mut ctx, &options.systems);
     ctx.out
 }

@@ -81,6 +81,19 @@ fn rows(map: &Map, out: &mut Vec<Diagnostic>) {
             .help(fix),
         );
     }
+    // The legend's one-character codes, scanned for each hex (a few dozen characters compare
+    // faster than the string-keyed legend: this runs for every hex of the map).
+    let known: Vec<char> = map
+        .terrain
+        .keys()
+        .filter_map(|code| {
+            let mut chars = code.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        })
+        .collect();
     let mut unknown_seen: HashMap<char, usize> = HashMap::new();
     for (r, row) in map.rows.iter().enumerate() {
         let printed_row = grid.first_row as usize + r;
@@ -108,10 +121,7 @@ fn rows(map: &Map, out: &mut Vec<Diagnostic>) {
             continue;
         }
         for (c, code) in row.chars().enumerate().take(columns) {
-            let mut buf = [0u8; 4];
-            if map.terrain.contains_key(&*code.encode_utf8(&mut buf))
-                || map.is_absent(HexIndex::new(c as u32, r as u32))
-            {
+            if known.contains(&code) || map.is_absent(HexIndex::new(c as u32, r as u32)) {
                 continue;
             }
             let seen = unknown_seen.entry(code).or_default();

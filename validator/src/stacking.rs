@@ -312,7 +312,7 @@ fn check_group(
 }
 
 /// A hex of the map, or a hex name when there is no map to place it on.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Key<'a> {
     Index(HexIndex),
     Name(&'a str),
@@ -332,8 +332,9 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
     // Set-up stacks, grouped by side and hex (stacking is between friendly units, 3, allies'
     // included; opposing counters in one hex are E0304), in file order so the last unit placed
     // is the last piece.
-    let mut order: Vec<(usize, Key<'_>)> = Vec::new();
-    let mut groups: HashMap<(usize, Key<'_>), (&HexName, Vec<Piece<'_>>)> = HashMap::new();
+    // Each piece with its (side, hex), grouped below by a stable sort (no table of lists: a
+    // list allocated for every hex of a big battle was a fifth of this check, issue 23).
+    let mut placed: Vec<((usize, Key<'_>), &HexName, Piece<'_>)> = Vec::new();
     let mut arrivals: Vec<(usize, u32, Key<'_>)> = Vec::new();
     let mut arriving: HashMap<(usize, u32, Key<'_>), (&HexName, Vec<Piece<'_>>)> = HashMap::new();
     let stacked = s.rules.stacking.reinforcements == ReinforcementEntry::Stacked;
@@ -357,15 +358,7 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
                     at: (a, u, false),
                     placement: &unit.placement,
                 };
-                let key = (ctx.side_key(a), key);
-                groups
-                    .entry(key.clone())
-                    .or_insert_with(|| {
-                        order.push(key);
-                        (hex, Vec::new())
-                    })
-                    .1
-                    .push(piece);
+                placed.push(((ctx.side_key(a), key), hex, piece));
             } else if let Placement::Reinforcement { turn, entry } = &unit.placement
                 && stacked
                 && let [hex] = entry.as_slice()
@@ -392,12 +385,20 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
             }
         }
     }
-    for key in order {
-        if let Some((hex, pieces)) = groups.get(&key)
-            && pieces.len() > 1
-        {
-            check_group(ctx, None, &format!("hex {hex}"), hex.as_str(), pieces);
-        }
+    // Stable: each stack's pieces stay in file order; the stacks are then taken in the order
+    // of their first piece.
+    placed.sort_by(|x, y| x.0.cmp(&y.0));
+    let mut stacks: Vec<&[((usize, Key<'_>), &HexName, Piece<'_>)]> = placed
+        .chunk_by(|x, y| x.0 == y.0)
+        .filter(|stack| stack.len() > 1)
+        .collect();
+    stacks.sort_by_key(|stack| stack.first().map(|(_, _, p)| (p.at.0, p.at.1)));
+    for stack in stacks {
+        let Some(&(_, hex, _)) = stack.first() else {
+            continue;
+        };
+        let pieces: Vec<Piece<'_>> = stack.iter().map(|(_, _, p)| p.clone()).collect();
+        check_group(ctx, None, &format!("hex {hex}"), hex.as_str(), &pieces);
     }
     for key in arrivals {
         if let Some((hex, pieces)) = arriving.get(&key)
@@ -417,8 +418,9 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
 /// order) of an army other than the hex's first counter's; related: the other armies' counters
 /// there.
 fn opposing(ctx: &mut Ctx<'_>) {
-    let mut order: Vec<Key<'_>> = Vec::new();
-    let mut by_hex: HashMap<Key<'_>, (&HexName, Vec<usize>)> = HashMap::new();
+    // Each placed counter with its hex, grouped by a stable sort; hexes of one counter
+    // dropped; the others taken in the order of their first counter.
+    let mut placed: Vec<(Key<'_>, usize, &HexName)> = Vec::new();
     for (i, counter) in ctx.counters.iter().enumerate() {
         let Some(hex) = counter.placement.hex() else {
             continue;
@@ -426,22 +428,21 @@ fn opposing(ctx: &mut Ctx<'_>) {
         let Some(key) = key_of(ctx, hex) else {
             continue;
         };
-        by_hex
-            .entry(key.clone())
-            .or_insert_with(|| {
-                order.push(key);
-                (hex, Vec::new())
-            })
-            .1
-            .push(i);
+        placed.push((key, i, hex));
     }
+    placed.sort_by(|x, y| x.0.cmp(&y.0));
+    let mut shared: Vec<&[(Key<'_>, usize, &HexName)]> = placed
+        .chunk_by(|x, y| x.0 == y.0)
+        .filter(|counters| counters.len() > 1)
+        .collect();
+    shared.sort_by_key(|counters| counters.first().map(|(_, i, _)| *i));
     let mut found = Vec::new();
-    for key in order {
-        let Some((hex, members)) = by_hex.get(&key) else {
+    for counters in shared {
+        let Some(&(_, _, hex)) = counters.first() else {
             continue;
         };
         // File order: armies in order, each army's commanders, line leaders, then units.
-        let mut members = members.clone();
+        let mut members: Vec<usize> = counters.iter().map(|(_, i, _)| *i).collect();
         members.sort_by_key(|&i| (ctx.counters[i].army, i));
         let Some(&first) = members.first() else {
             continue;
