@@ -334,7 +334,8 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
     // is the last piece.
     // Each piece with its (side, hex), grouped below by a stable sort (no table of lists: a
     // list allocated for every hex of a big battle was a fifth of this check, issue 23).
-    let mut placed: Vec<((usize, Key<'_>), &HexName, Piece<'_>)> = Vec::new();
+    type Placed<'p> = ((usize, Key<'p>), &'p HexName, Piece<'p>);
+    let mut placed: Vec<Placed<'_>> = Vec::new();
     let mut arrivals: Vec<(usize, u32, Key<'_>)> = Vec::new();
     let mut arriving: HashMap<(usize, u32, Key<'_>), (&HexName, Vec<Piece<'_>>)> = HashMap::new();
     let stacked = s.rules.stacking.reinforcements == ReinforcementEntry::Stacked;
@@ -388,7 +389,7 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
     // Stable: each stack's pieces stay in file order; the stacks are then taken in the order
     // of their first piece.
     placed.sort_by(|x, y| x.0.cmp(&y.0));
-    let mut stacks: Vec<&[((usize, Key<'_>), &HexName, Piece<'_>)]> = placed
+    let mut stacks: Vec<&[Placed<'_>]> = placed
         .chunk_by(|x, y| x.0 == y.0)
         .filter(|stack| stack.len() > 1)
         .collect();
