@@ -20,6 +20,19 @@ use common::*;
 
 const SECRET: &str = "SECRET-MARKER-e41a";
 
+/// Runs the app until a file opened in the background (one over
+/// `EditorConfig::open_in_background_bytes`, or any under load) has been read.
+fn wait_opened(h: &mut H) {
+    let start = std::time::Instant::now();
+    h.run();
+    while h.state().services.opening.is_some() {
+        h.step();
+        assert!(start.elapsed().as_secs() < 60, "never opened");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run();
+}
+
 fn message(h: &H) -> String {
     match &h.state().ui.dialog {
         Some(Dialog::Error { message, .. }) => message.clone(),
@@ -46,7 +59,7 @@ fn a_device_or_an_oversized_file_is_refused_at_open_without_reading_it() {
     let zero = dir.path().join("maps/zero.ron");
     std::os::unix::fs::symlink("/dev/zero", &zero).expect("link");
     let mut h = harness(app_with_file(dir.path(), &zero));
-    h.run();
+    wait_opened(&mut h);
     let said = message(&h);
     assert!(
         said.contains("not a regular file") || said.contains("device"),
@@ -59,7 +72,7 @@ fn a_device_or_an_oversized_file_is_refused_at_open_without_reading_it() {
     text.push_str(&" ".repeat(65 << 20));
     std::fs::write(&big, text).expect("write");
     let mut h = harness(app_with_file(dir.path(), &big));
-    h.run();
+    wait_opened(&mut h);
     let said = message(&h);
     assert!(said.contains("E0106") || said.contains("MiB"), "{said}");
     assert!(h.state().doc.map_path.is_none(), "nothing opened");
@@ -75,7 +88,7 @@ fn an_escaped_control_character_is_refused_at_open_with_its_place() {
         "name: \"Gardes\\u{1b}[2J\\u{9b}31m\"",
     );
     let mut h = harness(app_with_file(dir.path(), &scenario));
-    h.run();
+    wait_opened(&mut h);
     let said = message(&h);
     assert!(said.contains("E0123"), "{said}");
     assert!(said.contains(&format!("{}:", scenario.display())), "{said}");
@@ -103,7 +116,7 @@ fn a_map_outside_the_repository_is_never_read_or_quoted() {
         &format!("map: \"../../{name}\""),
     );
     let mut h = harness(app_with_file(dir.path(), &scenario));
-    h.run();
+    wait_opened(&mut h);
     let said = message(&h);
     std::fs::remove_file(&outside).ok();
     assert!(said.contains("E0208"), "{said}");
@@ -148,7 +161,7 @@ fn a_system_contradicting_itself_is_reported_where_written() {
     // The editor opens the scenario (to fix it) and says what is wrong with the system.
     let scenario = dir.path().join("scenarios/denain-1712.ron");
     let mut h = harness(app_with_file(dir.path(), &scenario));
-    h.run();
+    wait_opened(&mut h);
     assert!(h.state().doc.scenario.is_some(), "opened to be fixed");
 }
 
@@ -203,7 +216,7 @@ fn a_colour_profile_bomb_in_the_maps_scan_is_skipped_and_said() {
         "    background: (image: \"scan.png\", fit: Affine, grid_to_image: (10.0, 0.0, 5.0, 0.0, 10.0, 5.0, 0.0, 0.0, 1.0)),\n    grid:",
     );
     let mut h = harness(app_with_file(dir.path(), &map));
-    h.run();
+    wait_opened(&mut h);
     wait_for_jobs(&mut h);
     h.run();
     assert!(h.state().services.digitise.scan.is_some(), "the scan loads");
