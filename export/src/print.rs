@@ -1026,10 +1026,12 @@ pub(crate) fn translate(item: symbology::Item, dx: f32, dy: f32) -> symbology::I
             path,
             colour,
             transform,
+            crisp,
         } => Item::Fill {
             path,
             colour,
             transform: t(transform),
+            crisp,
         },
         Item::Stroke {
             path,

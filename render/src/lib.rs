@@ -234,12 +234,7 @@ pub fn write_map_png(
         for &i in &in_band[(y0 / BAND_ROWS) as usize] {
             drawing.items[i].paint(&mut band, shift);
         }
-        let mut rgb = Vec::with_capacity(band.pixels().len() * 3);
-        for pixel in band.pixels() {
-            let c = pixel.demultiply();
-            rgb.extend_from_slice(&[c.red(), c.green(), c.blue()]);
-        }
-        Ok(rgb)
+        Ok(pixmap_rgb(&band))
     };
     write_png_in_bands(width, height, png::ColorType::Rgb, out, draw)
 }
@@ -265,6 +260,7 @@ pub fn write_png_in_bands(
     encoder.set_color(colour);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
+    encoder.set_filter(png::Filter::Paeth);
     let mut writer = encoder.write_header().map_err(encode)?;
     let mut stream = writer.stream_writer().map_err(encode)?;
     let bands = height.div_ceil(BAND_ROWS) as usize;
@@ -303,13 +299,26 @@ pub fn write_png_in_bands(
     Ok(())
 }
 
+/// A path's bounds once transformed (the path copied only when the transform moves more than
+/// nothing).
+fn placed_bounds(
+    path: &tiny_skia::Path,
+    transform: &tiny_skia::Transform,
+) -> Option<tiny_skia::Rect> {
+    if transform.is_identity() {
+        Some(path.bounds())
+    } else {
+        Some(path.clone().transform(*transform)?.bounds())
+    }
+}
+
 /// The rows of the image an item may touch (a text's generously), `None` when unknown.
 fn item_rows(item: &drawing::Item) -> Option<(f32, f32)> {
     match item {
         drawing::Item::Fill {
             path, transform, ..
         } => {
-            let bounds = path.clone().transform(*transform)?.bounds();
+            let bounds = placed_bounds(path, transform)?;
             Some((bounds.top() - 2.0, bounds.bottom() + 2.0))
         }
         drawing::Item::Stroke {
@@ -318,7 +327,7 @@ fn item_rows(item: &drawing::Item) -> Option<(f32, f32)> {
             width,
             ..
         } => {
-            let bounds = path.clone().transform(*transform)?.bounds();
+            let bounds = placed_bounds(path, transform)?;
             let reach = width * transform.get_scale().0.max(transform.get_scale().1) + 2.0;
             Some((bounds.top() - reach, bounds.bottom() + reach))
         }
@@ -396,15 +405,16 @@ pub fn encode_png_fast(pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
 
 fn encode_png_at(pixmap: &Pixmap, compression: png::Compression) -> Result<Vec<u8>, RenderError> {
     let opaque = pixmap.pixels().iter().all(|p| p.alpha() == 255);
-    let channels = if opaque { 3 } else { 4 };
-    let mut data = Vec::with_capacity(pixmap.pixels().len() * channels);
-    for pixel in pixmap.pixels() {
-        let c = pixel.demultiply();
-        data.extend_from_slice(&[c.red(), c.green(), c.blue()]);
-        if !opaque {
-            data.push(c.alpha());
+    let data = if opaque {
+        pixmap_rgb(pixmap)
+    } else {
+        let mut data = vec![0u8; pixmap.pixels().len() * 4];
+        for (out, pixel) in data.chunks_exact_mut(4).zip(pixmap.pixels()) {
+            let c = pixel.demultiply();
+            out.copy_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
         }
-    }
+        data
+    };
     let mut bytes = Vec::new();
     let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
     encoder.set_color(if opaque {
@@ -419,6 +429,22 @@ fn encode_png_at(pixmap: &Pixmap, compression: png::Compression) -> Result<Vec<u
     writer.write_image_data(&data).map_err(encode)?;
     writer.finish().map_err(encode)?;
     Ok(bytes)
+}
+
+/// The image's pixels as RGB, row by row (an opaque pixel's premultiplied values are its
+/// colour; a pixel that is not opaque is demultiplied, and its alpha dropped).
+fn pixmap_rgb(pixmap: &Pixmap) -> Vec<u8> {
+    let mut rgb = vec![0u8; pixmap.pixels().len() * 3];
+    for (out, pixel) in rgb.chunks_exact_mut(3).zip(pixmap.pixels()) {
+        let c = if pixel.alpha() == 255 {
+            [pixel.red(), pixel.green(), pixel.blue()]
+        } else {
+            let c = pixel.demultiply();
+            [c.red(), c.green(), c.blue()]
+        };
+        out.copy_from_slice(&c);
+    }
+    rgb
 }
 
 /// Writes the image as a PNG file.

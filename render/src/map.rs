@@ -70,8 +70,9 @@ fn corners_px(grid: &Grid, layout: &Layout, index: HexIndex) -> [[f32; 2]; 6] {
 pub(crate) fn draw_map(d: &mut Drawing, map: &Map, layout: &Layout, options: &RenderOptions) {
     let codes = terrain_codes(map);
     let code_at = |index: HexIndex| codes[index.row as usize][index.col as usize];
+    // Under the grid, the terrain's edges are covered by the lines: sharp fills cost a quarter.
     for index in map.hexes() {
-        draw_terrain_fill(d, map, layout, index, code_at(index));
+        draw_terrain_fill(d, map, layout, index, code_at(index), options.grid_lines);
     }
     if options.patterns {
         for index in map.hexes() {
@@ -118,13 +119,15 @@ pub(crate) fn draw_hex_name(d: &mut Drawing, map: &Map, layout: &Layout, index: 
     );
 }
 
-/// One hex's terrain colour, grown by half a pixel so neighbours leave no anti-aliased seam.
+/// One hex's terrain colour, grown by half a pixel so neighbours leave no anti-aliased seam;
+/// `crisp`: with sharp edges, for a hex whose edges the grid lines cover.
 pub(crate) fn draw_terrain_fill(
     d: &mut Drawing,
     map: &Map,
     layout: &Layout,
     index: HexIndex,
     code: Option<char>,
+    crisp: bool,
 ) {
     let grid = &map.grid;
     let r = layout.radius_px;
@@ -132,7 +135,12 @@ pub(crate) fn draw_terrain_fill(
     let c = centre_px(grid, layout, index);
     let grow = (r + 0.5) / r;
     let corners = corners_px(grid, layout, index).map(|p| add(c, scale(sub(p, c), grow)));
-    fill(d, polygon(&corners), opaque(colour), Transform::identity());
+    let path = polygon(&corners);
+    if crisp {
+        d.fill_crisp(path, opaque(colour), Transform::identity());
+    } else {
+        fill(d, path, opaque(colour), Transform::identity());
+    }
 }
 
 /// One hex's terrain pattern (nothing for a terrain without one).

@@ -138,7 +138,7 @@ pub mod part {
         index: HexIndex,
         code: Option<char>,
     ) {
-        crate::map::draw_terrain_fill(d, map, layout, index, code);
+        crate::map::draw_terrain_fill(d, map, layout, index, code, false);
     }
 
     /// The hex's terrain pattern, if its terrain has one.

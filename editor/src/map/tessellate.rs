@@ -62,6 +62,7 @@ pub fn append(mesh: &mut Mesh, drawing: &Drawing, place: Place) -> Vec<PlacedTex
                 path,
                 colour: c,
                 transform,
+                ..
             } => {
                 for contour in flatten(path, transform) {
                     let points: Vec<Pos2> =
