@@ -6,7 +6,8 @@
 //!   (every unit given twice: E0201 and where the id was first defined), and of 100,000
 //!   counters in one hex (one E0301 naming the 99,999 others): ≤ 3 × the JSON report's time;
 //! - the peak memory of the JSON and SARIF reports on those files: ≤ 8 × the file;
-//! - `export --vassal` of the 200 × 200, 5,000-unit stress battle: ≤ 3 s, ≤ 300 MB;
+//! - `export --vassal` of the 200 × 200, 5,000-unit stress battle: ≤ 3 s, ≤ 300 MB; the same
+//!   on a map with a scan (the board the scan resampled, never held whole);
 //! - what the door's full validation (`admit`, which every command but `validate` and `fmt`
 //!   runs) costs beside parsing alone, on the stress battle;
 //! - the calibration check at 1,000 to 64,000 control points: time per point flat.
@@ -204,6 +205,46 @@ fn stress(dir: &Path) {
         vassal.wall.as_secs_f64(),
         vassal.peak_kb as f64 / 1e3,
         std::fs::metadata(dir.join("stress.vmod")).map_or(0.0, |m| m.len() as f64 / 1e6)
+    );
+
+    // The same battle on its map with a scan (a 3,000 px square picture, fitted 10 px a grid
+    // unit): the board is the scan resampled, a band at a time into the module.
+    let scan = image::RgbImage::from_fn(3000, 3000, |x, y| {
+        image::Rgb([(x / 12) as u8, (y / 12) as u8, ((x + y) / 24) as u8])
+    });
+    scan.save(dir.join("scan.png")).expect("write the scan");
+    let text = std::fs::read_to_string(&map_path).expect("the map");
+    let text = text.replacen(
+        "    rows: [",
+        "    background: (image: \"scan.png\", fit: Affine, grid_to_image: (10.0, 0.0, 5.0, 0.0, 10.0, 5.0, 0.0, 0.0, 1.0)),\n    rows: [",
+        1,
+    );
+    std::fs::write(dir.join("stress-scan-map.ron"), text).expect("write the map");
+    let scenario_text = std::fs::read_to_string(&scenario_path).expect("the scenario");
+    std::fs::write(
+        dir.join("stress-scan.ron"),
+        scenario_text.replacen("stress-map.ron", "stress-scan-map.ron", 1),
+    )
+    .expect("write the scenario");
+    let scanned = best(
+        3,
+        dir,
+        &[
+            "export",
+            "--vassal",
+            "stress-scan.ron",
+            "--out",
+            "stress-scan.vmod",
+            "--root",
+            ".",
+        ],
+    );
+    assert_eq!(scanned.code, Some(0), "the stress battle on a scan exports");
+    println!(
+        "export --vassal of the same battle on a scanned map (best of 3): {:.2} s CPU ({:.2} s wall), peak {:.0} MB",
+        scanned.cpu.as_secs_f64(),
+        scanned.wall.as_secs_f64(),
+        scanned.peak_kb as f64 / 1e3,
     );
 
     // The door as every command but validate and fmt takes a document: bounded read, parse,
