@@ -44,6 +44,8 @@ struct RealMap {
     scan: Scan,
     grid: Grid,
     truth: Vec<Option<[f64; 2]>>,
+    /// Which hexes are on the print (row-major), whether or not their centre is known.
+    on_print: Vec<bool>,
 }
 
 fn grid(columns: u32, rows: u32, first_row: u32, shifted: Shifted) -> Grid {
@@ -124,6 +126,7 @@ fn naw(dir: &Path) -> anyhow::Result<RealMap> {
         name: "naw".into(),
         scan: load(&dir, "napoleon_at_waterloo.jpeg")?,
         grid,
+        on_print: truth.iter().map(Option::is_some).collect(),
         truth,
     })
 }
@@ -242,6 +245,7 @@ fn tld(dir: &Path) -> anyhow::Result<RealMap> {
     let vassal = fit(FitKind::Affine, &pairs)?.grid_to_image;
     let radius = bataille_digitize::calibrate::local_scale(&vassal, [0.0, 0.0]);
     let mut truth = vec![None; grid.hex_count()];
+    let mut on_print_flags = vec![false; grid.hex_count()];
     let (mut read_from_print, mut on_print) = (0usize, 0usize);
     let mut vassal_errors = Vec::new();
     for ((c, r, p), on) in centres.into_iter().zip(on) {
@@ -250,6 +254,7 @@ fn tld(dir: &Path) -> anyhow::Result<RealMap> {
         }
         on_print += 1;
         let index = HexIndex::new(c, r);
+        on_print_flags[slot(&grid, index)] = true;
         let [x, y] = grid.centre(index);
         let nominal = apply(&vassal, [f64::from(x), f64::from(y)]);
         if let Some(printed) = printed_centre(&scan, nominal, radius) {
@@ -268,6 +273,7 @@ fn tld(dir: &Path) -> anyhow::Result<RealMap> {
         scan,
         grid,
         truth,
+        on_print: on_print_flags,
     })
 }
 
@@ -301,6 +307,7 @@ fn asl(dir: &Path) -> anyhow::Result<RealMap> {
         name: "asl-bd02".into(),
         scan: load(&dir, "asl_02.png")?,
         grid,
+        on_print: truth.iter().map(Option::is_some).collect(),
         truth,
     })
 }
@@ -340,6 +347,7 @@ fn bent(map: &RealMap, name: &str, shift: &dyn Fn([f64; 2]) -> [f64; 2]) -> Real
         name: name.to_owned(),
         scan: Scan::from(out),
         grid: map.grid.clone(),
+        on_print: map.on_print.clone(),
         truth: map
             .truth
             .iter()
@@ -744,8 +752,8 @@ fn river_truth(
         .into_iter()
         .filter(|(i, s)| {
             let n = map.grid.neighbour(*i, *s);
-            map.truth[slot(&map.grid, *i)].is_some()
-                && n.is_some_and(|n| map.truth[slot(&map.grid, n)].is_some())
+            map.on_print[slot(&map.grid, *i)]
+                && n.is_some_and(|n| map.on_print[slot(&map.grid, n)])
                 && !blue.contains(i)
                 && n.is_none_or(|n| !blue.contains(&n))
         })
@@ -802,10 +810,14 @@ fn nearest_hexside(
     })
 }
 
-fn nearest_hex(map: &RealMap, p: [f64; 2]) -> HexIndex {
+fn nearest_hex(map: &RealMap, m: &[f64; 9], p: [f64; 2]) -> HexIndex {
     map.grid
         .indices()
-        .filter_map(|i| map.truth[slot(&map.grid, i)].map(|t| (i, t)))
+        .filter(|i| map.on_print[slot(&map.grid, *i)])
+        .map(|i| {
+            let [x, y] = map.grid.centre(i);
+            (i, apply(m, [f64::from(x), f64::from(y)]))
+        })
         .min_by(|a, b| {
             (a.1[0] - p[0])
                 .hypot(a.1[1] - p[1])
@@ -835,19 +847,19 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
         (
             ".".to_owned(),
             [[1870.0, 2150.0], [1980.0, 2145.0], [2060.0, 2275.0]]
-                .map(|p| nearest_hex(map, p))
+                .map(|p| nearest_hex(map, &exact, p))
                 .to_vec(),
         ),
         (
             "b".to_owned(),
             [[1810.0, 2560.0], [2030.0, 2515.0], [3000.0, 3600.0]]
-                .map(|p| nearest_hex(map, p))
+                .map(|p| nearest_hex(map, &exact, p))
                 .to_vec(),
         ),
         (
             "~".to_owned(),
             [[375.0, 1650.0], [5000.0, 1450.0], [750.0, 2400.0]]
-                .map(|p| nearest_hex(map, p))
+                .map(|p| nearest_hex(map, &exact, p))
                 .to_vec(),
         ),
     ]);
