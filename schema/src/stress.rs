@@ -202,7 +202,12 @@ fn generate_map(columns: u32, rows: u32) -> Map {
         let col = (k * 25 + 12).min(columns - 1);
         for row in 0..rows {
             let side = if row % 2 == 0 { Side::SE } else { Side::NE };
-            streams.push(grid.hexside_ref(HexIndex::new(col, row), side));
+            let hex = HexIndex::new(col, row);
+            // A hexside on the map's edge is not between two hexes (E0606): at odd sizes the
+            // last row's SE side and the last column's sides are left out.
+            if grid.neighbour(hex, side).is_some() {
+                streams.push(grid.hexside_ref(hex, side));
+            }
         }
     }
     let mut hexsides = BTreeMap::new();

@@ -741,3 +741,24 @@ fn fire_restrictions_name_terrain_of_the_map() {
         [Code::E0202]
     );
 }
+
+#[test]
+fn the_stress_battle_validates_clean_at_odd_sizes_too() {
+    // The benchmarks' generator promises files that validate clean; at odd sizes its streams
+    // used to run onto the map's edge (E0606: a hexside not between two hexes).
+    for (columns, rows) in [(37, 25), (25, 37), (13, 13), (200, 9)] {
+        let size = bataille_schema::stress::StressSize {
+            columns,
+            rows,
+            units: 60,
+            corps: 4,
+        };
+        let (map, scenario) = bataille_schema::stress::generate(size, "stress-map.ron");
+        let errors: Vec<Code> = validate_documents(&scenario, &map, &Options::default())
+            .iter()
+            .filter(|d| d.severity == bataille_validator::Severity::Error)
+            .map(|d| d.code)
+            .collect();
+        assert!(errors.is_empty(), "{columns}x{rows}: {errors:?}");
+    }
+}
