@@ -48,6 +48,9 @@ pub fn run(args: &ValidateArgs) -> Outcome {
         .collect();
 
     let mut outcome = Outcome::Clean;
+    // Each file's report is sorted already (the door sorts once): only several files' reports
+    // are merged and sorted again (a map two scenarios share is reported once).
+    let several = reports.len() > 1;
     let mut diagnostics = Vec::new();
     let mut sources = HashMap::new();
     for report in reports {
@@ -65,8 +68,10 @@ pub fn run(args: &ValidateArgs) -> Outcome {
             sources.entry(source.path.clone()).or_insert(source);
         }
     }
-    diagnostics.sort_by(Diagnostic::order);
-    diagnostics.dedup();
+    if several {
+        diagnostics.sort_by(Diagnostic::order);
+        diagnostics.dedup();
+    }
     let results = Results {
         diagnostics,
         sources,

@@ -26,10 +26,7 @@ use crate::resolve::{Resolver, span_of};
 use crate::suppressions::matches_code;
 mod scenario;
 mod variant;
-use crate::{
-    Code, Diagnostic, FileReport, Options, Span, validate_documents, validate_map,
-    validate_scenario_alone,
-};
+use crate::{Code, Diagnostic, FileReport, Options, Span};
 pub(crate) use scenario::open_scenario;
 pub use variant::VariantDocument;
 
@@ -493,7 +490,7 @@ fn open_text(opened: &mut Opened, source: SourceFile, options: &Options) {
             }
             Ok(map) => {
                 let root = options.root.clone();
-                let mut diagnostics = validate_map(&map, options);
+                let mut diagnostics = crate::unsorted(None, Some(&map), options);
                 let background = background_of(&path, &map, root.as_deref(), &mut diagnostics);
                 Resolver::new(kind, &source).resolve(&mut diagnostics);
                 report.diagnostics.extend(diagnostics);

@@ -95,10 +95,23 @@ pub(crate) fn matches_code(list: &[String], code: Code) -> bool {
         .any(|c| c.trim().eq_ignore_ascii_case(code.as_str()))
 }
 
-/// Drops allowed diagnostics, then sorts. A scenario's `allow` covers its diagnostics, a
-/// map's `allow` the map's; a counter's covers those whose subject it is, and a corps' those
-/// whose subject is the corps, its line leader or one of its units.
+/// Drops allowed diagnostics ([`suppress`]), then sorts.
 pub(crate) fn finish(
+    out: Vec<Diagnostic>,
+    scenario: Option<&Scenario>,
+    map: Option<&Map>,
+    options: &Options,
+) -> Vec<Diagnostic> {
+    let mut out = suppress(out, scenario, map, options);
+    diagnostic::sort(&mut out);
+    out
+}
+
+/// Drops allowed diagnostics, unsorted (the door sorts once, when the spans are known). A
+/// scenario's `allow` covers its diagnostics, a map's `allow` the map's; a counter's covers
+/// those whose subject it is, and a corps' those whose subject is the corps, its line leader
+/// or one of its units.
+pub(crate) fn suppress(
     mut out: Vec<Diagnostic>,
     scenario: Option<&Scenario>,
     map: Option<&Map>,
@@ -123,7 +136,6 @@ pub(crate) fn finish(
         });
     if lists_empty {
         // Nothing is allowed anywhere (the usual case): no table of lists to build.
-        diagnostic::sort(&mut out);
         return out;
     }
     let mut counters: HashMap<&str, Vec<&[String]>> = HashMap::new();
@@ -174,6 +186,5 @@ pub(crate) fn finish(
             .and_then(|id| counters.get(id))
             .is_some_and(|lists| lists.iter().any(|allow| matches_code(allow, d.code)))
     });
-    diagnostic::sort(&mut out);
     out
 }

@@ -40,7 +40,7 @@ pub(crate) fn open_scenario(
     }
     let (mut checks, map_document, map_source) = match map_path.and_then(|p| load_map_of(&p)) {
         Ok((path, map, map_source)) => {
-            let mut checks = validate_documents(&scenario, &map, options);
+            let mut checks = crate::unsorted(Some(&scenario), Some(&map), options);
             let background = background_of(&path, &map, Some(&root), &mut checks);
             opened.reads.extend(background.clone());
             (
@@ -55,7 +55,7 @@ pub(crate) fn open_scenario(
         }
         Err(failure) => {
             let (error, map_diagnostic, map_source) = *failure;
-            let mut checks = validate_scenario_alone(&scenario, options);
+            let mut checks = crate::unsorted(Some(&scenario), None, options);
             checks.push(
                 Diagnostic::new(
                     Code::E0208,
