@@ -66,6 +66,15 @@ pub fn calibrate(
     points: &[ControlPoint],
     kind: FitKind,
 ) -> Result<Fit, CalibrationError> {
+    fit(kind, &pairs(grid, points)?)
+}
+
+/// The control points as (grid centre, pixel) pairs, refusing a point that names no hex of
+/// the grid or whose pixel is not a number (one reading for the fit and its check).
+fn pairs(
+    grid: &Grid,
+    points: &[ControlPoint],
+) -> Result<Vec<([f64; 2], [f64; 2])>, CalibrationError> {
     let mut pairs = Vec::with_capacity(points.len());
     for (index, point) in points.iter().enumerate() {
         let hex = grid
@@ -83,7 +92,7 @@ pub fn calibrate(
         let [gx, gy] = grid.centre(hex);
         pairs.push(([f64::from(gx), f64::from(gy)], [point.x, point.y]));
     }
-    fit(kind, &pairs)
+    Ok(pairs)
 }
 
 /// The same fit without one point (for "drop this point"): residuals are for the points that

@@ -104,17 +104,7 @@ pub fn check(
     points: &[ControlPoint],
     kind: FitKind,
 ) -> Result<CalibrationCheck, CalibrationError> {
-    let mut pairs = Vec::with_capacity(points.len());
-    for (index, point) in points.iter().enumerate() {
-        let hex = grid
-            .parse(point.hex.as_str())
-            .map_err(|error| CalibrationError::BadPoint {
-                index,
-                message: error.to_string(),
-            })?;
-        let [gx, gy] = grid.centre(hex);
-        pairs.push(([f64::from(gx), f64::from(gy)], [point.x, point.y]));
-    }
+    let pairs = pairs(grid, points)?;
     let names: Vec<String> = points.iter().map(|p| p.hex.as_str().to_owned()).collect();
     Ok(check_pairs(kind, &names, &pairs))
 }

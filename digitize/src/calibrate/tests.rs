@@ -222,3 +222,40 @@ fn two_clicks_and_hex_size() {
     assert!((apply(&m, [1.0, 0.0])[0] - 40.0).abs() < 1e-9);
     assert!(from_first_centre_and_size([0.0, 0.0], -1.0).is_err());
 }
+
+#[test]
+fn the_check_refuses_a_pixel_that_is_not_a_number_as_the_fit_does() {
+    // One reading of the clicks for the fit and its check: the check used to take a NaN pixel
+    // into its consensus, where the fit refused it with the point's place.
+    let grid = bataille_schema::Grid {
+        orientation: bataille_schema::map::Orientation::Flat,
+        shifted: bataille_schema::map::Shifted::Odd,
+        first_column: 1,
+        first_row: 1,
+        columns: 14,
+        rows: 10,
+        hex_names: bataille_schema::map::HexNaming::default(),
+    };
+    let mut points: Vec<ControlPoint> = [(0, 0), (13, 0), (0, 9), (13, 9), (6, 4), (3, 7)]
+        .iter()
+        .map(|&(col, row)| {
+            let [x, y] = grid.centre(HexIndex::new(col, row));
+            ControlPoint {
+                hex: grid.name(HexIndex::new(col, row)),
+                x: f64::from(x) * 2.0 + 10.0,
+                y: f64::from(y) * 2.0 + 5.0,
+            }
+        })
+        .collect();
+    assert!(check(&grid, &points, FitKind::Affine).is_ok());
+    points[4].y = f64::NAN;
+    for result in [
+        check(&grid, &points, FitKind::Affine).map(|_| ()),
+        calibrate(&grid, &points, FitKind::Affine).map(|_| ()),
+    ] {
+        assert!(
+            matches!(result, Err(CalibrationError::BadPoint { index: 4, .. })),
+            "{result:?}"
+        );
+    }
+}
