@@ -69,12 +69,12 @@ pub fn calibrate(
     fit(kind, &pairs(grid, points)?)
 }
 
+/// A control point read as (grid centre, pixel), the form [`fit`] takes.
+type Pair = ([f64; 2], [f64; 2]);
+
 /// The control points as (grid centre, pixel) pairs, refusing a point that names no hex of
 /// the grid or whose pixel is not a number (one reading for the fit and its check).
-fn pairs(
-    grid: &Grid,
-    points: &[ControlPoint],
-) -> Result<Vec<([f64; 2], [f64; 2])>, CalibrationError> {
+fn pairs(grid: &Grid, points: &[ControlPoint]) -> Result<Vec<Pair>, CalibrationError> {
     let mut pairs = Vec::with_capacity(points.len());
     for (index, point) in points.iter().enumerate() {
         let hex = grid
