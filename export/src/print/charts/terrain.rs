@@ -131,6 +131,25 @@ pub(super) fn terrain_effects(flow: &mut Flow, scenario: &Scenario, map: &Map, w
         h.push(w.other.to_owned());
         h
     };
+    // The cells a terrain's row and an overlay's row share: the name, the cost for each kind
+    // (`default` where the effects name none), protection, sight and ZOC.
+    let effect_cells = |name: &str, e: &Effects, default: &str| -> Vec<String> {
+        let mut cells = vec![String::new(), name.to_owned()];
+        for (id, kind) in &kinds {
+            cells.push(cost_text(
+                cost_for(e.cost, &e.cost_by_kind, id, kind.moves_as.as_ref()),
+                default,
+                false,
+                w,
+            ));
+        }
+        cells.extend([
+            protection(e.protection),
+            yes(e.blocks_sight, w),
+            yes(e.blocks_zoc, w),
+        ]);
+        cells
+    };
     let radius = 4.4 * UNITS;
     let table = Table {
         columns: columns.clone(),
@@ -143,20 +162,7 @@ pub(super) fn terrain_effects(flow: &mut Flow, scenario: &Scenario, map: &Map, w
             continue;
         };
         let e = &terrain.effects;
-        let mut cells = vec![String::new(), terrain.name.clone()];
-        for (id, kind) in &kinds {
-            cells.push(cost_text(
-                cost_for(e.cost, &e.cost_by_kind, id, kind.moves_as.as_ref()),
-                "1",
-                false,
-                w,
-            ));
-        }
-        cells.extend([
-            protection(e.protection),
-            yes(e.blocks_sight, w),
-            yes(e.blocks_zoc, w),
-        ]);
+        let mut cells = effect_cells(&terrain.name, e, "1");
         let mut notes = effects_notes(e, w);
         if terrain.water {
             notes.push(w.water.to_owned());
@@ -178,20 +184,7 @@ pub(super) fn terrain_effects(flow: &mut Flow, scenario: &Scenario, map: &Map, w
         table.header(flow);
         for overlay in map.overlay_types.values() {
             let e = &overlay.effects;
-            let mut cells = vec![String::new(), overlay.name.clone()];
-            for (id, kind) in &kinds {
-                cells.push(cost_text(
-                    cost_for(e.cost, &e.cost_by_kind, id, kind.moves_as.as_ref()),
-                    "",
-                    false,
-                    w,
-                ));
-            }
-            cells.extend([
-                protection(e.protection),
-                yes(e.blocks_sight, w),
-                yes(e.blocks_zoc, w),
-            ]);
+            let mut cells = effect_cells(&overlay.name, e, "");
             let mut notes = effects_notes(e, w);
             if overlay.bridge {
                 notes.push(w.bridge.to_owned());
