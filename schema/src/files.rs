@@ -497,20 +497,8 @@ fn absolute(path: &Path) -> PathBuf {
 /// blanks and comments), judged on their first 64 KiB.
 fn document_kind(bytes: &[u8]) -> Option<&'static str> {
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64 << 10)]);
-    let text = text.trim_start_matches('\u{feff}');
-    let mut start = crate::source::skip_blanks(text);
-    // `#![enable(...)]` attributes, as the reader skips them.
-    while text[start..].starts_with("#!") {
-        let end = text[start..]
-            .find(']')
-            .map_or(text.len(), |i| start + i + 1);
-        start = end + crate::source::skip_blanks(&text[end..]);
-    }
-    let rest = &text[start..];
-    let ident = &rest[..rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(rest.len())];
-    match ident {
+    let (_, name) = crate::source::leading_name(text.trim_start_matches('\u{feff}'));
+    match name {
         "Map" => Some("map"),
         "Scenario" => Some("scenario"),
         "System" => Some("miniatures system"),

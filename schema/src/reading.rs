@@ -23,6 +23,17 @@ pub enum DocumentKind {
 }
 
 impl DocumentKind {
+    /// The kind a document's leading struct name gives (`Map(`, `Scenario(`, ...).
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "Map" => Some(DocumentKind::Map),
+            "Scenario" => Some(DocumentKind::Scenario),
+            "System" => Some(DocumentKind::System),
+            "Variant" => Some(DocumentKind::Variant),
+            _ => None,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             DocumentKind::Map => "Map",
@@ -174,29 +185,10 @@ pub fn source_from_bytes(path: &Path, bytes: Vec<u8>) -> Result<SourceFile, Load
 
 /// The kind of document, from its leading struct name.
 pub fn sniff_kind(source: &SourceFile) -> Result<DocumentKind, LoadError> {
-    let text = &source.text;
-    let mut start = crate::source::skip_blanks(text);
-    // Skip `#![enable(...)]` attributes.
-    while text[start..].starts_with("#!") {
-        let end = text[start..]
-            .find(']')
-            .map_or(text.len(), |i| start + i + 1);
-        start = end + crate::source::skip_blanks(&text[end..]);
-    }
-    let rest = &text[start..];
-    let ident: String = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
-    match ident.as_str() {
-        "Map" => Ok(DocumentKind::Map),
-        "Scenario" => Ok(DocumentKind::Scenario),
-        "System" => Ok(DocumentKind::System),
-        "Variant" => Ok(DocumentKind::Variant),
-        _ => Err(LoadError::UnknownKind {
-            location: Box::new(source.location(start..start + ident.len())),
-        }),
-    }
+    let (start, name) = crate::source::leading_name(&source.text);
+    DocumentKind::from_name(name).ok_or_else(|| LoadError::UnknownKind {
+        location: Box::new(source.location(start..start + name.len())),
+    })
 }
 
 pub(crate) fn syntax_error(source: &SourceFile, error: &ron::error::SpannedError) -> LoadError {
@@ -383,6 +375,20 @@ mod tests {
             Ok(_) => "read".to_owned(),
             Err(error) => format!("{error:?}"),
         }
+    }
+
+    #[test]
+    fn a_documents_kind_is_read_after_blanks_comments_and_attributes() {
+        let text = "// a map\n/* of Denain */ #![enable(implicit_some)]\n  Map(name: \"x\")";
+        let (start, name) = crate::source::leading_name(text);
+        assert_eq!((name, &text[start..start + 3]), ("Map", "Map"));
+        assert_eq!(DocumentKind::from_name(name), Some(DocumentKind::Map));
+        assert_eq!(crate::source::leading_name("Variant(").1, "Variant");
+        assert_eq!(
+            DocumentKind::from_name(crate::source::leading_name("Mapping(").1),
+            None
+        );
+        assert_eq!(crate::source::leading_name("").1, "");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 pub use ron_text::first_comment;
-pub(crate) use ron_text::skip_blanks;
+pub(crate) use ron_text::{leading_name, skip_blanks};
 pub use span_index::{Pointer, SpanIndex, push_pointer};
 
 /// A file's text with a table of line starts.

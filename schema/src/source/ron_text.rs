@@ -86,6 +86,24 @@ fn skip_raw_string(bytes: &[u8], start: usize) -> usize {
     bytes.len()
 }
 
+/// Where a document's leading struct name starts, and the name, after blanks, comments and
+/// `#![enable(...)]` attributes (the one reading of a document's kind: the loader's and the
+/// writer's, which keeps a document from being replaced by another kind).
+pub(crate) fn leading_name(text: &str) -> (usize, &str) {
+    let mut start = skip_blanks(text);
+    while text[start..].starts_with("#!") {
+        let end = text[start..]
+            .find(']')
+            .map_or(text.len(), |i| start + i + 1);
+        start = end + skip_blanks(&text[end..]);
+    }
+    let rest = &text[start..];
+    let len = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (start, &rest[..len])
+}
+
 #[cfg(test)]
 mod comment_tests {
     use super::first_comment;
