@@ -23,17 +23,17 @@ use bataille_schema::{Grid, HexIndex};
 use std::path::Path;
 use std::time::Instant;
 
-struct Quadrant {
-    file: &'static str,
+pub struct Quadrant {
+    pub file: &'static str,
     first_column: u32,
     first_row: u32,
     columns: u32,
     rows: u32,
     /// Two hexes read by their printed numbers, their centres read by eye.
-    clicks: [(&'static str, [f64; 2]); 2],
+    pub clicks: [(&'static str, [f64; 2]); 2],
 }
 
-const QUADRANTS: [Quadrant; 4] = [
+pub const QUADRANTS: [Quadrant; 4] = [
     Quadrant {
         file: "arnhem_NW.jpg",
         first_column: 1,
@@ -70,7 +70,7 @@ const QUADRANTS: [Quadrant; 4] = [
 
 /// The quadrant's grid, shifted so that the odd-numbered columns are the upper ones (as the
 /// print's numbers show: 0101 above 0201).
-fn quadrant_grid(q: &Quadrant) -> Grid {
+pub fn quadrant_grid(q: &Quadrant) -> Grid {
     let make = |shifted| Grid {
         orientation: Orientation::Flat,
         shifted,

@@ -14,10 +14,11 @@
 //! hexsides and a few terrain samples, with and without the line tracing, against a truth read
 //! from the art's own river colour along each hexside of the exact grid (see [`river_truth`]).
 //!
-//! With `--arnhem`, the Arnhem paper scan (see [`arnhem`]).
+//! With `--arnhem`, the Arnhem paper scan (see [`arnhem`]); with `--arnhem --features`, its
+//! terrain, rivers and shape against our hand-labelled truth (see [`arnhem_features`]).
 //!
 //! `cargo run --release -p bataille-digitize --example realmaps [-- --dir ../shared/realmaps]
-//! [--draws 10] [--map naw] [--rivers [--refine]] [--arnhem]`
+//! [--draws 10] [--map naw] [--rivers [--refine]] [--arnhem [--features]]`
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -36,6 +37,7 @@ use bataille_schema::map::{FitKind, HexNaming, HexsideSymbol, Orientation, Shift
 use bataille_schema::{Grid, HexIndex, Id, Side};
 
 mod arnhem;
+mod arnhem_features;
 
 /// A map with its grid and the printed centre of each lattice hex (row-major over the grid,
 /// `None` where the hex is not on the print).
@@ -623,6 +625,9 @@ fn main() -> anyhow::Result<()> {
         if !dir.is_dir() {
             println!("{}: not there; nothing to measure", dir.display());
             return Ok(());
+        }
+        if args.iter().any(|a| a == "--features") {
+            return arnhem_features::measure(&dir, draws);
         }
         return arnhem::measure(&dir, draws);
     }
