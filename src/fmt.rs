@@ -36,7 +36,7 @@ pub fn run(args: &FmtArgs) -> Outcome {
             Err(refused) => {
                 // One line per reason, `file:line:column: message`: `fmt --check` lists files.
                 for d in &refused.report.diagnostics {
-                    let place = d.span.as_ref().map_or_else(
+                    let place = d.span.as_deref().map_or_else(
                         || files::display(&refused.report.path),
                         crate::output::place,
                     );

@@ -104,7 +104,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                 // of the text it is given: with the whole file, a report was quadratic.
                 let shown = related
                     .iter()
-                    .filter_map(|r| r.span.as_ref().filter(in_text));
+                    .filter_map(|r| r.span.as_deref().filter(in_text));
                 let (lines, first_line) = excerpt(source, &span.bytes, shown);
                 let shift = |bytes: &std::ops::Range<usize>| {
                     bytes.start - lines.start..bytes.end - lines.start
@@ -118,7 +118,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                     .path(escape(&files::display(&span.file)))
                     .annotation(AnnotationKind::Primary.span(shift(&span.bytes)));
                 for r in related {
-                    match &r.span {
+                    match r.span.as_deref() {
                         Some(rs) if in_text(&rs) => {
                             snippet = snippet.annotation(
                                 AnnotationKind::Context
@@ -127,7 +127,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                             );
                         }
                         Some(rs) => notes.push(format!("{}: {}", r.message, place(rs))),
-                        None => notes.push(r.message.clone()),
+                        None => notes.push(r.message.to_string()),
                     }
                 }
                 group = group.element(snippet);
@@ -141,12 +141,12 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                 for r in related {
                     match &r.span {
                         Some(rs) => notes.push(format!("{}: {}", r.message, place(rs))),
-                        None => notes.push(r.message.clone()),
+                        None => notes.push(r.message.to_string()),
                     }
                 }
             }
         },
-        None => notes.extend(related.iter().map(|r| r.message.clone())),
+        None => notes.extend(related.iter().map(|r| r.message.to_string())),
     }
     let more = d.related.len() - related.len();
     if more > 0 {

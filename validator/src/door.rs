@@ -442,7 +442,7 @@ pub(crate) fn refusal(
         ),
     };
     let mut d = Diagnostic::new(code, document, "", error.message()).help(help);
-    d.span = Some(match (error.location(), source) {
+    d.span = Some(Box::new(match (error.location(), source) {
         (Some(location), Some(source)) => span_of(source, location.span.clone()),
         (Some(location), None) => Span {
             file: path.to_owned(),
@@ -460,7 +460,7 @@ pub(crate) fn refusal(
             end_column: 1,
             bytes: 0..0,
         },
-    });
+    }));
     d
 }
 

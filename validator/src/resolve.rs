@@ -60,11 +60,11 @@ impl<'a> Resolver<'a> {
         }
         for d in diagnostics.iter_mut() {
             if d.span.is_none() && d.document == self.kind {
-                d.span = Some(self.span(&d.pointer, d.chars.as_ref()));
+                d.span = Some(Box::new(self.span(&d.pointer, d.chars.as_ref())));
             }
             for r in d.related.iter_mut() {
                 if r.span.is_none() && r.document == self.kind {
-                    r.span = Some(self.span(&r.pointer, r.chars.as_ref()));
+                    r.span = Some(Box::new(self.span(&r.pointer, r.chars.as_ref())));
                 }
             }
         }
