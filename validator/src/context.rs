@@ -1,6 +1,8 @@
 //! What every scenario check needs to look up: indexes of armies, corps and zones by id, the
 //! counters on the map with their pointers, and a view of the map (terrain and overlays by hex).
 
+use std::sync::Arc;
+
 use foldhash::{HashMap, HashMapExt};
 
 use bataille_schema::map::{Effects, MoveCost, TerrainType};
@@ -11,6 +13,7 @@ use bataille_schema::{DocumentKind, Grid, HexIndex, HexName, Id, Map, Scenario};
 use crate::diagnostic::Diagnostic;
 
 /// A map with its terrain codes split by hex, and overlays by hex.
+#[derive(Clone)]
 pub(crate) struct MapView<'a> {
     pub map: &'a Map,
     pub grid: &'a Grid,
@@ -128,21 +131,24 @@ impl CounterRole {
     }
 }
 
-/// A counter of the scenario with where it is written.
+/// A counter of the scenario with where it is written. Its lists are borrowed as the
+/// scenario's own vectors (one pointer each, not a slice's two): a big battle holds one
+/// `Counter` per counter while its checks run (issue 19).
 pub(crate) struct Counter<'a> {
     pub role: CounterRole,
     pub army: usize,
-    /// For a line leader, its corps index in the army.
-    pub corps_index: Option<usize>,
     pub id: &'a Id,
     pub placement: &'a Placement,
-    pub allow: &'a [String],
+    pub allow: &'a Vec<String>,
     pub unit: Option<&'a Unit>,
-    /// For a commander in chief, the corps he commands (8.1).
-    pub commands: &'a [Id],
+    /// For a commander in chief, the corps he commands (8.1); empty for the others.
+    pub commands: &'a Vec<Id>,
     /// Its index in its army's list (commanders, units; a line leader: its corps').
     pub index: usize,
 }
+
+/// The corps a line leader or unit does not command.
+static NO_COMMANDS: Vec<Id> = Vec::new();
 
 impl Counter<'_> {
     /// JSON pointer of the counter: written when a diagnostic needs it, not for every counter
@@ -182,7 +188,9 @@ pub(crate) struct Ctx<'a> {
     pub corps: HashMap<&'a str, (usize, usize)>,
     /// Zone id → index (first definition).
     pub zones: HashMap<&'a str, usize>,
-    pub counters: Vec<Counter<'a>>,
+    /// Shared by the contexts the checks run in side by side ([`Ctx::beside`]): one list of
+    /// 200,000 counters, not one per thread.
+    pub counters: Arc<Vec<Counter<'a>>>,
     /// The side of each army: the index of the `sides` entry listing it, else a side of its
     /// own (beyond the listed sides).
     pub side_of: Vec<usize>,
@@ -207,7 +215,6 @@ impl<'a> Ctx<'a> {
                 counters.push(Counter {
                     role: CounterRole::Commander,
                     army: a,
-                    corps_index: None,
                     id: &commander.id,
                     placement: &commander.placement,
                     allow: &commander.allow,
@@ -222,12 +229,11 @@ impl<'a> Ctx<'a> {
                     counters.push(Counter {
                         role: CounterRole::Leader,
                         army: a,
-                        corps_index: Some(c),
                         id: &leader.id,
                         placement: &leader.placement,
                         allow: &leader.allow,
                         unit: None,
-                        commands: &[],
+                        commands: &NO_COMMANDS,
                         index: c,
                     });
                 }
@@ -236,12 +242,11 @@ impl<'a> Ctx<'a> {
                 counters.push(Counter {
                     role: CounterRole::Unit,
                     army: a,
-                    corps_index: None,
                     id: &unit.id,
                     placement: &unit.placement,
                     allow: &unit.allow,
                     unit: Some(unit),
-                    commands: &[],
+                    commands: &NO_COMMANDS,
                     index: u,
                 });
             }
@@ -268,8 +273,23 @@ impl<'a> Ctx<'a> {
             armies,
             corps,
             zones,
-            counters,
+            counters: Arc::new(counters),
             side_of,
+            out: Vec::new(),
+        }
+    }
+
+    /// Another context on the same scenario, sharing this one's counters, with no
+    /// diagnostics yet: for checks run beside this context's on another thread.
+    pub fn beside(&self) -> Self {
+        Self {
+            scenario: self.scenario,
+            map: self.map.clone(),
+            armies: self.armies.clone(),
+            corps: self.corps.clone(),
+            zones: self.zones.clone(),
+            counters: Arc::clone(&self.counters),
+            side_of: self.side_of.clone(),
             out: Vec::new(),
         }
     }

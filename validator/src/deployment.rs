@@ -56,9 +56,10 @@ fn foreign_zone(ctx: &Ctx<'_>, counter: &Counter<'_>, zone: &Zone) -> Option<Str
             .map(|c| c.as_str())
             .into_iter()
             .collect(),
-        CounterRole::Leader => counter
-            .corps_index
-            .and_then(|c| s.armies.get(counter.army)?.corps.get(c))
+        CounterRole::Leader => s
+            .armies
+            .get(counter.army)
+            .and_then(|a| a.corps.get(counter.index))
             .map(|c| c.id.as_str())
             .into_iter()
             .collect(),
@@ -102,7 +103,7 @@ fn placements(ctx: &mut Ctx<'_>) {
         .iter()
         .map(|zone| zone.hexes.iter().filter_map(|h| ctx.lookup(h)).collect())
         .collect();
-    for counter in &ctx.counters {
+    for counter in ctx.counters.iter() {
         if let Some(hex) = counter.placement.hex()
             && !placed_on_the_map(ctx, counter, hex, &mut found)
         {
