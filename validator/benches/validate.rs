@@ -10,7 +10,9 @@
 //! - `parse-only`: the baseline: reading and parsing the two files, no checks (issue 23: the
 //!   whole validation within 1.5× of it).
 //!
-//! Then, in the same run, the peer: when `check-jsonschema` is on the PATH (`pip install
+//! Then validation and parsing alone, interleaved (31 of each in turn: medians and bests), and
+//! validation on a one-thread rayon pool (what a single core gives). Then, in the same run, the
+//! peer: when `check-jsonschema` is on the PATH (`pip install
 //! check-jsonschema`), it validates the same scenario's JSON (as `bataille export --json`
 //! writes it) against `schema/scenario.schema.json` (3 runs, median wall time, whole process),
 //! and the figures are printed with the ratios (issue 23: ≥ 50× faster).
@@ -74,18 +76,81 @@ fn big(c: &mut Criterion) {
         times.sort();
         times[runs / 2]
     };
-    let ours = median(11, &mut || {
+    // Validation and parsing interleaved, one of each in turn, so a change of load on the
+    // machine touches both alike: the medians, and the best of each (the nearest a loaded
+    // machine comes to a quiet one).
+    let timed = |f: &mut dyn FnMut()| {
+        let start = std::time::Instant::now();
+        f();
+        start.elapsed()
+    };
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+    let (mut ours, mut parse, mut single) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..31 {
+        ours.push(timed(&mut || {
+            black_box(validate_file(&path, &Options::default()));
+        }));
+        parse.push(timed(&mut || {
+            let _ = black_box(load_scenario(&path));
+        }));
+        if let Ok(pool) = &one_thread {
+            single.push(timed(&mut || {
+                pool.install(|| black_box(validate_file(&path, &Options::default())));
+            }));
+        }
+    }
+    for times in [&mut ours, &mut parse, &mut single] {
+        times.sort();
+    }
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    let (ours, best_ours, parse, best_parse) = (ours[15], ours[0], parse[15], parse[0]);
+    eprintln!(
+        "validate {:.1} ms, parse only {:.1} ms: {:.2}x parsing (medians of 31, interleaved); \
+         best {:.1} vs {:.1} ms: {:.2}x",
+        ms(ours),
+        ms(parse),
+        ms(ours) / ms(parse),
+        ms(best_ours),
+        ms(best_parse),
+        ms(best_ours) / ms(best_parse)
+    );
+    // CPU time (user + system, every thread of the process, from /proc/self/stat), which a
+    // loaded machine changes far less than wall time: the work, whatever the cores.
+    let cpu = || -> Option<f64> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: f64 =
+            fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+        Some(ticks * 10.0) // ms, at Linux's 100 ticks a second
+    };
+    let cpu_of = |f: &mut dyn FnMut()| -> Option<f64> {
+        let start = cpu()?;
+        for _ in 0..40 {
+            f();
+        }
+        Some((cpu()? - start) / 40.0)
+    };
+    let cpu_validate = cpu_of(&mut || {
         black_box(validate_file(&path, &Options::default()));
     });
-    let parse = median(11, &mut || {
+    let cpu_parse = cpu_of(&mut || {
         let _ = black_box(load_scenario(&path));
     });
-    eprintln!(
-        "validate {:.1} ms, parse only {:.1} ms: {:.2}x parsing",
-        ours.as_secs_f64() * 1e3,
-        parse.as_secs_f64() * 1e3,
-        ours.as_secs_f64() / parse.as_secs_f64()
-    );
+    if let (Some(v), Some(p)) = (cpu_validate, cpu_parse) {
+        eprintln!(
+            "CPU time: validate {v:.1} ms, parse only {p:.1} ms: {:.2}x",
+            v / p
+        );
+    }
+    if let (Some(median), Some(best)) = (single.get(15), single.first()) {
+        eprintln!(
+            "validate on one rayon thread {:.1} ms ({:.2}x parsing), best {:.1} ms ({:.2}x)",
+            ms(*median),
+            ms(*median) / ms(parse),
+            ms(*best),
+            ms(*best) / ms(best_parse)
+        );
+    }
     let json = dir.join("stress.json");
     let schema =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schema/scenario.schema.json");
