@@ -518,14 +518,7 @@ fn open_text(opened: &mut Opened, source: SourceFile, options: &Options) {
                 })));
             }
         },
-        DocumentKind::Scenario => match io::parse_scenario(&source) {
-            Err(error) => {
-                report
-                    .diagnostics
-                    .push(refusal(&error, kind, &source.path, Some(&source)))
-            }
-            Ok(scenario) => open_scenario(opened, &source, scenario, options),
-        },
+        DocumentKind::Scenario => scenario::parse_and_open(opened, &source, options),
         DocumentKind::Variant => match io::parse_variant(&source) {
             Err(error) => {
                 report

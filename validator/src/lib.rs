@@ -118,6 +118,19 @@ pub(crate) fn unsorted(
     suppressions::suppress(out, scenario, map, options)
 }
 
+/// [`unsorted`] of a scenario and its map when the map's own diagnostics
+/// ([`map_diagnostics`]) were made beforehand (the door makes them while the scenario is
+/// parsed): the same result.
+pub(crate) fn unsorted_after_map(
+    scenario: &Scenario,
+    map: &Map,
+    mut out: Vec<Diagnostic>,
+    options: &Options,
+) -> Vec<Diagnostic> {
+    out.extend(scenario_diagnostics(scenario, Some(map), options));
+    suppressions::suppress(out, Some(scenario), Some(map), options)
+}
+
 /// Validates a map alone, in memory.
 pub fn validate_map(map: &Map, options: &Options) -> Vec<Diagnostic> {
     suppressions::finish(map_diagnostics(map, options), None, Some(map), options)
@@ -134,7 +147,7 @@ pub fn validate_scenario_alone(scenario: &Scenario, options: &Options) -> Vec<Di
     )
 }
 
-fn map_diagnostics(map: &Map, options: &Options) -> Vec<Diagnostic> {
+pub(crate) fn map_diagnostics(map: &Map, options: &Options) -> Vec<Diagnostic> {
     beside_the_schema(
         options,
         || schema_diagnostics(DocumentKind::Map, json_schema::check_map(map)),
@@ -182,16 +195,27 @@ fn scenario_diagnostics(
 }
 
 fn scenario_checks(scenario: &Scenario, map: Option<&Map>, options: &Options) -> Vec<Diagnostic> {
-    // The command radii (the longest check, reading the documents only) beside the others on
-    // rayon's pool, each in its own context; their diagnostics are put back in the checks'
-    // order, so the result is the same as one after the other. The two contexts share one
-    // list of counters (200,000 counters were 19 MB in each, issue 19).
+    // The command radii (the longest check, reading the documents only), the deployment
+    // checks and the others side by side on rayon's pool, each in its own context (no check
+    // writes anything but its diagnostics); their diagnostics are put back in the checks'
+    // order, so the result is the same as one after the other. The contexts share one list
+    // of counters (200,000 counters were 19 MB in each, issue 19).
     let mut ctx = context::Ctx::new(scenario, map);
     let mut for_command = ctx.beside();
-    let (commanded, mut ctx) = rayon::join(
+    let mut for_deployment = ctx.beside();
+    let ((commanded, deployed), mut ctx) = rayon::join(
         move || {
-            command::command(&mut for_command);
-            for_command.out
+            rayon::join(
+                move || {
+                    command::command(&mut for_command);
+                    for_command.out
+                },
+                move || {
+                    deployment::deployment(&mut for_deployment);
+                    rules::rules_against_map(&mut for_deployment);
+                    for_deployment.out
+                },
+            )
         },
         move || {
             references::unique_ids(&mut ctx);
@@ -202,11 +226,10 @@ fn scenario_checks(scenario: &Scenario, map: Option<&Map>, options: &Options) ->
             corps::corps_membership(&mut ctx);
             corps::commanders_own_corps(&mut ctx);
             stacking::stacking(&mut ctx);
-            deployment::deployment(&mut ctx);
-            rules::rules_against_map(&mut ctx);
             ctx
         },
     );
+    ctx.out.extend(deployed);
     ctx.out.extend(commanded);
     miniatures::miniatures(&mut ctx, &options.systems);
     ctx.out

@@ -762,3 +762,66 @@ fn the_stress_battle_validates_clean_at_odd_sizes_too() {
         assert!(errors.is_empty(), "{columns}x{rows}: {errors:?}");
     }
 }
+
+/// Issue 23: the door opens a scenario's map while the scenario is parsed, from the first
+/// `map: "..."` of its text. A decoy before the real field (a comment naming a broken map, or a
+/// file outside the repository) must change nothing: the map the parsed scenario names is the
+/// one checked and quoted, and the decoy is never reported.
+#[test]
+fn a_decoy_map_before_the_scenarios_own_is_never_what_is_checked() {
+    let path = fixture("valid/fontenoy-decoy.ron");
+    let text = std::fs::read_to_string(fixture("valid/fontenoy.ron")).unwrap();
+    let seen = |text: String| {
+        let report = bataille_validator::validate_source(
+            bataille_schema::SourceFile::new(&path, text),
+            &Options::default(),
+        );
+        let diagnostics: Vec<_> = report
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let file = d.span.as_ref().map(|s| s.file.clone());
+                (d.code, d.pointer.clone(), file)
+            })
+            .collect();
+        let sources: Vec<_> = report.sources.iter().map(|s| s.path.clone()).collect();
+        (diagnostics, sources)
+    };
+    let plain = seen(text.clone());
+    assert!(plain.0.is_empty(), "{:?}", plain.0);
+    assert_eq!(plain.1.len(), 2, "the scenario and its map: {:?}", plain.1);
+    for decoy in [
+        "../invalid/maps/e0603-unknown-code.ron",
+        "../invalid/maps/e0122-nan-metres.ron",
+        "../../../../../../../../etc/passwd",
+        "../maps/no-such-map.ron",
+    ] {
+        let decoyed = text.replacen(
+            "Scenario(\n",
+            &format!("Scenario(\n    // map: \"{decoy}\",\n"),
+            1,
+        );
+        assert_eq!(seen(decoyed), plain, "decoy {decoy}");
+    }
+    // The other way round: the real map is broken, a decoy before it is clean.
+    let broken = text.replacen(
+        "map: \"../maps/small.ron\"",
+        "map: \"../invalid/maps/e0603-unknown-code.ron\"",
+        1,
+    );
+    let (diagnostics, sources) = seen(broken.replacen(
+        "Scenario(\n",
+        "Scenario(\n    // map: \"../maps/small.ron\",\n",
+        1,
+    ));
+    assert_eq!(
+        (diagnostics.clone(), sources.clone()),
+        seen(broken),
+        "a clean decoy before a broken map"
+    );
+    assert!(diagnostics.iter().any(|(code, _, _)| *code == Code::E0603));
+    assert!(
+        sources[1].ends_with("e0603-unknown-code.ron"),
+        "{sources:?}"
+    );
+}

@@ -8,11 +8,93 @@ use bataille_schema::{DocumentKind, Map, Scenario, SourceFile};
 
 use super::*;
 
+/// Parses a scenario's text and opens it ([`open_scenario`]), its map read, parsed and checked
+/// on rayon's pool while the scenario is parsed (issue 23: the map's share of a validation,
+/// off the path that waits for the parse) when the text names it plainly ([`map_ahead`]).
+pub(crate) fn parse_and_open(opened: &mut Opened, source: &SourceFile, options: &Options) {
+    let (parsed, ahead) = rayon::join(|| io::parse_scenario(source), || map_ahead(source, options));
+    match parsed {
+        Err(error) => opened.report.diagnostics.push(refusal(
+            &error,
+            DocumentKind::Scenario,
+            &source.path,
+            Some(source),
+        )),
+        Ok(scenario) => open_scenario(opened, source, scenario, options, ahead),
+    }
+}
+
+/// A scenario's map opened before the scenario was parsed: used only when the parsed
+/// scenario's `map` is `written` and its root `root`, so the result is what opening it after
+/// the parse gives (the same confinement, the same bounded reader and parser, the same checks).
+pub(crate) struct MapAhead {
+    written: String,
+    root: PathBuf,
+    path: PathBuf,
+    map: Map,
+    source: SourceFile,
+    /// The map's own diagnostics (its checks and its JSON Schema pass), unsorted.
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Opens the map a scenario's text names, guessed from the text before it is parsed (the
+/// first `map: "..."`, a plain string): `None` when there is no such guess or the map does not
+/// open cleanly (refused, unreadable, not parsed: then it is opened again after the parse, as
+/// always, to report why). A wrong guess costs only the work: [`open_scenario`] drops it.
+fn map_ahead(source: &SourceFile, options: &Options) -> Option<MapAhead> {
+    let written = written_map(&source.text)?;
+    let root = options
+        .root
+        .clone()
+        .unwrap_or_else(|| bataille_schema::files::default_root(&source.path));
+    let path = bataille_schema::files::resolve_map(&source.path, written, Some(&root))
+        .ok()
+        .map(|path| clean_path(&path))?;
+    let (path, map, source) = load_map_of(&path).ok()?;
+    let diagnostics = crate::map_diagnostics(&map, options);
+    Some(MapAhead {
+        written: written.to_owned(),
+        root,
+        path,
+        map,
+        source,
+        diagnostics,
+    })
+}
+
+/// The string of the first `map: "..."` in a scenario's first 64 KiB (where every writer puts
+/// it, near the top), when it holds no escape: a guess, checked against the parsed value.
+fn written_map(text: &str) -> Option<&str> {
+    let head = &text.as_bytes()[..text.len().min(1 << 16)];
+    let mut from = 0;
+    while let Some(at) = head[from..].windows(3).position(|w| w == b"map") {
+        let at = from + at;
+        from = at + 3;
+        let before_ok = at == 0 || !(head[at - 1].is_ascii_alphanumeric() || head[at - 1] == b'_');
+        let rest = &text[at + 3..];
+        let Some(rest) = rest.trim_start().strip_prefix(':') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix('"') else {
+            continue;
+        };
+        if !before_ok {
+            continue;
+        }
+        let end = rest.find(['"', '\\'])?;
+        return (rest.as_bytes()[end] == b'"').then(|| &rest[..end]);
+    }
+    None
+}
+
+/// Opens a parsed scenario: its systems and its map (`ahead`: the map opened while it was
+/// parsed, used when it is the one the scenario names), then its checks.
 pub(crate) fn open_scenario(
     opened: &mut Opened,
     source: &SourceFile,
     scenario: Scenario,
     options: &Options,
+    ahead: Option<MapAhead>,
 ) {
     let scenario_path = source.path.clone();
     // The root every file the scenario names must stay in.
@@ -20,6 +102,8 @@ pub(crate) fn open_scenario(
         .root
         .clone()
         .unwrap_or_else(|| bataille_schema::files::default_root(&scenario_path));
+    // The map opened during the parse, when it is the one the scenario names.
+    let ahead = ahead.filter(|a| a.written == scenario.map && a.root == root);
     let (systems, mut diagnostics) =
         open_systems(opened, &scenario_path, &scenario, &root, options);
     let with_systems;
@@ -38,9 +122,18 @@ pub(crate) fn open_scenario(
     if let Ok(path) = &map_path {
         opened.reads.push(path.clone());
     }
-    let (mut checks, map_document, map_source) = match map_path.and_then(|p| load_map_of(&p)) {
+    let (loaded, map_checks) = match ahead {
+        Some(a) if map_path.as_ref().is_ok_and(|p| *p == a.path) => {
+            (Ok((a.path, a.map, a.source)), Some(a.diagnostics))
+        }
+        _ => (map_path.and_then(|p| load_map_of(&p)), None),
+    };
+    let (mut checks, map_document, map_source) = match loaded {
         Ok((path, map, map_source)) => {
-            let mut checks = crate::unsorted(Some(&scenario), Some(&map), options);
+            let mut checks = match map_checks {
+                Some(map_checks) => crate::unsorted_after_map(&scenario, &map, map_checks, options),
+                None => crate::unsorted(Some(&scenario), Some(&map), options),
+            };
             let background = background_of(&path, &map, Some(&root), &mut checks);
             opened.reads.extend(background.clone());
             (
@@ -238,4 +331,36 @@ fn open_systems(
         }
     }
     (systems, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written_map;
+
+    #[test]
+    fn the_map_is_guessed_from_the_first_plain_map_field() {
+        let text =
+            "Scenario(\n    format_version: 1,\n    title: \"x\",\n    map: \"../maps/m.ron\",\n)";
+        assert_eq!(written_map(text), Some("../maps/m.ron"));
+        assert_eq!(written_map("S(map:\"a.ron\")"), Some("a.ron"));
+        assert_eq!(written_map("S(map : \"a.ron\")"), Some("a.ron"));
+        // Not a field named `map`, not a plain string: no guess (the map is opened after the
+        // parse, as always).
+        assert_eq!(written_map("S(minimap: \"a.ron\")"), None);
+        assert_eq!(written_map("S(map: r\"a.ron\")"), None);
+        assert_eq!(written_map("S(map: \"a\\\".ron\")"), None);
+        assert_eq!(written_map("S(map: \"a.ron"), None);
+        assert_eq!(
+            written_map("S(title: \"é\", map: \"b.ron\")"),
+            Some("b.ron")
+        );
+        // A comment or a string before the field is guessed (the guess is checked against
+        // the parsed scenario); past the first 64 KiB nothing is.
+        assert_eq!(
+            written_map("S(// map: \"x.ron\"\n map: \"b.ron\")"),
+            Some("x.ron")
+        );
+        let far = format!("S(notes: \"{}\", map: \"b.ron\")", "a".repeat(1 << 16));
+        assert_eq!(written_map(&far), None);
+    }
 }

@@ -273,7 +273,7 @@ pub(crate) fn open_variant(
         root: Some(root.clone()),
         ..options.clone()
     };
-    open_scenario(&mut sub, &base_source, base.clone(), &base_options);
+    open_scenario(&mut sub, &base_source, base.clone(), &base_options, None);
     opened.reads.extend(sub.reads);
     let Some(Document::Scenario(base_document)) = sub.document else {
         return;
