@@ -95,6 +95,54 @@ pub fn hex_statistic(
     dominant(&mut disc_pixels(scan, grid, grid_to_image, index, options)?)
 }
 
+/// A hex's dominant colour, its share, and what is drawn over it: the mean over the disc of
+/// each pixel's offset from the dominant colour, counting only pixels over twice
+/// [`MODE_RADIUS`] from it (a town's blocks on the paper: their colour times their share).
+type Features = (Lab, f32, Lab);
+
+fn hex_features(
+    scan: &Scan,
+    grid: &Grid,
+    grid_to_image: &Matrix,
+    index: HexIndex,
+    options: &ClassifyOptions,
+) -> Option<Features> {
+    let mut pixels = disc_pixels(scan, grid, grid_to_image, index, options)?;
+    let (lab, share) = dominant(&mut pixels)?;
+    Some((lab, share, drawn_over(&pixels, lab)))
+}
+
+fn drawn_over(pixels: &[Lab], dominant: Lab) -> Lab {
+    let mut sum = [0.0f32; 3];
+    for p in pixels {
+        if delta_e(*p, dominant) > 2.0 * MODE_RADIUS {
+            for c in 0..3 {
+                sum[c] += p[c] - dominant[c];
+            }
+        }
+    }
+    sum.map(|v| v / pixels.len().max(1) as f32)
+}
+
+/// Codes whose marked hexes share a colour (samples within [`MODE_RADIUS`] of each other: a
+/// village's or a town's blocks on the paper, marked as their own code) cannot be told apart
+/// by the colour; between them a hex is judged by what is drawn over it too.
+fn twins(classes: &[(String, Vec<Lab>)]) -> Vec<Vec<usize>> {
+    (0..classes.len())
+        .map(|i| {
+            (0..classes.len())
+                .filter(|&j| {
+                    j != i
+                        && classes[i]
+                            .1
+                            .iter()
+                            .any(|a| classes[j].1.iter().any(|b| delta_e(*a, *b) < MODE_RADIUS))
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// A hex whose dominant colour covers at least this share of its disc is not crowded.
 const CLEAR_SUPPORT: f32 = 0.45;
 
@@ -150,11 +198,18 @@ pub fn suggest_terrain_with_progress(
     progress: Progress,
 ) -> Result<TerrainSuggestions, ClassifyError> {
     let indices: Vec<HexIndex> = grid.indices().collect();
-    let statistics: Vec<Option<(Lab, f32)>> = map_with_progress(&indices, progress, |index| {
-        hex_statistic(scan, grid, grid_to_image, *index, options)
+    let statistics: Vec<Option<Features>> = map_with_progress(&indices, progress, |index| {
+        hex_features(scan, grid, grid_to_image, *index, options)
     })
     .ok_or(ClassifyError::Cancelled)?;
-    let colours: Vec<Option<Lab>> = statistics.iter().map(|s| s.map(|(lab, _)| lab)).collect();
+    let colours: Vec<Option<Lab>> = statistics.iter().map(|s| s.map(|(lab, ..)| lab)).collect();
+    let over_of = |index: HexIndex| -> Option<Lab> {
+        statistics
+            .get(index.row as usize * grid.columns as usize + index.col as usize)
+            .copied()
+            .flatten()
+            .map(|(.., over)| over)
+    };
     let colour_of = |index: HexIndex| -> Option<Lab> {
         colours
             .get(index.row as usize * grid.columns as usize + index.col as usize)
@@ -163,24 +218,28 @@ pub fn suggest_terrain_with_progress(
     };
     let mut marked: BTreeMap<HexIndex, &str> = BTreeMap::new();
     let mut classes: Vec<(String, Vec<Lab>)> = Vec::new();
+    let mut overs: Vec<Vec<Lab>> = Vec::new();
     for (code, hexes) in samples {
-        let mut features = Vec::new();
+        let (mut features, mut over) = (Vec::new(), Vec::new());
         for index in hexes {
             if !grid.contains(*index) {
                 continue;
             }
             marked.insert(*index, code);
-            if let Some(colour) = colour_of(*index) {
+            if let (Some(colour), Some(o)) = (colour_of(*index), over_of(*index)) {
                 features.push(colour);
+                over.push(o);
             }
         }
         if !features.is_empty() {
             classes.push((code.clone(), features));
+            overs.push(over);
         }
     }
     if classes.is_empty() {
         return Err(ClassifyError::NoSamples);
     }
+    let twins = twins(&classes);
     let hexes = indices
         .iter()
         .zip(&colours)
@@ -195,7 +254,11 @@ pub fn suggest_terrain_with_progress(
                     marked: true,
                 };
             }
-            judge(*index, *statistic, &classes)
+            let mut suggestion = judge(*index, statistic.map(|(l, s, _)| (l, s)), &classes);
+            if let Some(features) = statistic {
+                between_twins(&mut suggestion, *features, &classes, &overs, &twins);
+            }
+            suggestion
         })
         .collect();
     Ok(TerrainSuggestions { hexes })
@@ -224,6 +287,72 @@ fn judge(
         colour,
         marked: false,
     }
+}
+
+/// When the code found has twins (see [`twins`]), the choice among them by the colour and
+/// what is drawn over it together (the distance to a sample is the sum of the two ΔE). The
+/// confidence is the lower of that choice's `1 − D₁/D₂` and the colour's own against the
+/// other codes, lowered as [`judge`] lowers it for a crowded or strange hex.
+fn between_twins(
+    s: &mut HexSuggestion,
+    (colour, share, over): Features,
+    classes: &[(String, Vec<Lab>)],
+    overs: &[Vec<Lab>],
+    twins: &[Vec<usize>],
+) {
+    let Some(winner) = classes.iter().position(|(c, _)| Some(c) == s.code.as_ref()) else {
+        return;
+    };
+    if twins[winner].is_empty() {
+        return;
+    }
+    let group: Vec<usize> = std::iter::once(winner)
+        .chain(twins[winner].iter().copied())
+        .collect();
+    let by_colour = |k: usize| {
+        classes[k]
+            .1
+            .iter()
+            .map(|c| delta_e(colour, *c))
+            .fold(f32::INFINITY, f32::min)
+    };
+    let d1c = group
+        .iter()
+        .map(|&k| by_colour(k))
+        .fold(f32::INFINITY, f32::min);
+    let d2c = (0..classes.len())
+        .filter(|k| !group.contains(k))
+        .map(by_colour)
+        .fold(f32::INFINITY, f32::min);
+    let colour_confidence = if d2c.is_finite() && d2c > 0.0 {
+        (1.0 - d1c / d2c).clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    let mut scored: Vec<(usize, f32)> = group
+        .iter()
+        .map(|&k| {
+            let d = classes[k]
+                .1
+                .iter()
+                .zip(&overs[k])
+                .map(|(c, o)| delta_e(colour, *c) + delta_e(over, *o))
+                .fold(f32::INFINITY, f32::min);
+            (k, d)
+        })
+        .collect();
+    scored.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (best, d1) = scored[0];
+    let d2 = scored.get(1).map_or(f32::INFINITY, |x| x.1);
+    let among = if d2 > 0.0 {
+        (1.0 - d1 / d2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let crowding = (share / CLEAR_SUPPORT).clamp(0.0, 1.0);
+    let strangeness = (1.5 - d1c / (2.0 * MODE_RADIUS)).clamp(0.0, 1.0);
+    s.code = Some(classes[best].0.clone());
+    s.confidence = among.min(colour_confidence) * crowding * strangeness;
 }
 
 /// How close (ΔE) a pixel must be to a line's ink to be masked.
@@ -270,11 +399,19 @@ pub fn mask_line_inks(
     if classes.is_empty() || inks.is_empty() {
         return terrain.clone();
     }
+    // Twins were told apart by what is drawn over the colour, which masking would take away.
+    let twins = twins(&classes);
+    let has_twins = |code: &Option<String>| {
+        classes
+            .iter()
+            .position(|(c, _)| Some(c) == code.as_ref())
+            .is_some_and(|k| !twins[k].is_empty())
+    };
     let hexes = terrain
         .hexes
         .par_iter()
         .map(|s| {
-            if s.marked || s.confidence >= DOUBTFUL_BELOW {
+            if s.marked || s.confidence >= DOUBTFUL_BELOW || has_twins(&s.code) {
                 return s.clone();
             }
             let Some(mut pixels) = disc_pixels(scan, grid, grid_to_image, s.index, options) else {

@@ -155,6 +155,13 @@ fn score(
         .collect();
     let rivers: Vec<(HexIndex, Side)> = truth.rivers.iter().copied().collect();
     let marked_rivers = spread(&rivers, rivers.len().min((rivers.len() / 2).clamp(2, 3)));
+    if std::env::var_os("REALMAPS_LIST").is_some() {
+        let names: Vec<String> = marked_rivers
+            .iter()
+            .map(|h| grid.hexside_ref(h.0, h.1).to_string())
+            .collect();
+        eprintln!("  marked rivers {names:?}, terrain {terrain_samples:?}");
+    }
     let river = Id::from("river");
     let mut samples = HexsideSamples::default();
     samples
