@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use bataille_schema::DocumentKind;
 use serde::Serialize;
@@ -43,14 +44,14 @@ pub struct Related {
     pub pointer: String,
     /// A range of characters inside the string value at `pointer` (a hex's code in a row).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub chars: Option<Range<usize>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
+    pub chars: Option<Range<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared")]
+    pub hex: Option<Arc<str>>,
     /// The id of the counter, corps or zone concerned: the item's own id, which
     /// `bataille_schema::scenario::ItemAt::of_id` turns into the scenario's address for it
     /// (the editor's selection; the validator's places of repeated ids).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub subject: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared")]
+    pub subject: Option<Arc<str>>,
     /// Filled in by `resolve` when the document's text is known; boxed, as in [`Diagnostic`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<Box<Span>>,
@@ -71,19 +72,22 @@ pub struct Diagnostic {
     pub document: DocumentKind,
     /// JSON pointer of the value concerned; `""` is the whole document.
     pub pointer: String,
-    /// A range of characters inside the string value at `pointer` (a hex's code in a row).
+    /// A range of characters inside the string value at `pointer` (a hex's code in a row):
+    /// `u32`, as a document is far smaller than 4 GiB.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub chars: Option<Range<usize>>,
-    /// The hex concerned, when one is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hex: Option<String>,
+    pub chars: Option<Range<u32>>,
+    /// The hex concerned, when one is. Shared (`Arc`) rather than copied: a diagnostic and
+    /// its related places often name the same hex or subject, and a short string copied is a
+    /// whole allocation each (100,000 repeated ids held 200,000 copies of their ids).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared")]
+    pub hex: Option<Arc<str>>,
     /// The id of the counter (unit, line leader, commander), corps, zone or army concerned
     /// (its address: `bataille_schema::scenario::ItemAt::of_id`). A counter's `allow` list
     /// suppresses diagnostics whose subject it is. An id rather than an address: it is what
     /// the file's author writes in an `allow` list and reads in a report, and it outlives an
     /// edit that moves the item in its list.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub subject: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared")]
+    pub subject: Option<Arc<str>>,
     pub related: Vec<Related>,
     /// Filled in by `resolve` (or by the loader for syntax errors) when the text is known.
     /// Boxed: the checks make every diagnostic without it, and a `Span` held in place was 72
@@ -121,18 +125,19 @@ impl Diagnostic {
         self
     }
 
-    pub fn hex(mut self, hex: impl Into<String>) -> Self {
-        self.hex = Some(exact(hex.into()));
+    pub fn hex(mut self, hex: impl Into<Arc<str>>) -> Self {
+        self.hex = Some(hex.into());
         self
     }
 
-    pub fn subject(mut self, subject: impl Into<String>) -> Self {
-        self.subject = Some(exact(subject.into()));
+    pub fn subject(mut self, subject: impl Into<Arc<str>>) -> Self {
+        self.subject = Some(subject.into());
         self
     }
 
     pub fn chars(mut self, chars: Range<usize>) -> Self {
-        self.chars = Some(chars);
+        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.chars = Some(at(chars.start)..at(chars.end));
         self
     }
 
@@ -198,15 +203,20 @@ impl Related {
         }
     }
 
-    pub fn hex(mut self, hex: impl Into<String>) -> Self {
-        self.hex = Some(exact(hex.into()));
+    pub fn hex(mut self, hex: impl Into<Arc<str>>) -> Self {
+        self.hex = Some(hex.into());
         self
     }
 
-    pub fn subject(mut self, subject: impl Into<String>) -> Self {
-        self.subject = Some(exact(subject.into()));
+    pub fn subject(mut self, subject: impl Into<Arc<str>>) -> Self {
+        self.subject = Some(subject.into());
         self
     }
+}
+
+/// A shared text serialised as the text (serde's `rc` feature is off in the workspace).
+fn shared<S: serde::Serializer>(text: &Option<Arc<str>>, serializer: S) -> Result<S::Ok, S::Error> {
+    text.as_deref().serialize(serializer)
 }
 
 /// A string without room to grow: a `format!`ted message or pointer has some, and 100,000

@@ -49,6 +49,8 @@ pub(crate) fn unique_ids(ctx: &mut Ctx<'_>) {
     // old list and the new one twice its size held together at the checks' peak (issue 19).
     ctx.out.reserve_exact(pairs.len());
     for (at, earlier, id) in pairs {
+        // One copy of the id, shared by the diagnostic and its related place.
+        let subject: std::sync::Arc<str> = id.as_str().into();
         let id = id.as_str();
         let d = Diagnostic::new(
             Code::E0201,
@@ -61,8 +63,10 @@ pub(crate) fn unique_ids(ctx: &mut Ctx<'_>) {
             ),
         )
         .help("give every army, commander, corps, line leader, unit and zone its own id")
-        .subject(id)
-        .related(Related::new(SCENARIO, earlier.pointer(), first_defined_as(earlier)).subject(id));
+        .subject(subject.clone())
+        .related(
+            Related::new(SCENARIO, earlier.pointer(), first_defined_as(earlier)).subject(subject),
+        );
         ctx.push(d);
     }
 }

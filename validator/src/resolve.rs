@@ -25,12 +25,16 @@ impl<'a> Resolver<'a> {
     }
 
     /// The span of a pointer (and of a character range inside the string value there).
-    pub fn span(&mut self, pointer: &str, chars: Option<&Range<usize>>) -> Span {
+    pub fn span(&mut self, pointer: &str, chars: Option<&Range<u32>>) -> Span {
         let text = &self.source.text;
         let index = self.index.get_or_insert_with(|| SpanIndex::build(text));
         let mut bytes = index.resolve(pointer);
         if let Some(chars) = chars
-            && let Some(inner) = chars_in_string(text, bytes.clone(), chars)
+            && let Some(inner) = chars_in_string(
+                text,
+                bytes.clone(),
+                &(chars.start as usize..chars.end as usize),
+            )
         {
             bytes = inner;
         }

@@ -66,7 +66,7 @@ pub(crate) fn unknown_code(document: DocumentKind, pointer: String, code: &str) 
 /// Drops each diagnostic that follows from an unknown name reported about the same subject
 /// ([`Code::follows_from`]): one report per cause, whichever check would repeat it.
 fn without_cascades(out: &mut Vec<Diagnostic>) {
-    let causes: std::collections::HashSet<(String, Code)> = out
+    let causes: std::collections::HashSet<(std::sync::Arc<str>, Code)> = out
         .iter()
         .filter(|d| {
             matches!(
@@ -80,13 +80,13 @@ fn without_cascades(out: &mut Vec<Diagnostic>) {
         return;
     }
     out.retain(|d| {
-        let Some(subject) = d.subject.as_deref() else {
+        let Some(subject) = &d.subject else {
             return true;
         };
         !d.code
             .follows_from()
             .iter()
-            .any(|cause| causes.contains(&(subject.to_owned(), *cause)))
+            .any(|cause| causes.contains(&(std::sync::Arc::clone(subject), *cause)))
     });
 }
 

@@ -399,8 +399,8 @@ impl EditorApp {
             self.select(sel);
             self.panels.right_dock.tab = DockTab::Oob;
         }
-        if let Some(hex) = &d.hex {
-            self.go_to_hex(ctx, &bataille_schema::HexName::from(hex.as_str()));
+        if let Some(hex) = d.hex.as_deref() {
+            self.go_to_hex(ctx, &bataille_schema::HexName::from(hex));
         }
     }
 
