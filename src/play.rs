@@ -37,17 +37,21 @@ pub fn run_vassal(scenario_path: &Path, out: &Path, root: Option<&Path>) -> anyh
             _ => None,
         })
         .collect();
-    let bytes = bataille_export::vassal::export_with_setups(
+    let mut reads = admitted.reads.clone();
+    reads.extend(variants.iter().flat_map(|a| a.reads.iter().cloned()));
+    let mut outputs = bataille_schema::files::Outputs::guarding(&reads);
+    // The module goes straight into its temporary file as it is made (a failure on the way
+    // drops it: the file that was there stays).
+    let mut staging = outputs.begin(out)?;
+    bataille_export::vassal::write_with_setups(
         &scenario.scenario,
         &map.map,
         &options,
         &setups,
+        &mut staging,
     )
     .with_context(|| format!("exporting {} to VASSAL", display(scenario_path)))?;
-    let mut reads = admitted.reads.clone();
-    reads.extend(variants.iter().flat_map(|a| a.reads.iter().cloned()));
-    let mut outputs = bataille_schema::files::Outputs::guarding(&reads);
-    outputs.stage(out, &bytes)?;
+    let bytes = staging.finish()?;
     outputs.commit()?;
     let with = match setups.len() {
         0 => String::new(),
@@ -59,7 +63,7 @@ pub fn run_vassal(scenario_path: &Path, out: &Path, root: Option<&Path>) -> anyh
     Ok(format!(
         "wrote {} ({} KiB{with})",
         display(out),
-        bytes.len() / 1024
+        bytes / 1024
     ))
 }
 

@@ -383,6 +383,50 @@ fn no_output_replaces_a_file_the_command_reads() {
     assert_eq!(repo.read("scenarios/s.ron"), scenario);
 }
 
+/// A module is written into its temporary file as it is made (never held whole): when the
+/// disk refuses it half-way (here the shell's file-size limit, its signal ignored, so writes
+/// fail as on a full disk), the module that was there stays byte for byte and no temporary
+/// file is left; with room, the new module replaces it.
+#[test]
+fn a_module_that_fails_half_written_leaves_the_old_one() {
+    let repo = Repo::new();
+    let export = "\"$B\" export --vassal scenarios/s.ron --out battle.vmod";
+    expect(&shell(&repo.root, export), 0, &["wrote battle.vmod"]);
+    let old = std::fs::read(repo.path("battle.vmod")).expect("the module");
+    assert!(
+        old.len() > 64 << 10,
+        "the module is larger than the limit below"
+    );
+    std::fs::write(repo.path("battle.vmod"), b"the old module").expect("write");
+    let run = shell(
+        &repo.root,
+        &format!("trap '' XFSZ; ulimit -f 64 && exec {export}"),
+    );
+    assert_ne!(run.code, 0, "the write failed\n{}", run.all());
+    assert!(
+        run.all().contains("File too large"),
+        "says why:\n{}",
+        run.all()
+    );
+    assert_eq!(
+        std::fs::read(repo.path("battle.vmod")).expect("read"),
+        b"the old module"
+    );
+    let left: Vec<_> = std::fs::read_dir(&repo.root)
+        .expect("list")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "no temporary file left: {left:?}");
+    expect(&shell(&repo.root, export), 0, &["wrote battle.vmod"]);
+    assert_eq!(
+        std::fs::read(repo.path("battle.vmod")).expect("read"),
+        old,
+        "the same module as before"
+    );
+}
+
 /// Terminal escapes: file text reaches the terminal escaped, in every format and command.
 #[test]
 fn file_text_reaches_the_terminal_escaped() {

@@ -92,6 +92,26 @@ pub fn export_with_setups(
     options: &VassalOptions,
     setups: &[crate::variants::Setup<'_>],
 ) -> Result<Vec<u8>, ExportError> {
+    let out = write_with_setups(
+        scenario,
+        map,
+        options,
+        setups,
+        std::io::Cursor::new(Vec::new()),
+    )?;
+    Ok(out.into_inner())
+}
+
+/// [`export_with_setups`] written into `out` as it is made (the same bytes): a module of the
+/// largest maps goes straight into its file (`bataille_schema::files::Outputs::begin`), never
+/// held whole in memory. Gives `out` back.
+pub fn write_with_setups<W: std::io::Write + std::io::Seek + Send>(
+    scenario: &Scenario,
+    map: &Map,
+    options: &VassalOptions,
+    setups: &[crate::variants::Setup<'_>],
+    out: W,
+) -> Result<W, ExportError> {
     let (layout, vg) = board_layout(map, options)?;
     let render = RenderOptions {
         px_per_hex: (options.px_per_hex.clamp(8, 512) / 2 * 2) as f32,
@@ -139,7 +159,7 @@ pub fn export_with_setups(
             render: &render,
         },
     };
-    archive::archive(&texts, board, &images)
+    archive::archive(&texts, board, &images, out)
 }
 
 /// The name of a counter's other side: a unit's is reduced, a marker's (or leader's) other.

@@ -311,6 +311,17 @@ impl Outputs {
     /// Writes `bytes` into a temporary file beside `path` (renamed over it by
     /// [`Outputs::commit`]).
     pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+        let mut staging = self.begin(path)?;
+        staging.write_all(bytes).map_err(|source| WriteError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        staging.finish().map(|_| ())
+    }
+
+    /// The checks before an output is staged (never over an input, not twice, no link leading
+    /// out of its repository, a regular file): where it goes, and what is there now.
+    fn check(&self, path: &Path) -> Result<(FileKey, PathBuf, Option<Metadata>), WriteError> {
         let io = |source| WriteError::Io {
             path: path.to_path_buf(),
             source,
@@ -348,28 +359,7 @@ impl Outputs {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
             Err(error) => return Err(io(error)),
         };
-        // A module, a picture or a schema never replaces a map, scenario, system or variant
-        // (`--out` naming another battle's file by a slip of the completion): only a document
-        // of the same kind replaces a document (fmt, the editor, digitize's map).
-        if old.is_some()
-            && let Some(kind) = existing_document(&target)
-            && document_kind(bytes) != Some(kind)
-        {
-            return Err(WriteError::WouldReplaceDocument {
-                path: path.to_path_buf(),
-                kind,
-            });
-        }
-        let temporary = stage_beside(&target, bytes, old.as_ref()).map_err(io)?;
-        self.staged.push((
-            key,
-            Staged {
-                shown: path.to_path_buf(),
-                target,
-                temporary,
-            },
-        ));
-        Ok(())
+        Ok((key, target, old))
     }
 
     /// Renames every staged output over its target.
@@ -387,13 +377,9 @@ impl Outputs {
     }
 }
 
-/// A temporary file beside `target` holding `bytes`, flushed, with the old file's mode and
-/// owner. Dropping it (any early return) deletes it.
-fn stage_beside(
-    target: &Path,
-    text: &[u8],
-    old: Option<&Metadata>,
-) -> std::io::Result<tempfile::NamedTempFile> {
+/// An empty temporary file beside `target`, created exclusively with a random name. Dropping
+/// it (any early return) deletes it.
+fn temporary_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -408,12 +394,14 @@ fn stage_beside(
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
-        // A new file gets the usual rw-rw-rw- less the umask; an old file's mode is set below.
+        // A new file gets the usual rw-rw-rw- less the umask; an old file's mode is set later.
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    // Dropping the temporary file (every early return below) deletes it.
-    let mut temporary = builder.tempfile_in(dir)?;
-    temporary.write_all(text)?;
+    builder.tempfile_in(dir)
+}
+
+/// A written temporary file given the old file's mode and owner, and flushed to disk.
+fn settle(temporary: &tempfile::NamedTempFile, old: Option<&Metadata>) -> std::io::Result<()> {
     if let Some(old) = old {
         #[cfg(unix)]
         {
@@ -425,8 +413,7 @@ fn stage_beside(
         }
         temporary.as_file().set_permissions(old.permissions())?;
     }
-    temporary.as_file().sync_all()?;
-    Ok(temporary)
+    temporary.as_file().sync_all()
 }
 
 /// Where a file a document names (a scenario's `map:`, its systems' `file`, a map's
@@ -577,6 +564,9 @@ pub fn resolve_reference(
     }
     Ok(joined)
 }
+
+mod staging;
+pub use staging::Staging;
 
 #[cfg(test)]
 mod tests;

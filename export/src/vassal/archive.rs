@@ -28,13 +28,15 @@ pub(super) enum Board<'a> {
 }
 
 /// The `.vmod`: `buildFile.xml`, `moduledata`, the setups' saved games, then `images/`: the
-/// board and every other image.
-pub(super) fn archive(
+/// board and every other image, written into `out` as they are made (the same bytes into a
+/// file as into memory).
+pub(super) fn archive<W: std::io::Write + std::io::Seek + Send>(
     texts: &Texts,
     board: Board<'_>,
     images: &Images,
-) -> Result<Vec<u8>, ExportError> {
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    out: W,
+) -> Result<W, ExportError> {
+    let mut zip = zip::ZipWriter::new(out);
     let deflated = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated)
         .last_modified_time(zip::DateTime::default());
@@ -72,5 +74,5 @@ pub(super) fn archive(
         zip.start_file(format!("images/{name}"), stored)?;
         zip.write_all(bytes).map_err(io)?;
     }
-    Ok(zip.finish()?.into_inner())
+    Ok(zip.finish()?)
 }

@@ -74,3 +74,65 @@ fn writes_through_links_and_keeps_the_mode() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(left.len(), 2, "no temporary file is left behind");
 }
+
+/// An output written as it is made: dropped half-written, the old file stays and no temporary
+/// file is left; finished, it replaces the old file (seeking back to patch a header as a zip
+/// does); never over a document of another kind, nor over an input.
+#[test]
+fn a_streamed_output_is_all_or_nothing() {
+    use std::io::{Seek as _, SeekFrom};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("battle.vmod");
+    std::fs::write(&out, "the old module").unwrap();
+    let files = || std::fs::read_dir(dir.path()).unwrap().count();
+
+    let mut outputs = Outputs::new();
+    let mut staging = outputs.begin(&out).unwrap();
+    staging.write_all(&[7u8; 3 << 20]).unwrap(); // past the buffer: on disk already
+    assert_eq!(files(), 2, "the temporary file is beside the output");
+    drop(staging);
+    outputs.commit().unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "the old module");
+    assert_eq!(files(), 1, "no temporary file is left behind");
+
+    let mut outputs = Outputs::new();
+    let mut staging = outputs.begin(&out).unwrap();
+    staging.write_all(b"HEAD body").unwrap();
+    assert_eq!(staging.stream_position().unwrap(), 9);
+    staging.seek(SeekFrom::Start(0)).unwrap();
+    staging.write_all(b"head").unwrap();
+    assert_eq!(staging.stream_position().unwrap(), 4);
+    staging.seek(SeekFrom::End(0)).unwrap();
+    staging.write_all(b"!").unwrap();
+    assert_eq!(staging.finish().unwrap(), 10);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "the old module");
+    outputs.commit().unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "head body!");
+    assert_eq!(files(), 1);
+
+    // Over a scenario: only a scenario replaces it.
+    let scenario = dir.path().join("s.ron");
+    std::fs::write(&scenario, "Scenario()").unwrap();
+    let mut outputs = Outputs::new();
+    let mut staging = outputs.begin(&scenario).unwrap();
+    staging.write_all(b"PK\x03\x04 a zip").unwrap();
+    assert!(matches!(
+        staging.finish(),
+        Err(WriteError::WouldReplaceDocument { .. })
+    ));
+    let mut staging = outputs.begin(&scenario).unwrap();
+    staging.write_all(b"Scenario(title: \"new\")").unwrap();
+    staging.finish().unwrap();
+    outputs.commit().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&scenario).unwrap(),
+        "Scenario(title: \"new\")"
+    );
+    // Never over a file the command reads, refused before anything is written.
+    let mut outputs = Outputs::guarding([&scenario]);
+    assert!(matches!(
+        outputs.begin(&scenario).map(|_| ()),
+        Err(WriteError::WouldOverwriteInput { .. })
+    ));
+    assert_eq!(files(), 2);
+}
