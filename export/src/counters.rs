@@ -2,7 +2,9 @@
 //! symbol, facing), each leader and commander, the game's markers, grouped by army and corps,
 //! and the reinforcements by turn.
 
-use bataille_render::symbology::{self, CounterFace, CounterLook, Drawing, Looks, MarkerKind};
+use bataille_render::symbology::{
+    self, CounterFace, CounterLook, Drawing, Item, Looks, MarkerKind,
+};
 use bataille_render::tiny_skia::{Pixmap, Transform};
 use bataille_schema::scenario::{CounterBack, CounterLayout, Placement, Unit};
 use bataille_schema::{Map, Scenario};
@@ -248,4 +250,172 @@ pub fn turn_time(scenario: &Scenario, turn: u32) -> String {
         .unwrap_or((0, 0));
     let minutes = h * 60 + m + turn.saturating_sub(1) * scenario.turn_minutes;
     format!("{:02}:{:02}", (minutes / 60) % 24, minutes % 60)
+}
+
+/// Counters' images drawn together, each as [`Counter::png`] draws it (`(counter, back)`: its
+/// front, or back), on every thread. A counter's shapes before its first text (shadow, colour,
+/// edge, band, wedge, symbol) repeat across thousands of counters in a few hundred kinds: each
+/// kind is painted once and copied, then each counter's own text is painted over its copy.
+/// The same operations on the same pixels, so the same images.
+pub fn pngs(
+    wanted: &[(&Counter<'_>, bool)],
+    side: f32,
+    canvas: u32,
+) -> Result<Vec<Vec<u8>>, crate::ExportError> {
+    use rayon::prelude::*;
+    let blank = || {
+        Pixmap::new(canvas, canvas).ok_or_else(|| {
+            crate::ExportError::Invalid(format!("a counter image of {canvas} px cannot be made"))
+        })
+    };
+    let c = canvas as f32 / 2.0;
+    let base = Transform::from_translate(c, c);
+    let drawings: Vec<Drawing> = wanted
+        .par_iter()
+        .map(|(counter, back)| counter.drawing(side, *back))
+        .collect();
+    // Each drawing's kind (its shapes before the first text) and how many items those are;
+    // each kind's first drawing.
+    let mut kinds: std::collections::HashMap<Vec<u32>, usize> = Default::default();
+    let mut firsts: Vec<(usize, usize)> = Vec::new();
+    let mut kind_of: Vec<(usize, usize)> = Vec::with_capacity(drawings.len());
+    let mut key = Vec::new();
+    for (i, drawing) in drawings.iter().enumerate() {
+        let shapes = drawing
+            .items
+            .iter()
+            .position(|item| matches!(item, Item::Text { .. }))
+            .unwrap_or(drawing.items.len());
+        key.clear();
+        for item in &drawing.items[..shapes] {
+            shape_key(item, &mut key);
+        }
+        let next = kinds.len();
+        let kind = *kinds.entry(key.clone()).or_insert_with(|| {
+            firsts.push((i, shapes));
+            next
+        });
+        kind_of.push((kind, shapes));
+    }
+    let painted: Vec<Pixmap> = firsts
+        .par_iter()
+        .map(|&(i, shapes)| {
+            let mut pixmap = blank()?;
+            for item in &drawings[i].items[..shapes] {
+                item.paint(&mut pixmap, base);
+            }
+            Ok(pixmap)
+        })
+        .collect::<Result<_, crate::ExportError>>()?;
+    drawings
+        .par_iter()
+        .zip(&kind_of)
+        .map(|(drawing, &(kind, shapes))| {
+            let mut pixmap = painted[kind].clone();
+            for item in &drawing.items[shapes..] {
+                item.paint(&mut pixmap, base);
+            }
+            Ok(bataille_render::encode_png_fast(&pixmap)?)
+        })
+        .collect()
+}
+
+/// What a fill or stroke paints, as numbers (equal numbers paint equal pixels): its kind,
+/// colour, width, cap, transform and path. Text gives its kind only.
+fn shape_key(item: &Item, key: &mut Vec<u32>) {
+    let transform = |key: &mut Vec<u32>, t: &Transform| {
+        key.extend([t.sx, t.kx, t.ky, t.sy, t.tx, t.ty].map(f32::to_bits));
+    };
+    let path = |key: &mut Vec<u32>, path: &bataille_render::tiny_skia::Path| {
+        key.push(path.verbs().len() as u32);
+        key.extend(path.verbs().iter().map(|verb| *verb as u32));
+        key.extend(
+            path.points()
+                .iter()
+                .flat_map(|p| [p.x.to_bits(), p.y.to_bits()]),
+        );
+    };
+    match item {
+        Item::Fill {
+            path: p,
+            colour,
+            transform: t,
+            crisp,
+        } => {
+            key.extend([0, u32::from_le_bytes(*colour), u32::from(*crisp)]);
+            transform(key, t);
+            path(key, p);
+        }
+        Item::Stroke {
+            path: p,
+            colour,
+            width,
+            cap,
+            transform: t,
+        } => {
+            key.extend([1, u32::from_le_bytes(*colour), width.to_bits(), *cap as u32]);
+            transform(key, t);
+            path(key, p);
+        }
+        Item::Text { .. } => key.push(2),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(scenario: &str, map: &str) -> (Scenario, Map) {
+        use bataille_schema::io::{parse_map, parse_scenario};
+        use bataille_schema::source::SourceFile;
+        let read = |path: &str| {
+            let text = std::fs::read_to_string(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR")))
+                .expect("a bundled battle");
+            SourceFile::new(path, text)
+        };
+        (
+            parse_scenario(&read(scenario)).expect("the scenario"),
+            parse_map(&read(map)).expect("the map"),
+        )
+    }
+
+    /// The images drawn together (shapes painted once per kind, then each counter's text) are
+    /// byte for byte those each counter draws alone: every counter of three battles (units of
+    /// every symbol, facings, blank and printed backs, leaders, markers, replacements), front
+    /// and back, at two sizes.
+    #[test]
+    fn counters_drawn_together_are_those_drawn_alone() {
+        for (scenario, map) in [
+            ("scenarios/denain-1712.ron", "maps/denain-1712.ron"),
+            ("scenarios/fontenoy-1745.ron", "maps/fontenoy-1745.ron"),
+            (
+                "scenarios/napoleon-at-waterloo.ron",
+                "maps/napoleon-at-waterloo.ron",
+            ),
+        ] {
+            let (scenario, map) = parsed(scenario, map);
+            let all = counters(&scenario, &map);
+            let markers = marker_counters(&scenario);
+            let replacements = replacement_counters(&scenario, &map);
+            let wanted: Vec<(&Counter, bool)> = all
+                .iter()
+                .chain(&markers)
+                .chain(&replacements)
+                .flat_map(|c| [(c, false), (c, true)])
+                .collect();
+            assert!(wanted.len() > 100, "{}: {}", scenario.title, wanted.len());
+            for (side, canvas) in [(46.0, 70), (29.0, 44)] {
+                let together = pngs(&wanted, side, canvas).expect("drawn together");
+                assert_eq!(together.len(), wanted.len());
+                for ((counter, back), png) in wanted.iter().zip(&together) {
+                    assert!(
+                        *png == counter.png(side, canvas, *back).expect("drawn alone"),
+                        "{}: {} (back {back}) at {side}",
+                        scenario.title,
+                        counter.id
+                    );
+                }
+            }
+        }
+    }
 }

@@ -410,8 +410,12 @@ fn encode_png_at(pixmap: &Pixmap, compression: png::Compression) -> Result<Vec<u
     } else {
         let mut data = vec![0u8; pixmap.pixels().len() * 4];
         for (out, pixel) in data.chunks_exact_mut(4).zip(pixmap.pixels()) {
-            let c = pixel.demultiply();
-            out.copy_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+            // Clear pixels (a counter's corners, most of its margin) stay the zeros they are
+            // (what demultiplying one gives), without its division.
+            if pixel.alpha() != 0 {
+                let c = pixel.demultiply();
+                out.copy_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+            }
         }
         data
     };

@@ -61,7 +61,7 @@ pub(super) fn chart_images(scenario: &Scenario, images: &mut Images) -> Result<(
 }
 
 /// Each counter's images (front, and back when it has one), once per stem (the first counter
-/// with a stem draws it), drawn on every thread.
+/// with a stem draws it), drawn together ([`crate::counters::pngs`]).
 pub(super) fn counter_images<'c>(
     all: impl Iterator<Item = &'c Counter<'c>>,
     (side, canvas): (f32, u32),
@@ -79,13 +79,12 @@ pub(super) fn counter_images<'c>(
         }
         wanted.push((format!("{stem}.png"), counter, false));
     }
-    let drawn: Vec<(String, Vec<u8>)> = {
-        use rayon::prelude::*;
-        wanted
-            .into_par_iter()
-            .map(|(name, counter, back)| Ok((name, counter.png(side, canvas, back)?)))
-            .collect::<Result<_, ExportError>>()?
-    };
+    let pairs: Vec<(&Counter, bool)> = wanted
+        .iter()
+        .map(|&(_, counter, back)| (counter, back))
+        .collect();
+    let drawn = crate::counters::pngs(&pairs, side, canvas)?;
+    let drawn = wanted.into_iter().map(|(name, ..)| name).zip(drawn);
     images.extend(drawn);
     Ok(())
 }
