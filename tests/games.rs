@@ -1110,7 +1110,12 @@ fn codes(report: &FileReport) -> Vec<(String, Option<String>)> {
     report
         .diagnostics
         .iter()
-        .map(|d| (d.code.as_str().to_owned(), d.subject.as_deref().map(str::to_owned)))
+        .map(|d| {
+            (
+                d.code.as_str().to_owned(),
+                d.subject.as_deref().map(str::to_owned),
+            )
+        })
         .collect()
 }
 
