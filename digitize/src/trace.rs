@@ -43,7 +43,7 @@ use crate::scan::Scan;
 mod chain;
 mod morphology;
 use chain::{agrees_with, goes_on};
-use morphology::{chamfer, long_components};
+use morphology::{chamfer, long_components, marked_depth};
 
 /// A hexside feature of the legend with its marked hexsides.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -317,7 +317,21 @@ pub fn trace(
             .collect();
         let outside: Vec<bool> = mask.iter().map(|v| !v).collect();
         let depth = chamfer(&outside, w, h);
-        let thick = (3.0 * (THICK * unit).max(1.5)).round() as u32;
+        // A blob is ink deeper than a line: than 0.11 hex radius, or than half again the
+        // line's own depth along its marked hexsides (a river drawn as a wide band).
+        let places: Vec<(usize, usize)> = (0..count)
+            .filter(|f| group[*f] == g)
+            .flat_map(|f| lines[f].marked.iter())
+            .filter_map(|&(index, side)| {
+                let [a, b] = grid.side_corners(index, side)?;
+                let mid = [f64::from(a[0] + b[0]) / 2.0, f64::from(a[1] + b[1]) / 2.0];
+                let [x, y] = apply(m, mid);
+                (x >= 0.0 && y >= 0.0)
+                    .then(|| ((x as usize / k).min(w - 1), (y as usize / k).min(h - 1)))
+            })
+            .collect();
+        let own = marked_depth(&depth, w, h, &places, (0.3 * unit).ceil() as usize).unwrap_or(0);
+        let thick = ((3.0 * (THICK * unit).max(1.5)).round() as u32).max(own * 3 / 2);
         let core: Vec<bool> = depth.iter().map(|d| *d > thick).collect();
         let near_core = chamfer(&core, w, h);
         let thin: Vec<bool> = (0..w * h)

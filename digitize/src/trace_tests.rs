@@ -43,7 +43,8 @@ fn dot(img: &mut image::RgbImage, p: [f64; 2], r: f64, colour: [u8; 3]) {
 /// A printed sheet: grey grid lines, a blue river hugging four sides of hex 0403 a few
 /// pixels inside them (wiggling, cutting the corners, a bridge gap on one side), a blue
 /// label (letters) beside another hexside and a blue lake filling hex 0806.
-fn sheet(m: &Matrix) -> Scan {
+/// The river is drawn `river_px` pixels either side of its middle.
+fn sheet_with(m: &Matrix, river_px: f64) -> Scan {
     let grid = grid();
     let mut img = image::RgbImage::from_pixel(420, 330, image::Rgb(PAPER));
     let at = |p: [f64; 2]| apply(m, p);
@@ -89,7 +90,7 @@ fn sheet(m: &Matrix) -> Scan {
         if (130..=142).contains(&s) {
             continue;
         }
-        dot(&mut img, at(p), 1.6, BLUE);
+        dot(&mut img, at(p), river_px, BLUE);
     }
     // A label: letters beside hexside 0206/N.
     let [lx, ly] = grid.centre(HexIndex::new(1, 5));
@@ -116,9 +117,17 @@ fn traced_sheet_as(
     water: bool,
     symbol: HexsideSymbol,
 ) -> (Grid, [Line; 1], Trace, Vec<(HexIndex, Side)>) {
+    traced_sheet_with(water, symbol, 1.6)
+}
+
+fn traced_sheet_with(
+    water: bool,
+    symbol: HexsideSymbol,
+    river_px: f64,
+) -> (Grid, [Line; 1], Trace, Vec<(HexIndex, Side)>) {
     let grid = grid();
     let m = [30.0, 0.0, 30.0, 0.0, 30.0, 30.0, 0.0, 0.0, 1.0];
-    let scan = sheet(&m);
+    let scan = sheet_with(&m, river_px);
     let river = HexIndex::new(3, 2);
     let terrain_samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::from([
         (
@@ -224,6 +233,34 @@ fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lak
             assert!(found.is_empty(), "{found:?}");
             assert_eq!(review, expected);
         }
+    }
+}
+
+#[test]
+fn a_river_drawn_as_a_wide_band_is_a_line_and_the_lake_still_a_blob() {
+    // The band is a third of a hex radius wide (10 px at 30 px a radius), deeper than the
+    // 0.11 hex radius that makes a blob; it is as deep along the marked hexsides, so it is the
+    // line as the user marked it. The lake, far deeper, is still not a line.
+    let (grid, _, trace, hexsides) = traced_sheet_with(true, HexsideSymbol::River, 5.0);
+    let coverage = |h: (HexIndex, Side)| {
+        let h = grid.canonical_hexside(h.0, h.1);
+        trace.coverage[hexsides.iter().position(|x| *x == h).unwrap()][0]
+    };
+    assert_eq!(trace.reliable, [true]);
+    let river = HexIndex::new(3, 2);
+    for side in [Side::N, Side::NE, Side::SE, Side::S] {
+        assert!(
+            coverage((river, side)) >= FOUND,
+            "{side:?}: {}",
+            coverage((river, side))
+        );
+    }
+    for side in sides(grid.orientation) {
+        assert_eq!(
+            coverage((HexIndex::new(7, 5), side)),
+            0.0,
+            "the lake's {side:?}"
+        );
     }
 }
 

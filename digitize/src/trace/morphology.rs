@@ -115,3 +115,32 @@ pub(super) fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64
         .map(|i| mask[i] && long[&find(&mut parent, i as u32)])
         .collect()
 }
+
+/// How deep a line's ink is where the user marked it: at each marked place (a cell), the
+/// deepest `depth` within `reach` cells of it; the median over the places (`None` without
+/// any). A river drawn as a wide band is that deep all along: deeper ink elsewhere is a blob.
+pub(super) fn marked_depth(
+    depth: &[u32],
+    w: usize,
+    h: usize,
+    places: &[(usize, usize)],
+    reach: usize,
+) -> Option<u32> {
+    let mut deepest: Vec<u32> = places
+        .iter()
+        .map(|&(x, y)| {
+            let mut best = 0;
+            for yy in y.saturating_sub(reach)..(y + reach + 1).min(h) {
+                for xx in x.saturating_sub(reach)..(x + reach + 1).min(w) {
+                    best = best.max(depth[yy * w + xx]);
+                }
+            }
+            best
+        })
+        .collect();
+    if deepest.is_empty() {
+        return None;
+    }
+    let mid = deepest.len() / 2;
+    Some(*deepest.select_nth_unstable(mid).1)
+}
