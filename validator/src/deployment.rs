@@ -2,7 +2,7 @@
 //! enter, free placements inside their zone, zones on the map and not shared with the enemy,
 //! reinforcements entering on the map within the game's turns, victory hexes on the map.
 
-use foldhash::{HashMap, HashMapExt, HashSet};
+use foldhash::{HashMap, HashMapExt};
 
 use bataille_schema::map::MoveCost;
 use bataille_schema::scenario::{Owner, Placement, VictoryCondition, Zone};
@@ -98,10 +98,17 @@ fn placements(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
     let mut found = Vec::new();
     // Each zone's map hexes, looked up once.
-    let zone_hexes: Vec<HashSet<HexIndex>> = s
+    // Sorted lists searched by halves: hashing every hex of a big battle's zones was a
+    // quarter of this check (issue 23).
+    let zone_hexes: Vec<Vec<HexIndex>> = s
         .zones
         .iter()
-        .map(|zone| zone.hexes.iter().filter_map(|h| ctx.lookup(h)).collect())
+        .map(|zone| {
+            let mut hexes: Vec<HexIndex> =
+                zone.hexes.iter().filter_map(|h| ctx.lookup(h)).collect();
+            hexes.sort_unstable();
+            hexes
+        })
         .collect();
     for counter in ctx.counters.iter() {
         if let Some(hex) = counter.placement.hex()
@@ -211,7 +218,7 @@ fn free_in_zone(
     counter: &Counter<'_>,
     zone: &Id,
     at: Option<&HexName>,
-    zone_hexes: &[HashSet<HexIndex>],
+    zone_hexes: &[Vec<HexIndex>],
     found: &mut Vec<Diagnostic>,
 ) {
     let s = ctx.scenario;
@@ -225,7 +232,9 @@ fn free_in_zone(
         && off_map_text(ctx, at).is_none()
     {
         let inside = match ctx.lookup(at) {
-            Some(index) => zone_hexes.get(z).is_some_and(|set| set.contains(&index)),
+            Some(index) => zone_hexes
+                .get(z)
+                .is_some_and(|hexes| hexes.binary_search(&index).is_ok()),
             None => zone_def.hexes.contains(at),
         };
         if !inside {

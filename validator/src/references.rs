@@ -408,17 +408,22 @@ fn owner(ctx: &mut Ctx<'_>, zone: &Zone, pointer: String, owner: &Owner, verb: &
 /// name that is none of them makes the rule reach fewer counters than written, in silence.
 fn conversions(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
-    let units: HashMap<&str, ()> = s
-        .armies
-        .iter()
-        .flat_map(|a| a.units.iter().map(|u| (u.id.as_str(), ())))
-        .collect();
+    // Built only when a conversion names units (issue 23: hashed for every validation).
+    let units = std::cell::OnceCell::<HashMap<&str, ()>>::new();
+    let units = || {
+        units.get_or_init(|| {
+            s.armies
+                .iter()
+                .flat_map(|a| a.units.iter().map(|u| (u.id.as_str(), ())))
+                .collect()
+        })
+    };
     for (m, used) in s.miniatures.iter().enumerate() {
         for (r, rule) in used.convert.iter().enumerate() {
             let base = format!("/miniatures/{m}/convert/{r}");
             let rule_name = format!("conversion rule {} of `{}`", r + 1, used.system);
             for (i, id) in rule.units.iter().enumerate() {
-                if !units.contains_key(id.as_str()) {
+                if !units().contains_key(id.as_str()) {
                     ctx.push(
                         Diagnostic::new(
                             Code::E0207,

@@ -335,7 +335,8 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
     // Each piece with its (side, hex), grouped below by a stable sort (no table of lists: a
     // list allocated for every hex of a big battle was a fifth of this check, issue 23).
     type Placed<'p> = ((usize, Key<'p>), &'p HexName, Piece<'p>);
-    let mut placed: Vec<Placed<'_>> = Vec::new();
+    let mut placed: Vec<Placed<'_>> =
+        Vec::with_capacity(s.armies.iter().map(|a| a.units.len()).sum());
     let mut arrivals: Vec<(usize, u32, Key<'_>)> = Vec::new();
     let mut arriving: HashMap<(usize, u32, Key<'_>), (&HexName, Vec<Piece<'_>>)> = HashMap::new();
     let stacked = s.rules.stacking.reinforcements == ReinforcementEntry::Stacked;
@@ -421,7 +422,7 @@ pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
 fn opposing(ctx: &mut Ctx<'_>) {
     // Each placed counter with its hex, grouped by a stable sort; hexes of one counter
     // dropped; the others taken in the order of their first counter.
-    let mut placed: Vec<(Key<'_>, usize, &HexName)> = Vec::new();
+    let mut placed: Vec<(Key<'_>, usize, &HexName)> = Vec::with_capacity(ctx.counters.len());
     for (i, counter) in ctx.counters.iter().enumerate() {
         let Some(hex) = counter.placement.hex() else {
             continue;
