@@ -228,8 +228,7 @@ pub fn write_map_png(
     };
     // One band's rows as RGB, drawn on its own pixmap.
     let draw = |y0: u32, rows: u32| -> Result<Vec<u8>, RenderError> {
-        let mut band = Pixmap::new(width, rows).ok_or_else(too_large)?;
-        band.fill(tiny_skia::Color::from_rgba8(r, g, b, 255));
+        let mut band = paper_pixmap(width, rows, [r, g, b]).ok_or_else(too_large)?;
         let shift = tiny_skia::Transform::from_translate(0.0, -(y0 as f32));
         for &i in &in_band[(y0 / BAND_ROWS) as usize] {
             drawing.items[i].paint(&mut band, shift);
@@ -438,17 +437,37 @@ fn encode_png_at(pixmap: &Pixmap, compression: png::Compression) -> Result<Vec<u
 /// The image's pixels as RGB, row by row (an opaque pixel's premultiplied values are its
 /// colour; a pixel that is not opaque is demultiplied, and its alpha dropped).
 fn pixmap_rgb(pixmap: &Pixmap) -> Vec<u8> {
-    let mut rgb = vec![0u8; pixmap.pixels().len() * 3];
-    for (out, pixel) in rgb.chunks_exact_mut(3).zip(pixmap.pixels()) {
-        let c = if pixel.alpha() == 255 {
-            [pixel.red(), pixel.green(), pixel.blue()]
+    let mut rgb = Vec::with_capacity(pixmap.pixels().len() * 3);
+    // Runs of opaque pixels (nearly all of a board) copied through a small buffer, without a
+    // test per pixel or the zeroing of the whole output first.
+    const RUN: usize = 64;
+    let mut buffer = [0u8; 3 * RUN];
+    for run in pixmap.pixels().chunks(RUN) {
+        let out = &mut buffer[..3 * run.len()];
+        if run.iter().all(|pixel| pixel.alpha() == 255) {
+            for (out, pixel) in out.chunks_exact_mut(3).zip(run) {
+                out.copy_from_slice(&[pixel.red(), pixel.green(), pixel.blue()]);
+            }
         } else {
-            let c = pixel.demultiply();
-            [c.red(), c.green(), c.blue()]
-        };
-        out.copy_from_slice(&c);
+            for (out, pixel) in out.chunks_exact_mut(3).zip(run) {
+                let c = pixel.demultiply();
+                out.copy_from_slice(&[c.red(), c.green(), c.blue()]);
+            }
+        }
+        rgb.extend_from_slice(out);
     }
     rgb
+}
+
+/// A pixmap of `width × height` pixels of one opaque colour, made in one pass (a band of the
+/// board: not zeroed, then filled).
+fn paper_pixmap(width: u32, height: u32, [r, g, b]: [u8; 3]) -> Option<Pixmap> {
+    let size = tiny_skia::IntSize::from_wh(width, height)?;
+    // The colour's bytes as tiny-skia stores them (premultiplied: opaque, the same).
+    let mut one = Pixmap::new(1, 1)?;
+    one.fill(tiny_skia::Color::from_rgba8(r, g, b, 255));
+    let pixels = usize::try_from(u64::from(width) * u64::from(height)).ok()?;
+    Pixmap::from_vec(one.data().repeat(pixels), size)
 }
 
 /// Writes the image as a PNG file.
