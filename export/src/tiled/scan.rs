@@ -80,17 +80,19 @@ pub fn resample_into(
     let m = background.grid_to_image;
     let band = |y0: u32, rows: u32| -> Result<Vec<u8>, bataille_render::RenderError> {
         let mut pixels = vec![0u8; w as usize * rows as usize * 4];
-        for (n, pixel) in pixels.chunks_exact_mut(4).enumerate() {
-            let (x, y) = ((n % w as usize) as u32, y0 + (n / w as usize) as u32);
-            let [gx, gy] = to_grid(f64::from(x) + 0.5, f64::from(y) + 0.5);
-            let wz = m[6] * gx + m[7] * gy + m[8];
-            if wz.abs() < 1e-12 || !wz.is_finite() {
-                continue;
-            }
-            let sx = (m[0] * gx + m[1] * gy + m[2]) / wz;
-            let sy = (m[3] * gx + m[4] * gy + m[5]) / wz;
-            if let Some(rgb) = bilinear(&scan.image, sx, sy) {
-                pixel.copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+        // Row by row (no division per pixel to find its place).
+        for (row, y) in pixels.chunks_exact_mut(w as usize * 4).zip(y0..) {
+            for (pixel, x) in row.chunks_exact_mut(4).zip(0u32..) {
+                let [gx, gy] = to_grid(f64::from(x) + 0.5, f64::from(y) + 0.5);
+                let wz = m[6] * gx + m[7] * gy + m[8];
+                if wz.abs() < 1e-12 || !wz.is_finite() {
+                    continue;
+                }
+                let sx = (m[0] * gx + m[1] * gy + m[2]) / wz;
+                let sy = (m[3] * gx + m[4] * gy + m[5]) / wz;
+                if let Some(rgb) = bilinear(&scan.image, sx, sy) {
+                    pixel.copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+                }
             }
         }
         Ok(pixels)
@@ -106,18 +108,65 @@ fn bilinear(image: &image::RgbImage, x: f64, y: f64) -> Option<[u8; 3]> {
     }
     let fx = (x - 0.5).clamp(0.0, w - 1.0);
     let fy = (y - 0.5).clamp(0.0, h - 1.0);
-    let (x0, y0) = (fx.floor() as u32, fy.floor() as u32);
+    // Not negative: the floor is the truncation (no call to libm's `floor`).
+    let (x0, y0) = (fx as u32, fy as u32);
     let (x1, y1) = (
         (x0 + 1).min(image.width() - 1),
         (y0 + 1).min(image.height() - 1),
     );
     let (tx, ty) = (fx - f64::from(x0), fy - f64::from(y0));
-    let p = |x: u32, y: u32| image.get_pixel(x, y).0;
+    // The four pixels read once each, straight from the rows (x0, x1 < width; y0, y1 < height).
+    let (data, stride) = (image.as_raw(), image.width() as usize * 3);
+    let p = |x: u32, y: u32| {
+        let at = y as usize * stride + x as usize * 3;
+        [data[at], data[at + 1], data[at + 2]]
+    };
+    let (p00, p10, p01, p11) = (p(x0, y0), p(x1, y0), p(x0, y1), p(x1, y1));
     let mut out = [0u8; 3];
     for (c, slot) in out.iter_mut().enumerate() {
-        let top = f64::from(p(x0, y0)[c]) * (1.0 - tx) + f64::from(p(x1, y0)[c]) * tx;
-        let bottom = f64::from(p(x0, y1)[c]) * (1.0 - tx) + f64::from(p(x1, y1)[c]) * tx;
-        *slot = (top * (1.0 - ty) + bottom * ty).round().clamp(0.0, 255.0) as u8;
+        let top = f64::from(p00[c]) * (1.0 - tx) + f64::from(p10[c]) * tx;
+        let bottom = f64::from(p01[c]) * (1.0 - tx) + f64::from(p11[c]) * tx;
+        *slot = round_level(top * (1.0 - ty) + bottom * ty);
     }
     Some(out)
+}
+
+/// `v.round().clamp(0.0, 255.0) as u8` for a finite level (halves away from zero), without
+/// libm's `round`: the truncation, one more when what it dropped is a half or more (exact:
+/// `v` is far below 2^52). A negative `v` gives 0 either way.
+fn round_level(v: f64) -> u8 {
+    let whole = v as i64;
+    let rounded = if v - whole as f64 >= 0.5 {
+        whole + 1
+    } else {
+        whole
+    };
+    rounded.clamp(0, 255) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    /// The level is rounded as `f64::round` (halves away from zero) then clamped, for every
+    /// level a blend of two bytes can give and the halves and near-halves around each.
+    #[test]
+    fn a_level_rounds_as_f64_round() {
+        let mut levels = vec![0.0, -0.0, -0.5, -0.7, 0.49999999999999994, 255.5, 300.0];
+        for n in 0..=256 {
+            let n = f64::from(n);
+            for d in [-0.5, -1e-9, 0.0, 1e-9, 0.25, 0.5, 0.75] {
+                levels.push(n + d);
+                levels.push(f64::from_bits((n + 0.5).to_bits() - 1));
+            }
+        }
+        for step in 0..100_000 {
+            levels.push(f64::from(step) * 255.0 / 99_999.0);
+        }
+        for v in levels {
+            assert_eq!(
+                super::round_level(v),
+                v.round().clamp(0.0, 255.0) as u8,
+                "{v:?}"
+            );
+        }
+    }
 }
