@@ -541,7 +541,11 @@ pub fn apply_trace(
                     c >= FOUND && along && trace.own[i][shade] >= FOUND && chained(i, shade) == 2;
                 // The trace paints only where the patch model is not sure the hexside is
                 // plain. Else, and for what is not clearly a line, it is for review.
-                if traced && (before[i].1 >= SURE_PLAIN || !(water || drawn_line)) {
+                // A water line drawn as such, going on at both ends to hexsides the patch
+                // model found carrying it, overrules even a sure plain: the patch model learnt
+                // the line from a few hexsides and misses it where it is drawn otherwise.
+                let sure_plain = before[i].1 >= SURE_PLAIN && !(water && drawn_line);
+                if traced && (sure_plain || !(water || drawn_line)) {
                     decisions[i].confidence = decisions[i].confidence.min(REVIEW);
                 } else if traced {
                     let sure = (0.3 + (c - PART) / (1.0 - PART)).clamp(0.3, 1.0);

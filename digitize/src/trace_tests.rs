@@ -265,6 +265,53 @@ fn a_river_drawn_as_a_wide_band_is_a_line_and_the_lake_still_a_blob() {
 }
 
 #[test]
+fn a_river_the_patch_model_missed_surely_is_assigned_when_it_runs_on_to_found_hexsides() {
+    // The patch model is sure every unmarked hexside is plain (0.9): the band it learnt from
+    // two hexsides looks different elsewhere. The trace follows the river from the marked
+    // hexsides (the patch model's features, sure) round the hex: the sides between them
+    // carry it. Without a found feature at its ends a traced side stays for review only.
+    let (grid, lines, trace, hexsides) = traced_sheet_with(true, HexsideSymbol::River, 5.0);
+    let river = HexIndex::new(3, 2);
+    for found_ends in [true, false] {
+        let mut decisions: Vec<Decision> = hexsides
+            .iter()
+            .map(|h| {
+                let marked = lines[0].marked.contains(h);
+                Decision {
+                    feature: (marked && found_ends).then_some(0),
+                    confidence: 0.9,
+                    marked,
+                }
+            })
+            .collect();
+        apply_trace(
+            &grid,
+            &lines,
+            &trace,
+            &hexsides,
+            &mut decisions,
+            &|_| false,
+            0.25,
+        );
+        let found: Vec<String> = hexsides
+            .iter()
+            .zip(&decisions)
+            .filter(|(_, d)| !d.marked && d.feature.is_some())
+            .map(|(h, _)| grid.hexside_ref(h.0, h.1).to_string())
+            .collect();
+        let expected: Vec<String> = if found_ends {
+            [Side::NE, Side::SE]
+                .iter()
+                .map(|s| grid.hexside_ref(river, *s).to_string())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        assert_eq!(found, expected, "found at the ends: {found_ends}");
+    }
+}
+
+#[test]
 fn a_doubtful_suggestion_the_trace_clearly_agrees_with_leaves_the_review_queue() {
     let (grid, lines, trace, hexsides) = traced_sheet();
     let river = HexIndex::new(3, 2);
