@@ -825,3 +825,22 @@ fn a_decoy_map_before_the_scenarios_own_is_never_what_is_checked() {
         "{sources:?}"
     );
 }
+
+/// A repeated id is one shared copy in its E0201 and the related first definition (issue 19:
+/// 100,000 repeated ids held 200,000 copies of their ids), and both name it.
+#[test]
+fn a_repeated_id_is_shared_by_its_diagnostic_and_first_definition() {
+    let (mut scenario, map) = fontenoy();
+    let first = scenario.armies[0].units[0].id.clone();
+    scenario.armies[0].units[1].id = first.clone();
+    let diagnostics = validate_documents(&scenario, &map, &Options::editor());
+    let d = diagnostics
+        .iter()
+        .find(|d| d.code == Code::E0201)
+        .expect("the repeated id is reported");
+    let subject = d.subject.as_ref().expect("a subject");
+    let related = d.related[0].subject.as_ref().expect("a related subject");
+    assert_eq!(&**subject, first.as_str());
+    assert!(std::sync::Arc::ptr_eq(subject, related));
+    assert_eq!(d.related[0].message, "first defined here, as a unit");
+}
