@@ -68,11 +68,18 @@ impl SourceFile {
 
     /// 1-based line and character column of a byte offset (clamped to the text).
     pub fn line_column(&self, byte: usize) -> (usize, usize) {
-        let byte = self.floor_char_boundary(byte.min(self.text.len()));
-        let line = self.line_starts.partition_point(|&start| start <= byte);
-        let start = self.line_starts[line - 1];
+        let (byte, line, start) = self.line_of(byte);
         let column = self.text[start..byte].chars().count() + 1;
         (line, column)
+    }
+
+    /// The byte offset clamped to the text and to a character's start, its 1-based line and
+    /// that line's first byte: what [`line_column`](Self::line_column) counts the column
+    /// from, for a caller counting many columns on one line in order.
+    pub fn line_of(&self, byte: usize) -> (usize, usize, usize) {
+        let byte = self.floor_char_boundary(byte.min(self.text.len()));
+        let line = self.line_starts.partition_point(|&start| start <= byte);
+        (byte, line, self.line_starts[line - 1])
     }
 
     fn floor_char_boundary(&self, mut byte: usize) -> usize {
