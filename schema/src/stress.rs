@@ -336,7 +336,9 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
                 id: Id::from(format!("leader-{corps_index:03}")),
                 name: format!("General {corps_index}"),
                 activation: 3,
-                radius_hexes: Some(side + 2),
+                // A corps block wider than the schema's bound (a huge battle) keeps the bound:
+                // its far corners are then out of command, never an out-of-range radius (E0105).
+                radius_hexes: Some((side + 2).min(crate::bounds::RADIUS_HEXES.max)),
                 always_in_command: false,
                 placement: Placement::Hex(grid.name(centre)),
                 allow: Vec::new(),

@@ -88,6 +88,26 @@ fn schemas_are_draft_2020_12_with_value_constraints() {
 }
 
 #[test]
+fn the_stress_battle_keeps_the_schemas_bounds_however_many_units_a_corps_has() {
+    // `stress --size 999x999 --units 359000` gave each corps a 60-hex-wide block and its leader a
+    // radius of 62 (the schema's bound is 50): the benchmarks' own file failed E0105.
+    for units in [4, 3_600, 10_000] {
+        let (_, scenario) = bataille_schema::stress::generate(
+            bataille_schema::stress::StressSize {
+                columns: 200,
+                rows: 200,
+                units,
+                corps: 2,
+            },
+            "m.ron",
+        );
+        let value = serde_json::to_value(scenario).unwrap();
+        let violations = bataille_schema::json_schema::check(DocumentKind::Scenario, &value);
+        assert!(violations.is_empty(), "{units} units: {violations:?}");
+    }
+}
+
+#[test]
 fn the_schema_rejects_out_of_range_values() {
     use serde_json::json;
     let mut value = serde_json::to_value(
