@@ -25,20 +25,14 @@ use map_pages::{MapParts, map_section, overview};
 use sheets::counter_sheets;
 pub use sheets::{SheetGrid, sheet_grid};
 
-use std::collections::HashSet;
-use std::fmt::Write as _;
-
 use bataille_render::symbology::{self, Drawing};
-use bataille_render::text::{Anchor, Face, TextStyle, text_width};
+use bataille_render::text::{Anchor, Face, TextStyle};
 use bataille_render::tiny_skia::{PathBuilder, Rect, Transform};
 use bataille_render::{Layout, RenderOptions};
-use bataille_schema::map::{HexsideType, OverlaySymbol};
-use bataille_schema::{HexIndex, Map, Scenario};
+use bataille_schema::{Map, Scenario};
 
 use crate::ExportError;
-use crate::counters::{Counter, counters, marker_counters, replacement_counters};
-use crate::language::fill;
-use words::{Words, words};
+use words::words;
 
 /// Drawing units per millimetre.
 const UNITS: f32 = 10.0;

@@ -2,9 +2,22 @@
 //! map cut into sheets (each section with its overlap, registration marks and its name), each
 //! drawing only its own part of the map.
 
-// The kit's units, styles, drawing helpers and imports (this is part of the kit).
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use bataille_render::symbology::{self, Drawing};
+use bataille_render::text::{Face, TextStyle, text_width};
+use bataille_render::tiny_skia::{PathBuilder, Transform};
+use bataille_render::{Layout, RenderOptions};
+use bataille_schema::map::{HexsideType, OverlaySymbol};
+use bataille_schema::{HexIndex, Map, Scenario};
+
+use super::words::Words;
+use super::{
+    GREY, INK, LEFT, MARGIN, MARK, Page, PageKind, UNITS, charts, line_mm, mm_group, pdf,
+    rect_path, text,
+};
+use crate::language::fill;
 
 /// How the map is cut into sheets: the paper's way round that needs fewer sheets, and the
 /// map centred on the sheets' whole area, so that no sheet is left mostly blank.

@@ -1,9 +1,16 @@
 //! The kit's counter sheets: fronts, then the backs mirrored so that they fall on the fronts,
 //! on a grid symmetric about the page's middle.
 
-// The kit's units, styles, drawing helpers and imports (this is part of the kit).
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use bataille_render::symbology::Drawing;
+use bataille_render::text::{Face, text_width};
+use bataille_schema::{Map, Scenario};
+
+use super::words::Words;
+use super::{
+    LEFT, MARGIN, Page, PageKind, Paper, PrintOptions, UNITS, charts, mm_group, text, translate,
+};
+use crate::counters::{Counter, counters, marker_counters, replacement_counters};
+use crate::language::fill;
 
 /// Where the counters go on a sheet: columns and rows, the pitch, the first counter's top-left.
 pub struct SheetGrid {
