@@ -9,12 +9,12 @@ pub(crate) use sides::sides_and_layout;
 
 use std::collections::hash_map::Entry;
 
-use foldhash::{HashMap, HashMapExt};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use bataille_schema::scenario::{ItemAt, Owner, Placement, Zone};
 
 use crate::codes::Code;
-use crate::context::{Ctx, SCENARIO, key_pointer};
+use crate::context::{Counter, CounterRole, Ctx, SCENARIO, key_pointer};
 use crate::diagnostic::{Diagnostic, Related};
 
 /// Every id of the scenario lives in one namespace (armies, commanders, corps, line leaders,
@@ -404,26 +404,57 @@ fn owner(ctx: &mut Ctx<'_>, zone: &Zone, pointer: String, owner: &Owner, verb: &
     ctx.push(d.subject(zone.id.as_str()));
 }
 
+/// The ids of one role of counter (units; or commanders and line leaders), hashed when a
+/// check first asks: only victory conditions and conversion rules name them, and a big
+/// battle's 5,000 units were hashed on every validation (issue 23).
+pub(super) struct LazyIds<'c, 'a> {
+    counters: &'c [Counter<'a>],
+    wanted: fn(CounterRole) -> bool,
+    set: std::cell::OnceCell<HashSet<&'a str>>,
+}
+
+impl<'c, 'a> LazyIds<'c, 'a> {
+    pub(super) fn units(counters: &'c [Counter<'a>]) -> Self {
+        Self::new(counters, |role| role == CounterRole::Unit)
+    }
+
+    pub(super) fn leaders(counters: &'c [Counter<'a>]) -> Self {
+        Self::new(counters, |role| role != CounterRole::Unit)
+    }
+
+    fn new(counters: &'c [Counter<'a>], wanted: fn(CounterRole) -> bool) -> Self {
+        Self {
+            counters,
+            wanted,
+            set: std::cell::OnceCell::new(),
+        }
+    }
+
+    pub(super) fn contains(&self, id: &str) -> bool {
+        self.set
+            .get_or_init(|| {
+                self.counters
+                    .iter()
+                    .filter(|c| (self.wanted)(c.role))
+                    .map(|c| c.id.as_str())
+                    .collect()
+            })
+            .contains(id)
+    }
+}
+
 /// The miniatures conversion rules (`miniatures[].convert[]`) name units, corps and armies: a
 /// name that is none of them makes the rule reach fewer counters than written, in silence.
 fn conversions(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
-    // Built only when a conversion names units (issue 23: hashed for every validation).
-    let units = std::cell::OnceCell::<HashMap<&str, ()>>::new();
-    let units = || {
-        units.get_or_init(|| {
-            s.armies
-                .iter()
-                .flat_map(|a| a.units.iter().map(|u| (u.id.as_str(), ())))
-                .collect()
-        })
-    };
+    let counters = std::sync::Arc::clone(&ctx.counters);
+    let units = LazyIds::units(&counters);
     for (m, used) in s.miniatures.iter().enumerate() {
         for (r, rule) in used.convert.iter().enumerate() {
             let base = format!("/miniatures/{m}/convert/{r}");
             let rule_name = format!("conversion rule {} of `{}`", r + 1, used.system);
             for (i, id) in rule.units.iter().enumerate() {
-                if !units().contains_key(id.as_str()) {
+                if !units.contains(id.as_str()) {
                     ctx.push(
                         Diagnostic::new(
                             Code::E0207,

@@ -6,7 +6,7 @@ use foldhash::{HashMap, HashMapExt};
 
 use bataille_schema::scenario::VictoryCondition;
 
-use super::known_list;
+use super::{LazyIds, known_list};
 use crate::codes::Code;
 use crate::context::{Ctx, SCENARIO};
 use crate::diagnostic::Diagnostic;
@@ -15,35 +15,10 @@ pub(super) fn victory(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
     let v = &s.victory;
     let known_armies = || known_list(s.armies.iter().map(|a| a.id.as_str()));
-    // The tables of ids, built only when a condition names a unit or a leader (the 5,000
-    // units of a big battle were hashed for every validation, issue 23).
-    let units = std::cell::OnceCell::<HashMap<&str, ()>>::new();
-    let units = || {
-        units.get_or_init(|| {
-            s.armies
-                .iter()
-                .flat_map(|a| a.units.iter().map(|u| (u.id.as_str(), ())))
-                .collect()
-        })
-    };
-    let leaders = std::cell::OnceCell::<HashMap<&str, ()>>::new();
-    let leaders = || {
-        leaders.get_or_init(|| {
-            s.armies
-                .iter()
-                .flat_map(|a| {
-                    a.commanders.iter().map(|c| c.id.as_str()).chain(
-                        a.corps
-                            .iter()
-                            .filter_map(|c| c.leader.as_ref().map(|l| l.id.as_str())),
-                    )
-                })
-                .map(|id| (id, ()))
-                .collect()
-        })
-    };
+    let counters = std::sync::Arc::clone(&ctx.counters);
+    let (units, leaders) = (LazyIds::units(&counters), LazyIds::leaders(&counters));
     for (i, objective) in v.unit_objectives.iter().enumerate() {
-        if !units().contains_key(objective.unit.as_str()) {
+        if !units.contains(objective.unit.as_str()) {
             ctx.push(
                 Diagnostic::new(
                     Code::E0207,
@@ -76,7 +51,7 @@ pub(super) fn victory(ctx: &mut Ctx<'_>) {
         }
     }
     for (i, loss) in v.leader_losses.iter().enumerate() {
-        if !leaders().contains_key(loss.leader.as_str()) {
+        if !leaders.contains(loss.leader.as_str()) {
             ctx.push(
                 Diagnostic::new(
                     Code::E0205,
