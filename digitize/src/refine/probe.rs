@@ -89,11 +89,7 @@ pub(super) fn find_line(
     gap_px: f64,
 ) -> Option<(f64, f32)> {
     let step = (window_px / 60.0).max(0.5);
-    // The profile reaches `gap` beyond the window on both sides, so that the ridge (which
-    // reads the paper `gap` away) is looked for over the whole window: read only within it,
-    // a narrow window (±3 px) searched ±1 px, and a line 2 px from where a start put it (a
-    // corner of the sheet the first rounds fitted poorly) was never found again.
-    let n = ((window_px + gap_px) / step).ceil() as i64;
+    let n = (window_px / step).ceil() as i64;
     let along_n = ((2.0 * half_along_px).ceil() as i64).clamp(3, 24);
     let mut profile: Vec<Lab> = Vec::with_capacity((2 * n + 1) as usize);
     for k in -n..=n {
