@@ -187,6 +187,24 @@ impl Code {
             _ => &[],
         }
     }
+
+    /// The fields this code's check reads beyond its subject, by document and JSON pointer.
+    /// When the JSON Schema refuses one of them (an E0105 at that field or inside it), what
+    /// the check would then say follows from the refused value and is not reported: a game of
+    /// `turns: 0` does not make every reinforcement late (E0508), hex names of zero digits do
+    /// not put every hex, zone, entry and placement off the map (one map gave 345 errors
+    /// after its one E0105). `suppressions::finish` drops them, as it drops the followers of
+    /// an unknown name ([`Code::follows_from`]).
+    pub fn reads(self) -> &'static [(bataille_schema::DocumentKind, &'static str)] {
+        use Code::*;
+        use bataille_schema::DocumentKind::{Map, Scenario};
+        match self {
+            E0508 | E0512 => &[(Scenario, "/turns")],
+            E0503 | E0505 | E0507 | E0509 | E0514 | E0601 | E0602 | E0605 | E0606 | E0611
+            | E0612 => &[(Map, "/grid")],
+            _ => &[],
+        }
+    }
 }
 
 /// Codes no longer reported, with the code that replaced them. Their numbers are never reused.

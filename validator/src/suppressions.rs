@@ -64,8 +64,10 @@ pub(crate) fn unknown_code(document: DocumentKind, pointer: String, code: &str) 
 }
 
 /// Drops each diagnostic that follows from an unknown name reported about the same subject
-/// ([`Code::follows_from`]): one report per cause, whichever check would repeat it.
+/// ([`Code::follows_from`]), or from a field the JSON Schema refused that its check reads
+/// ([`Code::reads`]): one report per cause, whichever check would repeat it.
 fn without_cascades(out: &mut Vec<Diagnostic>) {
+    without_refused_fields(out);
     let causes: std::collections::HashSet<(std::sync::Arc<str>, Code)> = out
         .iter()
         .filter(|d| {
@@ -88,6 +90,39 @@ fn without_cascades(out: &mut Vec<Diagnostic>) {
             .iter()
             .any(|cause| causes.contains(&(std::sync::Arc::clone(subject), *cause)))
     });
+}
+
+/// Drops each diagnostic whose check reads a field the JSON Schema refused ([`Code::reads`]).
+/// Linear: each E0105 is tested against the few fields the codes read, then each diagnostic
+/// against the fields found refused.
+fn without_refused_fields(out: &mut Vec<Diagnostic>) {
+    let inside = |pointer: &str, field: &str| {
+        pointer
+            .strip_prefix(field)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
+    let mut read: Vec<(DocumentKind, &'static str)> = Code::ALL
+        .iter()
+        .flat_map(|code| code.reads())
+        .copied()
+        .collect();
+    read.sort_unstable();
+    read.dedup();
+    let mut refused: Vec<(DocumentKind, &'static str)> = Vec::new();
+    for d in out.iter().filter(|d| d.code == Code::E0105) {
+        for &(document, field) in &read {
+            if d.document == document
+                && inside(&d.pointer, field)
+                && !refused.contains(&(document, field))
+            {
+                refused.push((document, field));
+            }
+        }
+    }
+    if refused.is_empty() {
+        return;
+    }
+    out.retain(|d| !d.code.reads().iter().any(|field| refused.contains(field)));
 }
 
 pub(crate) fn matches_code(list: &[String], code: Code) -> bool {
