@@ -92,7 +92,16 @@ fn walk(
     Ok(())
 }
 
-/// A path for display and output: forward slashes on every platform.
-pub fn display(path: &Path) -> String {
+/// A path as machine-readable output holds it (JSON, SARIF): forward slashes on every
+/// platform, every character kept (the format escapes what it must).
+pub fn portable(path: &Path) -> String {
     path.display().to_string().replace('\\', "/")
+}
+
+/// A path for a person's terminal: [`portable`], with every character a terminal would obey
+/// or hide shown escaped ([`crate::terminal::escape`]), the line feed too. `say!` and `tell!`
+/// keep the line feeds of the command's own message, so a path is escaped here, once for
+/// every message that names a file: a file named `x\nerror: …` cannot fake a line.
+pub fn display(path: &Path) -> String {
+    crate::terminal::escape(&portable(path))
 }

@@ -40,10 +40,8 @@ pub fn run(args: &FmtArgs) -> Outcome {
                         || files::display(&refused.report.path),
                         crate::output::place,
                     );
-                    tell!(
-                        "error: {place}: {}\n  = note: {NEVER_LOSES}",
-                        crate::terminal::escape(&d.message)
-                    );
+                    tell!("error: {place}: {}", d.message);
+                    tell!("  = note: {NEVER_LOSES}");
                 }
                 outcome = outcome.max(Outcome::Failed);
                 continue;
@@ -52,10 +50,8 @@ pub fn run(args: &FmtArgs) -> Outcome {
         let text = match canonical(parsed, &source) {
             Ok(text) => text,
             Err(why) => {
-                tell!(
-                    "error: {}\n  = note: {NEVER_LOSES}",
-                    crate::terminal::escape(&why)
-                );
+                tell!("error: {why}");
+                tell!("  = note: {NEVER_LOSES}");
                 outcome = outcome.max(Outcome::Failed);
                 continue;
             }

@@ -44,11 +44,8 @@ pub fn run(args: &SchemaArgs) -> Outcome {
                     schema_value(kind),
                 );
             }
-            match serde_json::to_string_pretty(&serde_json::Value::Object(all)) {
-                Ok(text) => {
-                    say!("{text}");
-                    Outcome::Clean
-                }
+            match crate::terminal::say_json(&serde_json::Value::Object(all)) {
+                Ok(()) => Outcome::Clean,
                 Err(error) => {
                     tell!("error: {error}");
                     Outcome::CouldNotRun

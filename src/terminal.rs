@@ -104,37 +104,39 @@ impl Escaped {
     }
 }
 
-/// Prints a line on standard output, escaped ([`escape_lines`]); a closed pipe (`| head`)
-/// ends the command quietly.
+/// Prints one line on standard output, escaped ([`escape`]: a line feed too, whether the
+/// format or a file's text holds it, so a name or a file name holding `\nerror: …` cannot
+/// fake a line); a closed pipe (`| head`) ends the command quietly. A message of several lines
+/// is several calls.
 macro_rules! say {
     ($($arg:tt)*) => {
         $crate::terminal::write_out(&format!($($arg)*))
     };
 }
 
-/// Prints a line on standard error, escaped ([`escape_lines`]).
+/// Prints one line on standard error, escaped ([`escape`], line feeds too, as [`say!`]).
 macro_rules! tell {
     ($($arg:tt)*) => {
         $crate::terminal::write_err(&format!($($arg)*))
     };
 }
 
-/// Writes a line to standard output through [`escape_lines`]. A reader that went away
+/// Writes a line to standard output through [`escape`]. A reader that went away
 /// (`| head`) ends the process quietly with success, as `cat` and `grep` do, instead of a
 /// panic ("failed printing to stdout: Broken pipe").
 pub fn write_out(line: &str) {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
-    let written = writeln!(out, "{}", escape_lines(line)).and_then(|()| out.flush());
+    let written = writeln!(out, "{}", escape(line)).and_then(|()| out.flush());
     if let Err(error) = written {
         quit_on_closed_pipe(&error);
     }
 }
 
-/// Writes a line to standard error through [`escape_lines`].
+/// Writes a line to standard error through [`escape`].
 pub fn write_err(line: &str) {
     use std::io::Write as _;
-    let _ = writeln!(std::io::stderr().lock(), "{}", escape_lines(line));
+    let _ = writeln!(std::io::stderr().lock(), "{}", escape(line));
 }
 
 /// Ends the process quietly when standard output was closed by its reader; otherwise nothing.

@@ -125,6 +125,66 @@ impl Club {
     }
 }
 
+/// No line a command prints starts with what a file's text forged.
+#[track_caller]
+fn no_forged_line(run: &Run, forged: &str) {
+    for line in run.all().lines() {
+        assert!(
+            !line.starts_with(forged),
+            "a line feed from a file started a line of its own:\n{}",
+            run.all()
+        );
+    }
+}
+
+/// A line feed in a name (which E0123 lets through: names may hold one) or in a file name
+/// reaches the terminal escaped, whatever prints it: `table`'s summary (the system's name),
+/// `fmt --check`'s list of files, the `wrote` line of `print` and `export`. Before, `say!` and
+/// `tell!` kept the line feeds of the file text they printed, so a system named
+/// `Age\nerror: …` printed a line `error: …` of its own.
+#[test]
+fn a_line_feed_from_a_file_never_starts_a_line_on_the_terminal() {
+    let club = Club::new();
+    club.edit(
+        SYSTEM,
+        "name: \"Age of Honor\"",
+        "name: \"Age\\nerror: FORGED by the system\"",
+    );
+    let table = club.run(&[
+        "table",
+        SCENARIO,
+        "--system",
+        "age-of-honor",
+        "--figures",
+        "15mm",
+        "--out",
+        "plan.svg",
+    ]);
+    assert_eq!(table.code, 0, "{}", table.all());
+    assert!(
+        table.stdout.contains("Age\\u{a}error: FORGED"),
+        "{}",
+        table.all()
+    );
+    no_forged_line(&table, "error: FORGED");
+
+    let named = "scenarios/odd\nerror: FORGED by a file name.ron";
+    let text = club.read(SCENARIO);
+    club.write(named, text.replacen("    turns: 10", "turns: 10", 1));
+    let check = club.run(&["fmt", "--check", named]);
+    assert_eq!(check.code, 1, "{}", check.all());
+    assert!(check.stdout.contains("odd\\u{a}error"), "{}", check.all());
+    no_forged_line(&check, "error: FORGED");
+
+    let out = "kit\nerror: FORGED by --out.pdf";
+    let print = club.run(&["print", SCENARIO, "--out", out]);
+    assert_eq!(print.code, 0, "{}", print.all());
+    no_forged_line(&print, "error: FORGED");
+    let vassal = club.run(&["export", "--vassal", SCENARIO, "--out", out]);
+    assert!(vassal.code != 0 || !vassal.all().is_empty());
+    no_forged_line(&vassal, "error: FORGED");
+}
+
 /// One refused value is one diagnostic: a field the JSON Schema refuses (E0105) is not then
 /// blamed again by every check that reads it. `turns: 0` gave an E0508 for each of 19
 /// reinforcements; hex names of zero digits gave 345 errors (every hex, zone, entry and

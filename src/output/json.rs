@@ -47,7 +47,7 @@ struct JsonRelated<'a> {
 fn related(r: &Related) -> JsonRelated<'_> {
     JsonRelated {
         message: &r.message,
-        file: r.span.as_ref().map(|s| files::display(&s.file)),
+        file: r.span.as_ref().map(|s| files::portable(&s.file)),
         line: r.span.as_ref().map(|s| s.line),
         column: r.span.as_ref().map(|s| s.column),
         hex: r.hex.as_deref(),
@@ -63,7 +63,7 @@ fn diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
         code: d.code.as_str(),
         message: &d.message,
         help: d.help.as_deref(),
-        file: span.map(|s| files::display(&s.file)),
+        file: span.map(|s| files::portable(&s.file)),
         line: span.map(|s| s.line),
         column: span.map(|s| s.column),
         end_line: span.map(|s| s.end_line),

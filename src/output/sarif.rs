@@ -14,7 +14,7 @@ use crate::results::Results;
 
 /// A relative path as a URI reference: `/` separators, unsafe bytes percent-encoded.
 fn uri(span: &Span) -> String {
-    let path = files::display(&span.file);
+    let path = files::portable(&span.file);
     let mut out = String::new();
     for byte in path.bytes() {
         if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
