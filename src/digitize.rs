@@ -320,9 +320,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .collect(),
     };
     let name = samples.name.clone().unwrap_or_else(|| {
+        // A file name may hold what no name may (a control character): left out.
         args.scan
             .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+            .map(|s| {
+                s.to_string_lossy()
+                    .chars()
+                    .filter(|c| !bataille_schema::markup::unprintable(*c))
+                    .collect::<String>()
+            })
+            .filter(|name| !name.trim().is_empty())
             .unwrap_or_else(|| "Digitised map".to_owned())
     });
     let mut map = Map {
@@ -360,6 +367,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     map.canonicalize();
     let text = bataille_schema::io::map_into_string(map)
         .with_context(|| format!("writing {}", args.out.display()))?;
+    check_legend(&text, args)?;
     // Never over the scan, the calibration or the samples it read.
     let mut outputs =
         bataille_schema::files::Outputs::guarding([&args.scan, &args.calibration, &args.samples]);
@@ -372,4 +380,43 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .map_err(|error| anyhow::Error::new(error).context("cannot write the report"))?,
     }
     Ok(())
+}
+
+/// digitize never writes a map that the door refuses for what the samples file gave it: the
+/// map's name and legend (terrain and hexside types: names, colours, codes) go through the
+/// door's checks before anything is written, and a refusal is located in the samples file,
+/// whose legend has the map's shape (`/terrain/c/colour` there as in the map). A legend colour
+/// `"/><script>…` or a name beyond the shared length made a map that `validate` refused.
+fn check_legend(text: &str, args: &Args) -> anyhow::Result<()> {
+    let report = bataille_validator::validate_source(
+        bataille_schema::SourceFile::new(&args.out, text.to_owned()),
+        &bataille_validator::Options::default(),
+    );
+    let from_samples = |pointer: &str| {
+        ["/name", "/terrain", "/hexside_types"].iter().any(|field| {
+            pointer
+                .strip_prefix(field)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+    };
+    let refused = report.diagnostics.iter().find(|d| {
+        d.severity == bataille_validator::Severity::Error && d.code.group() == "structure"
+    });
+    match refused {
+        None => Ok(()),
+        Some(d) if !from_samples(&d.pointer) => Err(anyhow!(
+            "{}: the map would be refused, so it is not written: {}",
+            crate::files::display(&args.out),
+            d.message
+        )),
+        Some(d) => Err(bataille_digitize::files::located(
+            &args.samples,
+            &d.pointer,
+            format!(
+                "{} (the samples file gives the map its name and legend: the map would be refused, so it is not written)",
+                d.message
+            ),
+        )
+        .into()),
+    }
 }

@@ -236,3 +236,82 @@ fn a_refused_field_is_reported_once_not_by_every_check_reading_it() {
         .collect();
     assert!(codes.iter().any(|c| c == "E0204"), "{codes:?}");
 }
+
+/// A 100 × 100 px PNG of one colour.
+fn plain_png() -> Vec<u8> {
+    let picture = image::RgbImage::from_pixel(100, 100, image::Rgb([200, 180, 140]));
+    let mut bytes = Vec::new();
+    image::DynamicImage::ImageRgb8(picture)
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .expect("png");
+    bytes
+}
+
+const CALIBRATION: &str = "Calibration(grid: (orientation: Flat, shifted: Odd, first_column: 1, first_row: 1, columns: 4, rows: 4, hex_names: (column_digits: 2, row_digits: 2)), fit: Affine, points: [(hex: \"0101\", x: 10.0, y: 10.0), (hex: \"0401\", x: 70.0, y: 20.0), (hex: \"0104\", x: 10.0, y: 70.0), (hex: \"0404\", x: 70.0, y: 80.0)])";
+
+/// The samples file gives a digitised map its legend (terrain names and colours) and its
+/// name: what the door would refuse there is refused by digitize, located in the samples
+/// file, and no map is written. Before, a terrain named with an ESC, a colour
+/// `"/><script>…` or a 300-character name went into a map that `validate` then refused, and
+/// digitize exited 0.
+#[test]
+fn digitize_writes_no_map_the_door_would_refuse_for_its_legend() {
+    let club = Club::new();
+    club.write("scan.png", plain_png());
+    club.write("c.ron", CALIBRATION);
+    let long = "x".repeat(300);
+    for (samples, line) in [
+        (
+            "Samples(terrain: {\"c\": (name: \"Cl\\u{1b}[2Jear\", colour: \"#ffffff\")}, samples: {\"c\": [\"0101\"]})".to_owned(),
+            1,
+        ),
+        (
+            "Samples(\n  terrain: {\"c\": (name: \"Clear\",\n    colour: \"\\\"/><script>x</script>\")},\n  samples: {\"c\": [\"0101\"]})".to_owned(),
+            3,
+        ),
+        (
+            format!("Samples(name: \"{long}\", terrain: {{\"c\": (name: \"Clear\", colour: \"#ffffff\")}}, samples: {{\"c\": [\"0101\"]}})"),
+            1,
+        ),
+    ] {
+        club.write("s.ron", &samples);
+        let run = club.run(&[
+            "digitize",
+            "scan.png",
+            "--calibration",
+            "c.ron",
+            "--samples",
+            "s.ron",
+            "--out",
+            "maps/digitised.ron",
+        ]);
+        assert_eq!(run.code, 1, "{samples}\n{}", run.all());
+        assert!(
+            run.stderr.contains(&format!("s.ron:{line}:")),
+            "located in the samples file: {}",
+            run.all()
+        );
+        assert!(!club.path("maps/digitised.ron").exists(), "{samples}");
+    }
+    // The legend corrected, the map is written and the door takes it.
+    club.write(
+        "s.ron",
+        "Samples(terrain: {\"c\": (name: \"Clear\", colour: \"#ffffff\")}, samples: {\"c\": [\"0101\"]})",
+    );
+    let run = club.run(&[
+        "digitize",
+        "scan.png",
+        "--calibration",
+        "c.ron",
+        "--samples",
+        "s.ron",
+        "--out",
+        "maps/digitised.ron",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let validate = club.run(&["validate", "maps/digitised.ron"]);
+    assert_eq!(validate.code, 0, "{}", validate.all());
+}

@@ -102,8 +102,24 @@ fn read<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, FileError> {
     parse(&name, &text)
 }
 
-/// Parses RON text with the schema's options (depth limit, implicit `Some`).
+/// Parses RON text with the schema's options (depth limit, implicit `Some`), after the checks
+/// every document gets ([`bataille_schema::reading::sanity`]: no key given twice, no number
+/// that is not finite, no control character in any text), located where they are found: a
+/// samples legend naming a terrain `Cl\u{1b}[2Jear` made a map the door then refused.
 pub fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<T, FileError> {
+    let source = bataille_schema::SourceFile::new(name, text.to_owned());
+    if let Err(error) = bataille_schema::reading::sanity(&source) {
+        let (line, column) = error
+            .location()
+            .map_or((1, 1), |location| (location.line, location.column));
+        return Err(FileError::Syntax {
+            path: name.to_owned(),
+            line,
+            column,
+            message: error.message(),
+        });
+    }
+    drop(source);
     bataille_schema::io::ron_options()
         .from_str(text)
         .map_err(|error: ron::error::SpannedError| FileError::Syntax {
@@ -145,7 +161,7 @@ pub fn read_calibration(path: &Path) -> Result<CalibrationFile, FileError> {
 
 /// An error located at the value of a pointer in the file (read again, through the same bounded
 /// reader as every file: this is rare).
-fn located(path: &Path, pointer: &str, message: String) -> FileError {
+pub fn located(path: &Path, pointer: &str, message: String) -> FileError {
     let text = bataille_schema::files::read_text_limited(path, MAX_BYTES).unwrap_or_default();
     let source = bataille_schema::SourceFile::new(path, text);
     let span = bataille_schema::SpanIndex::build_for(&source.text, [pointer]).resolve(pointer);

@@ -297,8 +297,9 @@ pub(crate) fn locate(source: &SourceFile, pointer: &str) -> Box<Location> {
 
 /// What every document must be whatever its type (see [`crate::sanity`]): no key given twice,
 /// no number that is not finite, no unprintable character in any text. A syntax error is left
-/// to the typed parse, which reports it.
-pub(crate) fn sanity(source: &SourceFile) -> Result<(), LoadError> {
+/// to the typed parse, which reports it. Public for the RON files that are not documents
+/// (digitize's calibration and samples), which must be the same.
+pub fn sanity(source: &SourceFile) -> Result<(), LoadError> {
     match crate::sanity::walk(&source.text) {
         Err(error) => match &error.code {
             ron::Error::Message(message) if message.starts_with(crate::unique::DUPLICATE_KEY) => {
