@@ -315,3 +315,32 @@ fn digitize_writes_no_map_the_door_would_refuse_for_its_legend() {
     let validate = club.run(&["validate", "maps/digitised.ron"]);
     assert_eq!(validate.code, 0, "{}", validate.all());
 }
+
+/// An output of the longest name a file system allows is written like any other (its
+/// temporary file beside it got a name 12 bytes longer, past the 255 allowed, so `fmt` and
+/// every export failed on a legal name), and an output in a folder that does not exist says
+/// so, without the temporary file's random name.
+#[test]
+fn an_output_of_a_long_name_or_in_a_missing_folder_is_handled_by_the_writer() {
+    let club = Club::new();
+    let long = format!("scenarios/{}.ron", "k".repeat(251));
+    let text = club.read(SCENARIO);
+    club.write(&long, text.replacen("    turns: 10", "turns: 10", 1));
+    let run = club.run(&["fmt", &long]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert_eq!(club.read(&long), text, "formatted in place");
+    let kit = format!("{}.pdf", "k".repeat(251));
+    let run = club.run(&["print", SCENARIO, "--out", &kit]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(club.path(&kit).is_file());
+
+    let run = club.run(&["print", SCENARIO, "--out", "missing/folder/kit.pdf"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(
+        run.stderr
+            .contains("the folder missing/folder does not exist"),
+        "{}",
+        run.all()
+    );
+    assert!(!run.stderr.contains(".tmp"), "{}", run.all());
+}

@@ -384,10 +384,19 @@ fn temporary_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = target
+    // The target's name, cut to 200 bytes: the temporary's own name adds 12 (dot, dot, six
+    // random characters, `.tmp`), and a target of a legal 244-byte name got a temporary past
+    // the 255 a file system allows, so it could not be written at all.
+    let name: String = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "file".into());
+        .unwrap_or_else(|| "file".into())
+        .chars()
+        .scan(0, |bytes, c| {
+            *bytes += c.len_utf8();
+            (*bytes <= 200).then_some(c)
+        })
+        .collect();
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
@@ -397,7 +406,23 @@ fn temporary_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         // A new file gets the usual rw-rw-rw- less the umask; an old file's mode is set later.
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    builder.tempfile_in(dir)
+    builder.tempfile_in(dir).map_err(|error| {
+        // tempfile names its random file in its message (`at path "/…/.k.pdf.WtHKAA.tmp"`):
+        // the folder is what the person can correct.
+        let kind = error.kind();
+        let folder = crate::source::display_path(dir);
+        let why = match kind {
+            std::io::ErrorKind::NotFound => format!("the folder {folder} does not exist"),
+            _ => {
+                let cause = error
+                    .get_ref()
+                    .and_then(std::error::Error::source)
+                    .map_or_else(|| error.to_string(), ToString::to_string);
+                format!("{cause} (in the folder {folder})")
+            }
+        };
+        std::io::Error::new(kind, why)
+    })
 }
 
 /// A written temporary file given the old file's mode and owner, and flushed to disk.

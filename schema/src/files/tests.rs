@@ -136,3 +136,21 @@ fn a_streamed_output_is_all_or_nothing() {
     ));
     assert_eq!(files(), 2);
 }
+
+#[test]
+fn a_file_of_the_longest_legal_name_is_written_beside_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    // 255 bytes, the most a file system allows, some of them two-byte characters.
+    let name = format!("{}{}.ron", "é".repeat(100), "k".repeat(51));
+    assert_eq!(name.len(), 255);
+    let target = dir.path().join(&name);
+    write_atomic_bytes(&target, b"Map()", 16).unwrap();
+    assert_eq!(std::fs::read(&target).unwrap(), b"Map()");
+    write_atomic_bytes(&target, b"Map(x)", 16).unwrap();
+    assert_eq!(std::fs::read(&target).unwrap(), b"Map(x)");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary left"
+    );
+}
