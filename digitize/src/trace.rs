@@ -18,12 +18,19 @@
 //!    side and cutting its corners covers most of it; a road crossing it, a line through the
 //!    hex or a label covers a bin or two.
 //!
+//! 6. the ink joined to the user's marked hexsides (pieces end to end across gaps of up to
+//!    half a hex radius: a bridge, a label or a frame cuts a line's ink) is the line the user
+//!    marked, followed from there; ink of the same colour apart from it may be another line,
+//!    or letters and symbols (a title in the rivers' blue).
+//!
 //! The trace is trusted for a feature only when it finds that feature along the user's own
 //! marked hexsides (most of their length, on average) and not along most hexsides of the map.
 //! Then a hexside it covers along most of its length (or along some of it when the line runs
 //! on at both ends: a bridge or a label over it) carries the feature; a hexside it covers in
 //! part is for review; and a feature the patch model suggested where the traced ink never
-//! comes near, with no traced line at either end, is for review too.
+//! comes near, with no traced line at either end, is for review too. Where the patch model is
+//! sure of plain, only a water line joined to the marked hexsides, or running on at both ends
+//! to hexsides the patch model found carrying it, is painted; other traced ink is for review.
 //!
 //! The distance transform (chamfer 3-4) and the labelling (union-find) are a few lines here:
 //! `imageproc`, which has both, is not a dependency and would bring `nalgebra`, `rand` and
@@ -37,13 +44,15 @@ use bataille_schema::{Grid, HexIndex, Side};
 use rayon::prelude::*;
 
 use crate::calibrate::{Matrix, apply, invert, local_scale};
-use crate::colour::{Lab, delta_e, dominant, srgb_to_lab};
+use crate::colour::{Lab, delta_e, srgb_to_lab};
 use crate::scan::Scan;
 
 mod chain;
+mod ink;
 mod morphology;
 use chain::{agrees_with, goes_on};
-use morphology::{chamfer, long_components, marked_depth};
+use ink::feature_ink;
+use morphology::{chamfer, joined_to, long_components, marked_depth};
 
 /// A hexside feature of the legend with its marked hexsides.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -87,6 +96,9 @@ const NEAR_SIDE: f32 = 0.36;
 const THICK: f64 = 0.11;
 /// Connected ink whose extent is under this (hex radii) is a letter or a symbol.
 const MIN_LENGTH: f64 = 1.2;
+/// Pieces of a line this close (hex radii) are one line: a bridge, a label or a frame over
+/// it cuts its ink.
+const GAP: f64 = 0.5;
 /// Bins along a side.
 const BINS: u32 = 10;
 /// All the bins.
@@ -130,70 +142,14 @@ pub struct Trace {
     pub middle: Vec<Vec<f32>>,
     /// The same, of each feature's own ink only (which shade of a line).
     pub own: Vec<Vec<f32>>,
+    /// The same as `coverage`, of the ink joined to the feature's marked hexsides (one line
+    /// with them, across gaps of a bridge or a label).
+    pub joined: Vec<Vec<f32>>,
     /// Per feature (in the order of `samples.features`): the trace found it along its marked
     /// hexsides and not everywhere.
     pub reliable: Vec<bool>,
     /// Per feature, the ink read from its marked hexsides.
     pub inks: Vec<Option<Lab>>,
-}
-
-/// The ink of a feature: over the pixels near its marked hexsides (the middle 70 % of each,
-/// ±0.3 hex radius across), those over ΔE 15 from both hexes' colours and from the grid line's
-/// ink; their dominant colour.
-fn feature_ink(
-    scan: &Scan,
-    grid: &Grid,
-    m: &Matrix,
-    colours: &Colours,
-    hexsides: &[(HexIndex, Side)],
-) -> Option<Lab> {
-    let grid_ink = colours.grid_ink;
-    let mut pixels = Vec::new();
-    for &(index, side) in hexsides {
-        let Some([a, b]) = grid.side_corners(index, side) else {
-            continue;
-        };
-        let [a, b] = [a, b].map(|p| [f64::from(p[0]), f64::from(p[1])]);
-        let c = grid.centre(index);
-        let c = [f64::from(c[0]), f64::from(c[1])];
-        let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-        let out = [mid[0] - c[0], mid[1] - c[1]];
-        let l = out[0].hypot(out[1]).max(1e-9);
-        let out = [out[0] / l, out[1] / l];
-        let scale = local_scale(m, mid).max(1.0);
-        let steps = (0.7 * scale).ceil().max(4.0) as usize;
-        let across = (0.6 * scale).ceil().max(4.0) as usize;
-        let mut hexes: Vec<Lab> = Vec::new();
-        for h in [Some(index), grid.neighbour(index, side)]
-            .into_iter()
-            .flatten()
-        {
-            if let Some(colour) = (colours.hex)(h) {
-                hexes.push(colour);
-            }
-        }
-        for u in 0..=steps {
-            let f = 0.15 + 0.7 * u as f64 / steps as f64;
-            let p = [a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])];
-            for k in 0..=across {
-                let t = -0.3 + 0.6 * k as f64 / across as f64;
-                let q = apply(m, [p[0] + t * out[0], p[1] + t * out[1]]);
-                let Some(rgb) = scan.pixel_at(q[0], q[1]) else {
-                    continue;
-                };
-                let lab = srgb_to_lab(rgb);
-                if hexes.iter().all(|h| delta_e(lab, *h) > 15.0)
-                    && grid_ink.is_none_or(|g| delta_e(lab, g) > 15.0)
-                {
-                    pixels.push(lab);
-                }
-            }
-        }
-    }
-    if pixels.len() < 8 {
-        return None;
-    }
-    dominant(&mut pixels).map(|(lab, _)| lab)
 }
 
 /// Follows the features' inks over the scan (see the module's documentation), for the
@@ -220,6 +176,7 @@ pub fn trace(
         coverage: vec![vec![0.0; count]; hexsides.len()],
         middle: vec![vec![0.0; count]; hexsides.len()],
         own: vec![vec![0.0; count]; hexsides.len()],
+        joined: vec![vec![0.0; count]; hexsides.len()],
         reliable: vec![false; count],
         inks: inks.clone(),
     };
@@ -310,6 +267,7 @@ pub fn trace(
         })
         .collect();
     let mut kept = vec![false; w * h];
+    let mut network = vec![false; w * h];
     for g in (0..count).filter(|g| group[*g] == *g && inks[*g].is_some()) {
         let mask: Vec<bool> = cells
             .iter()
@@ -338,6 +296,11 @@ pub fn trace(
             .map(|i| mask[i] && near_core[i] > thick + 3)
             .collect();
         let long = long_components(&thin, w, h, MIN_LENGTH * unit);
+        let reach = (0.3 * unit).ceil() as usize;
+        let joined = joined_to(&long, w, h, &places, reach, (GAP * unit).round() as usize);
+        for (n, j) in network.iter_mut().zip(joined) {
+            *n |= j;
+        }
         for (l, keep) in kept.iter_mut().zip(long) {
             *l |= keep;
         }
@@ -351,6 +314,7 @@ pub fn trace(
         .collect();
     let all_sides = sides(grid.orientation);
     let mut bins = vec![vec![0u16; count]; hexsides.len()];
+    let mut joined_bins = vec![vec![0u16; count]; hexsides.len()];
     for y in 0..h {
         for x in 0..w {
             let i = y * w + x;
@@ -395,6 +359,9 @@ pub fn trace(
             let t = if canonical.0 == index { t } else { 1.0 - t };
             let bin = ((t * BINS as f32) as u32).min(BINS - 1);
             bins[s][f] |= 1 << bin;
+            if network[i] {
+                joined_bins[s][f] |= 1 << bin;
+            }
         }
     }
     // Coverage per feature, pooled over the features drawn alike: along the whole side, and
@@ -411,6 +378,10 @@ pub fn trace(
     let middle: Vec<Vec<f32>> = bins
         .iter()
         .map(|b| (0..count).map(|f| share(pooled(b, f), MIDDLE)).collect())
+        .collect();
+    let joined: Vec<Vec<f32>> = joined_bins
+        .iter()
+        .map(|b| (0..count).map(|f| share(pooled(b, f), ALL)).collect())
         .collect();
     let own: Vec<Vec<f32>> = bins
         .iter()
@@ -437,6 +408,7 @@ pub fn trace(
         coverage,
         middle,
         own,
+        joined,
         reliable,
         inks,
     }
@@ -544,7 +516,11 @@ pub fn apply_trace(
                 // A water line drawn as such, going on at both ends to hexsides the patch
                 // model found carrying it, overrules even a sure plain: the patch model learnt
                 // the line from a few hexsides and misses it where it is drawn otherwise.
-                let sure_plain = before[i].1 >= SURE_PLAIN && !(water && drawn_line);
+                // A water line joined to the user's marked hexsides (one line with them,
+                // across bridges and labels) along most of the side, its middle included.
+                let joined_line = trace.joined[i][f] >= FOUND && along;
+                let sure_plain =
+                    before[i].1 >= SURE_PLAIN && !(water && (drawn_line || joined_line));
                 if traced && (sure_plain || !(water || drawn_line)) {
                     decisions[i].confidence = decisions[i].confidence.min(REVIEW);
                 } else if traced {

@@ -10,6 +10,8 @@ use crate::classify::{ClassifyOptions, suggest_terrain};
 const PAPER: [u8; 3] = [236, 230, 205];
 const LINE: [u8; 3] = [90, 90, 90];
 const BLUE: [u8; 3] = [40, 90, 200];
+/// The hex the second river hugs (0702).
+const SECOND: HexIndex = HexIndex::new(6, 1);
 
 fn grid() -> Grid {
     Grid {
@@ -43,8 +45,9 @@ fn dot(img: &mut image::RgbImage, p: [f64; 2], r: f64, colour: [u8; 3]) {
 /// A printed sheet: grey grid lines, a blue river hugging four sides of hex 0403 a few
 /// pixels inside them (wiggling, cutting the corners, a bridge gap on one side), a blue
 /// label (letters) beside another hexside and a blue lake filling hex 0806.
-/// The river is drawn `river_px` pixels either side of its middle.
-fn sheet_with(m: &Matrix, river_px: f64) -> Scan {
+/// The river is drawn `river_px` pixels either side of its middle; with `second`, a second
+/// river of the same ink, apart from the first, hugs hex 0702 likewise.
+fn sheet_with(m: &Matrix, river_px: f64, second: bool) -> Scan {
     let grid = grid();
     let mut img = image::RgbImage::from_pixel(420, 330, image::Rgb(PAPER));
     let at = |p: [f64; 2]| apply(m, p);
@@ -76,21 +79,27 @@ fn sheet_with(m: &Matrix, river_px: f64) -> Scan {
             }
         }
     }
-    // The river: around hex 0403 (index 3, 2) at 0.68 of its radius, wiggling.
-    let river = HexIndex::new(3, 2);
-    let [cx, cy] = grid.centre(river);
-    let (cx, cy) = (f64::from(cx), f64::from(cy));
-    for s in 0..=400 {
-        // From the north-west corner's angle through north, north-east, south-east, south.
-        let angle = (-120.0 + 240.0 * f64::from(s) / 400.0f64).to_radians();
-        let wiggle = 0.04 * (f64::from(s) * 0.3).sin();
-        let r = 0.68 + wiggle;
-        let p = [cx + r * angle.cos(), cy + r * angle.sin()];
-        // A bridge: a gap a fifth of the way along the north-east side.
-        if (130..=142).contains(&s) {
-            continue;
+    // The river: around hex 0403 (index 3, 2) at 0.68 of its radius, wiggling, with a bridge
+    // gap a fifth of the way along its north-east side; the second, around 0702 (index 6, 1),
+    // without one.
+    let mut rivers = vec![(HexIndex::new(3, 2), true)];
+    if second {
+        rivers.push((SECOND, false));
+    }
+    for (river, bridged) in rivers {
+        let [cx, cy] = grid.centre(river);
+        let (cx, cy) = (f64::from(cx), f64::from(cy));
+        for s in 0..=400 {
+            // From the north-west corner's angle through north, north-east, south-east, south.
+            let angle = (-120.0 + 240.0 * f64::from(s) / 400.0f64).to_radians();
+            let wiggle = 0.04 * (f64::from(s) * 0.3).sin();
+            let r = 0.68 + wiggle;
+            let p = [cx + r * angle.cos(), cy + r * angle.sin()];
+            if bridged && (130..=142).contains(&s) {
+                continue;
+            }
+            dot(&mut img, at(p), river_px, BLUE);
         }
-        dot(&mut img, at(p), river_px, BLUE);
     }
     // A label: letters beside hexside 0206/N.
     let [lx, ly] = grid.centre(HexIndex::new(1, 5));
@@ -117,18 +126,21 @@ fn traced_sheet_as(
     water: bool,
     symbol: HexsideSymbol,
 ) -> (Grid, [Line; 1], Trace, Vec<(HexIndex, Side)>) {
-    traced_sheet_with(water, symbol, 1.6)
+    traced_sheet_with(water, symbol, 1.6, false)
 }
 
+/// With `second`, the sheet has the second river and the line is marked on it (0702's N and
+/// S), not on the river round 0403.
 fn traced_sheet_with(
     water: bool,
     symbol: HexsideSymbol,
     river_px: f64,
+    second: bool,
 ) -> (Grid, [Line; 1], Trace, Vec<(HexIndex, Side)>) {
     let grid = grid();
     let m = [30.0, 0.0, 30.0, 0.0, 30.0, 30.0, 0.0, 0.0, 1.0];
-    let scan = sheet_with(&m, river_px);
-    let river = HexIndex::new(3, 2);
+    let scan = sheet_with(&m, river_px, second);
+    let river = if second { SECOND } else { HexIndex::new(3, 2) };
     let terrain_samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::from([
         (
             ".".to_owned(),
@@ -164,7 +176,9 @@ fn traced_sheet_with(
 
 #[test]
 fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lakes_are_not_lines() {
-    let (grid, lines, trace, hexsides) = traced_sheet();
+    // The line is marked on the second river (0702's N and S); the river round 0403 is the
+    // same ink apart from it.
+    let (grid, lines, trace, hexsides) = traced_sheet_with(true, HexsideSymbol::River, 1.6, true);
     let river = HexIndex::new(3, 2);
     let side = |name: &str| grid.parse_hexside(name).unwrap();
     assert_eq!(trace.reliable, [true]);
@@ -191,13 +205,25 @@ fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lak
             "the lake's {side:?}"
         );
     }
-    // As suggestions: the two unmarked river sides carry it, nothing else.
-    // As suggestions: where the patch model was unsure (plain at 0.4), the two unmarked river
-    // sides carry it, nothing else; where it was sure of plain (0.9), they are for review.
-    let expected: Vec<String> = [Side::NE, Side::SE]
-        .iter()
-        .map(|s| grid.hexside_ref(river, *s).to_string())
-        .collect();
+    // As suggestions: where the patch model was unsure (plain at 0.4), the unmarked sides of
+    // each river carry it (0702's NE and SE, 0403's N, NE, SE and S), nothing else. Where it was sure of plain (0.9), the marked
+    // river's still carry it (the user marked that line: the trace follows it from there),
+    // the other river's are for review (ink of that colour apart from what the user marked
+    // may be letters or a symbol).
+    let names = |hex: HexIndex, sides: &[Side]| -> Vec<String> {
+        let mut v: Vec<String> = sides
+            .iter()
+            .map(|s| grid.hexside_ref(hex, *s).to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let joined = names(SECOND, &[Side::NE, Side::SE]);
+    let apart = names(river, &[Side::N, Side::NE, Side::SE, Side::S]);
     for (plain, painted) in [(0.4, true), (0.9, false)] {
         let mut decisions: Vec<Decision> = hexsides
             .iter()
@@ -224,14 +250,14 @@ fn a_river_drawn_beside_the_sides_is_followed_across_a_bridge_and_labels_and_lak
                 .map(|(h, _)| grid.hexside_ref(h.0, h.1).to_string())
                 .collect()
         };
-        let found = named(&|d| d.feature.is_some());
-        let review = named(&|d| d.confidence < 0.25);
+        let found = sorted(named(&|d| d.feature.is_some()));
+        let review = sorted(named(&|d| d.confidence < 0.25));
         if painted {
-            assert_eq!(found, expected);
+            assert_eq!(found, sorted([apart.clone(), joined.clone()].concat()));
             assert!(review.is_empty(), "{review:?}");
         } else {
-            assert!(found.is_empty(), "{found:?}");
-            assert_eq!(review, expected);
+            assert_eq!(found, joined);
+            assert_eq!(review, apart);
         }
     }
 }
@@ -241,7 +267,7 @@ fn a_river_drawn_as_a_wide_band_is_a_line_and_the_lake_still_a_blob() {
     // The band is a third of a hex radius wide (10 px at 30 px a radius), deeper than the
     // 0.11 hex radius that makes a blob; it is as deep along the marked hexsides, so it is the
     // line as the user marked it. The lake, far deeper, is still not a line.
-    let (grid, _, trace, hexsides) = traced_sheet_with(true, HexsideSymbol::River, 5.0);
+    let (grid, _, trace, hexsides) = traced_sheet_with(true, HexsideSymbol::River, 5.0, false);
     let coverage = |h: (HexIndex, Side)| {
         let h = grid.canonical_hexside(h.0, h.1);
         trace.coverage[hexsides.iter().position(|x| *x == h).unwrap()][0]
@@ -267,18 +293,21 @@ fn a_river_drawn_as_a_wide_band_is_a_line_and_the_lake_still_a_blob() {
 #[test]
 fn a_river_the_patch_model_missed_surely_is_assigned_when_it_runs_on_to_found_hexsides() {
     // The patch model is sure every unmarked hexside is plain (0.9): the band it learnt from
-    // two hexsides looks different elsewhere. The trace follows the river from the marked
-    // hexsides (the patch model's features, sure) round the hex: the sides between them
-    // carry it. Without a found feature at its ends a traced side stays for review only.
-    let (grid, lines, trace, hexsides) = traced_sheet_with(true, HexsideSymbol::River, 5.0);
+    // two hexsides looks different elsewhere. The line is marked on the second river (0702);
+    // the trace follows it from there round that hex, so its sides between the marked ones
+    // carry it. The river round 0403, apart from it, carries it only between hexsides the
+    // patch model found carrying it (0403's N and S, sure) when they are; without a found
+    // feature at its ends a traced side stays for review only.
+    let (grid, lines, trace, hexsides) = traced_sheet_with(true, HexsideSymbol::River, 5.0, true);
     let river = HexIndex::new(3, 2);
+    let ends = [Side::N, Side::S].map(|s| grid.canonical_hexside(river, s));
     for found_ends in [true, false] {
         let mut decisions: Vec<Decision> = hexsides
             .iter()
             .map(|h| {
                 let marked = lines[0].marked.contains(h);
                 Decision {
-                    feature: (marked && found_ends).then_some(0),
+                    feature: (marked || found_ends && ends.contains(h)).then_some(0),
                     confidence: 0.9,
                     marked,
                 }
@@ -293,20 +322,23 @@ fn a_river_the_patch_model_missed_surely_is_assigned_when_it_runs_on_to_found_he
             &|_| false,
             0.25,
         );
-        let found: Vec<String> = hexsides
+        let mut found: Vec<String> = hexsides
             .iter()
             .zip(&decisions)
-            .filter(|(_, d)| !d.marked && d.feature.is_some())
+            .filter(|(h, d)| !d.marked && !ends.contains(h) && d.feature.is_some())
             .map(|(h, _)| grid.hexside_ref(h.0, h.1).to_string())
             .collect();
-        let expected: Vec<String> = if found_ends {
-            [Side::NE, Side::SE]
-                .iter()
-                .map(|s| grid.hexside_ref(river, *s).to_string())
-                .collect()
+        found.sort();
+        let hexes = if found_ends {
+            vec![SECOND, river]
         } else {
-            Vec::new()
+            vec![SECOND]
         };
+        let mut expected: Vec<String> = hexes
+            .iter()
+            .flat_map(|hex| [Side::NE, Side::SE].map(|s| grid.hexside_ref(*hex, s).to_string()))
+            .collect();
+        expected.sort();
         assert_eq!(found, expected, "found at the ends: {found_ends}");
     }
 }
@@ -437,4 +469,29 @@ fn a_fortification_line_drawn_along_the_sides_is_assigned_by_its_geometry() {
             assert_eq!(review, expected);
         }
     }
+}
+
+/// The ink joined to the marked places: pieces of one line cut by a bridge (a gap up to the
+/// given size) are one line; a piece further off (letters of the same ink) is not.
+#[test]
+fn the_ink_joined_to_the_marked_line_crosses_a_bridge_and_leaves_letters_apart() {
+    let (w, h) = (60, 20);
+    let mut mask = vec![false; w * h];
+    // A line along row 5: x 0..20, a gap of 4 cells, x 24..40; letters at x 48..56, row 15.
+    for x in (0..20).chain(24..40) {
+        mask[5 * w + x] = true;
+    }
+    for x in 48..56 {
+        mask[15 * w + x] = true;
+    }
+    let joined = |gap: usize| -> Vec<usize> {
+        let j = super::morphology::joined_to(&mask, w, h, &[(2, 5)], 1, gap);
+        (0..w * h).filter(|i| j[*i]).collect()
+    };
+    let line: Vec<usize> = (0..20).chain(24..40).map(|x| 5 * w + x).collect();
+    assert_eq!(joined(5), line);
+    assert_eq!(joined(2), (0..20).map(|x| 5 * w + x).collect::<Vec<_>>());
+    // Nothing is joined to a place with no ink near it.
+    let none = super::morphology::joined_to(&mask, w, h, &[(30, 15)], 1, 5);
+    assert!(none.iter().all(|j| !j));
 }

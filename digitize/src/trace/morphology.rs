@@ -144,3 +144,63 @@ pub(super) fn marked_depth(
     let mid = deepest.len() / 2;
     Some(*deepest.select_nth_unstable(mid).1)
 }
+
+/// The ink of `mask` connected to one of the `places` (cells: within `reach` of one), its
+/// pieces joined across gaps of up to `gap` cells (a bridge, a label or a frame over a line
+/// cuts its ink; the pieces of one line lie end to end). What a user marked is a line; ink
+/// not joined to it (letters, symbols, other lines) is not this network.
+pub(super) fn joined_to(
+    mask: &[bool],
+    w: usize,
+    h: usize,
+    places: &[(usize, usize)],
+    reach: usize,
+    gap: usize,
+) -> Vec<bool> {
+    // Grown by half the gap: pieces within `gap` of each other touch.
+    let distance = chamfer(mask, w, h);
+    let grown: Vec<bool> = distance.iter().map(|d| *d <= 3 * gap as u32 / 2).collect();
+    let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            if !grown[i] {
+                continue;
+            }
+            let mut join = |j: usize| {
+                if grown[j] {
+                    let (a, b) = (find(&mut parent, i as u32), find(&mut parent, j as u32));
+                    if a != b {
+                        parent[a.max(b) as usize] = a.min(b);
+                    }
+                }
+            };
+            if x > 0 {
+                join(i - 1);
+            }
+            if y > 0 {
+                join(i - w);
+                if x > 0 {
+                    join(i - w - 1);
+                }
+                if x + 1 < w {
+                    join(i - w + 1);
+                }
+            }
+        }
+    }
+    let mut marked = std::collections::HashSet::new();
+    for &(x, y) in places {
+        for yy in y.saturating_sub(reach)..(y + reach + 1).min(h) {
+            for xx in x.saturating_sub(reach)..(x + reach + 1).min(w) {
+                let i = yy * w + xx;
+                if mask[i] {
+                    marked.insert(find(&mut parent, i as u32));
+                }
+            }
+        }
+    }
+    (0..w * h)
+        .map(|i| mask[i] && marked.contains(&find(&mut parent, i as u32)))
+        .collect()
+}
