@@ -10,6 +10,15 @@ use serde::{Deserialize, Serialize};
 /// bundled battles are about 1,300 characters.
 pub const MAX_NOTES_CHARS: u32 = 20_000;
 
+/// Most entries of an `allow` list (a map's, a scenario's, a corps', a counter's, a variant
+/// change's): more than there are diagnostic codes (fewer than 100, retired ones included), so
+/// a list naming each code once fits, while a list of 500,000 entries (issue 19: one W0107
+/// each) is refused with its place (E0105, `maxItems`).
+pub const MAX_ALLOW_CODES: u32 = 128;
+
+/// Most miniatures systems a scenario names (`miniatures`): the games have two.
+pub const MAX_MINIATURES: u32 = 16;
+
 /// The JSON Schema pattern of a hex name: column digits then row digits, with an optional
 /// separator (`1518`, `015018`, `15.18`). The map's `hex_names` says which form it uses.
 pub const HEX_NAME_PATTERN: &str = r"^[0-9]{2,3}[.\-]?[0-9]{2,3}$";

@@ -54,23 +54,50 @@ pub fn system_schema_text() -> String {
 
 /// Checks a system's JSON against the system schema.
 pub fn check_system(system: &crate::system::System) -> Vec<SchemaViolation> {
+    collected(|each| check_system_each(system, each))
+}
+
+/// [`check_system`], each violation handed to `each` as it is found.
+pub fn check_system_each(system: &crate::system::System, each: Each<'_>) {
     match serde_json::to_value(system) {
-        Ok(value) => check(DocumentKind::System, &value),
-        Err(error) => vec![SchemaViolation {
-            pointer: String::new(),
-            message: format!("cannot convert to JSON: {error}"),
-        }],
+        Ok(value) => check_each(DocumentKind::System, &value, each),
+        Err(error) => each(not_json(&error)),
     }
 }
 
 /// Checks a variant's JSON against the variant schema.
 pub fn check_variant(variant: &crate::variant::Variant) -> Vec<SchemaViolation> {
+    collected(|each| check_variant_each(variant, each))
+}
+
+/// [`check_variant`], each violation handed to `each` as it is found.
+pub fn check_variant_each(variant: &crate::variant::Variant, each: Each<'_>) {
     match serde_json::to_value(variant) {
-        Ok(value) => check(DocumentKind::Variant, &value),
-        Err(error) => vec![SchemaViolation {
-            pointer: String::new(),
-            message: format!("cannot convert to JSON: {error}"),
-        }],
+        Ok(value) => check_each(DocumentKind::Variant, &value, each),
+        Err(error) => each(not_json(&error)),
+    }
+}
+
+/// Where the `_each` checks hand each violation as it is found, so a caller can bound what
+/// it keeps (the validator's sink): a document with 500,000 items that each break the schema
+/// is never a list of 500,000 violations. The violations of one error of the schema come
+/// together, sorted and without repeats; the checks that return a list sort all of them and
+/// drop repeats.
+pub type Each<'a> = &'a mut dyn FnMut(SchemaViolation);
+
+/// The violations an `_each` check finds, sorted by pointer and message, without repeats.
+fn collected(check: impl FnOnce(Each<'_>)) -> Vec<SchemaViolation> {
+    let mut violations = Vec::new();
+    check(&mut |v| violations.push(v));
+    violations.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
+    violations.dedup();
+    violations
+}
+
+fn not_json(error: &serde_json::Error) -> SchemaViolation {
+    SchemaViolation {
+        pointer: String::new(),
+        message: format!("cannot convert to JSON: {error}"),
     }
 }
 
@@ -141,39 +168,57 @@ pub struct SchemaViolation {
 
 /// Checks a document's JSON against its schema; empty when it conforms.
 pub fn check(kind: DocumentKind, instance: &Value) -> Vec<SchemaViolation> {
+    collected(|each| check_each(kind, instance, each))
+}
+
+/// [`check`], each violation handed to `each` as it is found.
+pub fn check_each(kind: DocumentKind, instance: &Value, each: Each<'_>) {
     let Some(validator) = validator(kind) else {
-        return vec![SchemaViolation {
+        return each(SchemaViolation {
             pointer: String::new(),
             message: "internal error: the built-in schema did not compile".into(),
-        }];
+        });
     };
     if validator.is_valid(instance) {
-        return Vec::new();
+        return;
     }
-    let mut violations = Vec::new();
+    errors_each(validator, instance, "", each);
+}
+
+/// The violations of an instance, each error's own sorted and without repeats, their pointers
+/// prefixed with `prefix`.
+fn errors_each(validator: &jsonschema::Validator, instance: &Value, prefix: &str, each: Each<'_>) {
+    let mut found = Vec::new();
     for error in validator.iter_errors(instance) {
-        push_leaves(&error, &mut violations);
+        push_leaves(&error, &mut found);
+        found.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
+        found.dedup();
+        for mut violation in found.drain(..) {
+            if !prefix.is_empty() {
+                violation.pointer = format!("{prefix}{}", violation.pointer);
+            }
+            each(violation);
+        }
     }
-    violations.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
-    violations.dedup();
-    violations
 }
 
 /// Checks a map against the map schema.
 pub fn check_map(map: &Map) -> Vec<SchemaViolation> {
+    collected(|each| check_map_each(map, each))
+}
+
+/// [`check_map`], each violation handed to `each` as it is found.
+pub fn check_map_each(map: &Map, each: Each<'_>) {
     if passes(
         tabled_validator(DocumentKind::Map),
         &mut Table::default(),
         map,
     ) {
-        return Vec::new();
+        return;
     }
     match serde_json::to_value(map) {
-        Ok(value) => check(DocumentKind::Map, &value),
-        Err(error) => vec![SchemaViolation {
-            pointer: String::new(),
-            message: format!("cannot convert to JSON: {error}"),
-        }],
+        Ok(value) => check_each(DocumentKind::Map, &value, each),
+        Err(error) => each(not_json(&error)),
     }
 }
 
@@ -183,24 +228,27 @@ pub fn check_map(map: &Map) -> Vec<SchemaViolation> {
 /// checking the whole document at once, without a JSON tree of it in memory (several times
 /// the file's size for a million units).
 pub fn check_scenario(scenario: &Scenario) -> Vec<SchemaViolation> {
+    collected(|each| check_scenario_each(scenario, each))
+}
+
+/// [`check_scenario`], each violation handed to `each` as it is found.
+pub fn check_scenario_each(scenario: &Scenario, each: Each<'_>) {
+    let Some(unit_validator) = unit_validator() else {
+        return match serde_json::to_value(scenario) {
+            Ok(value) => check_each(DocumentKind::Scenario, &value, each),
+            Err(error) => each(not_json(&error)),
+        };
+    };
     // Each part first by the fast path (a flat table, no `Value` tree): only what it does not
     // pass is converted to JSON and checked again for the violations' places and words.
     let mut table = Table::default();
     let rest = without_units(scenario);
-    let mut violations = if passes(tabled_validator(DocumentKind::Scenario), &mut table, &rest) {
-        Vec::new()
-    } else {
+    if !passes(tabled_validator(DocumentKind::Scenario), &mut table, &rest) {
         match serde_json::to_value(rest) {
-            Ok(value) => check(DocumentKind::Scenario, &value),
-            Err(error) => vec![SchemaViolation {
-                pointer: String::new(),
-                message: format!("cannot convert to JSON: {error}"),
-            }],
+            Ok(value) => check_each(DocumentKind::Scenario, &value, each),
+            Err(error) => each(not_json(&error)),
         }
-    };
-    let Some(unit_validator) = unit_validator() else {
-        return check_whole(scenario);
-    };
+    }
     let tabled_unit = tabled_unit_validator();
     for (a, army) in scenario.armies.iter().enumerate() {
         for (u, unit) in army.units.iter().enumerate() {
@@ -210,9 +258,9 @@ pub fn check_scenario(scenario: &Scenario) -> Vec<SchemaViolation> {
             let value = match serde_json::to_value(unit) {
                 Ok(value) => value,
                 Err(error) => {
-                    violations.push(SchemaViolation {
+                    each(SchemaViolation {
                         pointer: format!("/armies/{a}/units/{u}"),
-                        message: format!("cannot convert to JSON: {error}"),
+                        ..not_json(&error)
                     });
                     continue;
                 }
@@ -220,19 +268,14 @@ pub fn check_scenario(scenario: &Scenario) -> Vec<SchemaViolation> {
             if unit_validator.is_valid(&value) {
                 continue;
             }
-            let mut found = Vec::new();
-            for error in unit_validator.iter_errors(&value) {
-                push_leaves(&error, &mut found);
-            }
-            for mut violation in found {
-                violation.pointer = format!("/armies/{a}/units/{u}{}", violation.pointer);
-                violations.push(violation);
-            }
+            errors_each(
+                unit_validator,
+                &value,
+                &format!("/armies/{a}/units/{u}"),
+                each,
+            );
         }
     }
-    violations.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
-    violations.dedup();
-    violations
 }
 
 /// Checks a whole scenario at once (the fallback, and what tests compare with).

@@ -22,6 +22,7 @@ pub mod canonical;
 pub mod common;
 pub mod files;
 pub mod fit;
+pub mod flood;
 pub mod geometry;
 pub mod ids;
 pub mod io;

@@ -112,6 +112,7 @@ pub struct Map {
     pub short_lines: Option<Shifted>,
     /// Diagnostic codes allowed for the whole map (`["W0601"]`), as a scenario's `allow`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
 

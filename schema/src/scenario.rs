@@ -62,6 +62,7 @@ pub struct Scenario {
     pub notes: Option<String>,
     /// Diagnostic codes allowed in the whole scenario (`["W0601"]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
     /// The rules that differ between games.
     pub rules: Rules,
@@ -79,6 +80,7 @@ pub struct Scenario {
     /// The miniatures rules systems this scenario supports, each with the rules that convert
     /// its counters (`systems/*.ron`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::common::MAX_MINIATURES))]
     pub miniatures: Vec<MiniaturesUse>,
 }
 
@@ -223,6 +225,7 @@ pub struct Commander {
     pub placement: Placement,
     /// Diagnostic codes allowed for this counter.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
 
@@ -243,6 +246,7 @@ pub struct Corps {
     pub friendly_edges: Vec<MapEdge>,
     /// Diagnostic codes allowed for the corps, its line leader and its units.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
 
@@ -266,6 +270,7 @@ pub struct LineLeader {
     #[serde(default, skip_serializing_if = "Placement::is_unplaced")]
     pub placement: Placement,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
 
@@ -317,6 +322,7 @@ pub struct Unit {
     pub ratings: BTreeMap<Id, BTreeMap<Id, Rating>>,
     /// Diagnostic codes allowed for this unit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
 

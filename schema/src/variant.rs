@@ -146,6 +146,7 @@ pub struct UnitChange {
     pub ratings: BTreeMap<Id, BTreeMap<Id, Rating>>,
     /// Diagnostic codes allowed for this counter in the variant, added to the base's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
 
@@ -187,6 +188,7 @@ pub struct LeaderChange {
     pub ratings: BTreeMap<Id, BTreeMap<Id, Rating>>,
     /// Diagnostic codes allowed for this counter in the variant, added to the base's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
 

@@ -1,0 +1,69 @@
+//! Small files that make very many diagnostics, for the benchmarks and tests of the report's
+//! bound (issue 19: a report held every diagnostic until it was written, so 500,000 unknown
+//! codes in one `allow` list, a 23 MB file, made a report of 1.31 GB). Each is a scenario on
+//! the small test map (`tests/fixtures/maps/small.ron`), named `map_file`.
+//!
+//! `cargo run --example flood -- --allow-codes 500000 --out DIR` writes them.
+
+use std::fmt::Write;
+
+/// The scenario's head, up to its one army's `units: [`.
+fn head(map_file: &str, unit_allow: &str) -> String {
+    format!(
+        r##"Scenario(
+    format_version: 1,
+    title: "Many diagnostics",
+    map: "{map_file}",
+    date: "1745-05-11",
+    turns: 10,
+    turn_minutes: 60,
+    start_time: "05:00",
+    rules: (
+        system: "vae-victis",
+        unit_kinds: {{"infantry": (name: "Infantry", symbol: Infantry, combat: true, front_hexsides: 2, flank_hexsides: 2)}},
+        stacking: (compositions: [(name: "one unit", terms: [(kinds: ["infantry"], max_counters: 1)])]),
+        command: (commander_radius_hexes: 5, leader_radius_hexes: 4),
+    ),
+    armies: [
+        (
+            id: "french",
+            name: "French",
+            commanders: [(id: "saxe", name: "Saxe", commands: ["centre"], placement: Hex("0303"))],
+            corps: [(id: "centre", name: "Centre", colour: "#cc0000", leader: (id: "noailles", name: "Noailles", activation: 3, placement: Hex("0304")))],
+            units: [
+                (id: "flood", name: "Flood", kind: "infantry", corps: "centre", cp: 1, placement: Hex("0505"), allow: [{unit_allow}]),
+"##
+    )
+}
+
+const TAIL: &str = "            ],\n        ),\n    ],\n    victory: (),\n)\n";
+
+/// One unit whose `allow` list names `codes` codes that do not exist, each `len` characters
+/// (at least 2): one W0107 each, all on one line. 500,000 codes of 7 characters make a 5.5 MB
+/// file; of 42, 23 MB.
+pub fn allow_codes(map_file: &str, codes: usize, len: usize) -> String {
+    let width = len.max(2) - 1;
+    let mut allow = String::with_capacity(codes * (len + 4));
+    for i in 0..codes {
+        // `X` then the number, zero-padded: never a code (codes are E or W and four digits).
+        let _ = write!(allow, "\"X{i:0width$}\", ");
+    }
+    let mut text = head(map_file, &allow);
+    text.push_str(TAIL);
+    text
+}
+
+/// `units` units each with three faults: a corps the scenario lacks (E0202), a hex off the map
+/// (E0503) and combat points beyond the schema's bound (E0105). 200,000 units make a
+/// 31 MB file.
+pub fn faulty_units(map_file: &str, units: usize) -> String {
+    let mut text = head(map_file, "");
+    for i in 0..units {
+        let _ = writeln!(
+            text,
+            "                (id: \"u{i}\", name: \"Regiment {i}\", kind: \"infantry\", corps: \"nowhere\", cp: 99, placement: Hex(\"9999\")),"
+        );
+    }
+    text.push_str(TAIL);
+    text
+}
