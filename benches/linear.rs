@@ -11,11 +11,17 @@
 //!   on a map with a scan (the board the scan resampled, never held whole);
 //! - what the door's full validation (`admit`, which every command but `validate` and `fmt`
 //!   runs) costs beside parsing alone, on the stress battle;
-//! - the calibration check at 1,000 to 64,000 control points: time per point flat.
+//! - the calibration check at 1,000 to 64,000 control points: time per point flat;
+//! - the peak memory of a report bounded as a user gets it (at most 100 of a code per file,
+//!   the others counted in a summary) on small files that make very many diagnostics
+//!   (`bataille_schema::flood`: 500,000 unknown codes in one `allow` list, 5.5 and 23 MB;
+//!   200,000 units with three faults each), in every format: ≤ 8 × the file.
 //!
 //! `cargo bench -p bataille --bench linear` (a bench binary, not criterion: most runs are whole
 //! processes; `/usr/bin/time` gives their CPU time and peak memory). `-- --quick` runs only the
-//! reports at 10,000; `-- --reports`, `-- --vassal`, `-- --calibration` only those parts.
+//! reports at 10,000; `-- --reports`, `-- --vassal`, `-- --calibration`, `-- --bounds` only
+//! those parts. The reports of 100,000 diagnostics are made with `--max-per-code 0` (every
+//! diagnostic listed): they measure the printers' linear work, which the bound would hide.
 
 #![allow(
     clippy::unwrap_used,
@@ -170,12 +176,25 @@ fn reports(dir: &Path, sizes: &[usize]) {
             std::fs::write(dir.join("case.ron"), &text).expect("write the case");
             let mb = text.len() as f64 / 1e6;
             drop(text);
-            let human = best(3, dir, &["validate", "case.ron"]);
-            let json = best(3, dir, &["validate", "--format", "json", "case.ron"]);
-            let sarif = best(1, dir, &["validate", "--format", "sarif", "case.ron"]);
+            let all = ["--max-per-code", "0"];
+            let human = best(3, dir, &["validate", all[0], all[1], "case.ron"]);
+            let json = best(
+                3,
+                dir,
+                &["validate", all[0], all[1], "--format", "json", "case.ron"],
+            );
+            let sarif = best(
+                1,
+                dir,
+                &["validate", all[0], all[1], "--format", "sarif", "case.ron"],
+            );
             // Every core, as a user runs it: the checks' threads each hold their own
             // allocations (two lists of counters were 38 MB at once, issue 19).
-            let all_cores = run_on(dir, &["validate", "--format", "json", "case.ron"], None);
+            let all_cores = run_on(
+                dir,
+                &["validate", all[0], all[1], "--format", "json", "case.ron"],
+                None,
+            );
             for r in [&human, &json, &sarif, &all_cores] {
                 assert_eq!(r.code, Some(1), "{what}: the errors are reported");
             }
@@ -199,6 +218,46 @@ fn reports(dir: &Path, sizes: &[usize]) {
                 peak(&all_cores),
             );
         }
+    }
+}
+
+/// Peak memory of the bounded report, every format, one thread and every core, on the files
+/// of `bataille_schema::flood`.
+fn bounds(dir: &Path) {
+    println!("bounded reports (peak = max RSS; one thread / every core):");
+    let files = [
+        (
+            "500,000 codes of 7 in one allow",
+            bataille_schema::flood::allow_codes("small.ron", 500_000, 7),
+        ),
+        (
+            "500,000 codes of 42 in one allow",
+            bataille_schema::flood::allow_codes("small.ron", 500_000, 42),
+        ),
+        (
+            "200,000 units, three faults",
+            bataille_schema::flood::faulty_units("small.ron", 200_000),
+        ),
+    ];
+    for (what, text) in files {
+        std::fs::write(dir.join("case.ron"), &text).expect("write the case");
+        let mb = text.len() as f64 / 1e6;
+        drop(text);
+        print!("{what:<34} {mb:>6.1} MB");
+        for format in ["human", "json", "sarif", "github"] {
+            let args = ["validate", "--format", format, "case.ron"];
+            let one = run(dir, &args);
+            let every = run_on(dir, &args, None);
+            assert_eq!(one.code, Some(1), "{what}: the file fails");
+            print!(
+                "  {format} {:.0}/{:.0} MB ({:.1}×) {:.2} s",
+                one.peak_kb as f64 / 1e3,
+                every.peak_kb as f64 / 1e3,
+                every.peak_kb.max(one.peak_kb) as f64 / 1e3 / mb,
+                one.cpu.as_secs_f64()
+            );
+        }
+        println!();
     }
 }
 
@@ -354,7 +413,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let has = |flag: &str| args.iter().any(|a| a == flag);
     // `--reports`, `--vassal`, `--calibration`: only those parts (all when none is named).
-    let parts = ["--reports", "--vassal", "--calibration"];
+    let parts = ["--reports", "--vassal", "--calibration", "--bounds"];
     let all = !parts.iter().any(|p| has(p));
     let dir = tempdir();
     std::fs::write(dir.join("small.ron"), MAP).expect("write the map");
@@ -369,6 +428,9 @@ fn main() {
         }
         if all || has("--calibration") {
             calibration();
+        }
+        if all || has("--bounds") {
+            bounds(&dir);
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -72,6 +72,11 @@ pub struct ValidateArgs {
     /// folder above the scenario's.
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// Show at most N diagnostics of one code per file (and ten times N in all); the others
+    /// are counted in one summary per code, so the totals and the exit code stay true. 0
+    /// shows them all (memory then grows with their number).
+    #[arg(long, value_name = "N", default_value_t = bataille_validator::sink::MAX_PER_CODE)]
+    pub max_per_code: usize,
 }
 
 #[derive(Debug, Args)]

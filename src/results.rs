@@ -17,11 +17,21 @@ pub struct Results {
 }
 
 impl Results {
+    /// The errors found, those a summary stands for included ([`Diagnostic::count`]).
     pub fn errors(&self) -> usize {
-        self.diagnostics.iter().filter(|d| d.is_error()).count()
+        self.diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(Diagnostic::count)
+            .sum()
     }
 
+    /// The warnings found, those a summary stands for included.
     pub fn warnings(&self) -> usize {
-        self.diagnostics.len() - self.errors()
+        self.diagnostics
+            .iter()
+            .filter(|d| !d.is_error())
+            .map(Diagnostic::count)
+            .sum()
     }
 }

@@ -40,6 +40,7 @@ pub fn run(args: &ValidateArgs) -> Outcome {
         json_schema: !args.no_schema,
         allow: args.allow.clone(),
         root: args.root.clone(),
+        bound: bataille_validator::Bound::per_code(args.max_per_code),
         ..Options::default()
     };
     let reports: Vec<_> = paths

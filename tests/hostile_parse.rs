@@ -381,7 +381,8 @@ fn a_large_report_renders_only_the_lines_concerned() {
         "Scenario(\n    format_version: 1,\n    title: \"t\",\n    map: \"m.ron\",\n    date: \"1745-05-11\",\n    turns: 1,\n    turn_minutes: 60,\n    start_time: \"05:00\",\n    rules: (\n        system: \"vae-victis\",\n        unit_kinds: {{\"infantry\": (name: \"I\", symbol: Infantry, combat: true, front_hexsides: 2)}},\n        stacking: (compositions: [(name: \"one\", terms: [(kinds: [\"infantry\"], max_counters: 1)])]),\n        command: (commander_radius_hexes: 5, leader_radius_hexes: 4),\n    ),\n    armies: [\n        (\n            id: \"a\",\n            name: \"A\",\n            commanders: [(id: \"k\", name: \"K\", commands: [\"c\"])],\n            corps: [(id: \"c\", name: \"C\", colour: \"#cc0000\", leader: (id: \"l\", name: \"L\", activation: 3))],\n            units: [\n{units}            ],\n        ),\n    ],\n    victory: (),\n)\n"
     );
     let dir = dir_with(&[("m.ron", SMALL_MAP), ("s.ron", &scenario)]);
-    let run = bataille(dir.path(), &["validate", "s.ron"]);
+    // Every diagnostic listed (by default a file's report lists 100 of a code: tests/report_bound.rs).
+    let run = bataille(dir.path(), &["validate", "--max-per-code", "0", "s.ron"]);
     assert_eq!(run.code, 1);
     let errors = run.stdout.matches("error[E0503]").count();
     assert_eq!(

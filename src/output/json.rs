@@ -1,6 +1,8 @@
 //! `--format json`: one JSON array; each diagnostic an object with `severity`, `code`,
 //! `message`, `file`, `line`, `column`, `end_line`, `end_column`, `hex` when one hex is
-//! concerned, `help`, `subject`, `document`, `pointer` and `related` places.
+//! concerned, `help`, `subject`, `document`, `pointer` and `related` places; a summary of the
+//! diagnostics of a code not listed (beyond `--max-per-code` in a file) has `omitted`, their
+//! number, and stands at the file's first line.
 
 use std::io::Write;
 
@@ -29,6 +31,10 @@ struct JsonDiagnostic<'a> {
     document: &'static str,
     pointer: &'a str,
     related: Vec<JsonRelated<'a>>,
+    /// On a summary only: how many diagnostics of its code in its file it stands for, not
+    /// listed (a file's report lists at most `--max-per-code` of a code).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    omitted: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -73,6 +79,7 @@ fn diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
         document: d.document.as_str(),
         pointer: &d.pointer,
         related: d.related.iter().map(related).collect(),
+        omitted: d.is_summary().then_some(d.omitted),
     }
 }
 

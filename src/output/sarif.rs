@@ -1,7 +1,9 @@
 //! `--format sarif`: a SARIF 2.1.0 log for code scanning: one run, the tool's rules (every
 //! code), one result per diagnostic with its region and related locations. Streamed through
 //! serde, one result at a time: the log is never held in memory as a JSON tree (200,000
-//! counters in one hex made a tree of 1.5 GB).
+//! counters in one hex made a tree of 1.5 GB). A summary of the results of a rule not listed
+//! (beyond `--max-per-code` in a file) is a result of that rule at the file's first line, its
+//! `properties.omitted` their number.
 
 use std::io::Write;
 
@@ -100,6 +102,9 @@ struct Properties<'a> {
     hex: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     subject: Option<&'a str>,
+    /// On a summary only: how many results of its rule in its file it stands for, not listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    omitted: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -157,12 +162,13 @@ impl Serialize for SarifResult<'_> {
         if d.related.iter().any(|r| r.span.is_some()) {
             map.serialize_entry("relatedLocations", &Related(d))?;
         }
-        if d.hex.is_some() || d.subject.is_some() {
+        if d.hex.is_some() || d.subject.is_some() || d.is_summary() {
             map.serialize_entry(
                 "properties",
                 &Properties {
                     hex: d.hex.as_deref(),
                     subject: d.subject.as_deref(),
+                    omitted: d.is_summary().then_some(d.omitted),
                 },
             )?;
         }

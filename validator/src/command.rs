@@ -24,6 +24,7 @@ use bataille_schema::{Grid, HexIndex, Side};
 use crate::codes::Code;
 use crate::context::{Counter, CounterRole, Ctx, MapView, SCENARIO};
 use crate::diagnostic::{Diagnostic, Related};
+use crate::sink::Sink;
 
 mod trace;
 use trace::{HexSet, Six, Tracer};
@@ -141,7 +142,7 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
     // Each commander's reach, traced once (sorted hexes), and the scratch of every trace.
     let mut chief_reach: HashMap<(usize, usize), Vec<HexIndex>> = HashMap::new();
     let mut tracer = Tracer::new(grid);
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     for (a, army) in s.armies.iter().enumerate() {
         for (c, corps) in army.corps.iter().enumerate() {
             let Some(leader) = &corps.leader else {
@@ -180,7 +181,7 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
             units_out_of_command(ctx, grid, &at, &members, &mut tracer, &mut found);
         }
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
 }
 
 /// A corps' line leader on the map, for the command checks.
@@ -369,7 +370,7 @@ fn units_out_of_command(
     at: &LeaderAt<'_>,
     members: &[&Placed<'_>],
     tracer: &mut Tracer,
-    found: &mut Vec<Diagnostic>,
+    found: &mut Sink<'_>,
 ) {
     let rules = &ctx.scenario.rules.command;
     let numbers = ctx.numbers();

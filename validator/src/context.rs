@@ -11,6 +11,7 @@ use bataille_schema::source::push_pointer;
 use bataille_schema::{DocumentKind, Grid, HexIndex, HexName, Id, Map, Scenario};
 
 use crate::diagnostic::Diagnostic;
+use crate::sink::Sink;
 
 /// A map with its terrain codes split by hex, and overlays by hex.
 #[derive(Clone)]
@@ -194,11 +195,12 @@ pub(crate) struct Ctx<'a> {
     /// The side of each army: the index of the `sides` entry listing it, else a side of its
     /// own (beyond the listed sides).
     pub side_of: Vec<usize>,
-    pub out: Vec<Diagnostic>,
+    /// Where the checks' diagnostics go (bounded, `allow` lists applied: [`crate::sink`]).
+    pub out: Sink<'a>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(scenario: &'a Scenario, map: Option<&'a Map>) -> Self {
+    pub fn new(scenario: &'a Scenario, map: Option<&'a Map>, out: Sink<'a>) -> Self {
         let mut armies = HashMap::new();
         let mut corps = HashMap::new();
         // Sized once: a big battle's counters with no growth slack.
@@ -275,7 +277,7 @@ impl<'a> Ctx<'a> {
             zones,
             counters: Arc::new(counters),
             side_of,
-            out: Vec::new(),
+            out,
         }
     }
 
@@ -290,7 +292,7 @@ impl<'a> Ctx<'a> {
             zones: self.zones.clone(),
             counters: Arc::clone(&self.counters),
             side_of: self.side_of.clone(),
-            out: Vec::new(),
+            out: self.out.beside(),
         }
     }
 

@@ -11,6 +11,7 @@ use bataille_schema::{HexIndex, HexName, Id};
 use crate::codes::Code;
 use crate::context::{Counter, CounterRole, Ctx, SCENARIO, describe_hexes};
 use crate::diagnostic::{Diagnostic, Related};
+use crate::sink::Sink;
 
 mod reinforcements;
 
@@ -96,7 +97,7 @@ fn foreign_zone(ctx: &Ctx<'_>, counter: &Counter<'_>, zone: &Zone) -> Option<Str
 /// ([`free_in_zone`]) or arriving as a reinforcement ([`reinforcement`]).
 fn placements(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     // Each zone's map hexes, looked up once.
     // Sorted lists searched by halves: hashing every hex of a big battle's zones was a
     // quarter of this check (issue 23).
@@ -126,7 +127,7 @@ fn placements(ctx: &mut Ctx<'_>) {
             Placement::Unplaced | Placement::Hex(_) => {}
         }
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
 }
 
 /// E0503, E0504, E0511: a counter's hex is on the map, on terrain its kind (a leader: his
@@ -136,7 +137,7 @@ fn placed_on_the_map(
     ctx: &Ctx<'_>,
     counter: &Counter<'_>,
     hex: &HexName,
-    found: &mut Vec<Diagnostic>,
+    found: &mut Sink<'_>,
 ) -> bool {
     let s = ctx.scenario;
     let noun = counter.role.noun();
@@ -219,7 +220,7 @@ fn free_in_zone(
     zone: &Id,
     at: Option<&HexName>,
     zone_hexes: &[Vec<HexIndex>],
-    found: &mut Vec<Diagnostic>,
+    found: &mut Sink<'_>,
 ) {
     let s = ctx.scenario;
     let noun = counter.role.noun();
@@ -282,7 +283,7 @@ fn free_in_zone(
 
 fn zones(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     // Map hex → the zone hexes there (zone, index, army), in file order: the first held
     // inline, the others in a list (most hexes are in one zone: no list allocated for them).
     type Claim = (usize, usize, usize);
@@ -350,12 +351,12 @@ fn zones(ctx: &mut Ctx<'_>) {
             }
         }
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
 }
 
 fn victory_hexes(ctx: &mut Ctx<'_>) {
     let v = &ctx.scenario.victory;
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     let mut check = |pointer: String, hex: &HexName, what: &str| {
         if let Some(why) = off_map_text(ctx, hex) {
             found.push(
@@ -397,7 +398,7 @@ fn victory_hexes(ctx: &mut Ctx<'_>) {
             }
         }
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
     exits_on_the_edge(ctx);
 }
 
@@ -407,7 +408,7 @@ fn exits_on_the_edge(ctx: &mut Ctx<'_>) {
     let Some(view) = ctx.map.as_ref() else {
         return;
     };
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     for (i, condition) in ctx.scenario.victory.conditions.iter().enumerate() {
         let VictoryCondition::Exit { hexes, result, .. } = condition else {
             continue;
@@ -441,5 +442,5 @@ fn exits_on_the_edge(ctx: &mut Ctx<'_>) {
             }
         }
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
 }

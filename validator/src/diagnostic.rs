@@ -89,6 +89,11 @@ pub struct Diagnostic {
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "shared")]
     pub subject: Option<Arc<str>>,
     pub related: Vec<Related>,
+    /// Set on a summary ([`crate::sink::summary`]): how many diagnostics of its code in its
+    /// document it stands for, not shown (a file's report keeps at most
+    /// [`crate::sink::MAX_PER_CODE`] of a code); 0 on every other diagnostic.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub omitted: usize,
     /// Filled in by `resolve` (or by the loader for syntax errors) when the text is known.
     /// Boxed: the checks make every diagnostic without it, and a `Span` held in place was 72
     /// of each diagnostic's bytes and of each related place's at the checks' peak (100,000
@@ -116,8 +121,19 @@ impl Diagnostic {
             hex: None,
             subject: None,
             related: Vec::new(),
+            omitted: 0,
             span: None,
         }
+    }
+
+    /// How many diagnostics it counts for: one, or for a summary the number it stands for.
+    pub fn count(&self) -> usize {
+        if self.omitted > 0 { self.omitted } else { 1 }
+    }
+
+    /// Whether it is a summary of diagnostics not shown ([`Diagnostic::omitted`]).
+    pub fn is_summary(&self) -> bool {
+        self.omitted > 0
     }
 
     pub fn help(mut self, help: impl Into<Cow<'static, str>>) -> Self {
@@ -214,6 +230,10 @@ impl Related {
     }
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// A shared text serialised as the text (serde's `rc` feature is off in the workspace).
 fn shared<S: serde::Serializer>(text: &Option<Arc<str>>, serializer: S) -> Result<S::Ok, S::Error> {
     text.as_deref().serialize(serializer)
@@ -266,12 +286,13 @@ mod tests {
         assert_eq!(compare_pointers("/a/b", "/a/c"), Ordering::Less);
     }
 
-    /// A big report holds one `Diagnostic` and one `Related` per problem until it is written
+    /// A report held one `Diagnostic` and one `Related` per problem until it was written
     /// (100,000 repeated ids: issue 19's budget of 8x the file). They were 248 and 200 bytes;
     /// a field added in place of a boxed or shared one should be a choice, not an accident.
+    /// `omitted` (8 bytes) was one: a report now keeps at most `sink::MAX_PER_FILE` of them.
     #[test]
     fn diagnostics_stay_small() {
-        assert!(std::mem::size_of::<Diagnostic>() <= 152);
+        assert!(std::mem::size_of::<Diagnostic>() <= 160);
         assert!(std::mem::size_of::<Related>() <= 104);
         assert_eq!(
             std::mem::size_of::<Option<Box<Span>>>(),

@@ -354,6 +354,7 @@ fn finish(report: &mut FileReport, options: &Options) {
         .retain(|d| !matches_code(&options.allow, d.code));
     report.diagnostics.sort_by(Diagnostic::order);
     report.diagnostics.dedup();
+    crate::sink::bound_report(&mut report.diagnostics, options.bound);
 }
 
 /// Reads a file's bytes with the loader's size limit. `Err` when it cannot be read at all.
@@ -531,14 +532,18 @@ fn open_text(opened: &mut Opened, source: SourceFile, options: &Options) {
     opened.report.sources.insert(0, source);
 }
 
-/// A system's own tables held together (E1011), and the JSON Schema pass (when asked for).
+/// A system's own tables held together (E1011), and the JSON Schema pass (when asked for):
+/// `--allow` applied, bounded ([`crate::sink`]).
 fn system_diagnostics(system: &System, options: &Options) -> Vec<Diagnostic> {
-    let mut out = crate::system_data::system_data(system);
+    let filter = crate::sink::Filter::options(&options.allow);
+    let mut out = crate::Sink::new(options.bound, Some(&filter));
+    crate::system_data::system_data(system, &mut out);
     if options.json_schema {
-        let schema = bataille_schema::json_schema::check_system(system);
-        out.extend(crate::schema_diagnostics(DocumentKind::System, schema));
+        bataille_schema::json_schema::check_system_each(system, &mut |v| {
+            out.push(crate::schema_diagnostic(DocumentKind::System, v))
+        });
     }
-    out
+    out.finish()
 }
 
 /// The confined path of a map's background scan; an E0210 at `/background/image` when it is

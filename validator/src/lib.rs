@@ -30,6 +30,7 @@ mod miniatures;
 mod references;
 pub mod resolve;
 mod rules;
+pub mod sink;
 mod stacking;
 mod suppressions;
 mod system_data;
@@ -38,9 +39,13 @@ use std::path::{Path, PathBuf};
 
 use bataille_schema::json_schema;
 use bataille_schema::{DocumentKind, Map, Scenario, SourceFile};
+const MAP: DocumentKind = DocumentKind::Map;
 
 pub use codes::{Code, Severity};
 pub use diagnostic::{Diagnostic, Related, Span};
+pub use sink::{Bound, Sink};
+
+use sink::Filter;
 
 /// What to check and what to leave out.
 #[derive(Debug, Clone)]
@@ -56,6 +61,9 @@ pub struct Options {
     /// The folder a scenario's `map:` must stay in (`--root`); `None`: the scenario's
     /// repository, or the folder above the scenario's (see `bataille_schema::files`).
     pub root: Option<PathBuf>,
+    /// How many diagnostics a file's report keeps (the others are counted in summaries:
+    /// [`sink`]); `--max-per-code`.
+    pub bound: Bound,
 }
 
 impl Default for Options {
@@ -66,6 +74,7 @@ impl Default for Options {
             allow: Vec::new(),
             systems: Vec::new(),
             root: None,
+            bound: Bound::default(),
         }
     }
 }
@@ -78,13 +87,15 @@ impl Options {
             allow: Vec::new(),
             systems: Vec::new(),
             root: None,
+            bound: Bound::default(),
         }
     }
 }
 
 /// Validates a scenario and its map in memory: the map's diagnostics (document `Map`) and the
-/// scenario's (document `Scenario`), suppressions applied, in a stable order (by document,
-/// then pointer, then code). Spans are not filled in: there are no files here.
+/// scenario's (document `Scenario`), suppressions applied, bounded ([`sink`]: at most
+/// `options.bound` of a code, the others counted in a summary), in a stable order (by
+/// document, then pointer, then code). Spans are not filled in: there are no files here.
 pub fn validate_documents(scenario: &Scenario, map: &Map, options: &Options) -> Vec<Diagnostic> {
     let mut out = unsorted(Some(scenario), Some(map), options);
     diagnostic::sort(&mut out);
@@ -99,23 +110,24 @@ pub(crate) fn unsorted(
     map: Option<&Map>,
     options: &Options,
 ) -> Vec<Diagnostic> {
-    let out = match (scenario, map) {
+    let filter = Filter::new(scenario, map, &options.allow);
+    let sink = match (scenario, map) {
         (Some(scenario), Some(map)) => {
             // The map's and the scenario's passes side by side on rayon's pool (each its
             // checks beside its JSON Schema pass): the work spreads over the cores. The order
             // of the result does not depend on it.
             let (mut out, scenario_out) = rayon::join(
-                || map_diagnostics(map, options),
-                || scenario_diagnostics(scenario, Some(map), options),
+                || map_sink(map, options, &filter),
+                || scenario_sink(scenario, Some(map), options, &filter),
             );
-            out.extend(scenario_out);
+            out.merge(scenario_out);
             out
         }
-        (Some(scenario), None) => scenario_diagnostics(scenario, None, options),
-        (None, Some(map)) => map_diagnostics(map, options),
-        (None, None) => Vec::new(),
+        (Some(scenario), None) => scenario_sink(scenario, None, options, &filter),
+        (None, Some(map)) => map_sink(map, options, &filter),
+        (None, None) => Sink::new(options.bound, Some(&filter)),
     };
-    suppressions::suppress(out, scenario, map, options)
+    sink.finish()
 }
 
 /// [`unsorted`] of a scenario and its map when the map's own diagnostics
@@ -124,83 +136,105 @@ pub(crate) fn unsorted(
 pub(crate) fn unsorted_after_map(
     scenario: &Scenario,
     map: &Map,
-    mut out: Vec<Diagnostic>,
+    map_out: Vec<Diagnostic>,
     options: &Options,
 ) -> Vec<Diagnostic> {
-    out.extend(scenario_diagnostics(scenario, Some(map), options));
-    suppressions::suppress(out, Some(scenario), Some(map), options)
+    let filter = Filter::new(Some(scenario), Some(map), &options.allow);
+    let mut sink = Sink::new(options.bound, Some(&filter));
+    for d in map_out {
+        sink.push(d);
+    }
+    sink.merge(scenario_sink(scenario, Some(map), options, &filter));
+    sink.finish()
 }
 
 /// Validates a map alone, in memory.
 pub fn validate_map(map: &Map, options: &Options) -> Vec<Diagnostic> {
-    suppressions::finish(map_diagnostics(map, options), None, Some(map), options)
+    let mut out = unsorted(None, Some(map), options);
+    diagnostic::sort(&mut out);
+    out
 }
 
 /// Validates a scenario whose map is not at hand: checks that need the map (hexes on it,
 /// terrain, command paths) are skipped.
 pub fn validate_scenario_alone(scenario: &Scenario, options: &Options) -> Vec<Diagnostic> {
-    suppressions::finish(
-        scenario_diagnostics(scenario, None, options),
-        Some(scenario),
-        None,
-        options,
-    )
+    let mut out = unsorted(Some(scenario), None, options);
+    diagnostic::sort(&mut out);
+    out
 }
 
+/// A map's own diagnostics (its checks and its JSON Schema pass), its `allow` applied,
+/// bounded, unsorted.
 pub(crate) fn map_diagnostics(map: &Map, options: &Options) -> Vec<Diagnostic> {
+    let filter = Filter::new(None, Some(map), &options.allow);
+    map_sink(map, options, &filter).finish()
+}
+
+fn map_sink<'f>(map: &Map, options: &Options, filter: &'f Filter<'f>) -> Sink<'f> {
     beside_the_schema(
         options,
-        || schema_diagnostics(DocumentKind::Map, json_schema::check_map(map)),
-        || {
-            let mut out = Vec::new();
-            map_checks::check_map(map, &mut out);
-            out
-        },
+        filter,
+        |out| json_schema::check_map_each(map, &mut |v| out.push(schema_diagnostic(MAP, v))),
+        |out| map_checks::check_map(map, out),
     )
 }
 
 /// The JSON Schema pass (the document turned into JSON and checked: the slowest step, and
 /// independent of the checks) beside the checks on rayon's pool, its diagnostics first; the
 /// checks alone when the options leave it out (the editor).
-fn beside_the_schema(
+fn beside_the_schema<'f>(
     options: &Options,
-    schema: impl FnOnce() -> Vec<Diagnostic> + Send,
-    checks: impl FnOnce() -> Vec<Diagnostic> + Send,
-) -> Vec<Diagnostic> {
+    filter: &'f Filter<'f>,
+    schema: impl FnOnce(&mut Sink<'f>) + Send,
+    checks: impl FnOnce(&mut Sink<'f>) + Send,
+) -> Sink<'f> {
+    let mut out = Sink::new(options.bound, Some(filter));
     if !options.json_schema {
-        return checks();
+        checks(&mut out);
+        return out;
     }
-    let (mut out, checks) = rayon::join(schema, checks);
-    out.extend(checks);
+    let mut beside = out.beside();
+    rayon::join(|| schema(&mut out), || checks(&mut beside));
+    out.merge(beside);
     out
 }
 
 /// The scenario's checks, in their order: one function per code or tight family, each in the
 /// file of its group (`Code::check` names it).
-fn scenario_diagnostics(
-    scenario: &Scenario,
-    map: Option<&Map>,
+fn scenario_sink<'f>(
+    scenario: &'f Scenario,
+    map: Option<&'f Map>,
     options: &Options,
-) -> Vec<Diagnostic> {
+    filter: &'f Filter<'f>,
+) -> Sink<'f> {
     beside_the_schema(
         options,
-        || {
-            schema_diagnostics(
-                DocumentKind::Scenario,
-                json_schema::check_scenario(scenario),
-            )
+        filter,
+        |out| {
+            json_schema::check_scenario_each(scenario, &mut |v| {
+                out.push(schema_diagnostic(DocumentKind::Scenario, v))
+            })
         },
-        || scenario_checks(scenario, map, options),
+        |out| {
+            let fresh = out.beside();
+            let sink = std::mem::replace(out, fresh);
+            *out = scenario_checks(scenario, map, options, sink);
+        },
     )
 }
 
-fn scenario_checks(scenario: &Scenario, map: Option<&Map>, options: &Options) -> Vec<Diagnostic> {
+fn scenario_checks<'f>(
+    scenario: &'f Scenario,
+    map: Option<&'f Map>,
+    options: &Options,
+    out: Sink<'f>,
+) -> Sink<'f> {
     // The command radii (the longest check, reading the documents only), the deployment
     // checks and the others side by side on rayon's pool, each in its own context (no check
     // writes anything but its diagnostics); their diagnostics are put back in the checks'
     // order, so the result is the same as one after the other. The contexts share one list
     // of counters (200,000 counters were 19 MB in each, issue 19).
-    let mut ctx = context::Ctx::new(scenario, map);
+    let mut ctx = context::Ctx::new(scenario, map, out);
     let mut for_command = ctx.beside();
     let mut for_deployment = ctx.beside();
     let ((commanded, deployed), mut ctx) = rayon::join(
@@ -229,36 +263,25 @@ fn scenario_checks(scenario: &Scenario, map: Option<&Map>, options: &Options) ->
             ctx
         },
     );
-    ctx.out.extend(deployed);
-    ctx.out.extend(commanded);
+    ctx.out.merge(deployed);
+    ctx.out.merge(commanded);
     miniatures::miniatures(&mut ctx, &options.systems);
     ctx.out
 }
 
-pub(crate) fn schema_diagnostics(
-    kind: DocumentKind,
-    violations: Vec<json_schema::SchemaViolation>,
-) -> Vec<Diagnostic> {
-    violations
-        .into_iter()
-        .map(|v| {
-            let place = if v.pointer.is_empty() {
-                "the document".to_owned()
-            } else {
-                format!("`{}`", v.pointer)
-            };
-            Diagnostic::new(
-                Code::E0105,
-                kind,
-                v.pointer.clone(),
-                format!("{place}: {}", v.message),
-            )
-            .help(format!(
-                "correct the value so it fits {}.schema.json (`bataille schema` prints it)",
-                json_schema::file_stem(kind)
-            ))
-        })
-        .collect()
+/// A violation of a document's JSON Schema as an E0105 (each goes into the sink as it is
+/// found: [`json_schema::Each`]).
+pub(crate) fn schema_diagnostic(kind: DocumentKind, v: json_schema::SchemaViolation) -> Diagnostic {
+    let place = if v.pointer.is_empty() {
+        "the document".to_owned()
+    } else {
+        format!("`{}`", v.pointer)
+    };
+    let message = format!("{place}: {}", v.message);
+    Diagnostic::new(Code::E0105, kind, v.pointer, message).help(format!(
+        "correct the value so it fits {}.schema.json (`bataille schema` prints it)",
+        json_schema::file_stem(kind)
+    ))
 }
 
 /// The result of validating one file.
@@ -279,12 +302,22 @@ pub struct FileReport {
 }
 
 impl FileReport {
+    /// The errors found, those a summary stands for included.
     pub fn errors(&self) -> usize {
-        self.diagnostics.iter().filter(|d| d.is_error()).count()
+        self.diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(Diagnostic::count)
+            .sum()
     }
 
+    /// The warnings found, those a summary stands for included.
     pub fn warnings(&self) -> usize {
-        self.diagnostics.len() - self.errors()
+        self.diagnostics
+            .iter()
+            .filter(|d| !d.is_error())
+            .map(Diagnostic::count)
+            .sum()
     }
 
     /// The source text of a file the diagnostics point into.

@@ -10,13 +10,14 @@ use bataille_schema::{HexIndex, HexName, Map, Side};
 use crate::codes::Code;
 use crate::context::{MAP, key_pointer};
 use crate::diagnostic::Diagnostic;
+use crate::sink::Sink;
 
 /// At most this many E0603 per unknown code: a map painted with a wrong code would otherwise
 /// give one diagnostic per hex.
 const MAX_PER_UNKNOWN_CODE: usize = 20;
 
 /// The map's checks, one per code or tight family, in the order a reader meets the file.
-pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_map(map: &Map, out: &mut Sink<'_>) {
     terrain_codes(map, out);
     rows(map, out);
     let water = hexsides(map, out);
@@ -28,7 +29,7 @@ pub(crate) fn check_map(map: &Map, out: &mut Vec<Diagnostic>) {
 }
 
 /// E0610: a terrain code is one character (each hex of a row is one character).
-fn terrain_codes(map: &Map, out: &mut Vec<Diagnostic>) {
+fn terrain_codes(map: &Map, out: &mut Sink<'_>) {
     for code in map.terrain.keys() {
         if code.chars().count() != 1 {
             out.push(
@@ -46,7 +47,7 @@ fn terrain_codes(map: &Map, out: &mut Vec<Diagnostic>) {
 
 /// E0601, E0602, E0603: exactly `rows` rows of terrain, each of `columns` codes of the legend
 /// (at most [`MAX_PER_UNKNOWN_CODE`] reported per unknown code, then how many more).
-fn rows(map: &Map, out: &mut Vec<Diagnostic>) {
+fn rows(map: &Map, out: &mut Sink<'_>) {
     let grid = &map.grid;
     let legend = || {
         let mut codes: Vec<String> = map.terrain.keys().map(|k| format!("`{k}`")).collect();
@@ -153,7 +154,7 @@ fn rows(map: &Map, out: &mut Vec<Diagnostic>) {
     for (code, count) in unknown_seen {
         if count > MAX_PER_UNKNOWN_CODE {
             // Say how many more, on the last one reported.
-            if let Some(last) = out.iter_mut().rev().find(|d| {
+            if let Some(last) = out.kept_mut().iter_mut().rev().find(|d| {
                 d.code == Code::E0603 && d.message.contains(&format!("`{}`", code.escape_debug()))
             }) {
                 last.message.push_str(&format!(
@@ -169,7 +170,7 @@ fn rows(map: &Map, out: &mut Vec<Diagnostic>) {
 /// E0606, E0607, E0608: each hexside feature is of a known type and between two hexes of the
 /// map; a bridge hexside spans water (Denain 7.5). Returns the water hexsides, for the bridge
 /// overlays.
-fn hexsides(map: &Map, out: &mut Vec<Diagnostic>) -> HashSet<(HexIndex, Side)> {
+fn hexsides(map: &Map, out: &mut Sink<'_>) -> HashSet<(HexIndex, Side)> {
     let grid = &map.grid;
     // Hexside features: each between two map hexes, of a known type; water ones noted for bridges.
     let mut water: HashSet<(HexIndex, Side)> = HashSet::new();
@@ -257,7 +258,7 @@ fn hexsides(map: &Map, out: &mut Vec<Diagnostic>) -> HashSet<(HexIndex, Side)> {
 
 /// E0604, E0605, E0609: overlays are of known types, on the map; a bridge overlay stands on
 /// water terrain or beside a water hexside.
-fn overlays(map: &Map, water: &HashSet<(HexIndex, Side)>, out: &mut Vec<Diagnostic>) {
+fn overlays(map: &Map, water: &HashSet<(HexIndex, Side)>, out: &mut Sink<'_>) {
     let grid = &map.grid;
     // Overlays: of known types, on the map; bridge overlays where water is.
     for (hex, overlays) in &map.overlays {
@@ -330,7 +331,7 @@ fn overlays(map: &Map, water: &HashSet<(HexIndex, Side)>, out: &mut Vec<Diagnost
 }
 
 /// E0605: labels, checked hexes and the background's control points lie on the map.
-fn places_on_the_map(map: &Map, out: &mut Vec<Diagnostic>) {
+fn places_on_the_map(map: &Map, out: &mut Sink<'_>) {
     let grid = &map.grid;
     // Labels, checked hexes and control points lie on the map.
     for hex in map.labels.keys() {
@@ -369,7 +370,7 @@ fn places_on_the_map(map: &Map, out: &mut Vec<Diagnostic>) {
 
 /// E0611 (and E0605): a half-hex is on the map's edge (a hex with a side off the map), where
 /// the printed frame cuts it.
-fn half_hexes(map: &Map, out: &mut Vec<Diagnostic>) {
+fn half_hexes(map: &Map, out: &mut Sink<'_>) {
     let grid = &map.grid;
     // Half-hexes: the frame cuts only hexes on the map's edge (a hex with a side off the map).
     for (k, hex) in map.half_hexes.iter().enumerate() {
@@ -396,7 +397,7 @@ fn half_hexes(map: &Map, out: &mut Vec<Diagnostic>) {
 }
 
 /// W0107: the map's `allow` names codes, or it silently suppresses nothing.
-fn allow_list(map: &Map, out: &mut Vec<Diagnostic>) {
+fn allow_list(map: &Map, out: &mut Sink<'_>) {
     // Suppressions must name codes, or they silently suppress nothing.
     for (k, code) in map.allow.iter().enumerate() {
         if code.parse::<Code>().is_err() {
@@ -423,7 +424,7 @@ fn parse_hex(map: &Map, hex: &HexName) -> Result<HexIndex, String> {
 
 /// The paths of linear overlays (roads): of a known overlay type, each token a hex of the map
 /// (or, at either end, a hexside the road leaves by), each hex next to the one before (E0612).
-fn check_paths(map: &Map, out: &mut Vec<Diagnostic>) {
+fn check_paths(map: &Map, out: &mut Sink<'_>) {
     let grid = &map.grid;
     for (id, paths) in &map.paths {
         let base = key_pointer("/paths", id.as_str());

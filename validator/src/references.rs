@@ -45,9 +45,6 @@ pub(crate) fn unique_ids(ctx: &mut Ctx<'_>) {
         }
     }
     drop(first);
-    // Room for exactly the repeats, made once: 100,000 of them grew the list by doubling, the
-    // old list and the new one twice its size held together at the checks' peak (issue 19).
-    ctx.out.reserve_exact(pairs.len());
     for (at, earlier, id) in pairs {
         // One copy of the id, shared by the diagnostic and its related place.
         let subject: std::sync::Arc<str> = id.as_str().into();

@@ -37,7 +37,7 @@ impl<'a> Resolver<'a> {
             let kind = self.kind;
             let mut pointers = Vec::new();
             for d in diagnostics.iter() {
-                if d.span.is_none() && d.document == kind {
+                if d.span.is_none() && d.document == kind && !d.is_summary() {
                     pointers.push(d.pointer.as_str());
                 }
                 for r in &d.related {
@@ -57,7 +57,12 @@ impl<'a> Resolver<'a> {
         // quadratic, minutes for a 4 MB file (issue 19).
         for d in diagnostics.iter_mut() {
             if d.span.is_none() && d.document == self.kind {
-                d.span = Some(Box::new(self.unplaced(&d.pointer, d.chars.as_ref())));
+                // A summary of diagnostics not shown stands at the file's start.
+                d.span = Some(Box::new(if d.is_summary() {
+                    span_of(self.source, 0..0)
+                } else {
+                    self.unplaced(&d.pointer, d.chars.as_ref())
+                }));
             }
             for r in d.related.iter_mut() {
                 if r.span.is_none() && r.document == self.kind {

@@ -12,7 +12,7 @@ pub(crate) fn rules_against_map(ctx: &mut Ctx<'_>) {
         return;
     };
     let map = view.map;
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     for (f, restriction) in ctx.scenario.rules.fire_restrictions.iter().enumerate() {
         for (k, place) in restriction.fires_only.iter().enumerate() {
             let (variant, code) = match place {
@@ -48,13 +48,13 @@ pub(crate) fn rules_against_map(ctx: &mut Ctx<'_>) {
             );
         }
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
 }
 
 /// The charts (a combat results table): one result per column on every row (E0702), and rows
 /// that read every roll of the die exactly once (E0703).
 pub(crate) fn charts(ctx: &mut Ctx<'_>) {
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     for (c, chart) in ctx.scenario.rules.charts.iter().enumerate() {
         let columns = chart.columns.len();
         let (low, high) = chart.die.rolls();
@@ -133,5 +133,5 @@ pub(crate) fn charts(ctx: &mut Ctx<'_>) {
             );
         }
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
 }

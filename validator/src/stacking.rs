@@ -438,7 +438,7 @@ fn opposing(ctx: &mut Ctx<'_>) {
         .filter(|counters| counters.len() > 1)
         .collect();
     shared.sort_by_key(|counters| counters.first().map(|(_, i, _)| *i));
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     for counters in shared {
         let Some(&(_, _, hex)) = counters.first() else {
             continue;
@@ -527,7 +527,7 @@ fn opposing(ctx: &mut Ctx<'_>) {
         }
         found.push(d);
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
 }
 
 /// `` `a` ``, `` `a` and `b` ``, `` `a`, `b`, `c` and 3 more ``.

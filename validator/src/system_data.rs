@@ -13,15 +13,15 @@ use bataille_schema::system::{System, Values};
 use crate::codes::Code;
 use crate::context::key_pointer;
 use crate::diagnostic::Diagnostic;
+use crate::sink::Sink;
 
 const SYSTEM: DocumentKind = DocumentKind::System;
 
 /// Every contradiction in the system's own tables, located.
-pub(crate) fn system_data(system: &System) -> Vec<Diagnostic> {
+pub(crate) fn system_data(system: &System, out: &mut Sink<'_>) {
     let e1011 = |pointer: String, message: String, help: &'static str| {
         Diagnostic::new(Code::E1011, SYSTEM, pointer, message).help(help)
     };
-    let mut out = Vec::new();
     for (field, ratings) in [
         ("/ratings", &system.ratings),
         ("/leader_ratings", &system.leader_ratings),
@@ -130,5 +130,4 @@ pub(crate) fn system_data(system: &System) -> Vec<Diagnostic> {
             ));
         }
     }
-    out
 }

@@ -9,6 +9,7 @@ use super::off_map_text;
 use crate::codes::Code;
 use crate::context::{Counter, CounterRole, Ctx, SCENARIO, describe_hexes};
 use crate::diagnostic::Diagnostic;
+use crate::sink::Sink;
 
 /// E0507, E0508, E0513: a reinforcement arrives by the last turn, by entry hexes on the map
 /// that it can enter (Denain 13.2).
@@ -17,7 +18,7 @@ pub(super) fn reinforcement(
     counter: &Counter<'_>,
     turn: u32,
     entry: &[HexName],
-    found: &mut Vec<Diagnostic>,
+    found: &mut Sink<'_>,
 ) {
     let s = ctx.scenario;
     let noun = counter.role.noun();
@@ -165,7 +166,7 @@ pub(super) fn column_entry(ctx: &mut Ctx<'_>) {
     let mut candidates = candidates;
     candidates.sort_by_key(Vec::len);
     let mut reported: Vec<Vec<usize>> = Vec::new();
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     for set in candidates {
         if reported
             .iter()
@@ -224,5 +225,5 @@ pub(super) fn column_entry(ctx: &mut Ctx<'_>) {
         found.push(d);
         reported.push(set);
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
 }

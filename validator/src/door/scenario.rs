@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use bataille_schema::io;
-use bataille_schema::{DocumentKind, Map, Scenario, SourceFile};
+use bataille_schema::{DocumentKind, Map, Scenario, SourceFile, System};
 
 use super::*;
 
@@ -226,7 +226,8 @@ fn load_map_of(path: &Path) -> Result<(PathBuf, Map, SourceFile), MapFailure> {
 
 /// Opens the miniatures systems a scenario names (`miniatures[].file`, relative to it, inside
 /// the root): each one refused is an E1001 at its `file`, with the system file's own located
-/// diagnostics when it is a system file of ours.
+/// diagnostics when it is a system file of ours. A file named twice is read once, and its own
+/// diagnostics reported once; the E1001 go through a sink (bounded: [`crate::sink`]).
 fn open_systems(
     opened: &mut Opened,
     scenario_path: &Path,
@@ -235,7 +236,13 @@ fn open_systems(
     options: &Options,
 ) -> (Vec<Option<SystemDocument>>, Vec<Diagnostic>) {
     let mut systems = Vec::new();
-    let mut out = Vec::new();
+    let filter = crate::sink::Filter::options(&options.allow);
+    let mut out = crate::Sink::new(options.bound, Some(&filter));
+    // The system files' own diagnostics, each file once.
+    let mut own_out = Vec::new();
+    // Each file read: its system when it loaded, else why not.
+    let mut read_before: std::collections::HashMap<PathBuf, Result<(System, bool), String>> =
+        std::collections::HashMap::new();
     for (m, used) in scenario.miniatures.iter().enumerate() {
         let e1001 = |message: String, help: &str| {
             Diagnostic::new(
@@ -267,49 +274,23 @@ fn open_systems(
                 continue;
             }
         };
-        opened.reads.push(path.clone());
-        let source = match read(&path, DocumentKind::System) {
-            Err(error) => {
-                out.push(cannot(error.to_string()));
-                systems.push(None);
-                continue;
+        let loaded = match read_before.get(&path) {
+            Some(loaded) => loaded.clone(),
+            None => {
+                opened.reads.push(path.clone());
+                let loaded = load_system(opened, &path, options, &mut own_out);
+                read_before.insert(path.clone(), loaded.clone());
+                loaded
             }
-            Ok(Read::Refused(refused)) => {
-                let (d, lossy) = *refused;
-                out.push(cannot("the file is refused (see its diagnostic)".into()));
-                out.push(d);
-                opened.report.sources.extend(lossy);
-                systems.push(None);
-                continue;
-            }
-            Ok(Read::Text(source)) => source,
         };
-        if io::sniff_kind(&source).ok() != Some(DocumentKind::System) {
-            // Not a system of ours: said by place, never quoted.
-            out.push(cannot(format!(
-                "{} is not a system file (it does not start with `System(`)",
-                path.display()
-            )));
-            systems.push(None);
-            continue;
-        }
-        let system = match io::parse_system(&source) {
-            Ok(system) => system,
-            Err(error) => {
-                out.push(cannot(
-                    "the system file has errors (see its diagnostic)".into(),
-                ));
-                out.push(refusal(&error, DocumentKind::System, &path, Some(&source)));
-                opened.report.sources.push(source);
+        let (system, schema_broken) = match loaded {
+            Ok(loaded) => loaded,
+            Err(why) => {
+                out.push(cannot(why));
                 systems.push(None);
                 continue;
             }
         };
-        let mut own = system_diagnostics(&system, options);
-        Resolver::new(DocumentKind::System, &source).resolve(&mut own);
-        let schema_broken = own.iter().any(|d| d.is_error());
-        out.extend(own);
-        opened.report.sources.push(source);
         if system.id != used.system {
             out.push(e1001(
                 format!(
@@ -330,7 +311,50 @@ fn open_systems(
             systems.push(Some(SystemDocument { path, system }));
         }
     }
+    let mut out = out.finish();
+    out.append(&mut own_out);
     (systems, out)
+}
+
+/// Reads, parses and checks a system file (its diagnostics into `out`, resolved): the system
+/// and whether it has errors, or why it cannot be loaded.
+fn load_system(
+    opened: &mut Opened,
+    path: &Path,
+    options: &Options,
+    out: &mut Vec<Diagnostic>,
+) -> Result<(System, bool), String> {
+    let source = match read(path, DocumentKind::System) {
+        Err(error) => return Err(error.to_string()),
+        Ok(Read::Refused(refused)) => {
+            let (d, lossy) = *refused;
+            out.push(d);
+            opened.report.sources.extend(lossy);
+            return Err("the file is refused (see its diagnostic)".into());
+        }
+        Ok(Read::Text(source)) => source,
+    };
+    if io::sniff_kind(&source).ok() != Some(DocumentKind::System) {
+        // Not a system of ours: said by place, never quoted.
+        return Err(format!(
+            "{} is not a system file (it does not start with `System(`)",
+            path.display()
+        ));
+    }
+    let system = match io::parse_system(&source) {
+        Ok(system) => system,
+        Err(error) => {
+            out.push(refusal(&error, DocumentKind::System, path, Some(&source)));
+            opened.report.sources.push(source);
+            return Err("the system file has errors (see its diagnostic)".into());
+        }
+    };
+    let mut own = system_diagnostics(&system, options);
+    Resolver::new(DocumentKind::System, &source).resolve(&mut own);
+    let schema_broken = own.iter().any(|d| d.is_error());
+    out.extend(own);
+    opened.report.sources.push(source);
+    Ok((system, schema_broken))
 }
 
 #[cfg(test)]

@@ -170,16 +170,18 @@ pub(crate) fn open_variant(
         .root
         .clone()
         .unwrap_or_else(|| bataille_schema::files::default_root(&path));
-    let mut out = Vec::new();
+    // Bounded, `--allow` applied (the checks' own lists apply in `validate_documents`).
+    let filter = crate::sink::Filter::options(&options.allow);
+    let mut out = crate::Sink::new(options.bound, Some(&filter));
     if options.json_schema {
-        out.extend(crate::schema_diagnostics(
-            DocumentKind::Variant,
-            bataille_schema::json_schema::check_variant(&variant),
-        ));
+        bataille_schema::json_schema::check_variant_each(&variant, &mut |v| {
+            out.push(crate::schema_diagnostic(DocumentKind::Variant, v))
+        });
     }
-    let variant_side = |out: &mut Vec<Diagnostic>, opened: &mut Opened| {
-        Resolver::new(DocumentKind::Variant, source).resolve(out);
-        opened.report.diagnostics.append(out);
+    let variant_side = |out: crate::Sink<'_>, opened: &mut Opened| {
+        let mut out = out.finish();
+        Resolver::new(DocumentKind::Variant, source).resolve(&mut out);
+        opened.report.diagnostics.append(&mut out);
     };
     let base_path =
         match bataille_schema::files::resolve_reference(&path, &variant.base, Some(&root)) {
@@ -189,7 +191,7 @@ pub(crate) fn open_variant(
                     "the base scenario `{}` is refused: {error}",
                     variant.base
                 )));
-                variant_side(&mut out, opened);
+                variant_side(out, opened);
                 return;
             }
         };
@@ -200,7 +202,7 @@ pub(crate) fn open_variant(
                 "the base scenario `{}` cannot be read: {error}",
                 variant.base
             )));
-            variant_side(&mut out, opened);
+            variant_side(out, opened);
             return;
         }
         Ok(Read::Refused(refused)) => {
@@ -209,7 +211,7 @@ pub(crate) fn open_variant(
                 "the base scenario `{}` is refused (see its diagnostic)",
                 variant.base
             )));
-            variant_side(&mut out, opened);
+            variant_side(out, opened);
             opened.report.diagnostics.push(d);
             opened.report.sources.extend(lossy);
             return;
@@ -223,7 +225,7 @@ pub(crate) fn open_variant(
                 "the base `{}` is itself a variant: a variant's base is a scenario (name that variant's base, and give both variants' changes here)",
                 variant.base
             )));
-            variant_side(&mut out, opened);
+            variant_side(out, opened);
             return;
         }
         _ => {
@@ -232,7 +234,7 @@ pub(crate) fn open_variant(
                 "{} is not a scenario file (it does not start with `Scenario(`)",
                 base_path.display()
             )));
-            variant_side(&mut out, opened);
+            variant_side(out, opened);
             return;
         }
     }
@@ -243,7 +245,7 @@ pub(crate) fn open_variant(
                 "the base scenario `{}` has errors (see its diagnostic)",
                 variant.base
             )));
-            variant_side(&mut out, opened);
+            variant_side(out, opened);
             let source = ours(base_source);
             opened.report.diagnostics.push(refusal(
                 &error,
@@ -280,7 +282,9 @@ pub(crate) fn open_variant(
     };
 
     let resolution = resolve(&base, &variant);
-    out.extend(resolution.problems.iter().map(problem_diagnostic));
+    for problem in &resolution.problems {
+        out.push(problem_diagnostic(problem));
+    }
 
     let mut checks_options = options.clone();
     checks_options.systems.extend(
@@ -318,7 +322,10 @@ pub(crate) fn open_variant(
             })
             .cloned(),
     );
-    out.append(&mut placed);
+    for d in placed {
+        out.push(d);
+    }
+    let mut out = out.finish();
     Resolver::new(DocumentKind::Variant, source).resolve(&mut out);
     Resolver::new(DocumentKind::Scenario, &base_source).resolve(&mut out);
     for s in &sub.report.sources {

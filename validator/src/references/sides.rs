@@ -84,7 +84,7 @@ pub(super) fn victory(ctx: &mut Ctx<'_>) {
 pub(crate) fn sides_and_layout(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
     let known_armies = || known_list(s.armies.iter().map(|a| a.id.as_str()));
-    let mut found = Vec::new();
+    let mut found = ctx.out.beside();
     let mut side_of: HashMap<&str, &str> = HashMap::new();
     for (i, side) in s.sides.iter().enumerate() {
         for (k, army) in side.armies.iter().enumerate() {
@@ -184,5 +184,5 @@ pub(crate) fn sides_and_layout(ctx: &mut Ctx<'_>) {
             );
         }
     }
-    ctx.out.extend(found);
+    ctx.out.merge(found);
 }
