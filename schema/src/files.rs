@@ -413,13 +413,7 @@ fn temporary_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         let folder = crate::source::display_path(dir);
         let why = match kind {
             std::io::ErrorKind::NotFound => format!("the folder {folder} does not exist"),
-            _ => {
-                let cause = error
-                    .get_ref()
-                    .and_then(std::error::Error::source)
-                    .map_or_else(|| error.to_string(), ToString::to_string);
-                format!("{cause} (in the folder {folder})")
-            }
+            _ => format!("{kind} (in the folder {folder})"),
         };
         std::io::Error::new(kind, why)
     })
