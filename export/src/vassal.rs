@@ -130,7 +130,8 @@ pub fn write_with_setups<W: std::io::Write + std::io::Seek + Send>(
         sizes,
         &mut images,
     )?;
-    let (setup_counters, setup_stems) = images::setup_images(setups, map, sizes, &mut images)?;
+    let (setup_counters, setup_stems) =
+        images::setup_images(setups, &all, map, sizes, &mut images)?;
     let texts = build::texts(&build::Module {
         scenario,
         map,

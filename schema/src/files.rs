@@ -513,8 +513,9 @@ fn document_kind(bytes: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// The kind of document an existing file is, from its first 64 KiB (a regular file only).
-fn existing_document(path: &Path) -> Option<&'static str> {
+/// The kind of document an existing file is, from its first 64 KiB (a regular file only):
+/// `"map"`, `"scenario"`, `"miniatures system"`, `"scenario variant"`.
+pub fn existing_document(path: &Path) -> Option<&'static str> {
     let (file, _) = open_regular(path).ok()?;
     let mut head = Vec::with_capacity(64 << 10);
     file.take(64 << 10).read_to_end(&mut head).ok()?;

@@ -91,20 +91,45 @@ pub(super) fn counter_images<'c>(
 
 /// Each setup's counters on the map, and the image stem of each (by counter id): the module's
 /// image when the setup draws the counter the same, its own (`…--setup-N`, added to `images`)
-/// otherwise.
+/// otherwise. A counter drawn as the module's own counter of its stem (`all`) is not painted
+/// again: the drawings are compared first, and only a counter whose drawing differs is painted
+/// and its picture compared (a folder of 1,000 variants painted 90,000 counters, 0.2 s of a
+/// debug export per variant, for pictures equal to the module's).
 pub(super) fn setup_images<'s>(
     setups: &[crate::variants::Setup<'s>],
+    all: &[Counter<'_>],
     map: &Map,
     (side, canvas): (f32, u32),
     images: &mut Images,
 ) -> Result<(Vec<Vec<Counter<'s>>>, Vec<Stems>), ExportError> {
     let setup_counters: Vec<Vec<Counter>> =
         setups.iter().map(|s| counters(s.scenario, map)).collect();
+    // The module's own drawing of each stem (the first counter of a stem draws it, as in
+    // [`counter_images`]), as text, made when a setup's counter of that stem is met.
+    let mut module: BTreeMap<String, &Counter> = BTreeMap::new();
+    for counter in all {
+        module.entry(image_stem(counter)).or_insert(counter);
+    }
+    let drawn = |counter: &Counter, back: bool| format!("{:?}", counter.drawing(side, back));
+    let mut module_drawings: BTreeMap<String, (String, Option<String>)> = BTreeMap::new();
     let mut setup_stems: Vec<Stems> = Vec::new();
     for (n, all_of) in setup_counters.iter().enumerate() {
         let mut stems = BTreeMap::new();
         for counter in all_of {
             let stem = image_stem(counter);
+            if let Some(own) = module.get(&stem) {
+                let theirs = module_drawings.entry(stem.clone()).or_insert_with(|| {
+                    (drawn(own, false), own.has_back().then(|| drawn(own, true)))
+                });
+                let mine = (
+                    drawn(counter, false),
+                    counter.has_back().then(|| drawn(counter, true)),
+                );
+                if *theirs == mine {
+                    stems.insert(counter.id.clone(), stem);
+                    continue;
+                }
+            }
             let front = counter.png(side, canvas, false)?;
             let back = counter
                 .has_back()
