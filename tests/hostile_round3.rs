@@ -344,3 +344,27 @@ fn an_output_of_a_long_name_or_in_a_missing_folder_is_handled_by_the_writer() {
     );
     assert!(!run.stderr.contains(".tmp"), "{}", run.all());
 }
+
+/// A value that fits no form of an optional field (a free placement's `at` that is no hex
+/// name) is described in words, as every other refusal is: it was the JSON Schema library's
+/// debug dump of the branches (`AnyOf { context: [[ValidationError { repr: …`), cut short.
+#[test]
+fn a_value_fitting_no_form_of_a_field_is_described_in_words() {
+    let club = Club::new();
+    club.edit(SCENARIO, "at: \"1608\"", "at: \"nope-x\"");
+    let refusals: Vec<String> = club
+        .diagnostics(&[SCENARIO])
+        .iter()
+        .filter(|d| d["code"] == "E0105")
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(refusals.len(), 1, "{refusals:?}");
+    assert!(
+        refusals[0].contains("\"nope-x\" does not match the pattern"),
+        "{refusals:?}"
+    );
+    assert!(
+        !refusals[0].contains("AnyOf") && !refusals[0].contains("ValidationError"),
+        "{refusals:?}"
+    );
+}

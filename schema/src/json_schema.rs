@@ -468,6 +468,19 @@ fn describe(kind: &ValidationErrorKind, instance: &Value) -> String {
         ValidationErrorKind::Enum { options } => {
             format!("{} is not one of {}", short(instance), short(options))
         }
+        // A value that fits no branch of an enum, each branch at the value itself (an
+        // optional hex name: the pattern, or null): the branch's complaint that is not "the
+        // other type" says what is wrong. It was the branches' debug dump, cut at 160 bytes.
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            context
+                .iter()
+                .flatten()
+                .find(|e| !matches!(e.kind(), ValidationErrorKind::Type { .. }))
+                .map_or_else(
+                    || format!("{} has none of the forms allowed here", short(instance)),
+                    |e| describe(e.kind(), e.instance()),
+                )
+        }
         other => format!("{} breaks the schema ({other:?})", short(instance))
             .chars()
             .take(160)
