@@ -31,9 +31,15 @@ mod solve;
 use probe::*;
 use solve::*;
 
-/// Half the window searched across a side on the first rounds, in hex radii: a neighbouring
-/// parallel line is over 1.5 radii away in the middle of the side.
+/// Half the profile read across a side on the first rounds, in hex radii (the line is looked
+/// for within it but the paper `gap` from its ends): a neighbouring parallel line is over 1.5
+/// radii away in the middle of the side.
 const FIRST_WINDOW: f64 = 0.42;
+/// On the final rounds a side's line is also looked for this many times as far as the last
+/// fit moved the grid there (when that moved it by [`MOVED_MIN`] px or more): the grid may
+/// still be off by about what it just moved.
+const MOVED_REACH: f64 = 2.0;
+const MOVED_MIN: f64 = 0.5;
 /// Half the stretch of the side sampled along it (hex radii; a side is 1 long): its middle,
 /// clear of the corners where other lines meet.
 const HALF_ALONG: f64 = 0.25;
@@ -51,6 +57,18 @@ const MAX_FINALS: usize = 6;
 const SETTLED: f64 = 0.05;
 /// Tukey's biweight constant, in robust standard deviations.
 const TUKEY: f64 = 4.685;
+
+/// How far from the fit a side's line is looked for on the final rounds (px): `near` (from
+/// the lines' scatter), but at least [`MOVED_REACH`] times as far as the last fit moved the
+/// grid at that side when it moved by [`MOVED_MIN`] px or more, and never wider than the
+/// first rounds' `wide`. (A search of a fraction of a pixel only reads the flank of a line
+/// where the fit already puts it, so smaller moves do not widen it.)
+fn final_search(wide: f64, near: f64, moved_here: f64) -> f64 {
+    if moved_here < MOVED_MIN {
+        return near;
+    }
+    near.max((MOVED_REACH * moved_here).min(wide))
+}
 
 /// Why the print could not refine the fit.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -323,6 +341,8 @@ pub fn refine(
         })
         .collect();
     let mut moved = f64::INFINITY;
+    // The model before the last fit.
+    let mut previous: Option<Model> = None;
     while finals < 3 || finals < MAX_FINALS && moved > SETTLED {
         let whole = radius >= diagonal + 2.0;
         let mut chosen: Vec<usize> = (0..geometry.len())
@@ -335,14 +355,28 @@ pub fn refine(
             chosen = chosen.into_iter().step_by(step).collect();
         }
         let narrow = finals > 0 && sigma.is_finite();
-        let window = |length: f64| {
-            if narrow {
-                (6.0 * sigma + 2.0).clamp(3.0, FIRST_WINDOW * length)
-            } else {
-                FIRST_WINDOW * length
+        // Where each side's line is looked for: on the first rounds all of a side's stretch
+        // but the paper gap at its ends; then within 6σ + 2 px of the fit less the gap (what
+        // the real prints measured best: searching wider takes in what lies beside the lines),
+        // and at least twice as far as the last fit moved the grid at that side (when it moved
+        // by half a pixel or more). A part of the sheet the earlier rounds left off (a corner
+        // of a photographed sheet 2 px off after the first projective fit) is then found
+        // again, while the grid settles everywhere else (Fontenoy's worst synthetic scan:
+        // 1.72 -> 0.07 px).
+        let search = |side: usize, length: f64| {
+            let wide = FIRST_WINDOW * length - gap_px(length);
+            if !narrow {
+                return wide;
             }
+            let near = (6.0 * sigma + 2.0).clamp(3.0, FIRST_WINDOW * length) - gap_px(length);
+            let moved_here = previous.as_ref().map_or(0.0, |p: &Model| {
+                let mid = geometry[side].mid;
+                let (a, b) = (model.map(mid), p.map(mid));
+                (a[0] - b[0]).hypot(a[1] - b[1])
+            });
+            final_search(wide, near, moved_here)
         };
-        let (obs, probed) = measure(scan, &geometry, &chosen, &model, window);
+        let (obs, probed) = measure(scan, &geometry, &chosen, &model, search);
         let typical = median(obs.iter().map(|o| f64::from(o.ridge)).collect());
         let strong: Vec<Observation> = obs
             .into_iter()
@@ -369,7 +403,7 @@ pub fn refine(
                         (a[0] - b[0]).hypot(a[1] - b[1])
                     })
                     .fold(0.0, f64::max);
-                model = next;
+                previous = Some(std::mem::replace(&mut model, next));
                 sigma = s;
                 last = Some((strong, weights, probed));
             } else if whole {

@@ -77,19 +77,25 @@ pub(super) fn bilinear(scan: &Scan, x: f64, y: f64) -> Option<[f32; 3]> {
 }
 
 /// Looks for the printed line across one side: the profile across it (averaged along its
-/// middle), and the strongest colour ridge in it — a stretch that differs from the paper at
-/// `gap` on both sides. Returns the line's offset along `normal` (px) and the ridge's ΔE.
+/// middle), and the strongest colour ridge within `search_px` of `centre` — a stretch that
+/// differs from the paper at `gap` on both sides (the profile reaches `gap` beyond the
+/// search). Returns the line's offset along `normal` (px) and the ridge's ΔE; `None` when
+/// the search is empty or nothing is read.
 pub(super) fn find_line(
     scan: &Scan,
     centre: [f64; 2],
     tangent: [f64; 2],
     normal: [f64; 2],
     half_along_px: f64,
-    window_px: f64,
+    search_px: f64,
     gap_px: f64,
 ) -> Option<(f64, f32)> {
-    let step = (window_px / 60.0).max(0.5);
-    let n = (window_px / step).ceil() as i64;
+    if search_px.is_nan() || search_px <= 0.0 {
+        return None;
+    }
+    let reach = search_px + gap_px;
+    let step = (reach / 60.0).max(0.5);
+    let n = (reach / step).ceil() as i64;
     let along_n = ((2.0 * half_along_px).ceil() as i64).clamp(3, 24);
     let mut profile: Vec<Lab> = Vec::with_capacity((2 * n + 1) as usize);
     for k in -n..=n {
@@ -246,13 +252,14 @@ impl Model {
     }
 }
 
-/// Measures the printed line across each of `chosen` sides where `model` puts it.
+/// Measures the printed line across each of `chosen` sides where `model` puts it, within
+/// `search(side, length)` px of it (a side `length` px long).
 pub(super) fn measure(
     scan: &Scan,
     geometry: &[SideGeometry],
     chosen: &[usize],
     model: &Model,
-    window: impl Fn(f64) -> f64 + Sync,
+    search: impl Fn(usize, f64) -> f64 + Sync,
 ) -> (Vec<Observation>, usize) {
     use rayon::prelude::*;
     let results: Vec<Option<Option<Observation>>> = chosen
@@ -268,9 +275,15 @@ pub(super) fn measure(
             }
             let tangent = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
             let normal = [-tangent[1], tangent[0]];
-            let window_px = window(length);
+            let search_px = search(s, length);
             let gap = gap_px(length);
-            if !strip_on_scan(scan, c, tangent, HALF_ALONG * length, window_px + gap + 1.0) {
+            if !strip_on_scan(
+                scan,
+                c,
+                tangent,
+                HALF_ALONG * length,
+                search_px + 2.0 * gap + 1.0,
+            ) {
                 return None;
             }
             Some(
@@ -280,7 +293,7 @@ pub(super) fn measure(
                     tangent,
                     normal,
                     HALF_ALONG * length,
-                    window_px,
+                    search_px,
                     gap,
                 )
                 .map(|(offset, ridge)| Observation {

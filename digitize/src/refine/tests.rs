@@ -210,3 +210,48 @@ fn a_sheet_without_lines_keeps_the_clicks_fit() {
         "{result:?}"
     );
 }
+
+/// A line a couple of pixels from where the model puts it is found when the search reaches
+/// it: the ridge (which reads the paper `gap` beyond the line) is looked for over the whole
+/// search, the profile reading `gap` further out; and it is not found at a search that stops
+/// short of it.
+#[test]
+fn a_line_within_the_search_is_found_and_one_beyond_it_is_not() {
+    for line_y in [47.5, 48.5, 51.5, 52.5] {
+        let image = image::RgbImage::from_fn(100, 100, |_, j| {
+            if (f64::from(j) + 0.5 - line_y).abs() < 1.0 {
+                image::Rgb([40, 35, 30])
+            } else {
+                image::Rgb([235, 225, 195])
+            }
+        });
+        let scan = Scan::from(image);
+        let (offset, ridge) =
+            find_line(&scan, [50.0, 50.0], [1.0, 0.0], [0.0, 1.0], 8.0, 3.2, 2.6).unwrap();
+        assert!(
+            (offset - (line_y - 50.0)).abs() < 0.3,
+            "line at {line_y}: found at offset {offset:.2}"
+        );
+        assert!(ridge > 40.0, "line at {line_y}: ridge {ridge}");
+        // Searching ±0.6 px, only the line's flank is seen.
+        let short = find_line(&scan, [50.0, 50.0], [1.0, 0.0], [0.0, 1.0], 8.0, 0.6, 2.6);
+        assert!(
+            short.is_none_or(|(_, r)| r < 0.5 * ridge),
+            "line at {line_y}: {short:?}"
+        );
+    }
+}
+
+/// On the final rounds a side is searched as near the fit as its scatter allows, but at
+/// least twice as far as the last fit moved the grid there (half a pixel or more), never
+/// wider than the first rounds.
+#[test]
+fn the_final_search_reaches_as_far_as_the_grid_just_moved() {
+    assert_eq!(final_search(13.0, 1.2, 0.0), 1.2);
+    assert_eq!(final_search(13.0, 1.2, 0.55), 1.2);
+    assert_eq!(final_search(13.0, 1.2, 2.0), 4.0);
+    assert_eq!(final_search(13.0, 1.2, 40.0), 13.0);
+    // A move under half a pixel does not widen a search the scatter left empty.
+    assert_eq!(final_search(13.0, -0.4, 0.3), -0.4);
+    assert_eq!(final_search(13.0, -0.4, 0.6), 1.2);
+}
