@@ -368,3 +368,29 @@ fn a_value_fitting_no_form_of_a_field_is_described_in_words() {
         "{refusals:?}"
     );
 }
+
+/// A map's `background.image` naming a file that is no picture (the map itself, a system) is
+/// refused at the door (E0210, located), as one naming a folder is: it passed `validate` and
+/// failed only when an export decoded it.
+#[test]
+fn a_background_that_is_no_picture_is_refused_at_the_door() {
+    for image in ["denain-1712.ron", "../systems/louis-xiv.ron"] {
+        let club = Club::new();
+        club.edit(
+            MAP,
+            "    grid:",
+            &format!("    background: (image: \"{image}\", fit: Affine, grid_to_image: (10.0, 0.0, 5.0, 0.0, 10.0, 5.0, 0.0, 0.0, 1.0)),\n    grid:"),
+        );
+        let diagnostics = club.diagnostics(&[MAP]);
+        assert!(
+            diagnostics
+                .iter()
+                .any(|d| d["code"] == "E0210" && d["line"] == 5),
+            "{image}: {diagnostics:?}"
+        );
+        let run = club.run(&["export", "--vassal", SCENARIO, "--out", "out.vmod"]);
+        assert_eq!(run.code, 1, "{image}: {}", run.all());
+        assert!(run.stderr.contains("E0210"), "{image}: {}", run.all());
+        assert!(!club.path("out.vmod").exists());
+    }
+}

@@ -110,7 +110,7 @@ codes! {
     E0207, Error, "references", "Denain 13.3", "unknown unit", "references/sides.rs: victory";
     E0208, Error, "references", "map file", "the scenario's map cannot be loaded", "door/scenario.rs: open_scenario";
     E0209, Error, "references", "sides", "army on two sides", "references/sides.rs: sides_and_layout";
-    E0210, Error, "references", "map file", "the map's background scan is refused (outside the repository, not a file)", "door.rs: background_of";
+    E0210, Error, "references", "map file", "the map's background scan is refused (outside the repository, not a file)", "door/background.rs: background_of";
     E0301, Error, "stacking", "Fontenoy 3; Denain 3", "stack over a limit at set-up", "stacking.rs: describe";
     E0302, Error, "stacking", "Fontenoy 3; Denain 3", "stack mixes kinds no composition allows", "stacking.rs: describe";
     E0303, Error, "stacking", "Fontenoy 3; Denain 3, 13.2", "reinforcements entering together break stacking", "stacking.rs: stacking";

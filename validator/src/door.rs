@@ -24,9 +24,11 @@ use bataille_schema::{DocumentKind, Map, Scenario, SourceFile, System};
 
 use crate::resolve::{Resolver, span_of};
 use crate::suppressions::matches_code;
+mod background;
 mod scenario;
 mod variant;
 use crate::{Code, Diagnostic, FileReport, Options, Span};
+use background::background_of;
 pub(crate) use scenario::open_scenario;
 pub use variant::VariantDocument;
 
@@ -544,45 +546,6 @@ fn system_diagnostics(system: &System, options: &Options) -> Vec<Diagnostic> {
         });
     }
     out.finish()
-}
-
-/// The confined path of a map's background scan; an E0210 at `/background/image` when it is
-/// refused (absolute, outside the root, not a regular file).
-fn background_of(
-    map_path: &Path,
-    map: &Map,
-    root: Option<&Path>,
-    out: &mut Vec<Diagnostic>,
-) -> Option<PathBuf> {
-    let background = map.background.as_ref()?;
-    let refused = |why: String| {
-        Diagnostic::new(
-            Code::E0210,
-            DocumentKind::Map,
-            "/background/image",
-            format!("the background scan `{}` is refused: {why}", background.image),
-        )
-        .help("name a scan inside the repository, relative to the map's folder (or remove the background)")
-    };
-    match bataille_schema::files::resolve_reference(map_path, &background.image, root) {
-        Err(error) => {
-            out.push(refused(error.to_string()));
-            None
-        }
-        Ok(path) => {
-            let path = clean_path(&path);
-            match std::fs::metadata(&path) {
-                Ok(meta) if !meta.is_file() => {
-                    out.push(refused(format!(
-                        "it is {}, not a regular file",
-                        bataille_schema::files::kind_of(&meta)
-                    )));
-                    None
-                }
-                _ => Some(path),
-            }
-        }
-    }
 }
 
 /// Removes `.` and `name/..` from a path without touching the file system, so a map reached
