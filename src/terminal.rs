@@ -80,10 +80,16 @@ impl Escaped {
     pub fn new(original: &str) -> Escaped {
         let mut text = String::with_capacity(original.len());
         let mut offsets = Vec::with_capacity(original.len() + 1);
-        for c in original.chars() {
+        let mut chars = original.chars().peekable();
+        while let Some(c) = chars.next() {
             let at = text.len();
             for _ in 0..c.len_utf8() {
                 offsets.push(at);
+            }
+            if c == '\r' && chars.peek() == Some(&'\n') {
+                // A line ending of a file saved on Windows is a line ending, not a hidden
+                // character: every line of its report ended `\u{d}`.
+                continue;
             }
             if hidden(c) && c != '\n' {
                 text.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
@@ -246,6 +252,15 @@ impl serde_json::ser::Formatter for JsonOut {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_windows_line_ending_is_a_line_ending_and_a_lone_return_is_shown() {
+        let e = Escaped::new("ab\r\ncd\re");
+        assert_eq!(e.text, "ab\ncd\\u{d}e");
+        // The spans move with the text: `cd` is at 4..6 in the original, 3..5 shown.
+        assert_eq!(e.map(&(4..6)), 3..5);
+        assert_eq!(e.map(&(2..4)), 2..3);
+    }
 
     #[test]
     fn shows_controls_bidi_and_zero_width_visibly() {

@@ -394,3 +394,20 @@ fn a_background_that_is_no_picture_is_refused_at_the_door() {
         assert!(!club.path("out.vmod").exists());
     }
 }
+
+/// A file saved on Windows (CRLF line endings) is reported with its lines as they read, not
+/// with `\u{d}` at the end of every line shown; a lone carriage return is still shown.
+#[test]
+fn a_windows_file_is_reported_without_a_return_shown_on_every_line() {
+    let club = Club::new();
+    let text = club.read(SCENARIO).replacen("turns: 10,", "turns: 0,", 1);
+    club.write(SCENARIO, text.replace('\n', "\r\n"));
+    let run = club.run(&["validate", SCENARIO]);
+    assert_eq!(run.code, 1, "{}", run.all());
+    assert!(
+        run.stdout.contains("6 |     turns: 0,\n"),
+        "the line as it reads:\n{}",
+        run.all()
+    );
+    assert!(!run.stdout.contains("\\u{d}"), "{}", run.all());
+}
