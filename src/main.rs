@@ -114,8 +114,33 @@ fn outcome_of(error: &anyhow::Error) -> Outcome {
     Outcome::Failed
 }
 
+/// The command line, or clap's message through the terminal sink and clap's exit code: a bad
+/// value is quoted in clap's error, and clap strips ESC sequences but not the one-character
+/// C1 CSI (U+009B), which reached the terminal raw (`--table $'\u{9b}31m'`). Help and the
+/// version (ours, on standard output) are printed as clap prints them.
+fn parse_command_line() -> cli::Cli {
+    match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                error.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                error.exit();
+            }
+            for line in error.render().to_string().lines() {
+                tell!("{line}");
+            }
+            std::process::exit(error.exit_code());
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = parse_command_line();
     let outcome = match cli.command {
         cli::Command::Validate(args) => validate::run(&args),
         cli::Command::Schema(args) => schema::run(&args),

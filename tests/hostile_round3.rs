@@ -411,3 +411,43 @@ fn a_windows_file_is_reported_without_a_return_shown_on_every_line() {
     );
     assert!(!run.stdout.contains("\\u{d}"), "{}", run.all());
 }
+
+/// A value the command line refuses is quoted in its error through the terminal sink: clap
+/// strips ESC sequences, but the one-character C1 CSI (U+009B) reached the terminal raw.
+#[test]
+fn a_refused_option_value_reaches_the_terminal_escaped() {
+    let club = Club::new();
+    let hostile = "\u{1b}]0;pwn\u{7}\u{1b}[2J\u{9b}31m";
+    for args in [
+        vec!["render", SCENARIO, "--scale", hostile, "--out", "r.png"],
+        vec!["print", SCENARIO, "--hex", hostile, "--out", "k.pdf"],
+        vec!["validate", "--format", hostile, SCENARIO],
+        vec![
+            "table",
+            SCENARIO,
+            "--system",
+            "age-of-honor",
+            "--figures",
+            "15mm",
+            "--table",
+            hostile,
+            "--out",
+            "p.svg",
+        ],
+    ] {
+        let run = club.run(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.all());
+        assert!(
+            run.stderr.contains("error: invalid value"),
+            "{args:?}: {}",
+            run.all()
+        );
+        assert!(
+            !run.all()
+                .chars()
+                .any(|c| c == '\u{9b}' || c == '\u{1b}' || c == '\u{7}'),
+            "{args:?}: a raw control reached the terminal: {:?}",
+            run.all()
+        );
+    }
+}
