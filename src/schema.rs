@@ -16,11 +16,8 @@ pub fn run(args: &SchemaArgs) -> Outcome {
     ];
     match &args.out {
         Some(dir) => {
-            if let Err(error) = std::fs::create_dir_all(dir) {
-                tell!(
-                    "error: cannot create {}: {error}",
-                    crate::files::display(dir)
-                );
+            if let Err(error) = bataille_schema::files::create_output_folder(dir) {
+                tell!("error: {error}");
                 return Outcome::CouldNotRun;
             }
             for kind in kinds {

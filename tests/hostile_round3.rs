@@ -451,3 +451,30 @@ fn a_refused_option_value_reaches_the_terminal_escaped() {
         );
     }
 }
+
+/// `schema --out` through a link leading outside the repository makes no folder there: the
+/// folders were made before the writer refused the files in them.
+#[cfg(unix)]
+#[test]
+fn schema_makes_no_folder_outside_the_repository_through_a_link() {
+    let club = Club::new();
+    let elsewhere = club.root.parent().expect("above").join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    std::os::unix::fs::symlink(&elsewhere, club.path("schemas")).expect("link");
+    let run = club.run(&["schema", "--out", "schemas/a/b"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(
+        run.stderr.contains("outside its repository"),
+        "{}",
+        run.all()
+    );
+    assert_eq!(
+        std::fs::read_dir(&elsewhere).expect("list").count(),
+        0,
+        "nothing made outside"
+    );
+    // A folder inside the repository is made as before.
+    let run = club.run(&["schema", "--out", "docs/schemas"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(club.path("docs/schemas/map.schema.json").is_file());
+}

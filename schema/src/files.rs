@@ -377,6 +377,25 @@ impl Outputs {
     }
 }
 
+/// Makes the folder outputs go in (with the folders above it), refused as an output is when
+/// the folder leads (through a link, its own or one on the way) outside its repository: the
+/// folders are judged before any is made (`schema --out schemas/a/b`, `schemas` a link to a
+/// folder elsewhere, made `a/b` there before the writer refused the files).
+pub fn create_output_folder(dir: &Path) -> Result<(), WriteError> {
+    if let Some(root) = repository_of(&dir.join("file"))
+        && !absolute(dir).starts_with(&root)
+    {
+        return Err(WriteError::OutsideRepository {
+            path: dir.to_path_buf(),
+            root,
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(|source| WriteError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })
+}
+
 /// An empty temporary file beside `target`, created exclusively with a random name. Dropping
 /// it (any early return) deletes it.
 fn temporary_beside(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
