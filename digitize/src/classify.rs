@@ -22,7 +22,9 @@ pub use crate::suggestion::{
 };
 
 mod traced;
+mod twins;
 use traced::suggest_and_trace;
+use twins::{between_twins, drop_mixed, symbol_colours, symbol_shares, twins};
 
 /// The dominant CIELAB colour of a hex's pixels within `sample_radius` of its mapped centre
 /// (see [`dominant`]), or `None` when the disc is off the scan.
@@ -95,54 +97,6 @@ pub fn hex_statistic(
     dominant(&mut disc_pixels(scan, grid, grid_to_image, index, options)?)
 }
 
-/// A hex's dominant colour, its share, and what is drawn over it: the mean over the disc of
-/// each pixel's offset from the dominant colour, counting only pixels over twice
-/// [`MODE_RADIUS`] from it (a town's blocks on the paper: their colour times their share).
-type Features = (Lab, f32, Lab);
-
-fn hex_features(
-    scan: &Scan,
-    grid: &Grid,
-    grid_to_image: &Matrix,
-    index: HexIndex,
-    options: &ClassifyOptions,
-) -> Option<Features> {
-    let mut pixels = disc_pixels(scan, grid, grid_to_image, index, options)?;
-    let (lab, share) = dominant(&mut pixels)?;
-    Some((lab, share, drawn_over(&pixels, lab)))
-}
-
-fn drawn_over(pixels: &[Lab], dominant: Lab) -> Lab {
-    let mut sum = [0.0f32; 3];
-    for p in pixels {
-        if delta_e(*p, dominant) > 2.0 * MODE_RADIUS {
-            for c in 0..3 {
-                sum[c] += p[c] - dominant[c];
-            }
-        }
-    }
-    sum.map(|v| v / pixels.len().max(1) as f32)
-}
-
-/// Codes whose marked hexes share a colour (samples within [`MODE_RADIUS`] of each other: a
-/// village's or a town's blocks on the paper, marked as their own code) cannot be told apart
-/// by the colour; between them a hex is judged by what is drawn over it too.
-fn twins(classes: &[(String, Vec<Lab>)]) -> Vec<Vec<usize>> {
-    (0..classes.len())
-        .map(|i| {
-            (0..classes.len())
-                .filter(|&j| {
-                    j != i
-                        && classes[i]
-                            .1
-                            .iter()
-                            .any(|a| classes[j].1.iter().any(|b| delta_e(*a, *b) < MODE_RADIUS))
-                })
-                .collect()
-        })
-        .collect()
-}
-
 /// A hex whose dominant colour covers at least this share of its disc is not crowded.
 const CLEAR_SUPPORT: f32 = 0.45;
 
@@ -198,18 +152,11 @@ pub fn suggest_terrain_with_progress(
     progress: Progress,
 ) -> Result<TerrainSuggestions, ClassifyError> {
     let indices: Vec<HexIndex> = grid.indices().collect();
-    let statistics: Vec<Option<Features>> = map_with_progress(&indices, progress, |index| {
-        hex_features(scan, grid, grid_to_image, *index, options)
+    let statistics: Vec<Option<(Lab, f32)>> = map_with_progress(&indices, progress, |index| {
+        hex_statistic(scan, grid, grid_to_image, *index, options)
     })
     .ok_or(ClassifyError::Cancelled)?;
-    let colours: Vec<Option<Lab>> = statistics.iter().map(|s| s.map(|(lab, ..)| lab)).collect();
-    let over_of = |index: HexIndex| -> Option<Lab> {
-        statistics
-            .get(index.row as usize * grid.columns as usize + index.col as usize)
-            .copied()
-            .flatten()
-            .map(|(.., over)| over)
-    };
+    let colours: Vec<Option<Lab>> = statistics.iter().map(|s| s.map(|(lab, _)| lab)).collect();
     let colour_of = |index: HexIndex| -> Option<Lab> {
         colours
             .get(index.row as usize * grid.columns as usize + index.col as usize)
@@ -218,30 +165,63 @@ pub fn suggest_terrain_with_progress(
     };
     let mut marked: BTreeMap<HexIndex, &str> = BTreeMap::new();
     let mut classes: Vec<(String, Vec<Lab>)> = Vec::new();
-    let mut overs: Vec<Vec<Lab>> = Vec::new();
+    let mut sample_hexes: Vec<Vec<HexIndex>> = Vec::new();
     for (code, hexes) in samples {
-        let (mut features, mut over) = (Vec::new(), Vec::new());
+        let (mut features, mut kept) = (Vec::new(), Vec::new());
         for index in hexes {
             if !grid.contains(*index) {
                 continue;
             }
             marked.insert(*index, code);
-            if let (Some(colour), Some(o)) = (colour_of(*index), over_of(*index)) {
+            if let Some(colour) = colour_of(*index) {
                 features.push(colour);
-                over.push(o);
+                kept.push(*index);
             }
         }
         if !features.is_empty() {
             classes.push((code.clone(), features));
-            overs.push(over);
+            sample_hexes.push(kept);
         }
     }
     if classes.is_empty() {
         return Err(ClassifyError::NoSamples);
     }
+    drop_mixed(&mut classes, &mut sample_hexes);
     let twins = twins(&classes);
-    let hexes = indices
+    // The colours drawn over the twins' marked hexes (their symbols), and how much of each
+    // is drawn over every marked hex.
+    let pixels_of = |index: HexIndex| disc_pixels(scan, grid, grid_to_image, index, options);
+    let sample_pixels: Vec<Vec<(Vec<Lab>, Lab)>> = sample_hexes
         .iter()
+        .zip(&classes)
+        .enumerate()
+        .map(|(k, (hexes, (_, colours)))| {
+            if twins[k].is_empty() {
+                return Vec::new();
+            }
+            hexes
+                .iter()
+                .zip(colours)
+                .filter_map(|(h, c)| Some((pixels_of(*h)?, *c)))
+                .collect()
+        })
+        .collect();
+    let mut symbols: Vec<Lab> = Vec::new();
+    for s in sample_pixels.iter().flat_map(|p| symbol_colours(p)) {
+        if symbols.iter().all(|o| delta_e(*o, s) > MODE_RADIUS) {
+            symbols.push(s);
+        }
+    }
+    let sample_shares: Vec<Vec<Vec<f32>>> = sample_pixels
+        .iter()
+        .map(|list| {
+            list.iter()
+                .map(|(p, c)| symbol_shares(p, *c, &symbols))
+                .collect()
+        })
+        .collect();
+    let hexes = indices
+        .par_iter()
         .zip(&colours)
         .zip(&statistics)
         .map(|((index, colour), statistic)| {
@@ -254,9 +234,23 @@ pub fn suggest_terrain_with_progress(
                     marked: true,
                 };
             }
-            let mut suggestion = judge(*index, statistic.map(|(l, s, _)| (l, s)), &classes);
-            if let Some(features) = statistic {
-                between_twins(&mut suggestion, *features, &classes, &overs, &twins);
+            let mut suggestion = judge(*index, *statistic, &classes);
+            let has_twins = classes
+                .iter()
+                .position(|(c, _)| Some(c) == suggestion.code.as_ref())
+                .is_some_and(|k| !twins[k].is_empty() && !sample_pixels[k].is_empty());
+            if let (Some(statistic), true) = (statistic, has_twins) {
+                let shares = pixels_of(*index)
+                    .map(|p| symbol_shares(&p, statistic.0, &symbols))
+                    .unwrap_or_default();
+                between_twins(
+                    &mut suggestion,
+                    *statistic,
+                    &shares,
+                    &classes,
+                    &sample_shares,
+                    &twins,
+                );
             }
             suggestion
         })
@@ -289,72 +283,6 @@ fn judge(
     }
 }
 
-/// When the code found has twins (see [`twins`]), the choice among them by the colour and
-/// what is drawn over it together (the distance to a sample is the sum of the two ΔE). The
-/// confidence is the lower of that choice's `1 − D₁/D₂` and the colour's own against the
-/// other codes, lowered as [`judge`] lowers it for a crowded or strange hex.
-fn between_twins(
-    s: &mut HexSuggestion,
-    (colour, share, over): Features,
-    classes: &[(String, Vec<Lab>)],
-    overs: &[Vec<Lab>],
-    twins: &[Vec<usize>],
-) {
-    let Some(winner) = classes.iter().position(|(c, _)| Some(c) == s.code.as_ref()) else {
-        return;
-    };
-    if twins[winner].is_empty() {
-        return;
-    }
-    let group: Vec<usize> = std::iter::once(winner)
-        .chain(twins[winner].iter().copied())
-        .collect();
-    let by_colour = |k: usize| {
-        classes[k]
-            .1
-            .iter()
-            .map(|c| delta_e(colour, *c))
-            .fold(f32::INFINITY, f32::min)
-    };
-    let d1c = group
-        .iter()
-        .map(|&k| by_colour(k))
-        .fold(f32::INFINITY, f32::min);
-    let d2c = (0..classes.len())
-        .filter(|k| !group.contains(k))
-        .map(by_colour)
-        .fold(f32::INFINITY, f32::min);
-    let colour_confidence = if d2c.is_finite() && d2c > 0.0 {
-        (1.0 - d1c / d2c).clamp(0.0, 1.0)
-    } else {
-        1.0
-    };
-    let mut scored: Vec<(usize, f32)> = group
-        .iter()
-        .map(|&k| {
-            let d = classes[k]
-                .1
-                .iter()
-                .zip(&overs[k])
-                .map(|(c, o)| delta_e(colour, *c) + delta_e(over, *o))
-                .fold(f32::INFINITY, f32::min);
-            (k, d)
-        })
-        .collect();
-    scored.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let (best, d1) = scored[0];
-    let d2 = scored.get(1).map_or(f32::INFINITY, |x| x.1);
-    let among = if d2 > 0.0 {
-        (1.0 - d1 / d2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let crowding = (share / CLEAR_SUPPORT).clamp(0.0, 1.0);
-    let strangeness = (1.5 - d1c / (2.0 * MODE_RADIUS)).clamp(0.0, 1.0);
-    s.code = Some(classes[best].0.clone());
-    s.confidence = among.min(colour_confidence) * crowding * strangeness;
-}
-
 /// How close (ΔE) a pixel must be to a line's ink to be masked.
 const INK_RADIUS: f32 = 12.0;
 /// The least share of a disc left after masking for the rest to be judged alone.
@@ -366,8 +294,10 @@ const LEFT_AT_LEAST: f32 = 0.3;
 /// those far (over 2 × 12 ΔE) from every terrain sample only, so a stream's ink does not mask a
 /// river hex. The dominant colour and its share are then taken over the pixels left, so a hex
 /// covered by a fortification ring, a road and a line is judged from its own colour and not
-/// flagged for the ink over it; a hex still crowded stays doubtful. Marked and confident
-/// hexes, and hexes with under 30 % of the disc left, are kept as they were.
+/// flagged for the ink over it; a hex still crowded stays doubtful. When the colour left
+/// dominant is itself far (over 2 × 12 ΔE) from every sample's, it is no terrain's either (a
+/// title's giant letters over the hex): it is masked too, and the rest judged. Marked and
+/// confident hexes, and hexes with under 30 % of the disc left, are kept as they were.
 pub fn mask_line_inks(
     scan: &Scan,
     grid: &Grid,
@@ -396,9 +326,10 @@ pub fn mask_line_inks(
                 .all(|c| delta_e(*k, *c) > 2.0 * INK_RADIUS)
         })
         .collect();
-    if classes.is_empty() || inks.is_empty() {
+    if classes.is_empty() {
         return terrain.clone();
     }
+    drop_mixed::<()>(&mut classes, &mut []);
     // Twins were told apart by what is drawn over the colour, which masking would take away.
     let twins = twins(&classes);
     let has_twins = |code: &Option<String>| {
@@ -422,9 +353,27 @@ pub fn mask_line_inks(
             if (pixels.len() as f32) < LEFT_AT_LEAST * all as f32 {
                 return s.clone();
             }
-            let Some((lab, support)) = dominant(&mut pixels) else {
+            let Some((mut lab, mut support)) = dominant(&mut pixels) else {
                 return s.clone();
             };
+            // A colour far from every sample's is no terrain's: ink over the hex (a title's
+            // giant letters), masked too when enough is left.
+            let strange = |c: Lab| {
+                classes
+                    .iter()
+                    .flat_map(|(_, l)| l)
+                    .all(|k| delta_e(c, *k) > 2.0 * INK_RADIUS)
+            };
+            if strange(lab) {
+                pixels.retain(|p| delta_e(*p, lab) > INK_RADIUS);
+                if (pixels.len() as f32) < LEFT_AT_LEAST * all as f32 {
+                    return s.clone();
+                }
+                let Some(rest) = dominant(&mut pixels) else {
+                    return s.clone();
+                };
+                (lab, support) = rest;
+            }
             judge(s.index, Some((lab, support)), &classes)
         })
         .collect();

@@ -349,7 +349,8 @@ fn a_hex_crowded_by_a_line_ink_is_judged_from_what_is_left() {
     let after = masked.get(&map.grid, hex).unwrap();
     assert_eq!(after.code.as_deref(), Some("c"), "{after:?}");
     assert!(after.confidence >= doubtful, "{after:?}");
-    // An ink that is a terrain's own colour is not masked: nothing changes.
+    // An ink that is a terrain's own colour is not masked: the same as with no ink given
+    // (where only a hex's own colour far from every sample's is masked, as the brown here).
     let forest = samples["f"][0];
     let unchanged = bataille_digitize::classify::mask_line_inks(
         &scan,
@@ -359,7 +360,23 @@ fn a_hex_crowded_by_a_line_ink_is_judged_from_what_is_left() {
         &[terrain.get(&map.grid, forest).unwrap().colour.unwrap()],
         &options,
     );
-    assert_eq!(unchanged, terrain);
+    let no_ink = bataille_digitize::classify::mask_line_inks(
+        &scan,
+        &map.grid,
+        &layout,
+        &terrain,
+        &[],
+        &options,
+    );
+    assert_eq!(unchanged, no_ink);
+    assert!(
+        unchanged
+            .hexes
+            .iter()
+            .zip(&terrain.hexes)
+            .all(|(a, b)| a == b || a.index == hex),
+        "only the crowded hex is judged again"
+    );
 }
 
 #[test]
