@@ -478,3 +478,27 @@ fn schema_makes_no_folder_outside_the_repository_through_a_link() {
     assert_eq!(run.code, 0, "{}", run.all());
     assert!(club.path("docs/schemas/map.schema.json").is_file());
 }
+
+/// A file whose name is not UTF-8 is named in SARIF by its own bytes, percent-encoded: it was
+/// its display, U+FFFD for each byte, a file no code-scanning consumer could find.
+#[cfg(target_os = "linux")]
+#[test]
+fn sarif_names_a_file_by_its_own_bytes() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let club = Club::new();
+    let text = club.read(SCENARIO).replacen("turns: 10,", "turns: 0,", 1);
+    let name = std::ffi::OsStr::from_bytes(b"scenarios/bad\xff\xfe.ron");
+    std::fs::write(club.root.join(name), text).expect("write");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command
+        .args(["validate", "--format", "sarif"])
+        .arg(name)
+        .current_dir(&club.root);
+    let output = support::output_within(command, Duration::from_secs(60));
+    assert_eq!(output.status.code(), Some(1));
+    let log: serde_json::Value = serde_json::from_slice(&output.stdout).expect("SARIF");
+    assert_eq!(
+        log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "scenarios/bad%FF%FE.ron"
+    );
+}

@@ -11,14 +11,20 @@ use bataille_validator::{Code, Diagnostic, Severity, Span};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
-use crate::files;
 use crate::results::Results;
 
-/// A relative path as a URI reference: `/` separators, unsafe bytes percent-encoded.
+/// A relative path as a URI reference: `/` separators, unsafe bytes percent-encoded. The
+/// file name's own bytes are encoded, not its display (a name that is not UTF-8 was written
+/// with U+FFFD in place of its bytes, a file no consumer could find).
 fn uri(span: &Span) -> String {
-    let path = files::portable(&span.file);
+    let bytes = span.file.as_os_str().as_encoded_bytes();
     let mut out = String::new();
-    for byte in path.bytes() {
+    for &byte in bytes {
+        let byte = if byte == b'\\' && cfg!(windows) {
+            b'/'
+        } else {
+            byte
+        };
         if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
             out.push(byte as char);
         } else {
