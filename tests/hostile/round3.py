@@ -395,6 +395,23 @@ def _():
         p += sane(run(*args, timeout=120))
     return p
 
+@case("outputs", "schema --out", "a folder through a link leading outside: nothing made there")
+def _():
+    elsewhere = os.path.join(WORK, "../elsewhere")
+    os.makedirs(elsewhere, exist_ok=True)
+    os.symlink(os.path.abspath(elsewhere), path("schemas"))
+    r = run("schema", "--out", "schemas/a/b")
+    return sane(r) + ([f"made outside: {os.listdir(elsewhere)}"] if os.listdir(elsewhere) else [])
+
+@case("markup", "validate --format sarif", "a file name that is not UTF-8: named by its bytes")
+def _():
+    name = os.path.join(WORK.encode(), b"scenarios/bad\xff\xfe.ron")
+    with open(name, "wb") as f:
+        f.write(read(S).replace("turns: 10,", "turns: 0,").encode())
+    p = subprocess.run([B, "validate", "--format", "sarif", b"scenarios/bad\xff\xfe.ron"], cwd=WORK, capture_output=True)
+    uri = json.loads(p.stdout)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    return [] if uri == "scenarios/bad%FF%FE.ron" else [f"uri {uri}"]
+
 # ------------------------------------------------------------------ sweeps
 def sweep_keys(rel, pattern):
     return sorted(set(re.findall(pattern, open(os.path.join(BASE, rel)).read())))
