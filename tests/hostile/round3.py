@@ -236,6 +236,13 @@ def _():
     codes = sorted(x["code"] for x in d)
     return sane(r) + ([f"the same value reported twice: {codes}"] if len(codes) > 1 else [])
 
+@case("cascade", "validate", "an army renamed: a conversion naming it (E0206) then every unit it converts (E1002) (open: diag's sink)")
+def _():
+    edit(S, 'id: "french"', 'id: "nope-x"')
+    d, r = json_diagnostics(S)
+    n = sum(1 for x in d if x["code"] == "E1002")
+    return sane(r) + ([f"{n} E1002 after the conversion's E0206"] if n else [])
+
 @case("cascade", "validate", "a variant whose base is another variant, itself, a map, a system: E1104 once")
 def _():
     p = []
