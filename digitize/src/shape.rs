@@ -124,7 +124,8 @@ const OUTLINED_EDGE: f64 = 0.5;
 ///
 /// A hex is unprinted when off the scan or when fewer than four of its sides show the line
 /// (a short column's end cell that sticks out of the print: three of its sides are the
-/// neighbours'). When the print outlines its edge (most of the grid's outward sides show a
+/// neighbours'), or, when the scan's edge cuts it, fewer than two thirds of the sides probed
+/// on the scan. When the print outlines its edge (most of the grid's outward sides show a
 /// line), an edge hex none of whose outward sides shows one is unprinted too: a short column's
 /// end cell set *into* the print (a notch: five of its sides are its neighbours', only the
 /// outward one is its own) is told apart this way, and so is the print's edge in a scan with
@@ -160,7 +161,9 @@ pub fn from_printed_sides(
                 return true;
             }
             let p = sides_of(index);
-            let few = p.probed >= 4 && p.found < 4 || p.probed < 4 && p.found == 0;
+            // Four of six, or two thirds of the sides probed when the scan's edge cuts the
+            // hex (its sides beyond the scan tell nothing: the print may go on there).
+            let few = p.probed >= 4 && 3 * p.found < 2 * p.probed || p.probed < 4 && p.found == 0;
             let open_edge = outlined && p.outward_probed > 0 && p.outward_found == 0;
             few || open_edge
         })
@@ -242,13 +245,23 @@ mod tests {
         }
         // A hex inside whose lines a river hides: still on the print.
         sides[at(2, 2)] = sides_of(1);
+        // Edge hexes the scan's edge cuts (two sides beyond it, not probed): three of the four
+        // probed sides printed is on the print, two is not.
+        let cut = |found: u8| PrintedSides {
+            found,
+            probed: 4,
+            outward_found: 0,
+            outward_probed: 0,
+        };
+        sides[at(0, 1)] = cut(3);
+        sides[at(0, 3)] = cut(2);
         let shape = from_printed_sides(&grid, &sides, &centre, 1000, 1000);
         let half: Vec<String> = shape
             .hexes(&grid, Place::Half)
             .iter()
             .map(|i| grid.name(*i).to_string())
             .collect();
-        assert_eq!(half, ["0205", "0405", "0605"]);
+        assert_eq!(half, ["0104", "0205", "0405", "0605"]);
         assert_eq!(shape.place(&grid, HexIndex::new(2, 2)), Place::On);
         assert!(shape.hexes(&grid, Place::Off).is_empty());
         // A scan too small for the grid: the hexes off it are off the print.
