@@ -55,7 +55,7 @@ pub fn allow_codes(map_file: &str, codes: usize, len: usize) -> String {
 
 /// `units` units each with three faults: a corps the scenario lacks (E0202), a hex off the map
 /// (E0503) and combat points beyond the schema's bound (E0105). 200,000 units make a
-/// 31 MB file.
+/// 25 MB file.
 pub fn faulty_units(map_file: &str, units: usize) -> String {
     let mut text = head(map_file, "");
     for i in 0..units {

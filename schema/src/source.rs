@@ -82,6 +82,19 @@ impl SourceFile {
         (byte, line, self.line_starts[line - 1])
     }
 
+    /// The bytes of the whole line holding `byte` (its newline included), and its 1-based
+    /// number, from the line index: no scan of the line (a report of many places on one
+    /// 64 MiB line scanned it once for each, issue 19).
+    pub fn line_bytes(&self, byte: usize) -> (Range<usize>, usize) {
+        let (_, line, start) = self.line_of(byte);
+        let end = self
+            .line_starts
+            .get(line)
+            .copied()
+            .unwrap_or(self.text.len());
+        (start..end, line)
+    }
+
     fn floor_char_boundary(&self, mut byte: usize) -> usize {
         while byte > 0 && !self.text.is_char_boundary(byte) {
             byte -= 1;
@@ -133,4 +146,21 @@ impl SourceFile {
 /// The display form of a path for messages.
 pub fn display_path(path: &Path) -> String {
     path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SourceFile;
+
+    #[test]
+    fn line_bytes_are_the_whole_line_with_its_newline() {
+        let source = SourceFile::new("x.ron", "ab\ncdé\n\nf".to_owned());
+        assert_eq!(source.line_bytes(0), (0..3, 1));
+        assert_eq!(source.line_bytes(2), (0..3, 1));
+        assert_eq!(source.line_bytes(3), (3..8, 2));
+        assert_eq!(source.line_bytes(6), (3..8, 2), "inside a character");
+        assert_eq!(source.line_bytes(8), (8..9, 3));
+        assert_eq!(source.line_bytes(9), (9..10, 4));
+        assert_eq!(source.line_bytes(99), (9..10, 4), "clamped to the text");
+    }
 }
