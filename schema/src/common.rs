@@ -16,6 +16,46 @@ pub const MAX_NOTES_CHARS: u32 = 20_000;
 /// each) is refused with its place (E0105, `maxItems`).
 pub const MAX_ALLOW_CODES: u32 = 128;
 
+/// The start of the error message of a list longer than its limit (an `allow` list beyond
+/// [`MAX_ALLOW_CODES`]); the loader turns it into
+/// [`crate::LoadError::TooMany`], located at the first entry too many.
+pub const TOO_MANY: &str = "the list holds more than ";
+
+/// Reads an `allow` list, refusing it at its entry past
+/// [`MAX_ALLOW_CODES`]: no list of 500,000 codes is ever held
+/// (issue 19: a 66 MB file of them was half a GB of strings before any check, and twice that
+/// in the JSON Schema pass). `#[serde(deserialize_with = "crate::common::allow_list")]`.
+pub fn allow_list<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<String>, D::Error> {
+    struct Codes;
+    impl<'de> serde::de::Visitor<'de> for Codes {
+        type Value = Vec<String>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of diagnostic codes")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut access: A,
+        ) -> Result<Self::Value, A::Error> {
+            let max = MAX_ALLOW_CODES as usize;
+            let mut codes = Vec::new();
+            while let Some(code) = access.next_element::<String>()? {
+                if codes.len() == max {
+                    return Err(serde::de::Error::custom(format!(
+                        "{TOO_MANY}{max} codes: an `allow` list names each code at most once"
+                    )));
+                }
+                codes.push(code);
+            }
+            Ok(codes)
+        }
+    }
+    deserializer.deserialize_seq(Codes)
+}
+
 /// Most miniatures systems a scenario names (`miniatures`): the games have two.
 pub const MAX_MINIATURES: u32 = 16;
 

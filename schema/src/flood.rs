@@ -38,19 +38,43 @@ fn head(map_file: &str, unit_allow: &str) -> String {
 
 const TAIL: &str = "            ],\n        ),\n    ],\n    victory: (),\n)\n";
 
-/// One unit whose `allow` list names `codes` codes that do not exist, each `len` characters
-/// (at least 2): one W0107 each, all on one line. 500,000 codes of 7 characters make a 5.5 MB
-/// file; of 42, 23 MB.
+/// Units whose `allow` lists name `codes` codes that do not exist, each `len` characters (at
+/// least 2), as many to a list as a list holds
+/// ([`MAX_ALLOW_CODES`](crate::common::MAX_ALLOW_CODES)): one W0107 each. 500,000 codes of 7
+/// characters make a 5.9 MB file; of 42, 23 MB. [`one_allow_list`] puts them in one list,
+/// which the loader refuses at its 129th entry.
 pub fn allow_codes(map_file: &str, codes: usize, len: usize) -> String {
+    let per_list = crate::common::MAX_ALLOW_CODES as usize;
+    let list = |from: usize| list_of(from..codes.min(from + per_list), len);
+    let mut text = head(map_file, &list(0));
+    for (n, from) in (per_list..codes).step_by(per_list).enumerate() {
+        let _ = writeln!(
+            text,
+            "                (id: \"flood-{n}\", name: \"Flood {n}\", kind: \"infantry\", corps: \"centre\", cp: 1, allow: [{}]),",
+            list(from)
+        );
+    }
+    text.push_str(TAIL);
+    text
+}
+
+/// One unit whose `allow` list names `codes` codes that do not exist, each `len` characters:
+/// the loader refuses the list at its entry past the limit (E0105), before it is held.
+pub fn one_allow_list(map_file: &str, codes: usize, len: usize) -> String {
+    let mut text = head(map_file, &list_of(0..codes, len));
+    text.push_str(TAIL);
+    text
+}
+
+/// `"X0000", "X0001", ` for the numbers of `range`, each code `len` characters.
+fn list_of(range: std::ops::Range<usize>, len: usize) -> String {
     let width = len.max(2) - 1;
-    let mut allow = String::with_capacity(codes * (len + 4));
-    for i in 0..codes {
+    let mut allow = String::with_capacity(range.len() * (len + 4));
+    for i in range {
         // `X` then the number, zero-padded: never a code (codes are E or W and four digits).
         let _ = write!(allow, "\"X{i:0width$}\", ");
     }
-    let mut text = head(map_file, &allow);
-    text.push_str(TAIL);
-    text
+    allow
 }
 
 /// `units` units each with three faults: a corps the scenario lacks (E0202), a hex off the map

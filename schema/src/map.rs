@@ -111,7 +111,11 @@ pub struct Map {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub short_lines: Option<Shifted>,
     /// Diagnostic codes allowed for the whole map (`["W0601"]`), as a scenario's `allow`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::common::allow_list"
+    )]
     #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }

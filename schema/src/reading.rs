@@ -103,6 +103,13 @@ pub enum LoadError {
         location: Box<Location>,
         error: crate::limits::GridLimitError,
     },
+    /// A list longer than its limit ([`crate::common::TOO_MANY`]), located at its first entry
+    /// too many.
+    #[error("{location}: {message}")]
+    TooMany {
+        location: Box<Location>,
+        message: String,
+    },
     #[error("{location}: the scenario's map {} could not be loaded: {source}", map_path.display())]
     Map {
         location: Box<Location>,
@@ -126,6 +133,7 @@ impl LoadError {
             | LoadError::NotFinite { location, .. }
             | LoadError::Unprintable { location, .. }
             | LoadError::GridLimit { location, .. }
+            | LoadError::TooMany { location, .. }
             | LoadError::Map { location, .. } => Some(location),
         }
     }
@@ -241,6 +249,14 @@ pub(crate) fn parse_error(source: &SourceFile, error: &ron::error::SpannedError)
         && let Some(key) = message.strip_prefix(crate::unique::DUPLICATE_KEY)
     {
         return duplicate_key(source, error, key);
+    }
+    if let ron::Error::Message(message) = &error.code
+        && message.starts_with(crate::common::TOO_MANY)
+    {
+        return LoadError::TooMany {
+            location: Box::new(source.location(syntax_span(source, error))),
+            message: message.clone(),
+        };
     }
     if let Some((found, span)) = probe_version(source)
         && found > u64::from(FORMAT_VERSION)

@@ -61,7 +61,11 @@ pub struct Scenario {
     #[schemars(length(max = crate::common::MAX_NOTES_CHARS))]
     pub notes: Option<String>,
     /// Diagnostic codes allowed in the whole scenario (`["W0601"]`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::common::allow_list"
+    )]
     #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
     /// The rules that differ between games.
@@ -224,7 +228,11 @@ pub struct Commander {
     #[serde(default, skip_serializing_if = "Placement::is_unplaced")]
     pub placement: Placement,
     /// Diagnostic codes allowed for this counter.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::common::allow_list"
+    )]
     #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
@@ -245,7 +253,11 @@ pub struct Corps {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub friendly_edges: Vec<MapEdge>,
     /// Diagnostic codes allowed for the corps, its line leader and its units.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::common::allow_list"
+    )]
     #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
@@ -269,7 +281,11 @@ pub struct LineLeader {
     pub always_in_command: bool,
     #[serde(default, skip_serializing_if = "Placement::is_unplaced")]
     pub placement: Placement,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::common::allow_list"
+    )]
     #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
@@ -321,7 +337,11 @@ pub struct Unit {
     )]
     pub ratings: BTreeMap<Id, BTreeMap<Id, Rating>>,
     /// Diagnostic codes allowed for this unit.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::common::allow_list"
+    )]
     #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }

@@ -145,7 +145,11 @@ pub struct UnitChange {
     )]
     pub ratings: BTreeMap<Id, BTreeMap<Id, Rating>>,
     /// Diagnostic codes allowed for this counter in the variant, added to the base's.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::common::allow_list"
+    )]
     #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }
@@ -187,7 +191,11 @@ pub struct LeaderChange {
     )]
     pub ratings: BTreeMap<Id, BTreeMap<Id, Rating>>,
     /// Diagnostic codes allowed for this counter in the variant, added to the base's.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::common::allow_list"
+    )]
     #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Vec<String>,
 }

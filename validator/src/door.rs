@@ -427,6 +427,10 @@ pub(crate) fn refusal(
             Code::E0120,
             "keep one entry for this key (merge the two, or rename one); `bataille fmt` refuses the file until then",
         ),
+        LoadError::TooMany { .. } => (
+            Code::E0105,
+            "keep the list within its limit (the JSON Schema's maxItems); the file is refused there, before anything else is read",
+        ),
         LoadError::GridLimit { .. } => (
             Code::E0121,
             "correct the grid: hex names have at most three digits for the column and three for the row",
