@@ -171,11 +171,21 @@ pub(super) fn fit_lines(
     (w8.abs() > 1e-12 && m.iter().all(|v| v.is_finite())).then(|| m.map(|v| v / w8))
 }
 
-/// Solves the symmetric positive definite system `a x = b` (Cholesky), or `None`.
-pub(super) fn solve_spd(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Option<Vec<f64>> {
+/// Solves the symmetric positive definite system `a x = b` (Cholesky), or `None`. `band`:
+/// no entry lies further than this from the diagonal (`a[i][k]` is 0 when `|i − k| > band`),
+/// so neither does any of the factor's, and only the band is worked on: the correction's
+/// system is banded (a node meets only its lattice neighbours) and the full factorisation
+/// was a tenth of a large sheet's refinement. (Pass `n` for a dense system.)
+pub(super) fn solve_spd(
+    mut a: Vec<f64>,
+    mut b: Vec<f64>,
+    n: usize,
+    band: usize,
+) -> Option<Vec<f64>> {
     for j in 0..n {
+        let first = j.saturating_sub(band);
         let mut d = a[j * n + j];
-        for k in 0..j {
+        for k in first..j {
             d -= a[j * n + k] * a[j * n + k];
         }
         if d <= 0.0 || !d.is_finite() {
@@ -183,9 +193,9 @@ pub(super) fn solve_spd(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Option<Ve
         }
         let d = d.sqrt();
         a[j * n + j] = d;
-        for i in (j + 1)..n {
+        for i in (j + 1)..n.min(j + band + 1) {
             let mut s = a[i * n + j];
-            for k in 0..j {
+            for k in first.max(i.saturating_sub(band))..j {
                 s -= a[i * n + k] * a[j * n + k];
             }
             a[i * n + j] = s / d;
@@ -193,14 +203,14 @@ pub(super) fn solve_spd(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Option<Ve
     }
     for i in 0..n {
         let mut s = b[i];
-        for k in 0..i {
+        for k in i.saturating_sub(band)..i {
             s -= a[i * n + k] * b[k];
         }
         b[i] = s / a[i * n + i];
     }
     for i in (0..n).rev() {
         let mut s = b[i];
-        for k in (i + 1)..n {
+        for k in (i + 1)..n.min(i + band + 1) {
             s -= a[k * n + i] * b[k];
         }
         b[i] = s / a[i * n + i];
@@ -281,7 +291,9 @@ pub(super) fn fit_warp(
             }
         }
     }
-    let x = solve_spd(a, b, n)?;
+    // A node meets its lattice neighbours only: (i + 1, j + 1) is columns + 1 nodes on, two
+    // unknowns a node.
+    let x = solve_spd(a, b, n, 2 * (columns + 1) + 1)?;
     for (k, node) in warp.nodes.iter_mut().enumerate() {
         *node = [x[2 * k], x[2 * k + 1]];
     }

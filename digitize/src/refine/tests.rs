@@ -255,3 +255,33 @@ fn the_final_search_reaches_as_far_as_the_grid_just_moved() {
     assert_eq!(final_search(13.0, -0.4, 0.3), -0.4);
     assert_eq!(final_search(13.0, -0.4, 0.6), 1.2);
 }
+
+/// The banded solve gives the dense solve's answer on a banded system, and `None` on one
+/// that is not positive definite.
+#[test]
+fn the_banded_solve_matches_the_dense_one() {
+    let n = 30;
+    let band = 7;
+    let mut a = vec![0.0; n * n];
+    let mut rng = crate::synth::Rng::new(5);
+    for i in 0..n {
+        for k in i..n.min(i + band + 1) {
+            let v = if k == i { 20.0 } else { rng.range(-1.0, 1.0) };
+            a[i * n + k] = v;
+            a[k * n + i] = v;
+        }
+    }
+    let b: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
+    let dense = solve_spd(a.clone(), b.clone(), n, n).unwrap();
+    let banded = solve_spd(a.clone(), b.clone(), n, band).unwrap();
+    for (x, y) in dense.iter().zip(&banded) {
+        assert!((x - y).abs() < 1e-12, "{x} vs {y}");
+    }
+    // And it solves the system.
+    for i in 0..n {
+        let r: f64 = (0..n).map(|k| a[i * n + k] * banded[k]).sum::<f64>() - b[i];
+        assert!(r.abs() < 1e-9, "row {i}: {r}");
+    }
+    a[0] = -1.0;
+    assert!(solve_spd(a, b, n, band).is_none());
+}
