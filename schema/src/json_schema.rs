@@ -457,6 +457,7 @@ fn describe(kind: &ValidationErrorKind, instance: &Value) -> String {
         }
         ValidationErrorKind::MinItems { limit } => format!("needs at least {limit} item(s)"),
         ValidationErrorKind::MaxItems { limit } => format!("holds more than {limit} items"),
+        ValidationErrorKind::UniqueItems => "holds the same item more than once".to_owned(),
         ValidationErrorKind::Pattern { pattern } => {
             format!("{} does not match the pattern {pattern}", short(instance))
         }

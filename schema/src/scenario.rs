@@ -401,6 +401,8 @@ pub struct Zone {
     #[schemars(length(min = 1, max = 120))]
     pub name: String,
     pub owner: Owner,
+    /// A set: a hex given twice is refused (`uniqueItems`, E0105).
+    #[schemars(extend("uniqueItems" = true))]
     pub hexes: Vec<HexName>,
     /// Other corps or armies whose counters may also be placed free in it; otherwise a
     /// counter placed free in another corps' or army's zone breaks the set-up (Fontenoy 0.2,
