@@ -105,11 +105,14 @@ impl ViewContext<'_> {
 
     /// Errors and warnings among the diagnostics.
     pub fn diagnostic_counts(&self) -> (usize, usize) {
-        let errors = self
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == bataille_validator::Severity::Error)
-            .count();
-        (errors, self.diagnostics.len() - errors)
+        // A summary of diagnostics not listed counts as the number it stands for.
+        let count = |error: bool| {
+            self.diagnostics
+                .iter()
+                .filter(|d| (d.severity == bataille_validator::Severity::Error) == error)
+                .map(bataille_validator::Diagnostic::count)
+                .sum()
+        };
+        (count(true), count(false))
     }
 }

@@ -56,12 +56,15 @@ impl DiagnosticsPanel {
     }
 
     pub fn counts(&self) -> (usize, usize) {
-        let errors = self
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        (errors, self.diagnostics.len() - errors)
+        // A summary of diagnostics not listed counts as the number it stands for.
+        let count = |error: bool| {
+            self.diagnostics
+                .iter()
+                .filter(|d| (d.severity == Severity::Error) == error)
+                .map(bataille_validator::Diagnostic::count)
+                .sum()
+        };
+        (count(true), count(false))
     }
 }
 
@@ -181,5 +184,32 @@ impl DiagnosticsList {
                     }
                 }
             });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file's report lists at most 100 diagnostics of a code and a summary of the others
+    /// (issue 19): the counts the editor shows include those the summary stands for.
+    #[test]
+    fn counts_include_what_a_summary_stands_for() {
+        let mut panel = DiagnosticsPanel::default();
+        let one = Diagnostic::new(
+            Code::E0301,
+            bataille_schema::DocumentKind::Scenario,
+            "/a",
+            "x",
+        );
+        let summary = bataille_validator::sink::summary(
+            bataille_schema::DocumentKind::Scenario,
+            Code::W0107,
+            1,
+            501,
+            100,
+        );
+        panel.set_rows(vec![one, summary]);
+        assert_eq!(panel.counts(), (1, 500));
     }
 }
