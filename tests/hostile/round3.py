@@ -419,6 +419,24 @@ def _():
     uri = json.loads(p.stdout)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
     return [] if uri == "scenarios/bad%FF%FE.ron" else [f"uri {uri}"]
 
+@case("unbounded", "every command", "one hex listed 400,000 times in a zone, one overlay 400,000 times in a hex")
+def _():
+    edit(S, 'hexes: ["1312", "1313"', 'hexes: ["1312", ' + '"1313", ' * 400000 + '"1313"')
+    p = []
+    for args in [["validate", S], ["print", S, "--out", "k.pdf"], ["export", "--vassal", S, "--out", "m.vmod"]]:
+        r = run(*args, timeout=60)
+        p += sane(r) + ([] if r.code == 1 else [f"{args[0]}: exit {r.code}"])
+    fresh()
+    edit(M, '"0110": ["route"]', '"0110": [' + '"route", ' * 400000 + '"route"]')
+    r = run("print", S, "--out", "k.pdf", timeout=60)
+    return p + sane(r) + ([] if r.code == 1 else [f"print: exit {r.code}"])
+
+@case("unbounded", "validate", "40,000 zones of one corps on one hex")
+def _():
+    zones = "".join(f'        (id: "z{i}", name: "Z", owner: Corps("fr-aile-droite"), hexes: ["1313"]),\n' for i in range(40000))
+    edit(S, "    zones: [\n", "    zones: [\n" + zones)
+    return sane(run("validate", S, timeout=60))
+
 # ------------------------------------------------------------------ sweeps
 def sweep_keys(rel, pattern):
     return sorted(set(re.findall(pattern, open(os.path.join(BASE, rel)).read())))
