@@ -24,7 +24,9 @@ pub use crate::suggestion::{
 mod traced;
 mod twins;
 use traced::suggest_and_trace;
-use twins::{between_twins, drop_mixed, symbol_colours, symbol_shares, twins};
+use twins::{
+    between_twins, drop_mixed, ground_under_symbols, symbol_colours, symbol_shares, twins,
+};
 
 /// The dominant CIELAB colour of a hex's pixels within `sample_radius` of its mapped centre
 /// (see [`dominant`]), or `None` when the disc is off the scan.
@@ -186,6 +188,9 @@ pub fn suggest_terrain_with_progress(
     if classes.is_empty() {
         return Err(ClassifyError::NoSamples);
     }
+    ground_under_symbols(&mut classes, &|k, j| {
+        disc_pixels(scan, grid, grid_to_image, sample_hexes[k][j], options)
+    });
     drop_mixed(&mut classes, &mut sample_hexes);
     let twins = twins(&classes);
     // The colours drawn over the twins' marked hexes (their symbols), and how much of each

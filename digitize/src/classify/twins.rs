@@ -199,3 +199,52 @@ pub(super) fn drop_mixed<T>(classes: &mut [(String, Vec<Lab>)], keep: &mut [Vec<
         }
     }
 }
+
+/// The ground a marked hex's symbol is drawn on: when its dominant colour covers under 60 %
+/// of its disc, is near no other code's samples, and the dominant colour of the rest covers
+/// at least 30 % of the disc and is near another code's sample (a town's dark blocks as dense
+/// as the paper between them: which of the two is "dominant" is a toss-up), the sample's
+/// colour is that ground's, so the code is the twin of the paper's, as its other hexes are.
+/// `pixels(k, j)` gives the disc of class `k`'s sample `j`.
+pub(super) fn ground_under_symbols(
+    classes: &mut [(String, Vec<Lab>)],
+    pixels: &dyn Fn(usize, usize) -> Option<Vec<Lab>>,
+) {
+    let near_other = |classes: &[(String, Vec<Lab>)], k: usize, c: Lab| {
+        classes
+            .iter()
+            .enumerate()
+            .any(|(j, (_, l))| j != k && l.iter().any(|o| delta_e(c, *o) < MODE_RADIUS))
+    };
+    let mut grounds = Vec::new();
+    for (k, (_, colours)) in classes.iter().enumerate() {
+        for (j, c) in colours.iter().enumerate() {
+            if near_other(classes, k, *c) {
+                continue;
+            }
+            let Some(disc) = pixels(k, j) else { continue };
+            let n = disc.len().max(1) as f32;
+            let share = disc
+                .iter()
+                .filter(|p| delta_e(**p, *c) <= MODE_RADIUS)
+                .count() as f32
+                / n;
+            if share >= 0.6 {
+                continue;
+            }
+            let mut rest: Vec<Lab> = disc
+                .into_iter()
+                .filter(|p| delta_e(*p, *c) > MODE_RADIUS)
+                .collect();
+            let Some((ground, of_rest)) = dominant(&mut rest) else {
+                continue;
+            };
+            if of_rest * rest.len() as f32 >= 0.3 * n && near_other(classes, k, ground) {
+                grounds.push((k, j, ground));
+            }
+        }
+    }
+    for (k, j, ground) in grounds {
+        classes[k].1[j] = ground;
+    }
+}
