@@ -237,6 +237,28 @@ fn a_refused_field_is_reported_once_not_by_every_check_reading_it() {
     assert!(codes.iter().any(|c| c == "E0204"), "{codes:?}");
 }
 
+/// A value the schema refuses is not blamed again by a rule at the same place: a commander at
+/// `Hex("nope-x")` was an E0105 (the hex name's pattern) and an E0503 ("not a hex name of
+/// this map") on the same column.
+#[test]
+fn a_refused_value_is_not_blamed_again_by_a_rule_at_its_place() {
+    let club = Club::new();
+    club.edit(
+        SCENARIO,
+        "placement: Hex(\"1409\")",
+        "placement: Hex(\"nope-x\")",
+    );
+    let diagnostics = club.diagnostics(&[SCENARIO]);
+    let at_line = |code: &str| {
+        diagnostics
+            .iter()
+            .filter(|d| d["code"] == code && d["pointer"] == "/armies/0/commanders/0/placement/Hex")
+            .count()
+    };
+    assert_eq!(at_line("E0105"), 1, "{diagnostics:?}");
+    assert_eq!(at_line("E0503"), 0, "{diagnostics:?}");
+}
+
 /// A 100 × 100 px PNG of one colour.
 fn plain_png() -> Vec<u8> {
     let picture = image::RgbImage::from_pixel(100, 100, image::Rgb([200, 180, 140]));

@@ -356,6 +356,7 @@ fn finish(report: &mut FileReport, options: &Options) {
         .retain(|d| !matches_code(&options.allow, d.code));
     report.diagnostics.sort_by(Diagnostic::order);
     report.diagnostics.dedup();
+    crate::sink::drop_refused_values(&mut report.diagnostics);
     crate::sink::bound_report(&mut report.diagnostics, options.bound);
 }
 

@@ -37,8 +37,8 @@ mod report;
 mod tests;
 
 pub(crate) use filter::Filter;
-pub(crate) use report::bound_report;
 pub use report::summary;
+pub(crate) use report::{bound_report, drop_refused_values};
 
 /// The most diagnostics of one code kept for one document (the rest are counted in a
 /// summary): as javac shows its first 100 errors.

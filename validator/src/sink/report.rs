@@ -1,8 +1,8 @@
 //! The summary of what a sink or a report does not show, and the report's last bound.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use foldhash::{HashMap, HashMapExt};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use bataille_schema::DocumentKind;
 
@@ -105,6 +105,38 @@ pub(crate) fn bound_report(diagnostics: &mut Vec<Diagnostic>, bound: Bound) {
         diagnostics.push(d);
     }
     diagnostics.sort_by(Diagnostic::order);
+}
+
+/// Drops what a rule says about a value the JSON Schema refused: a diagnostic of another code
+/// at exactly the place of an E0105 (the same file, document and pointer) follows from the
+/// refusal (`at: "nope-x"` was an E0105 and an E0503 "not a hex name"; an empty
+/// `background.image` an E0105 and an E0210). Only the same place: what lies inside a refused
+/// list or record is still reported. Summaries and the E01xx codes stay.
+pub(crate) fn drop_refused_values(diagnostics: &mut Vec<Diagnostic>) {
+    let refused: Vec<(Option<PathBuf>, DocumentKind, String)> = diagnostics
+        .iter()
+        .filter(|d| d.code == Code::E0105 && !d.is_summary() && !d.pointer.is_empty())
+        .map(|d| {
+            let file = d.span.as_ref().map(|s| s.file.clone());
+            (file, d.document, d.pointer.clone())
+        })
+        .collect();
+    if refused.is_empty() {
+        return;
+    }
+    let places: HashSet<(Option<&Path>, DocumentKind, &str)> = refused
+        .iter()
+        .map(|(file, document, pointer)| (file.as_deref(), *document, pointer.as_str()))
+        .collect();
+    diagnostics.retain(|d| {
+        d.is_summary()
+            || d.code.as_str().starts_with("E01")
+            || !places.contains(&(
+                d.span.as_ref().map(|s| s.file.as_path()),
+                d.document,
+                d.pointer.as_str(),
+            ))
+    });
 }
 
 /// `499,900`.

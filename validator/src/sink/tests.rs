@@ -205,3 +205,38 @@ fn a_refused_field_drops_what_its_readers_say_even_beyond_the_bound() {
         .sum();
     assert_eq!(e0105, 6);
 }
+
+#[test]
+fn a_rule_about_a_value_the_schema_refused_is_dropped_at_that_place_only() {
+    let at = |code, pointer: &str| Diagnostic::new(code, DocumentKind::Scenario, pointer, "m");
+    let mut report = vec![
+        at(Code::E0105, "/armies/0/commanders/0/placement/Hex"),
+        at(Code::E0503, "/armies/0/commanders/0/placement/Hex"),
+        // Another place, and a place inside a refused one: still reported.
+        at(Code::E0503, "/armies/0/commanders/1/placement/Hex"),
+        at(Code::E0105, "/armies/1/units"),
+        at(Code::E0204, "/armies/1/units/3/kind"),
+        // The same pointer in another document is another place.
+        Diagnostic::new(
+            Code::E0210,
+            DocumentKind::Map,
+            "/armies/0/commanders/0/placement/Hex",
+            "m",
+        ),
+    ];
+    drop_refused_values(&mut report);
+    let left: Vec<(Code, &str)> = report
+        .iter()
+        .map(|d| (d.code, d.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        left,
+        [
+            (Code::E0105, "/armies/0/commanders/0/placement/Hex"),
+            (Code::E0503, "/armies/0/commanders/1/placement/Hex"),
+            (Code::E0105, "/armies/1/units"),
+            (Code::E0204, "/armies/1/units/3/kind"),
+            (Code::E0210, "/armies/0/commanders/0/placement/Hex"),
+        ]
+    );
+}
