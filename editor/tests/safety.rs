@@ -545,6 +545,41 @@ fn a_tiled_export_to_a_fifo_is_refused_not_hung() {
     assert!(error.contains("FIFO"), "{error}");
 }
 
+/// An export's missing folder is made by the writer's folder maker: a folder of the repository
+/// that is a link to a folder elsewhere is refused before anything is made there (the editor
+/// made `sub/` beyond the link with `create_dir_all` before the writer refused the file).
+#[cfg(unix)]
+#[test]
+fn an_export_folder_through_a_link_outside_the_repository_is_refused_before_it_is_made() {
+    let (dir, path) = temp_with_map(&blank_map(6, 5), "linked.ron");
+    std::fs::create_dir(dir.path().join(".git")).expect("a repository");
+    let elsewhere = tempfile::tempdir().expect("a folder outside");
+    let link = dir.path().join("out");
+    std::os::unix::fs::symlink(elsewhere.path(), &link).expect("a link");
+    let mut h = harness(app_with_file(dir.path(), &path));
+    h.run();
+    let kind = bataille_editor::services::export::ExportKind::Tiled;
+    h.state_mut()
+        .start_export(bataille_editor::services::export::ExportRequest {
+            kind,
+            options: bataille_editor::services::export::ExportOptions::default_for(kind),
+            out: link.join("sub").join("linked.tmx"),
+        });
+    let start = Instant::now();
+    while h.state().services.exports.job.is_some() {
+        h.step();
+        assert!(start.elapsed() < Duration::from_secs(60), "never ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let end = h.state().services.exports.last.clone().expect("an end");
+    let error = end.expect_err("refused");
+    assert!(error.contains("outside its repository"), "{error}");
+    assert!(
+        !elsewhere.path().join("sub").exists(),
+        "made beyond the link"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // The largest map.
 

@@ -129,11 +129,17 @@ impl ExportRequest {
 const MAX_EXPORT_BYTES: u64 = 2 << 30;
 
 /// The destination's folder, made when missing (the dialog says it will be), just before the
-/// export is written.
+/// export is written, by the writer's own folder maker: refused, before any folder is made,
+/// when it leads through a link outside its repository (as the command's outputs are).
 fn make_folder(path: &Path) -> Result<(), String> {
     match path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        Some(folder) => std::fs::create_dir_all(folder)
-            .map_err(|e| format!("cannot create the folder {}: {e}", folder.display())),
+        Some(folder) => bataille_schema::files::create_output_folder(folder).map_err(|e| match e {
+            bataille_schema::files::WriteError::Io { source, .. } => format!(
+                "cannot create the folder {}: {source}",
+                bataille_schema::source::display_path(folder)
+            ),
+            refused => refused.to_string(),
+        }),
         None => Ok(()),
     }
 }
