@@ -175,6 +175,12 @@ impl<'a> Sink<'a> {
         if allowed || self.follows(&d) || self.reads_refused(d.code) {
             return;
         }
+        self.keep_or_count(d, refuses);
+    }
+
+    /// Keeps a diagnostic not dropped when the bound allows (a refusing E0105 always), else
+    /// counts it, remembering a follow-on's subject to uncount it when its cause turns up.
+    fn keep_or_count(&mut self, d: Diagnostic, refuses: bool) {
         let tally = self.tally.entry((d.document, d.code)).or_default();
         tally.seen += 1;
         if refuses || (tally.kept < self.bound.per_code && self.kept.len() < self.bound.per_file) {
@@ -249,18 +255,7 @@ impl<'a> Sink<'a> {
                 continue;
             }
             let refuses = d.code == Code::E0105 && self.refuse_fields(&d);
-            let tally = self.tally.entry((d.document, d.code)).or_default();
-            tally.seen += 1;
-            if refuses
-                || (tally.kept < self.bound.per_code && self.kept.len() < self.bound.per_file)
-            {
-                tally.kept += 1;
-                self.kept.push(d);
-            } else if !d.code.follows_from().is_empty()
-                && let Some(subject) = d.subject
-            {
-                self.followers.push((subject, d.code, d.document));
-            }
+            self.keep_or_count(d, refuses);
         }
         self.followers.extend(followers);
         self.uncascade();
