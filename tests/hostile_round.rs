@@ -3,9 +3,9 @@
 //! miniatures systems). One test per class of the issue; each class is tried through several
 //! surfaces, every run under an address-space limit (`ulimit -v`, 3 GB) and a time limit, and
 //! every run must end inside the 0/1/2 contract with no panic or abort. The inputs are made here
-//! (the big ones at test time); the round's tally is in the README ("Untrusted files").
-//! Longer than 600 lines: one test per class of the issue, all sharing the club's set-up and
-//! its guarded runner, which a split would copy.
+//! (the big ones at test time); the round's tally is in the README ("Untrusted files"). The
+//! club and its guarded runner are shared with the third round (`support/club.rs`).
+//! Longer than 600 lines: one test per class of the issue, each a few surfaces long.
 
 #![allow(
     clippy::unwrap_used,
@@ -13,139 +13,17 @@
     reason = "tests, benches and examples panic to report a failure"
 )]
 
+#[path = "support/club.rs"]
+mod club;
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use club::{Club, MAP, Run, SCENARIO, SECRET};
 
-impl Run {
-    fn all(&self) -> String {
-        format!("{}\n{}", self.stdout, self.stderr)
-    }
-}
-
-const SCENARIO: &str = "scenarios/denain-1712.ron";
-const MAP: &str = "maps/denain-1712.ron";
-const SECRET: &str = "SECRET-MARKER-77c3";
 /// OSC (window title) and CSI (clear screen) sequences.
 const ESCAPES: &str = "\u{1b}]0;pwned\u{7}\u{1b}[2J";
-
-/// A club's repository inside a folder that holds a secret outside it.
-struct Club {
-    _dir: tempfile::TempDir,
-    outside: PathBuf,
-    root: PathBuf,
-}
-
-impl Club {
-    fn new() -> Club {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let outside = dir.path().to_path_buf();
-        let root = outside.join("repo");
-        let source = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        for sub in [".git", "scenarios", "maps", "systems"] {
-            std::fs::create_dir_all(root.join(sub)).expect("mkdir");
-        }
-        for file in [
-            SCENARIO,
-            "scenarios/denain-1712-tingry-tard.ron",
-            "scenarios/denain-1712-camp-renforce.ron",
-            MAP,
-            "systems/age-of-honor.ron",
-            "systems/louis-xiv.ron",
-        ] {
-            std::fs::copy(source.join(file), root.join(file)).expect("copy");
-        }
-        std::fs::write(outside.join("secret.ron"), format!("Map({SECRET})\n")).expect("secret");
-        Club {
-            _dir: dir,
-            outside,
-            root,
-        }
-    }
-
-    fn path(&self, relative: &str) -> PathBuf {
-        self.root.join(relative)
-    }
-
-    fn read(&self, relative: &str) -> String {
-        std::fs::read_to_string(self.path(relative)).expect("read")
-    }
-
-    fn write(&self, relative: &str, bytes: impl AsRef<[u8]>) {
-        let path = self.path(relative);
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-        std::fs::write(path, bytes).expect("write");
-    }
-
-    /// Replaces the first `old` of a file with `new` (which must be there).
-    #[track_caller]
-    fn edit(&self, relative: &str, old: &str, new: &str) {
-        let text = self.read(relative);
-        assert!(text.contains(old), "{relative} holds {old:?}");
-        self.write(relative, text.replacen(old, new, 1));
-    }
-
-    /// `sh -c SCRIPT` in the repository, the binary as `$B`, under 3 GB of address space and
-    /// killed after 60 s (a hang is a failure).
-    fn shell(&self, script: &str) -> Run {
-        let mut command = Command::new("sh");
-        command
-            .arg("-c")
-            .arg(format!("ulimit -v 3000000; {script}"))
-            .env("B", env!("CARGO_BIN_EXE_bataille"))
-            .current_dir(&self.root);
-        let output = support::output_within(command, Duration::from_secs(60));
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    }
-
-    /// The binary with `args`; the run must keep the 0/1/2 contract, without a panic or abort.
-    #[track_caller]
-    fn run(&self, args: &[&str]) -> Run {
-        let quoted: Vec<String> = args
-            .iter()
-            .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
-            .collect();
-        let run = self.shell(&format!("exec \"$B\" {}", quoted.join(" ")));
-        assert!(
-            (0..=2).contains(&run.code),
-            "{args:?}: exit {}\n{}",
-            run.code,
-            run.all()
-        );
-        for abort in ["panicked", "memory allocation", "RUST_BACKTRACE"] {
-            assert!(!run.all().contains(abort), "{args:?}:\n{}", run.all());
-        }
-        run
-    }
-
-    fn table(&self, out: &str, extra: &[&str]) -> Run {
-        let mut args = vec!["table", SCENARIO, "--system", "age-of-honor", "--out", out];
-        args.extend_from_slice(extra);
-        self.run(&args)
-    }
-
-    /// The map with a background scan `name` (beside the map).
-    fn with_scan(&self, name: &str, bytes: &[u8]) {
-        self.write(&format!("maps/{name}"), bytes);
-        self.edit(
-            MAP,
-            "    grid:",
-            &format!("    background: (image: \"{name}\", fit: Affine, grid_to_image: (10.0, 0.0, 5.0, 0.0, 10.0, 5.0, 0.0, 0.0, 1.0)),\n    grid:"),
-        );
-    }
-}
 
 /// Diagnostics of `validate --format json`.
 fn diagnostics(run: &Run) -> Vec<serde_json::Value> {

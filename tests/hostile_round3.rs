@@ -10,120 +10,14 @@
     reason = "tests, benches and examples panic to report a failure"
 )]
 
+#[path = "support/club.rs"]
+mod club;
 mod support;
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn all(&self) -> String {
-        format!("{}\n{}", self.stdout, self.stderr)
-    }
-}
-
-const SCENARIO: &str = "scenarios/denain-1712.ron";
-const MAP: &str = "maps/denain-1712.ron";
-const SYSTEM: &str = "systems/age-of-honor.ron";
-
-/// A club's repository (Denain: its scenario, map, variants and both systems).
-struct Club {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
-
-impl Club {
-    fn new() -> Club {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let root = dir.path().join("repo");
-        let source = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        for sub in [".git", "scenarios", "maps", "systems"] {
-            std::fs::create_dir_all(root.join(sub)).expect("mkdir");
-        }
-        for file in [
-            SCENARIO,
-            "scenarios/denain-1712-tingry-tard.ron",
-            "scenarios/denain-1712-camp-renforce.ron",
-            MAP,
-            SYSTEM,
-            "systems/louis-xiv.ron",
-        ] {
-            std::fs::copy(source.join(file), root.join(file)).expect("copy");
-        }
-        Club { _dir: dir, root }
-    }
-
-    fn path(&self, relative: &str) -> PathBuf {
-        self.root.join(relative)
-    }
-
-    fn read(&self, relative: &str) -> String {
-        std::fs::read_to_string(self.path(relative)).expect("read")
-    }
-
-    fn write(&self, relative: &str, bytes: impl AsRef<[u8]>) {
-        let path = self.path(relative);
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-        std::fs::write(path, bytes).expect("write");
-    }
-
-    /// Replaces the first `old` of a file with `new` (which must be there).
-    #[track_caller]
-    fn edit(&self, relative: &str, old: &str, new: &str) {
-        let text = self.read(relative);
-        assert!(text.contains(old), "{relative} holds {old:?}");
-        self.write(relative, text.replacen(old, new, 1));
-    }
-
-    /// The binary with `args` in the repository, under 3 GB of address space, killed after
-    /// 60 s; the run must keep the 0/1/2 contract, without a panic or abort.
-    #[track_caller]
-    fn run(&self, args: &[&str]) -> Run {
-        let quoted: Vec<String> = args
-            .iter()
-            .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
-            .collect();
-        let mut command = Command::new("sh");
-        command
-            .arg("-c")
-            .arg(format!(
-                "ulimit -v 3000000; exec \"$B\" {}",
-                quoted.join(" ")
-            ))
-            .env("B", env!("CARGO_BIN_EXE_bataille"))
-            .current_dir(&self.root);
-        let output = support::output_within(command, Duration::from_secs(60));
-        let run = Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        };
-        assert!(
-            (0..=2).contains(&run.code),
-            "{args:?}: exit {}\n{}",
-            run.code,
-            run.all()
-        );
-        for abort in ["panicked", "memory allocation", "RUST_BACKTRACE"] {
-            assert!(!run.all().contains(abort), "{args:?}:\n{}", run.all());
-        }
-        run
-    }
-
-    /// The diagnostics of `validate --format json` on `paths`.
-    fn diagnostics(&self, paths: &[&str]) -> Vec<serde_json::Value> {
-        let mut args = vec!["validate", "--format", "json"];
-        args.extend_from_slice(paths);
-        let run = self.run(&args);
-        serde_json::from_str(&run.stdout).expect("validate's JSON")
-    }
-}
+use club::{Club, MAP, Run, SCENARIO, SYSTEM};
 
 /// No line a command prints starts with what a file's text forged.
 #[track_caller]
