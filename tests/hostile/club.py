@@ -1,0 +1,123 @@
+"""What the hostile rounds' replays share (issue 19): a club's repository (Denain: scenario,
+map, variants, both systems, copied from this repository) copied fresh for each case, the
+binary run under `timeout` and `ulimit -v`, the checks every run must pass (the 0/1/2
+contract, no raw control on a terminal, well-formed XML) and the tally. Imported by
+round2.py and round3.py.
+"""
+import os, re, shutil, subprocess, sys, json, zipfile, struct, zlib, xml.dom.minidom
+
+import tempfile
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+B = os.environ.get("BATAILLE", os.path.join(REPO, "target", "debug", "bataille"))
+SCRATCH = tempfile.mkdtemp(prefix="bataille-hostile-")
+BASE = os.path.join(SCRATCH, "base")
+WORK = os.path.join(SCRATCH, "work", "repo")
+LOG = os.path.join(SCRATCH, "log.txt")
+for sub in [".git", "scenarios", "maps", "systems"]:
+    os.makedirs(os.path.join(BASE, sub), exist_ok=True)
+for rel in ["scenarios/denain-1712.ron", "scenarios/denain-1712-tingry-tard.ron",
+            "scenarios/denain-1712-camp-renforce.ron", "maps/denain-1712.ron",
+            "systems/age-of-honor.ron", "systems/louis-xiv.ron"]:
+    shutil.copy(os.path.join(REPO, rel), os.path.join(BASE, rel))
+LIMIT_KB = 3_000_000  # address space a run gets
+TIMEOUT = 30
+
+results = []
+
+def fresh():
+    if os.path.exists(WORK):
+        shutil.rmtree(WORK)
+    shutil.copytree(BASE, WORK, symlinks=True)
+    os.makedirs(WORK + "/../outside", exist_ok=True)
+    with open(os.path.join(os.path.dirname(WORK), "outside/secret.ron"), "w") as f:
+        f.write("Map(SECRET_TOKEN_42)\n")
+    return WORK
+
+def path(rel):
+    return os.path.join(WORK, rel)
+
+def read(rel, mode="r"):
+    with open(path(rel), mode) as f:
+        return f.read()
+
+def write(rel, text, mode="w"):
+    p = path(rel)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    with open(p, mode) as f:
+        f.write(text)
+
+def edit(rel, old, new, count=1):
+    text = read(rel)
+    assert old in text, (rel, old)
+    write(rel, text.replace(old, new, count))
+
+class Run:
+    def __init__(self, args, code, out, err, timed_out):
+        self.args, self.code, self.out, self.err, self.timed_out = args, code, out, err, timed_out
+    @property
+    def all(self):
+        return self.out + self.err
+
+def run(*args, shell_tail="", stdin=None, limit=LIMIT_KB, timeout=TIMEOUT):
+    quoted = " ".join("'" + a.replace("'", "'\\''") + "'" for a in args)
+    script = f"ulimit -v {limit}; exec timeout -s KILL {timeout} {B} {quoted} {shell_tail}"
+    p = subprocess.run(["bash", "-c", script], cwd=WORK, capture_output=True)
+    out = p.stdout.decode("utf-8", "replace")
+    err = p.stderr.decode("utf-8", "replace")
+    with open(LOG, "a") as log:
+        log.write(f"\n=== {args!r} -> {p.returncode}\n{(out + err)[-1500:]}\n")
+    return Run(args, p.returncode, out, err, p.returncode in (137, -9))
+
+def sane(r):
+    """Exit within the 0/1/2 contract, no panic, no abort, no hang."""
+    problems = []
+    if r.timed_out:
+        problems.append("timed out / killed")
+    if r.code not in (0, 1, 2):
+        problems.append(f"exit {r.code}")
+    if "panicked" in r.all or "memory allocation" in r.all or "RUST_BACKTRACE" in r.all:
+        problems.append("panic/abort: " + r.all[-300:])
+    return problems
+
+RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+def raw_controls(r):
+    text = r.out + r.err
+    found = RAW.findall(text)
+    return [f"raw {repr(c)} reached the terminal" for c in found][:1]
+
+def well_formed_xml(data, what):
+    try:
+        dom = xml.dom.minidom.parseString(data)
+    except Exception as e:  # noqa
+        return [f"{what} not well-formed: {e}"]
+    if dom.getElementsByTagName("script") or dom.getElementsByTagName("svg:script"):
+        return [f"{what} holds a <script>"]
+    return []
+
+def case(cls, surface, what):
+    def wrap(f):
+        fresh()
+        try:
+            problems = f()
+        except AssertionError as e:
+            problems = [f"harness: {e}"]
+        except Exception as e:  # noqa
+            problems = [f"harness error: {type(e).__name__}: {e}"]
+        held = not problems
+        results.append((held, cls, surface, what, problems))
+        print(("HELD " if held else "HOLE ") + f"[{cls}] [{surface}] {what}" + ("" if held else "\n      " + "; ".join(problems)[:600]), flush=True)
+        return f
+    return wrap
+
+S = "scenarios/denain-1712.ron"
+M = "maps/denain-1712.ron"
+UNIT = '(id: "fr-gardes-francaises", name: "Gardes françaises"'
+
+def unit_name(name):
+    edit(S, UNIT, '(id: "fr-gardes-francaises", name: ' + json.dumps(name, ensure_ascii=False))
+
+def vmod_xml():
+    z = zipfile.ZipFile(path("out.vmod"))
+    return z.read("buildFile.xml")
