@@ -99,9 +99,9 @@ pub fn portable(path: &Path) -> String {
 }
 
 /// A path for a person's terminal: [`portable`], with every character a terminal would obey
-/// or hide shown escaped ([`crate::terminal::escape`]), the line feed too. `say!` and `tell!`
-/// keep the line feeds of the command's own message, so a path is escaped here, once for
-/// every message that names a file: a file named `x\nerror: …` cannot fake a line.
+/// or hide shown escaped ([`crate::terminal::escape`]), the line feed too: a file named
+/// `x\nerror: …` cannot fake a line (`say!` and `tell!` escape every line feed of a line
+/// besides).
 pub fn display(path: &Path) -> String {
     crate::terminal::escape(&portable(path))
 }

@@ -124,8 +124,6 @@ pub struct Map {
     pub allow: Vec<String>,
 }
 
-/// The schema of `labels`: each place name 1 to 80 characters, as a terrain's name. Without a
-/// cap a megabyte place name passed the door and reached the renderer (render: 9 s, 1.2 GB).
 /// The lists of a map keyed by hex, feature or side are sets: an item given twice is refused
 /// (`uniqueItems`, E0105), not drawn twice. 400,000 copies of one overlay in one hex (a 3.6 MB
 /// map) passed `validate` and cost the print kit 1.65 GB and 43 s; of one hexside, 1.85 GB
@@ -147,6 +145,8 @@ fn lists_are_sets(schema: &mut schemars::Schema) {
     }
 }
 
+/// The schema of `labels`: each place name 1 to 80 characters, as a terrain's name. Without a
+/// cap a megabyte place name passed the door and reached the renderer (render: 9 s, 1.2 GB).
 fn place_names_capped(schema: &mut schemars::Schema) {
     if let Some(serde_json::Value::Object(patterns)) = schema.get_mut("patternProperties") {
         for value in patterns.values_mut() {
