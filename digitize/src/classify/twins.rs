@@ -151,17 +151,26 @@ pub(super) fn between_twins(
     s.confidence = among.min(colour_confidence) * crowding * strangeness;
 }
 
+/// The most samples of one code [`drop_mixed`] looks at (see there).
+pub(super) const MIXED_MOST: usize = 64;
+
 /// Drops the marked hexes that show another code's colour (a mixed hex marked with the code
 /// of its lesser part: half grey-brown ground, half the paper): a sample over 2 ×
 /// [`MODE_RADIUS`] from each of at least two others of its code that agree with each other
 /// (within [`MODE_RADIUS`]), and within [`MODE_RADIUS`] of another code's sample. Kept, it
 /// made the two codes twins and taught the paper's colour as the ground's. `keep` is
-/// filtered alike (the samples' other statistics).
+/// filtered alike (the samples' other statistics). A code keeps its samples when all of them
+/// would go (no code vanishes), and a code of more than [`MIXED_MOST`] samples is left as it
+/// is: the test is cubic in a code's samples (a samples file marking thousands of hexes of
+/// one code would never end), and one mixed hex among so many does not move its colour.
 pub(super) fn drop_mixed<T>(classes: &mut [(String, Vec<Lab>)], keep: &mut [Vec<T>]) {
     let mixed: Vec<Vec<bool>> = classes
         .iter()
         .enumerate()
         .map(|(k, (_, own))| {
+            if own.len() > MIXED_MOST {
+                return vec![false; own.len()];
+            }
             own.iter()
                 .enumerate()
                 .map(|(i, c)| {
@@ -181,7 +190,14 @@ pub(super) fn drop_mixed<T>(classes: &mut [(String, Vec<Lab>)], keep: &mut [Vec<
                     });
                     agree && other
                 })
-                .collect()
+                .collect::<Vec<bool>>()
+        })
+        .map(|flags| {
+            if flags.iter().all(|&f| f) {
+                vec![false; flags.len()]
+            } else {
+                flags
+            }
         })
         .collect();
     for (k, flags) in mixed.iter().enumerate() {
@@ -246,5 +262,52 @@ pub(super) fn ground_under_symbols(
     }
     for (k, j, ground) in grounds {
         classes[k].1[j] = ground;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lab(l: f32) -> Lab {
+        [l, 0.0, 0.0]
+    }
+
+    /// Two codes each marked on two hexes of the other's colour and two of its own: every
+    /// sample "shows another code's colour", and dropping them all made the code vanish.
+    #[test]
+    fn a_code_never_loses_all_its_samples() {
+        let mut classes = vec![
+            (
+                "a".to_owned(),
+                vec![lab(20.0), lab(20.0), lab(80.0), lab(80.0)],
+            ),
+            (
+                "b".to_owned(),
+                vec![lab(80.0), lab(80.0), lab(20.0), lab(20.0)],
+            ),
+        ];
+        drop_mixed::<()>(&mut classes, &mut []);
+        assert_eq!(classes[0].1.len(), 4);
+        assert_eq!(classes[1].1.len(), 4);
+    }
+
+    /// A mixed sample among a code's agreeing ones is dropped (and its statistics with it);
+    /// past [`MIXED_MOST`] samples the code is left as it is.
+    #[test]
+    fn a_mixed_sample_is_dropped_up_to_the_bound() {
+        let classes_of = |n: usize| {
+            let mut own = vec![lab(20.0); n - 1];
+            own.push(lab(80.0));
+            vec![("a".to_owned(), own), ("b".to_owned(), vec![lab(80.0)])]
+        };
+        let mut classes = classes_of(MIXED_MOST);
+        let mut keep = vec![(0..MIXED_MOST).collect::<Vec<usize>>(), vec![0]];
+        drop_mixed(&mut classes, &mut keep);
+        assert_eq!(classes[0].1.len(), MIXED_MOST - 1);
+        assert!(!keep[0].contains(&(MIXED_MOST - 1)), "{:?}", keep[0]);
+        let mut classes = classes_of(MIXED_MOST + 1);
+        drop_mixed::<()>(&mut classes, &mut []);
+        assert_eq!(classes[0].1.len(), MIXED_MOST + 1);
     }
 }
