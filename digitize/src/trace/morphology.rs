@@ -58,9 +58,9 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
     i
 }
 
-/// Keeps the pixels of `mask` whose 8-connected component spans at least `min_extent` pixels
-/// (its bounding box's diagonal).
-pub(super) fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64) -> Vec<bool> {
+/// The 8-connected components of `mask`, as a union-find forest: two pixels of the mask are in
+/// one component when [`find`] gives them the same root.
+fn components(mask: &[bool], w: usize, h: usize) -> Vec<u32> {
     let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
     for y in 0..h {
         for x in 0..w {
@@ -68,28 +68,35 @@ pub(super) fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64
             if !mask[i] {
                 continue;
             }
-            let join = |j: usize, parent: &mut Vec<u32>| {
+            let mut join = |j: usize| {
                 if mask[j] {
-                    let (a, b) = (find(parent, i as u32), find(parent, j as u32));
+                    let (a, b) = (find(&mut parent, i as u32), find(&mut parent, j as u32));
                     if a != b {
                         parent[a.max(b) as usize] = a.min(b);
                     }
                 }
             };
             if x > 0 {
-                join(i - 1, &mut parent);
+                join(i - 1);
             }
             if y > 0 {
-                join(i - w, &mut parent);
+                join(i - w);
                 if x > 0 {
-                    join(i - w - 1, &mut parent);
+                    join(i - w - 1);
                 }
                 if x + 1 < w {
-                    join(i - w + 1, &mut parent);
+                    join(i - w + 1);
                 }
             }
         }
     }
+    parent
+}
+
+/// Keeps the pixels of `mask` whose 8-connected component spans at least `min_extent` pixels
+/// (its bounding box's diagonal).
+pub(super) fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64) -> Vec<bool> {
+    let mut parent = components(mask, w, h);
     let mut boxes: HashMap<u32, [usize; 4]> = HashMap::new();
     for y in 0..h {
         for x in 0..w {
@@ -160,35 +167,7 @@ pub(super) fn joined_to(
     // Grown by half the gap: pieces within `gap` of each other touch.
     let distance = chamfer(mask, w, h);
     let grown: Vec<bool> = distance.iter().map(|d| *d <= 3 * gap as u32 / 2).collect();
-    let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
-    for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            if !grown[i] {
-                continue;
-            }
-            let mut join = |j: usize| {
-                if grown[j] {
-                    let (a, b) = (find(&mut parent, i as u32), find(&mut parent, j as u32));
-                    if a != b {
-                        parent[a.max(b) as usize] = a.min(b);
-                    }
-                }
-            };
-            if x > 0 {
-                join(i - 1);
-            }
-            if y > 0 {
-                join(i - w);
-                if x > 0 {
-                    join(i - w - 1);
-                }
-                if x + 1 < w {
-                    join(i - w + 1);
-                }
-            }
-        }
-    }
+    let mut parent = components(&grown, w, h);
     let mut marked = std::collections::HashSet::new();
     for &(x, y) in places {
         for yy in y.saturating_sub(reach)..(y + reach + 1).min(h) {
