@@ -320,13 +320,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .collect(),
     };
     let name = samples.name.clone().unwrap_or_else(|| {
-        // A file name may hold what no name may (a control character): left out.
+        // A file name may hold what no name may (a control character: left out) and be
+        // longer than a map's name may be (255 bytes against the schema's 200 characters,
+        // schema/src/map.rs: cut), so the name it gives never makes the map refused.
         args.scan
             .file_stem()
             .map(|s| {
                 s.to_string_lossy()
                     .chars()
                     .filter(|c| !bataille_schema::markup::unprintable(*c))
+                    .take(MAP_NAME_MOST)
                     .collect::<String>()
             })
             .filter(|name| !name.trim().is_empty())
@@ -381,6 +384,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// The longest map name the schema allows (`Map::name`, 200 characters).
+const MAP_NAME_MOST: usize = 200;
 
 /// digitize never writes a map that the door refuses for what the samples file gave it: the
 /// map's name and legend (terrain and hexside types: names, colours, codes) go through the

@@ -230,6 +230,29 @@ fn digitize_writes_no_map_the_door_would_refuse_for_its_legend() {
     assert_eq!(run.code, 0, "{}", run.all());
     let validate = club.run(&["validate", "maps/digitised.ron"]);
     assert_eq!(validate.code, 0, "{}", validate.all());
+    // Without a name in the samples, the scan's file name gives it: one of 250 characters
+    // (a legal file name, past the 200 a map's name may have) is cut, not refused.
+    let scan = format!("{}.png", "y".repeat(250));
+    club.write(&scan, plain_png());
+    let run = club.run(&[
+        "digitize",
+        &scan,
+        "--calibration",
+        "c.ron",
+        "--samples",
+        "s.ron",
+        "--out",
+        "maps/long.ron",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(
+        club.read("maps/long.ron")
+            .contains(&format!("name: \"{}\"", "y".repeat(200))),
+        "{}",
+        club.read("maps/long.ron")
+    );
+    let validate = club.run(&["validate", "maps/long.ron"]);
+    assert_eq!(validate.code, 0, "{}", validate.all());
 }
 
 /// An output of the longest name a file system allows is written like any other (its
