@@ -415,6 +415,20 @@ fn push_leaves(error: &jsonschema::ValidationError<'_>, out: &mut Vec<SchemaViol
             return;
         }
     }
+    // A key the schema does not allow (a hex name of zero digits among `overlays`) is
+    // placed at the key's own value, one violation per key: a check that reads the same
+    // entry (E0605 "not a hex name of this map") is then known to say the same of it, and
+    // 500,000 such keys are not one message listing them all.
+    if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind() {
+        let at = error.instance_path().as_str();
+        for key in unexpected {
+            out.push(SchemaViolation {
+                pointer: format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")),
+                message: format!("`{key}` is not a field or key allowed here"),
+            });
+        }
+        return;
+    }
     out.push(SchemaViolation {
         pointer: error.instance_path().as_str().to_owned(),
         message: describe(error.kind(), error.instance()),

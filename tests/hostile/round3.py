@@ -111,21 +111,21 @@ def _():
     d, r = json_diagnostics(S)
     return sane(r) + ([f"{len(d)} diagnostics"] if len(d) > 2 else [])
 
-@case("cascade", "validate", "a placement's `at` that is no hex name: E0105 and E0503 on the same value (open: diag's sink)")
+@case("cascade", "validate", "a placement's `at` that is no hex name: E0105 and E0503 on the same value")
 def _():
     edit(S, 'at: "1608"', 'at: "nope-x"')
     d, r = json_diagnostics(S)
     codes = sorted(x["code"] for x in d if x["code"] != "W0801")
     return sane(r) + ([f"the same value reported twice: {codes}"] if len(codes) > 1 else [])
 
-@case("cascade", "validate", "an empty background.image: E0105 and E0210 on the same value (open: diag's sink)")
+@case("cascade", "validate", "an empty background.image: E0105 and E0210 on the same value")
 def _():
     with_background("")
     d, r = json_diagnostics(M)
     codes = sorted(x["code"] for x in d)
     return sane(r) + ([f"the same value reported twice: {codes}"] if len(codes) > 1 else [])
 
-@case("cascade", "validate", "an army renamed: a conversion naming it (E0206) then every unit it converts (E1002) (open: diag's sink)")
+@case("cascade", "validate", "an army renamed: a conversion naming it (E0206) then every unit it converts (E1002)")
 def _():
     edit(S, 'id: "french"', 'id: "nope-x"')
     d, r = json_diagnostics(S)

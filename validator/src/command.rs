@@ -27,7 +27,9 @@ use crate::diagnostic::{Diagnostic, Related};
 use crate::sink::Sink;
 
 mod trace;
+mod unsure;
 use trace::{HexSet, Six, Tracer};
+use unsure::Unsure;
 
 /// The order in which a facing's hexsides become front, then flank, then rear: relative
 /// positions clockwise from the facing side.
@@ -139,6 +141,11 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 .push(i);
         }
     }
+    // What a chain of command runs through but cannot be placed (a unit of a corps on no hex
+    // of the map or of an unknown kind: E0503, E0105, E0204), or may have been meant for a
+    // corps of its army (a unit's or a commander's unknown corps: E0202): who is out of
+    // command may follow from it, and is not said (one mistake, one report).
+    let unsure = Unsure::of(ctx, grid);
     // Each commander's reach, traced once (sorted hexes), and the scratch of every trace.
     let mut chief_reach: HashMap<(usize, usize), Vec<HexIndex>> = HashMap::new();
     let mut tracer = Tracer::new(grid);
@@ -163,7 +170,7 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 ),
                 blocked: blocked.get(a),
             };
-            if rules.commanders && !leader.always_in_command {
+            if rules.commanders && !leader.always_in_command && !unsure.chiefs(a, corps) {
                 found.extend(leader_out_of_command(
                     ctx,
                     grid,
@@ -178,7 +185,9 @@ pub(crate) fn command(ctx: &mut Ctx<'_>) {
                 .flatten()
                 .filter_map(|&i| placed.get(i))
                 .collect();
-            units_out_of_command(ctx, grid, &at, &members, &mut tracer, &mut found);
+            if !unsure.members(a, corps) {
+                units_out_of_command(ctx, grid, &at, &members, &mut tracer, &mut found);
+            }
         }
     }
     ctx.out.merge(found);

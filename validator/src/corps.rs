@@ -14,8 +14,16 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
             let Some(kind) = ctx.kind(unit.kind.as_str()) else {
                 continue;
             };
-            // Fontenoy 10 / games.md: a kind may be restricted to some armies.
-            if !kind.armies.is_empty() && !kind.armies.contains(&army.id) {
+            // Fontenoy 10 / games.md: a kind may be restricted to some armies. A restriction
+            // naming an army that does not exist (E0206 says so once) may have meant this one:
+            // its units are not then each said to be fielded by the wrong army.
+            if !kind.armies.is_empty()
+                && !kind.armies.contains(&army.id)
+                && kind
+                    .armies
+                    .iter()
+                    .all(|a| ctx.armies.contains_key(a.as_str()))
+            {
                 let allowed: Vec<String> = kind.armies.iter().map(|a| format!("`{a}`")).collect();
                 ctx.push(
                     Diagnostic::new(
@@ -83,6 +91,13 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
             }
         }
         let command = &s.rules.command;
+        // A commander naming a corps that does not exist (E0202 says so once) may have meant
+        // any corps of his army: none of them is then said to be commanded by no one.
+        let commands_unknown = army
+            .commanders
+            .iter()
+            .flat_map(|commander| &commander.commands)
+            .any(|corps| !ctx.corps.contains_key(corps.as_str()));
         for (c, corps) in army.corps.iter().enumerate() {
             // Rule 9: a corps has one line leader, when the game has line leaders.
             if command.line_leaders && corps.leader.is_none() {
@@ -102,7 +117,7 @@ pub(crate) fn corps_membership(ctx: &mut Ctx<'_>) {
             }
             // 8.1: every corps is commanded by at least one commander in chief of its army,
             // when the game has commanders in chief.
-            if !command.commanders {
+            if !command.commanders || commands_unknown {
                 continue;
             }
             let commanders_rule = ctx.cite(&ctx.numbers().commanders);

@@ -238,7 +238,14 @@ fn free_in_zone(
                 .is_some_and(|hexes| hexes.binary_search(&index).is_ok()),
             None => zone_def.hexes.contains(at),
         };
-        if !inside {
+        // A zone one of whose hexes is no hex of the map (E0505, or E0105 for a name of no
+        // hex) may have meant this one: the placement follows from that mistake and is not
+        // said to be outside (one mistake, one report; the zones of others still are).
+        let whole = ctx.map.is_none()
+            || zone_hexes
+                .get(z)
+                .is_some_and(|hexes| hexes.len() == zone_def.hexes.len());
+        if !inside && whole {
             let grid = ctx.map.as_ref().map(|v| v.grid);
             found.push(
                 Diagnostic::new(

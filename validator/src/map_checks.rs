@@ -95,6 +95,9 @@ fn rows(map: &Map, out: &mut Sink<'_>) {
             }
         })
         .collect();
+    // A legend code of more than one character (E0610) may be the one the unknown codes
+    // meant (`"ee"` for `e`): the hexes are not each said to use a code not in the legend.
+    let legend_broken = known.len() < map.terrain.len();
     let mut unknown_seen: HashMap<char, usize> = HashMap::new();
     for (r, row) in map.rows.iter().enumerate() {
         let printed_row = grid.first_row as usize + r;
@@ -122,7 +125,10 @@ fn rows(map: &Map, out: &mut Sink<'_>) {
             continue;
         }
         for (c, code) in row.chars().enumerate().take(columns) {
-            if known.contains(&code) || map.is_absent(HexIndex::new(c as u32, r as u32)) {
+            if known.contains(&code)
+                || legend_broken
+                || map.is_absent(HexIndex::new(c as u32, r as u32))
+            {
                 continue;
             }
             let seen = unknown_seen.entry(code).or_default();
@@ -226,7 +232,9 @@ fn hexsides(map: &Map, out: &mut Sink<'_>) -> HashSet<(HexIndex, Side)> {
                         continue;
                     }
                     let canonical = grid.canonical_hexside(index, s);
-                    if feature.is_some_and(|f| f.water) {
+                    // A feature of an unknown type (E0607) may be water: a bridge over it
+                    // is not said to cross none.
+                    if feature.is_none_or(|f| f.water) {
                         water.insert(canonical);
                     }
                     parsed.push((type_id.as_str(), k, canonical));
@@ -309,7 +317,8 @@ fn overlays(map: &Map, water: &HashSet<(HexIndex, Side)>, out: &mut Sink<'_>) {
                         let mut buf = [0u8; 4];
                         map.terrain.get(&*code.encode_utf8(&mut buf))
                     })
-                    .is_some_and(|t| t.water);
+                    // A code not in the legend (E0603, E0610) may be water's.
+                    .is_none_or(|t| t.water);
                 let by_water_side = grid
                     .neighbours(index)
                     .any(|(side, _)| water.contains(&grid.canonical_hexside(index, side)));

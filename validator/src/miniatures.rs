@@ -16,6 +16,10 @@ use crate::codes::Code;
 use crate::context::{Ctx, SCENARIO, key_pointer};
 use crate::diagnostic::Diagnostic;
 
+mod conversion;
+
+use conversion::{Rules, Source};
+
 /// Runs the checks of every system the scenario names and `systems` holds. A system the
 /// scenario names but `systems` lacks (the editor validating without files) is skipped.
 pub(crate) fn miniatures(ctx: &mut Ctx<'_>, systems: &[System]) {
@@ -24,12 +28,13 @@ pub(crate) fn miniatures(ctx: &mut Ctx<'_>, systems: &[System]) {
         let Some(system) = systems.iter().find(|s| s.id == used.system) else {
             continue;
         };
-        units(ctx, used, system);
+        let rules = Rules::check(ctx, m, used, system);
+        units(ctx, used, system, &rules);
         leaders(ctx, m, used, system);
     }
 }
 
-fn units(ctx: &mut Ctx<'_>, used: &MiniaturesUse, system: &System) {
+fn units(ctx: &mut Ctx<'_>, used: &MiniaturesUse, system: &System, rules: &Rules<'_>) {
     let scenario = ctx.scenario;
     for (a, army) in scenario.armies.iter().enumerate() {
         for (u, unit) in army.units.iter().enumerate() {
@@ -59,9 +64,16 @@ fn units(ctx: &mut Ctx<'_>, used: &MiniaturesUse, system: &System) {
                 unit: unit.id.as_str(),
                 expanded: &expanded,
             };
-            // Every rating given must be one the system defines, with an allowed value.
+            // Every rating given must be one the system defines, with an allowed value. What
+            // a rule sets is judged once, at the rule ([`Rules::check`]).
             for (name, value) in &expanded.ratings {
+                let source = rules.source(army, unit, name, &expanded.overridden);
+                if source == Source::Set {
+                    continue;
+                }
                 match system.ratings.get(name) {
+                    // A rule's `per_cp` naming it is told at the rule; a derived one no one wrote.
+                    None if source != Source::Own => {}
                     None => ctx.push(
                         Diagnostic::new(
                             Code::W1010,
@@ -123,29 +135,33 @@ fn units(ctx: &mut Ctx<'_>, used: &MiniaturesUse, system: &System) {
                 }
             }
             let Some(troop_id) = expanded.text("troop_type") else {
-                ctx.push(
-                    Diagnostic::new(
-                        Code::E1002,
-                        SCENARIO,
-                        base.clone(),
-                        format!(
-                            "unit `{}` has no {} troop type: no conversion rule of `miniatures` gives it one",
-                            unit.id, system.name
-                        ),
-                    )
-                    .help(format!(
-                        "add a conversion rule for kind `{}` (or `ratings: {{\"{}\": {{\"troop_type\": Text(\"…\")}}}}` on the unit)",
-                        unit.kind, used.system
-                    ))
-                    .subject(unit.id.as_str()),
-                );
+                if !rules.may_give(army, unit, "troop_type") {
+                    ctx.push(
+                        Diagnostic::new(
+                            Code::E1002,
+                            SCENARIO,
+                            base.clone(),
+                            format!(
+                                "unit `{}` has no {} troop type: no conversion rule of `miniatures` gives it one",
+                                unit.id, system.name
+                            ),
+                        )
+                        .help(format!(
+                            "add a conversion rule for kind `{}` (or `ratings: {{\"{}\": {{\"troop_type\": Text(\"…\")}}}}` on the unit)",
+                            unit.kind, used.system
+                        ))
+                        .subject(unit.id.as_str()),
+                    );
+                }
                 continue;
             };
             let Some(troop) = system.troop_types.get(troop_id) else {
                 continue;
             };
             for need in &troop.needs {
-                if !expanded.ratings.contains_key(need) {
+                if !expanded.ratings.contains_key(need)
+                    && !rules.may_give(army, unit, need.as_str())
+                {
                     ctx.push(
                         Diagnostic::new(
                             Code::E1002,

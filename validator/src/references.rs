@@ -440,8 +440,8 @@ impl<'c, 'a> LazyIds<'c, 'a> {
     }
 }
 
-/// The miniatures conversion rules (`miniatures[].convert[]`) name units, corps and armies: a
-/// name that is none of them makes the rule reach fewer counters than written, in silence.
+/// The miniatures conversion rules (`miniatures[].convert[]`) name unit kinds, units, corps and
+/// armies: a name that is none of them makes the rule reach fewer counters than written, in silence.
 fn conversions(ctx: &mut Ctx<'_>) {
     let s = ctx.scenario;
     let counters = std::sync::Arc::clone(&ctx.counters);
@@ -450,6 +450,23 @@ fn conversions(ctx: &mut Ctx<'_>) {
         for (r, rule) in used.convert.iter().enumerate() {
             let base = format!("/miniatures/{m}/convert/{r}");
             let rule_name = format!("conversion rule {} of `{}`", r + 1, used.system);
+            for (i, kind) in rule.kinds.iter().enumerate() {
+                if ctx.kind(kind.as_str()).is_none() {
+                    let help = format!(
+                        "name a unit kind of rules.unit_kinds ({}), or take it off the list",
+                        known_kinds(ctx)
+                    );
+                    ctx.push(
+                        Diagnostic::new(
+                            Code::E0204,
+                            SCENARIO,
+                            format!("{base}/kinds/{i}"),
+                            format!("{rule_name} names unit kind `{kind}`, which is not in rules.unit_kinds"),
+                        )
+                        .help(help),
+                    );
+                }
+            }
             for (i, id) in rule.units.iter().enumerate() {
                 if !units.contains(id.as_str()) {
                     ctx.push(

@@ -329,6 +329,16 @@ fn key_of<'h>(ctx: &Ctx<'_>, hex: &'h HexName) -> Option<Key<'h>> {
 pub(crate) fn stacking(ctx: &mut Ctx<'_>) {
     opposing(ctx);
     let s = ctx.scenario;
+    // A composition naming a kind that does not exist (E0204 says so once) may have meant any
+    // kind: which stacks the rules allow is not known, and no stack is judged by them.
+    if s.rules.stacking.compositions.iter().any(|c| {
+        c.terms
+            .iter()
+            .flat_map(|t| &t.kinds)
+            .any(|k| ctx.kind(k.as_str()).is_none())
+    }) {
+        return;
+    }
     // Set-up stacks, grouped by side and hex (stacking is between friendly units, 3, allies'
     // included; opposing counters in one hex are E0304), in file order so the last unit placed
     // is the last piece.
