@@ -30,7 +30,7 @@ mod variant;
 use crate::{Code, Diagnostic, FileReport, Options, Span};
 use background::background_of;
 pub(crate) use scenario::open_scenario;
-pub use variant::VariantDocument;
+pub use variant::{Bases, VariantDocument};
 
 /// A map as the door opened it.
 #[derive(Debug, Clone)]

@@ -14,6 +14,7 @@
 
 use foldhash::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use bataille_schema::io;
 use bataille_schema::variant::{ProblemKind, Trace, Variant, resolve};
@@ -23,7 +24,7 @@ use super::{
     Document, Opened, Read, ScenarioDocument, clean_path, open_scenario, ours, read, refusal,
 };
 use crate::resolve::Resolver;
-use crate::{Code, Diagnostic, FileReport, Options, Related, validate_documents};
+use crate::{Code, Diagnostic, FileReport, Options, Related};
 
 /// A variant as the door opened it: the file, and its base as the door opened that.
 #[derive(Debug, Clone)]
@@ -238,50 +239,69 @@ pub(crate) fn open_variant(
             return;
         }
     }
-    let base: Scenario = match io::parse_scenario(&base_source) {
-        Ok(base) => base,
-        Err(error) => {
-            out.push(e1104(format!(
-                "the base scenario `{}` has errors (see its diagnostic)",
-                variant.base
-            )));
-            variant_side(out, opened);
-            let source = ours(base_source);
-            opened.report.diagnostics.push(refusal(
-                &error,
-                DocumentKind::Scenario,
-                &base_path,
-                source.as_ref(),
-            ));
-            opened.report.sources.extend(source);
-            return;
-        }
-    };
-
-    // The base, opened as the door opens any scenario (its map, systems, scan; its checks).
-    let mut sub = Opened {
-        document: None,
-        report: FileReport {
-            path: base_path.clone(),
-            kind: Some(DocumentKind::Scenario),
-            diagnostics: Vec::new(),
-            sources: Vec::new(),
-            unreadable: None,
-        },
-        reads: Vec::new(),
-        keep_document: true,
-    };
     let base_options = Options {
         root: Some(root.clone()),
         ..options.clone()
     };
-    open_scenario(&mut sub, &base_source, base.clone(), &base_options, None);
-    opened.reads.extend(sub.reads);
-    let Some(Document::Scenario(base_document)) = sub.document else {
+    let base = match options.bases.get(&base_path, &base_source.text) {
+        Some(base) => base,
+        None => {
+            let scenario: Scenario = match io::parse_scenario(&base_source) {
+                Ok(scenario) => scenario,
+                Err(error) => {
+                    out.push(e1104(format!(
+                        "the base scenario `{}` has errors (see its diagnostic)",
+                        variant.base
+                    )));
+                    variant_side(out, opened);
+                    let source = ours(base_source);
+                    opened.report.diagnostics.push(refusal(
+                        &error,
+                        DocumentKind::Scenario,
+                        &base_path,
+                        source.as_ref(),
+                    ));
+                    opened.report.sources.extend(source);
+                    return;
+                }
+            };
+            // The base, opened as the door opens any scenario (its map, systems, scan; its
+            // checks), once a run.
+            let mut sub = Opened {
+                document: None,
+                report: FileReport {
+                    path: base_path.clone(),
+                    kind: Some(DocumentKind::Scenario),
+                    diagnostics: Vec::new(),
+                    sources: Vec::new(),
+                    unreadable: None,
+                },
+                reads: Vec::new(),
+                keep_document: true,
+            };
+            open_scenario(
+                &mut sub,
+                &base_source,
+                scenario.clone(),
+                &base_options,
+                None,
+            );
+            let base = Arc::new(Base {
+                text: base_source.text.clone(),
+                scenario,
+                opened: sub,
+            });
+            options.bases.keep(base_path.clone(), Arc::clone(&base));
+            base
+        }
+    };
+    let sub = &base.opened;
+    opened.reads.extend(sub.reads.iter().cloned());
+    let Some(Document::Scenario(base_document)) = &sub.document else {
         return;
     };
 
-    let resolution = resolve(&base, &variant);
+    let resolution = resolve(&base.scenario, &variant);
     for problem in &resolution.problems {
         out.push(problem_diagnostic(problem));
     }
@@ -294,8 +314,21 @@ pub(crate) fn open_variant(
             .flatten()
             .map(|s| s.system.clone()),
     );
+    // The map's own diagnostics are the base's (the variant changes no map): only what the
+    // schema refused of it is handed on, so that what follows from it is not said.
     let checks = match &base_document.map {
-        Some(map) => validate_documents(&resolution.scenario, &map.map, &checks_options),
+        Some(map) => {
+            let refused = sub
+                .report
+                .diagnostics
+                .iter()
+                .filter(|d| {
+                    d.document == DocumentKind::Map && d.code == Code::E0105 && !d.is_summary()
+                })
+                .cloned()
+                .collect();
+            crate::unsorted_after_map(&resolution.scenario, &map.map, refused, &checks_options)
+        }
         None => crate::validate_scenario_alone(&resolution.scenario, &checks_options),
     };
     let known: HashMap<Key, &Diagnostic> = sub
@@ -336,9 +369,20 @@ pub(crate) fn open_variant(
             Resolver::new(kind, s).resolve(&mut out);
         }
     }
+    // The texts the report points into (for a command, every text read: it may show them).
+    let keep = opened.keep_document;
+    let wanted = |source: &SourceFile| keep || out.iter().any(|d| points_into(d, &source.path));
+    if wanted(&base_source) {
+        opened.report.sources.push(base_source);
+    }
+    opened
+        .report
+        .sources
+        .extend(sub.report.sources.iter().filter(|s| wanted(s)).cloned());
     opened.report.diagnostics.extend(out);
-    opened.report.sources.push(base_source);
-    opened.report.sources.extend(sub.report.sources);
+    if !keep {
+        return;
+    }
 
     let mut scenario = resolution.scenario;
     scenario.map = rebase(&scenario.map, &variant.base);
@@ -353,9 +397,52 @@ pub(crate) fn open_variant(
         variant: Some(Box::new(VariantDocument {
             path,
             variant,
-            base: base_document,
+            base: base_document.clone(),
         })),
     })));
+}
+
+/// Whether a diagnostic or one of its related places is in the file at `path`.
+fn points_into(d: &Diagnostic, path: &Path) -> bool {
+    d.span.as_ref().is_some_and(|s| s.file == path)
+        || d.related
+            .iter()
+            .any(|r| r.span.as_ref().is_some_and(|s| s.file == path))
+}
+
+/// The base scenarios of one run's variants, each opened (read, parsed, its map and systems
+/// loaded, validated) once: [`Options::bases`]. A base is found again by its path and its
+/// text (an edited base is opened again); the files it names are taken as they were when it
+/// was first opened, so a value of [`Options`] is for one run of a command, not kept across
+/// edits.
+#[derive(Clone, Default)]
+pub struct Bases(Arc<Mutex<HashMap<PathBuf, Arc<Base>>>>);
+
+impl std::fmt::Debug for Bases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let known = self.0.lock().map_or(0, |bases| bases.len());
+        write!(f, "Bases({known} opened)")
+    }
+}
+
+/// A base scenario as the door opened it for its variants.
+struct Base {
+    text: String,
+    scenario: Scenario,
+    opened: Opened,
+}
+
+impl Bases {
+    fn get(&self, path: &Path, text: &str) -> Option<Arc<Base>> {
+        let bases = self.0.lock().ok()?;
+        bases.get(path).filter(|b| b.text == text).cloned()
+    }
+
+    fn keep(&self, path: PathBuf, base: Arc<Base>) {
+        if let Ok(mut bases) = self.0.lock() {
+            bases.insert(path, base);
+        }
+    }
 }
 
 #[cfg(test)]
