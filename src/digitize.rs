@@ -9,6 +9,7 @@ use anyhow::{Context as _, anyhow};
 use bataille_schema::map::{Background, FitKind};
 use bataille_schema::{FORMAT_VERSION, Grid, HexIndex, HexsideRef, Id, Map, Side};
 
+use bataille_digitize::GridMapping;
 use bataille_digitize::calibrate::{calibrate, check};
 use bataille_digitize::classify::{
     ClassifyOptions, HexsideSamples, mask_line_inks, suggest_hexsides_with_inks, suggest_terrain,
@@ -176,20 +177,22 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .collect(),
     };
     let refinement = refined.as_ref().and_then(|c| c.refinement.as_ref().ok());
-    let (matrix, fit_kind) = match (&refined, refinement) {
+    let (mapping, fit_kind) = match (&refined, refinement) {
         (Some(c), Some(r)) => {
             report.refinement = Some(RefinementReport {
                 kind: kind_name(r.kind),
                 sides_with_a_line: r.lines_found,
                 sides_probed: r.sides_probed,
                 rms_px: r.rms_px,
-                local_correction: r.warp.is_some(),
+                local_correction: r.mapping.warp.is_some(),
             });
             // Each click judged against the print.
             for click in c.clicks.iter().filter(|c| c.suspect) {
                 report.warnings.push(click.message());
             }
-            (c.grid_to_image(), c.kind())
+            // The print's fit with its local correction (a bow, a lens): the scan is read
+            // with both; the map file keeps the global matrix.
+            (c.mapping(), c.kind())
         }
         (refined, _) => {
             if let Some(Err(why)) = refined.as_ref().map(|c| &c.refinement) {
@@ -200,7 +203,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             if let Some(suspect) = &checked.suspect {
                 report.warnings.push(suspect.message());
             }
-            (clicks_fit.grid_to_image, kind)
+            (GridMapping::global(clicks_fit.grid_to_image), kind)
         }
     };
     // The map's shape: which hexes are on the print.
@@ -212,7 +215,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             scan.width(),
             scan.height(),
         ),
-        None => shape::from_scan_bounds(&grid, &matrix, scan.width(), scan.height()),
+        None => shape::from_scan_bounds(&grid, &mapping.matrix, scan.width(), scan.height()),
     };
     let half: Vec<HexIndex> = shape.hexes(&grid, Place::Half);
     let off: Vec<HexIndex> = shape.hexes(&grid, Place::Off);
@@ -244,7 +247,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         terrain_samples.insert(code.clone(), list);
     }
     let options = ClassifyOptions::default();
-    let mut terrain = suggest_terrain(&scan, &grid, &matrix, &terrain_samples, &options)?;
+    let mut terrain = suggest_terrain(&scan, &grid, &mapping, &terrain_samples, &options)?;
     let mut hexsides: BTreeMap<Id, Vec<HexsideRef>> = BTreeMap::new();
     if !samples.hexside_samples.is_empty() {
         let mut hexside_samples = HexsideSamples::default();
@@ -264,14 +267,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let (suggestions, inks) = suggest_hexsides_with_inks(
             &scan,
             &grid,
-            &matrix,
+            &mapping,
             &terrain,
             &hexside_samples,
             &options,
         )?;
         // The hexes crowded by the printed lines, judged again from what is left once the
         // lines' inks are masked.
-        terrain = mask_line_inks(&scan, &grid, &matrix, &terrain, &inks, &options);
+        terrain = mask_line_inks(&scan, &grid, &mapping, &terrain, &inks, &options);
         // Hexsides with a hex off the print are not suggested.
         let suggestions: Vec<_> = suggestions
             .into_iter()
@@ -344,7 +347,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             // As the editor's Save names a scan: relative to the map's folder.
             image: bataille_schema::paths::reference_from(&args.out, &args.scan),
             fit: fit_kind,
-            grid_to_image: matrix,
+            grid_to_image: mapping.matrix,
             control_points: calibration.points.clone(),
         }),
         ..empty_map(&grid)

@@ -22,7 +22,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 fn benches(c: &mut Criterion) {
     let map = support::big_map();
     let path = support::ensure_big_scan(&map);
-    let matrix = support::big_scan_matrix(&map);
+    let matrix = bataille_digitize::GridMapping::global(support::big_scan_matrix(&map));
     let mut group = c.benchmark_group("scan_10000x7000");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(30));

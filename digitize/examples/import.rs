@@ -42,7 +42,7 @@ fn main() -> anyhow::Result<()> {
         imported.overview.height,
         start.elapsed().as_secs_f64()
     );
-    let matrix = support::big_scan_matrix(&map);
+    let matrix = bataille_digitize::GridMapping::global(support::big_scan_matrix(&map));
     let start = Instant::now();
     let terrain = suggest_terrain(
         &imported.scan,

@@ -219,7 +219,7 @@ fn run_case(
         FitKind::Affine
     };
     let fitted = fit(kind, &pairs)?;
-    let mut matrix = fitted.grid_to_image;
+    let mut mapping = bataille_digitize::GridMapping::global(fitted.grid_to_image);
     if calibration.refine {
         let points: Vec<ControlPoint> = spots
             .iter()
@@ -240,18 +240,18 @@ fn run_case(
                     r.lines_found,
                     r.sides_probed,
                     r.rms_px,
-                    r.warp.is_some()
+                    r.mapping.warp.is_some()
                 ))
             );
         }
-        matrix = calibrated.grid_to_image();
+        mapping = calibrated.mapping();
     }
     let worst_centre_px = grid
         .indices()
         .map(|i| {
             let c = grid.centre(i);
             let g = [f64::from(c[0]), f64::from(c[1])];
-            let (a, b) = (apply(&truth, g), apply(&matrix, g));
+            let (a, b) = (apply(&truth, g), mapping.map(g));
             (a[0] - b[0]).hypot(a[1] - b[1])
         })
         .fold(0.0, f64::max);
@@ -291,15 +291,15 @@ fn run_case(
     let hexside_samples = hexside_samples.with_legend(&map.hexside_types, &map.terrain);
     let classify = ClassifyOptions::default();
     let start = Instant::now();
-    let terrain = suggest_terrain(&scan, grid, &matrix, &terrain_samples, &classify)?;
+    let terrain = suggest_terrain(&scan, grid, &mapping, &terrain_samples, &classify)?;
     let mut terrain_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
     let (hexsides, inks) =
-        suggest_hexsides_with_inks(&scan, grid, &matrix, &terrain, &hexside_samples, &classify)?;
+        suggest_hexsides_with_inks(&scan, grid, &mapping, &terrain, &hexside_samples, &classify)?;
     let hexside_ms = start.elapsed().as_secs_f64() * 1e3;
     let terrain = if mask {
         let start = Instant::now();
-        let masked = mask_line_inks(&scan, grid, &matrix, &terrain, &inks, &classify);
+        let masked = mask_line_inks(&scan, grid, &mapping, &terrain, &inks, &classify);
         terrain_ms += start.elapsed().as_secs_f64() * 1e3;
         masked
     } else {
@@ -409,7 +409,7 @@ fn run_case(
             );
             *score.confusions.entry(key).or_default() += 1;
             if let Some(dir) = save {
-                save_crop(dir, map_name, case.mix.name, &scan, grid, &matrix, *h)?;
+                save_crop(dir, map_name, case.mix.name, &scan, grid, &mapping, *h)?;
             }
             if verbose {
                 println!(
@@ -444,13 +444,13 @@ fn save_crop(
     mix: &str,
     scan: &Scan,
     grid: &bataille_schema::Grid,
-    matrix: &bataille_digitize::calibrate::Matrix,
+    mapping: &bataille_digitize::GridMapping,
     (index, side): (HexIndex, Side),
 ) -> anyhow::Result<()> {
     let Some([a, b]) = grid.side_corners(index, side) else {
         return Ok(());
     };
-    let [a, b] = [a, b].map(|p| apply(matrix, [f64::from(p[0]), f64::from(p[1])]));
+    let [a, b] = [a, b].map(|p| mapping.map([f64::from(p[0]), f64::from(p[1])]));
     let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
     let half = ((a[0] - b[0]).hypot(a[1] - b[1]) * 1.2).ceil() as i64;
     const ZOOM: i64 = 3;

@@ -11,9 +11,10 @@ use std::collections::BTreeMap;
 use bataille_schema::{Grid, HexIndex};
 use rayon::prelude::*;
 
-use crate::calibrate::{Matrix, apply, local_scale};
+use crate::calibrate::{apply, local_scale};
 pub use crate::colour::dominant;
 use crate::colour::{Lab, MODE_RADIUS, delta_e, srgb_to_lab};
+use crate::mapping::GridMapping;
 use crate::scan::{Progress, Scan, no_progress};
 pub(crate) use crate::suggestion::map_with_progress;
 pub use crate::suggestion::{
@@ -33,11 +34,11 @@ use twins::{
 pub fn hex_colour(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     index: HexIndex,
     options: &ClassifyOptions,
 ) -> Option<Lab> {
-    hex_statistic(scan, grid, grid_to_image, index, options).map(|(lab, _)| lab)
+    hex_statistic(scan, grid, mapping, index, options).map(|(lab, _)| lab)
 }
 
 /// The CIELAB colours of a hex's pixels within `sample_radius` of its mapped centre (one per
@@ -46,14 +47,16 @@ pub fn hex_colour(
 fn disc_pixels(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     index: HexIndex,
     options: &ClassifyOptions,
 ) -> Option<Vec<Lab>> {
     let [cx, cy] = grid.centre(index);
     let centre = [f64::from(cx), f64::from(cy)];
     let radius = f64::from(options.sample_radius);
-    let px_per_unit = local_scale(grid_to_image, centre);
+    // The local correction is a shift over one hex.
+    let matrix = &mapping.near(centre);
+    let px_per_unit = local_scale(matrix, centre);
     if !(px_per_unit.is_finite() && px_per_unit > 0.0) {
         return None;
     }
@@ -74,7 +77,7 @@ fn disc_pixels(
             if dx * dx + dy * dy > radius * radius {
                 continue;
             }
-            let [x, y] = apply(grid_to_image, [centre[0] + dx, centre[1] + dy]);
+            let [x, y] = apply(matrix, [centre[0] + dx, centre[1] + dy]);
             match scan.pixel_at(x, y) {
                 Some(rgb) => values.push(srgb_to_lab(rgb)),
                 None => outside += 1,
@@ -92,11 +95,11 @@ fn disc_pixels(
 pub fn hex_statistic(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     index: HexIndex,
     options: &ClassifyOptions,
 ) -> Option<(Lab, f32)> {
-    dominant(&mut disc_pixels(scan, grid, grid_to_image, index, options)?)
+    dominant(&mut disc_pixels(scan, grid, mapping, index, options)?)
 }
 
 /// A hex whose dominant colour covers at least this share of its disc is not crowded.
@@ -136,11 +139,11 @@ fn nearest<K: Clone>(feature: Lab, classes: &[(K, Vec<Lab>)]) -> Option<(&K, f32
 pub fn suggest_terrain(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     samples: &BTreeMap<String, Vec<HexIndex>>,
     options: &ClassifyOptions,
 ) -> Result<TerrainSuggestions, ClassifyError> {
-    suggest_terrain_with_progress(scan, grid, grid_to_image, samples, options, &no_progress)
+    suggest_terrain_with_progress(scan, grid, mapping, samples, options, &no_progress)
 }
 
 /// [`suggest_terrain`] reporting the share of hexes done (for a progress bar); the callback
@@ -148,14 +151,14 @@ pub fn suggest_terrain(
 pub fn suggest_terrain_with_progress(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     samples: &BTreeMap<String, Vec<HexIndex>>,
     options: &ClassifyOptions,
     progress: Progress,
 ) -> Result<TerrainSuggestions, ClassifyError> {
     let indices: Vec<HexIndex> = grid.indices().collect();
     let statistics: Vec<Option<(Lab, f32)>> = map_with_progress(&indices, progress, |index| {
-        hex_statistic(scan, grid, grid_to_image, *index, options)
+        hex_statistic(scan, grid, mapping, *index, options)
     })
     .ok_or(ClassifyError::Cancelled)?;
     let colours: Vec<Option<Lab>> = statistics.iter().map(|s| s.map(|(lab, _)| lab)).collect();
@@ -189,13 +192,13 @@ pub fn suggest_terrain_with_progress(
         return Err(ClassifyError::NoSamples);
     }
     ground_under_symbols(&mut classes, &|k, j| {
-        disc_pixels(scan, grid, grid_to_image, sample_hexes[k][j], options)
+        disc_pixels(scan, grid, mapping, sample_hexes[k][j], options)
     });
     drop_mixed(&mut classes, &mut sample_hexes);
     let twins = twins(&classes);
     // The colours drawn over the twins' marked hexes (their symbols), and how much of each
     // is drawn over every marked hex.
-    let pixels_of = |index: HexIndex| disc_pixels(scan, grid, grid_to_image, index, options);
+    let pixels_of = |index: HexIndex| disc_pixels(scan, grid, mapping, index, options);
     let sample_pixels: Vec<Vec<(Vec<Lab>, Lab)>> = sample_hexes
         .iter()
         .zip(&classes)
@@ -306,7 +309,7 @@ const LEFT_AT_LEAST: f32 = 0.3;
 pub fn mask_line_inks(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     terrain: &TerrainSuggestions,
     inks: &[Lab],
     options: &ClassifyOptions,
@@ -350,7 +353,7 @@ pub fn mask_line_inks(
             if s.marked || s.confidence >= DOUBTFUL_BELOW || has_twins(&s.code) {
                 return s.clone();
             }
-            let Some(mut pixels) = disc_pixels(scan, grid, grid_to_image, s.index, options) else {
+            let Some(mut pixels) = disc_pixels(scan, grid, mapping, s.index, options) else {
                 return s.clone();
             };
             let all = pixels.len();
@@ -392,20 +395,12 @@ pub fn mask_line_inks(
 pub fn suggest_hexsides(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     terrain: &TerrainSuggestions,
     samples: &HexsideSamples,
     options: &ClassifyOptions,
 ) -> Result<Vec<HexsideSuggestion>, ClassifyError> {
-    suggest_hexsides_with_progress(
-        scan,
-        grid,
-        grid_to_image,
-        terrain,
-        samples,
-        options,
-        &no_progress,
-    )
+    suggest_hexsides_with_progress(scan, grid, mapping, terrain, samples, options, &no_progress)
 }
 
 /// [`suggest_hexsides`] reporting the share of hexsides done; the callback returns `false` to
@@ -413,22 +408,14 @@ pub fn suggest_hexsides(
 pub fn suggest_hexsides_with_progress(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     terrain: &TerrainSuggestions,
     samples: &HexsideSamples,
     options: &ClassifyOptions,
     progress: Progress,
 ) -> Result<Vec<HexsideSuggestion>, ClassifyError> {
-    suggest_and_trace(
-        scan,
-        grid,
-        grid_to_image,
-        terrain,
-        samples,
-        options,
-        progress,
-    )
-    .map(|(suggestions, _)| suggestions)
+    suggest_and_trace(scan, grid, mapping, terrain, samples, options, progress)
+        .map(|(suggestions, _)| suggestions)
 }
 
 /// [`suggest_hexsides`] and the inks it learnt (the grid line's, then each feature's), for
@@ -436,18 +423,10 @@ pub fn suggest_hexsides_with_progress(
 pub fn suggest_hexsides_with_inks(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     terrain: &TerrainSuggestions,
     samples: &HexsideSamples,
     options: &ClassifyOptions,
 ) -> Result<(Vec<HexsideSuggestion>, Vec<Lab>), ClassifyError> {
-    suggest_and_trace(
-        scan,
-        grid,
-        grid_to_image,
-        terrain,
-        samples,
-        options,
-        &no_progress,
-    )
+    suggest_and_trace(scan, grid, mapping, terrain, samples, options, &no_progress)
 }

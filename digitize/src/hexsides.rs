@@ -24,8 +24,9 @@ use bataille_schema::geometry::sides;
 use bataille_schema::{Grid, HexIndex, Id, Side};
 use rayon::prelude::*;
 
-use crate::calibrate::{Matrix, apply, local_scale};
+use crate::calibrate::apply;
 use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
+use crate::mapping::GridMapping;
 use crate::scan::Progress;
 use crate::suggestion::{
     ClassifyError, ClassifyOptions, FeatureKind, HexsideSamples, HexsideSuggestion,
@@ -59,7 +60,7 @@ const CLEAR_INK: f32 = 0.2;
 pub(crate) fn suggest(
     scan: &crate::scan::Scan,
     grid: &Grid,
-    m: &Matrix,
+    mapping: &GridMapping,
     terrain: &TerrainSuggestions,
     samples: &HexsideSamples,
     _options: &ClassifyOptions,
@@ -72,7 +73,7 @@ pub(crate) fn suggest(
         all.iter().enumerate().map(|(i, h)| (*h, i)).collect();
     // One cell layout for the whole map, from the scale at its middle.
     let middle = grid.centre(HexIndex::new(grid.columns / 2, grid.rows / 2));
-    let scale = local_scale(m, [f64::from(middle[0]), f64::from(middle[1])]);
+    let scale = mapping.scale([f64::from(middle[0]), f64::from(middle[1])]);
     if !(scale.is_finite() && scale > 0.0) {
         return Err(ClassifyError::NoSamples);
     }
@@ -83,7 +84,7 @@ pub(crate) fn suggest(
         &|f| progress(split(f, 0.0, 0.6)),
         |&(index, side)| {
             let direction = forward.iter().position(|s| *s == side).unwrap_or(0);
-            sample_patch(scan, grid, m, index, side, cells, direction)
+            sample_patch(scan, grid, mapping, index, side, cells, direction)
         },
     )
     .ok_or(ClassifyError::Cancelled)?;

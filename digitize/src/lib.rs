@@ -19,6 +19,7 @@ pub mod classify;
 pub mod colour;
 pub mod files;
 pub mod hexsides;
+pub mod mapping;
 pub mod refine;
 pub mod scan;
 pub mod shape;
@@ -32,6 +33,7 @@ pub use classify::{
     TerrainSuggestions, mask_line_inks, suggest_hexsides, suggest_hexsides_with_inks,
     suggest_hexsides_with_progress, suggest_terrain, suggest_terrain_with_progress,
 };
+pub use mapping::GridMapping;
 pub use scan::{
     ColourProfile, ImportOptions, ImportedScan, Overview, Progress, Scan, ScanError, ScanLimits,
     Tile, decode_scan, import_scan, load_scan, overview, tiles,

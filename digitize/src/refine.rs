@@ -24,6 +24,7 @@ use bataille_schema::{Grid, HexIndex};
 
 use crate::calibrate::{Matrix, apply, invert, least_squares, local_scale, multiply};
 use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
+pub use crate::mapping::{GridMapping, Warp};
 use crate::scan::Scan;
 
 mod probe;
@@ -81,66 +82,15 @@ pub enum RefineError {
     Degenerate,
 }
 
-/// A smooth correction added to the fit, in image pixels: bilinear over a lattice of nodes
-/// laid over grid space.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Warp {
-    /// The grid-space point of node (0, 0).
-    pub origin: [f64; 2],
-    /// The lattice's spacing in grid units (hex radii).
-    pub cell: f64,
-    pub columns: usize,
-    pub rows: usize,
-    /// Each node's displacement in image pixels, row-major.
-    pub nodes: Vec<[f64; 2]>,
-}
-
-impl Warp {
-    /// The nodes and weights of a grid point's bilinear cell (clamped to the lattice).
-    fn weights(&self, p: [f64; 2]) -> [(usize, f64); 4] {
-        let fx = ((p[0] - self.origin[0]) / self.cell).clamp(0.0, (self.columns - 1) as f64);
-        let fy = ((p[1] - self.origin[1]) / self.cell).clamp(0.0, (self.rows - 1) as f64);
-        let i = (fx.floor() as usize).min(self.columns.saturating_sub(2));
-        let j = (fy.floor() as usize).min(self.rows.saturating_sub(2));
-        let (u, v) = (fx - i as f64, fy - j as f64);
-        let at = |a: usize, b: usize| b * self.columns + a;
-        [
-            (at(i, j), (1.0 - u) * (1.0 - v)),
-            (at(i + 1, j), u * (1.0 - v)),
-            (at(i, j + 1), (1.0 - u) * v),
-            (at(i + 1, j + 1), u * v),
-        ]
-    }
-
-    /// The displacement (image pixels) at a grid point.
-    pub fn displacement(&self, p: [f64; 2]) -> [f64; 2] {
-        let mut out = [0.0; 2];
-        for (k, w) in self.weights(p) {
-            out[0] += w * self.nodes[k][0];
-            out[1] += w * self.nodes[k][1];
-        }
-        out
-    }
-
-    /// The largest displacement of any node, in pixels.
-    pub fn largest_px(&self) -> f64 {
-        self.nodes
-            .iter()
-            .map(|d| d[0].hypot(d[1]))
-            .fold(0.0, f64::max)
-    }
-}
-
 /// A fit refined on the print: a global matrix and, where the paper is not flat, a smooth
 /// correction.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Refinement {
     /// The kind of the global fit (affine at least: the print fixes it from two clicks).
     pub kind: FitKind,
-    /// The global fit over the printed lines.
-    pub grid_to_image: Matrix,
-    /// The local correction, when the paper is not flat enough for the global fit alone.
-    pub warp: Option<Warp>,
+    /// The global fit over the printed lines (`mapping.matrix`) and the local correction,
+    /// when the paper is not flat enough for the global fit alone (`mapping.warp`).
+    pub mapping: GridMapping,
     /// Hexsides whose printed line was found and agrees with the fit, and hexsides probed.
     pub lines_found: usize,
     pub sides_probed: usize,
@@ -177,36 +127,13 @@ impl PrintedSides {
 impl Refinement {
     /// Where the refined grid puts a grid point, in image pixels.
     pub fn map(&self, p: [f64; 2]) -> [f64; 2] {
-        let q = apply(&self.grid_to_image, p);
-        match &self.warp {
-            Some(w) => {
-                let d = w.displacement(p);
-                [q[0] + d[0], q[1] + d[1]]
-            }
-            None => q,
-        }
+        self.mapping.map(p)
     }
 
     /// Where the refined grid puts a hex's centre.
     pub fn centre(&self, grid: &Grid, index: HexIndex) -> [f64; 2] {
         let [x, y] = grid.centre(index);
         self.map([f64::from(x), f64::from(y)])
-    }
-
-    /// A matrix good near a grid point: the global fit shifted by the correction there (the
-    /// correction is smooth, so over one hex it is a shift).
-    pub fn local_matrix(&self, p: [f64; 2]) -> Matrix {
-        local_matrix(&self.grid_to_image, self.warp.as_ref(), p)
-    }
-}
-
-fn local_matrix(m: &Matrix, warp: Option<&Warp>, p: [f64; 2]) -> Matrix {
-    match warp {
-        Some(w) => {
-            let d = w.displacement(p);
-            multiply(&[1.0, 0.0, d[0], 0.0, 1.0, d[1], 0.0, 0.0, 1.0], m)
-        }
-        None => *m,
     }
 }
 
@@ -246,7 +173,7 @@ pub fn check_clicks(
         .map(|(hex, g, px)| {
             let p = refinement.map(*g);
             let distance_px = (p[0] - px[0]).hypot(p[1] - px[1]);
-            let scale = local_scale(&refinement.grid_to_image, *g);
+            let scale = local_scale(&refinement.mapping.matrix, *g);
             ClickCheck {
                 hex: hex.clone(),
                 distance_px,
@@ -317,10 +244,7 @@ pub fn refine(
                 .fold(f64::INFINITY, f64::min)
         })
         .collect();
-    let mut model = Model {
-        m: *start,
-        warp: None,
-    };
+    let mut model = GridMapping::global(*start);
     // Grow from the clicks: each round doubles the reach, fitting affine until the whole map
     // is in, then two rounds over everything with the kind wanted and narrower windows.
     let mut radius = 6.0f64;
@@ -342,7 +266,7 @@ pub fn refine(
         .collect();
     let mut moved = f64::INFINITY;
     // The model before the last fit.
-    let mut previous: Option<Model> = None;
+    let mut previous: Option<GridMapping> = None;
     while finals < 3 || finals < MAX_FINALS && moved > SETTLED {
         let whole = radius >= diagonal + 2.0;
         let mut chosen: Vec<usize> = (0..geometry.len())
@@ -369,7 +293,7 @@ pub fn refine(
                 return wide;
             }
             let near = (6.0 * sigma + 2.0).clamp(3.0, FIRST_WINDOW * length) - gap_px(length);
-            let moved_here = previous.as_ref().map_or(0.0, |p: &Model| {
+            let moved_here = previous.as_ref().map_or(0.0, |p: &GridMapping| {
                 let mid = geometry[side].mid;
                 let (a, b) = (model.map(mid), p.map(mid));
                 (a[0] - b[0]).hypot(a[1] - b[1])
@@ -418,8 +342,8 @@ pub fn refine(
     let Some((obs, weights, probed)) = last else {
         return Err(RefineError::Degenerate);
     };
-    let global = line_residuals(&obs, &model.m, None);
-    let residuals = line_residuals(&obs, &model.m, model.warp.as_ref());
+    let global = line_residuals(&obs, &model.matrix, None);
+    let residuals = line_residuals(&obs, &model.matrix, model.warp.as_ref());
     let inlier: Vec<f64> = weights
         .iter()
         .map(|w| if *w > 0.0 { 1.0 } else { 0.0 })
@@ -500,12 +424,11 @@ pub fn refine(
     }
     Ok(Refinement {
         kind,
-        grid_to_image: model.m,
+        mapping: model,
         lines_found: found_sides.iter().filter(|f| **f).count(),
         sides_probed: probed,
         rms_px: weighted_rms(&residuals, &inlier),
         global_rms_px: weighted_rms(&global, &inlier),
-        warp: model.warp,
         printed_sides: printed,
     })
 }
@@ -522,11 +445,21 @@ pub struct Calibrated {
 }
 
 impl Calibrated {
-    /// The matrix to use: the print's when there is one, the clicks' otherwise.
+    /// The global matrix (what the map file keeps): the print's when there is one, the
+    /// clicks' otherwise. To read the scan, [`Calibrated::mapping`].
     pub fn grid_to_image(&self) -> Matrix {
         match &self.refinement {
-            Ok(r) => r.grid_to_image,
+            Ok(r) => r.mapping.matrix,
             Err(_) => self.clicks_fit.grid_to_image,
+        }
+    }
+
+    /// The mapping to read the scan with: the print's with its local correction when there is
+    /// one, the clicks' fit otherwise.
+    pub fn mapping(&self) -> GridMapping {
+        match &self.refinement {
+            Ok(r) => r.mapping.clone(),
+            Err(_) => GridMapping::global(self.clicks_fit.grid_to_image),
         }
     }
 

@@ -43,8 +43,8 @@ use bataille_schema::map::HexsideSymbol;
 use bataille_schema::{Grid, HexIndex, Side};
 use rayon::prelude::*;
 
-use crate::calibrate::{Matrix, apply, invert, local_scale};
 use crate::colour::{Lab, delta_e, srgb_to_lab};
+use crate::mapping::GridMapping;
 use crate::scan::Scan;
 
 mod chain;
@@ -157,7 +157,7 @@ pub struct Trace {
 pub fn trace(
     scan: &Scan,
     grid: &Grid,
-    m: &Matrix,
+    mapping: &GridMapping,
     lines: &[Line],
     colours: &Colours,
     hexsides: &[(HexIndex, Side)],
@@ -168,7 +168,7 @@ pub fn trace(
         .iter()
         .zip(&traced)
         .map(|(line, t)| {
-            t.then(|| feature_ink(scan, grid, m, colours, &line.marked))
+            t.then(|| feature_ink(scan, grid, mapping, colours, &line.marked))
                 .flatten()
         })
         .collect();
@@ -180,7 +180,7 @@ pub fn trace(
         reliable: vec![false; count],
         inks: inks.clone(),
     };
-    let Some(inverse) = invert(m) else {
+    let Some(inverse) = mapping.inverse() else {
         return empty;
     };
     if inks.iter().all(Option::is_none) || count > 250 {
@@ -227,7 +227,7 @@ pub fn trace(
 
     // The working image: each cell the feature most of its pixels are ink of.
     let middle = grid.centre(HexIndex::new(grid.columns / 2, grid.rows / 2));
-    let scale = local_scale(m, [f64::from(middle[0]), f64::from(middle[1])]);
+    let scale = mapping.scale([f64::from(middle[0]), f64::from(middle[1])]);
     if !(scale.is_finite() && scale > 2.0) {
         return empty;
     }
@@ -283,7 +283,7 @@ pub fn trace(
             .filter_map(|&(index, side)| {
                 let [a, b] = grid.side_corners(index, side)?;
                 let mid = [f64::from(a[0] + b[0]) / 2.0, f64::from(a[1] + b[1]) / 2.0];
-                let [x, y] = apply(m, mid);
+                let [x, y] = mapping.map(mid);
                 (x >= 0.0 && y >= 0.0)
                     .then(|| ((x as usize / k).min(w - 1), (y as usize / k).min(h - 1)))
             })
@@ -322,10 +322,7 @@ pub fn trace(
                 continue;
             }
             let f = usize::from(cells[i]) - 1;
-            let p = apply(
-                &inverse,
-                [(x as f64 + 0.5) * k as f64, (y as f64 + 0.5) * k as f64],
-            );
+            let p = inverse.map([(x as f64 + 0.5) * k as f64, (y as f64 + 0.5) * k as f64]);
             let p = [p[0] as f32, p[1] as f32];
             let Some(index) = grid.hex_at(p) else {
                 continue;

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use bataille_schema::map::{HexNaming, Orientation, Shifted};
 
 use super::*;
+use crate::calibrate::{Matrix, apply, invert};
 use crate::classify::{ClassifyOptions, suggest_terrain};
 
 const PAPER: [u8; 3] = [236, 230, 205];
@@ -149,7 +150,7 @@ fn traced_sheet_with(
         ("~".to_owned(), vec![HexIndex::new(7, 5)]),
     ]);
     let options = ClassifyOptions::default();
-    let terrain = suggest_terrain(&scan, &grid, &m, &terrain_samples, &options).unwrap();
+    let terrain = suggest_terrain(&scan, &grid, &m.into(), &terrain_samples, &options).unwrap();
     let n = grid.canonical_hexside(river, Side::N);
     let s = grid.canonical_hexside(river, Side::S);
     let lines = [Line {
@@ -170,7 +171,7 @@ fn traced_sheet_with(
         grid_ink: Some(srgb_to_lab(LINE)),
     };
     let hexsides = crate::classify::interior_hexsides(&grid);
-    let trace = trace(&scan, &grid, &m, &lines, &colours, &hexsides);
+    let trace = trace(&scan, &grid, &m.into(), &lines, &colours, &hexsides);
     (grid, lines, trace, hexsides)
 }
 

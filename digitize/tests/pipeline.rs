@@ -105,8 +105,14 @@ fn a_distorted_scan_is_calibrated_and_classified() {
         samples.insert(code.to_string(), picks.to_vec());
     }
     let options = ClassifyOptions::default();
-    let terrain =
-        suggest_terrain(&scan, &map.grid, &fit.grid_to_image, &samples, &options).unwrap();
+    let terrain = suggest_terrain(
+        &scan,
+        &map.grid,
+        &fit.grid_to_image.into(),
+        &samples,
+        &options,
+    )
+    .unwrap();
     let unmarked: Vec<_> = terrain.hexes.iter().filter(|s| !s.marked).collect();
     let right = unmarked
         .iter()
@@ -162,7 +168,7 @@ fn a_distorted_scan_is_calibrated_and_classified() {
     let suggestions = suggest_hexsides(
         &scan,
         &map.grid,
-        &fit.grid_to_image,
+        &fit.grid_to_image.into(),
         &terrain,
         &hexside_samples,
         &options,
@@ -251,8 +257,14 @@ fn a_plain_hexside_in_a_gap_of_a_chain_is_doubtful() {
     let (image, layout) = rendered(&printed, 40.0);
     let scan = bataille_digitize::Scan::from(image);
     let options = ClassifyOptions::default();
-    let terrain =
-        suggest_terrain(&scan, &map.grid, &layout, &terrain_samples(&map), &options).unwrap();
+    let terrain = suggest_terrain(
+        &scan,
+        &map.grid,
+        &layout.into(),
+        &terrain_samples(&map),
+        &options,
+    )
+    .unwrap();
     let hexside_samples = HexsideSamples {
         features: BTreeMap::from([(
             bataille_schema::Id::from("stream"),
@@ -263,7 +275,7 @@ fn a_plain_hexside_in_a_gap_of_a_chain_is_doubtful() {
     let suggestions = suggest_hexsides(
         &scan,
         &map.grid,
-        &layout,
+        &layout.into(),
         &terrain,
         &hexside_samples,
         &options,
@@ -331,7 +343,7 @@ fn a_hex_crowded_by_a_line_ink_is_judged_from_what_is_left() {
     }
     let scan = bataille_digitize::Scan::from(image);
     let options = ClassifyOptions::default();
-    let terrain = suggest_terrain(&scan, &map.grid, &layout, &samples, &options).unwrap();
+    let terrain = suggest_terrain(&scan, &map.grid, &layout.into(), &samples, &options).unwrap();
     let doubtful = bataille_digitize::classify::DOUBTFUL_BELOW;
     let before = terrain.get(&map.grid, hex).unwrap().clone();
     assert!(
@@ -341,7 +353,7 @@ fn a_hex_crowded_by_a_line_ink_is_judged_from_what_is_left() {
     let masked = bataille_digitize::classify::mask_line_inks(
         &scan,
         &map.grid,
-        &layout,
+        &layout.into(),
         &terrain,
         &[bataille_digitize::colour::srgb_to_lab(ink)],
         &options,
@@ -355,7 +367,7 @@ fn a_hex_crowded_by_a_line_ink_is_judged_from_what_is_left() {
     let unchanged = bataille_digitize::classify::mask_line_inks(
         &scan,
         &map.grid,
-        &layout,
+        &layout.into(),
         &terrain,
         &[terrain.get(&map.grid, forest).unwrap().colour.unwrap()],
         &options,
@@ -363,7 +375,7 @@ fn a_hex_crowded_by_a_line_ink_is_judged_from_what_is_left() {
     let no_ink = bataille_digitize::classify::mask_line_inks(
         &scan,
         &map.grid,
-        &layout,
+        &layout.into(),
         &terrain,
         &[],
         &options,
@@ -412,8 +424,14 @@ fn a_stream_beside_a_water_hex_is_doubtful() {
     let (image, layout) = rendered(&map, 40.0);
     let scan = bataille_digitize::Scan::from(image);
     let options = ClassifyOptions::default();
-    let terrain =
-        suggest_terrain(&scan, &map.grid, &layout, &terrain_samples(&map), &options).unwrap();
+    let terrain = suggest_terrain(
+        &scan,
+        &map.grid,
+        &layout.into(),
+        &terrain_samples(&map),
+        &options,
+    )
+    .unwrap();
     let hexside_samples = HexsideSamples {
         features: BTreeMap::from([(
             bataille_schema::Id::from("stream"),
@@ -425,7 +443,7 @@ fn a_stream_beside_a_water_hex_is_doubtful() {
     let suggestions = suggest_hexsides(
         &scan,
         &map.grid,
-        &layout,
+        &layout.into(),
         &terrain,
         &hexside_samples,
         &options,

@@ -133,8 +133,14 @@ fn a_village_drawn_over_the_paper_is_told_from_the_paper() {
         ("v".to_owned(), vec![HexIndex::new(5, 3)]),
         ("f".to_owned(), vec![HexIndex::new(0, 7)]),
     ]);
-    let terrain =
-        suggest_terrain(&scan, &grid, &layout, &samples, &ClassifyOptions::default()).unwrap();
+    let terrain = suggest_terrain(
+        &scan,
+        &grid,
+        &layout.into(),
+        &samples,
+        &ClassifyOptions::default(),
+    )
+    .unwrap();
     let mut wrong = Vec::new();
     for index in grid.indices() {
         let s = terrain.get(&grid, index).unwrap();
@@ -224,8 +230,8 @@ fn towns_villages_and_other_symbols_over_the_paper_are_told_apart() {
         ),
     ]);
     let options = ClassifyOptions::default();
-    let terrain = suggest_terrain(&scan, &grid, &layout, &samples, &options).unwrap();
-    let terrain = mask_line_inks(&scan, &grid, &layout, &terrain, &[], &options);
+    let terrain = suggest_terrain(&scan, &grid, &layout.into(), &samples, &options).unwrap();
+    let terrain = mask_line_inks(&scan, &grid, &layout.into(), &terrain, &[], &options);
     let mut wrong = Vec::new();
     for index in grid.indices() {
         let s = terrain.get(&grid, index).unwrap();

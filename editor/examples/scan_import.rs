@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         handed.as_secs_f64()
     );
     drop(output);
-    let matrix = support::big_scan_matrix(&map);
+    let matrix = bataille_digitize::GridMapping::global(support::big_scan_matrix(&map));
     let start = Instant::now();
     let terrain = suggest_terrain_with_progress(
         &loaded.scan,

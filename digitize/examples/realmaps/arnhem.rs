@@ -338,7 +338,10 @@ pub fn measure(dir: &Path, draws: u64) -> anyhow::Result<()> {
             first.sides_probed,
             first.rms_px,
             first.global_rms_px,
-            refinements.iter().filter(|(_, r)| r.warp.is_some()).count(),
+            refinements
+                .iter()
+                .filter(|(_, r)| r.mapping.warp.is_some())
+                .count(),
             names(Place::Half),
             names(Place::Off),
             1000.0 * seconds / draws as f64,

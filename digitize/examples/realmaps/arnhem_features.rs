@@ -131,7 +131,7 @@ fn score(
     scan: &bataille_digitize::scan::Scan,
     grid: &Grid,
     truth: &Truth,
-    matrix: &bataille_digitize::calibrate::Matrix,
+    matrix: &bataille_digitize::GridMapping,
     place: &dyn Fn(HexIndex) -> Place,
 ) -> anyhow::Result<Tally> {
     // The marked samples: of each code, up to three spread over its hexes (one when it has
@@ -317,12 +317,12 @@ pub fn measure(dir: &Path, draws: u64) -> anyhow::Result<()> {
                         scan.width(),
                         scan.height(),
                     );
-                    score(&scan, &grid, &truth, &r.grid_to_image, &|i| {
-                        shape.place(&grid, i)
-                    })?
+                    score(&scan, &grid, &truth, &r.mapping, &|i| shape.place(&grid, i))?
                 } else {
                     let shape = from_scan_bounds(&grid, &start, scan.width(), scan.height());
-                    score(&scan, &grid, &truth, &start, &|i| shape.place(&grid, i))?
+                    score(&scan, &grid, &truth, &start.into(), &|i| {
+                        shape.place(&grid, i)
+                    })?
                 };
                 totals[draw as usize].add(&tally);
                 tallies.push(tally);

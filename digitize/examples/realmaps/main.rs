@@ -14,11 +14,14 @@
 //! hexsides and a few terrain samples, with and without the line tracing, against a truth read
 //! from the art's own river colour along each hexside of the exact grid (see [`river_truth`]).
 //!
+//! With `--terrain`, naw's woods against its truth, flat, bowed and through a lens, read with
+//! the refinement's global fit alone and with its local correction (see [`naw_terrain`]).
+//!
 //! With `--arnhem`, the Arnhem paper scan (see [`arnhem`]); with `--arnhem --features`, its
 //! terrain, rivers and shape against our hand-labelled truth (see [`arnhem_features`]).
 //!
 //! `cargo run --release -p bataille-digitize --example realmaps [-- --dir ../shared/realmaps]
-//! [--draws 10] [--map naw] [--rivers [--refine]] [--arnhem [--features]]`
+//! [--draws 10] [--map naw] [--terrain] [--rivers [--refine]] [--arnhem [--features]]`
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -38,6 +41,7 @@ use bataille_schema::{Grid, HexIndex, Id, Side};
 
 mod arnhem;
 mod arnhem_features;
+mod naw_terrain;
 
 /// A map with its grid and the printed centre of each lattice hex (row-major over the grid,
 /// `None` where the hex is not on the print).
@@ -552,7 +556,7 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
         seconds += t.elapsed().as_secs_f64();
         match refined {
             Ok(r) => {
-                if r.warp.is_some() {
+                if r.mapping.warp.is_some() {
                     warped += 1;
                 }
                 let (e, v, p) = positions(&|g| r.map(g));
@@ -608,6 +612,31 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
     );
 }
 
+/// `naw`, and the same sheet bent by a flatbed's bow and by a lens.
+fn naw_maps(dir: &Path) -> anyhow::Result<Vec<RealMap>> {
+    let base = naw(dir)?;
+    let (w, h) = (f64::from(base.scan.width()), f64::from(base.scan.height()));
+    // A flatbed's bow: the sheet lifted along the middle, up to 5 px.
+    let bow = move |p: [f64; 2]| {
+        let s = (std::f64::consts::PI * p[1] / h).sin();
+        [
+            5.0 * s * (p[0] / w - 0.5) * 2.0,
+            3.0 * (std::f64::consts::PI * p[0] / w).sin() * s,
+        ]
+    };
+    // A lens: barrel distortion, 6 px at the corners.
+    let (cx, cy) = (w / 2.0, h / 2.0);
+    let r2max = cx * cx + cy * cy;
+    let lens = move |p: [f64; 2]| {
+        let (dx, dy) = (p[0] - cx, p[1] - cy);
+        let k = -6.0 / r2max.sqrt() * (dx * dx + dy * dy) / r2max;
+        [dx * k, dy * k]
+    };
+    let bowed = bent(&base, "naw, bowed 5 px", &bow);
+    let lensed = bent(&base, "naw, lens 6 px", &lens);
+    Ok(vec![base, bowed, lensed])
+}
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let value = |flag: &str| {
@@ -631,6 +660,13 @@ fn main() -> anyhow::Result<()> {
         }
         return arnhem::measure(&dir, draws);
     }
+    if args.iter().any(|a| a == "--terrain") {
+        if !dir.is_dir() {
+            println!("{}: not there; nothing to measure", dir.display());
+            return Ok(());
+        }
+        return naw_terrain::measure(&dir, &naw_maps(&dir)?, draws);
+    }
     if args.iter().any(|a| a == "--rivers") {
         if !dir.is_dir() {
             println!("{}: not there; nothing to measure", dir.display());
@@ -649,29 +685,7 @@ fn main() -> anyhow::Result<()> {
     let wanted = |name: &str| only.as_deref().is_none_or(|o| name.starts_with(o));
     let mut maps: Vec<RealMap> = Vec::new();
     if wanted("naw") {
-        let base = naw(&dir)?;
-        let (w, h) = (f64::from(base.scan.width()), f64::from(base.scan.height()));
-        // A flatbed's bow: the sheet lifted along the middle, up to 5 px.
-        let bow = move |p: [f64; 2]| {
-            let s = (std::f64::consts::PI * p[1] / h).sin();
-            [
-                5.0 * s * (p[0] / w - 0.5) * 2.0,
-                3.0 * (std::f64::consts::PI * p[0] / w).sin() * s,
-            ]
-        };
-        // A lens: barrel distortion, 6 px at the corners.
-        let (cx, cy) = (w / 2.0, h / 2.0);
-        let r2max = cx * cx + cy * cy;
-        let lens = move |p: [f64; 2]| {
-            let (dx, dy) = (p[0] - cx, p[1] - cy);
-            let k = -6.0 / r2max.sqrt() * (dx * dx + dy * dy) / r2max;
-            [dx * k, dy * k]
-        };
-        let bowed = bent(&base, "naw, bowed 5 px", &bow);
-        let lensed = bent(&base, "naw, lens 6 px", &lens);
-        maps.push(base);
-        maps.push(bowed);
-        maps.push(lensed);
+        maps.extend(naw_maps(&dir)?);
     }
     if wanted("asl") {
         maps.push(asl(&dir)?);
@@ -915,9 +929,9 @@ fn rivers(map: &RealMap, draws: u64, refined: bool) -> anyhow::Result<()> {
                 FitKind::Affine,
                 &RefineOptions::default(),
             )?
-            .grid_to_image
+            .mapping
         } else {
-            start
+            start.into()
         };
         matrices.push(m);
     }

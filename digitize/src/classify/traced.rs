@@ -7,8 +7,8 @@ use super::{
     ClassifyError, ClassifyOptions, DOUBTFUL_BELOW, HexsideSamples, HexsideSuggestion,
     TerrainSuggestions,
 };
-use crate::calibrate::Matrix;
 use crate::colour::Lab;
+use crate::mapping::GridMapping;
 use crate::scan::{Progress, Scan};
 
 /// The patch model's suggestions, corrected by the features followed as drawn lines
@@ -16,21 +16,14 @@ use crate::scan::{Progress, Scan};
 pub(super) fn suggest_and_trace(
     scan: &Scan,
     grid: &Grid,
-    grid_to_image: &Matrix,
+    mapping: &GridMapping,
     terrain: &TerrainSuggestions,
     samples: &HexsideSamples,
     options: &ClassifyOptions,
     progress: Progress,
 ) -> Result<(Vec<HexsideSuggestion>, Vec<Lab>), ClassifyError> {
-    let (mut suggestions, inks) = crate::hexsides::suggest(
-        scan,
-        grid,
-        grid_to_image,
-        terrain,
-        samples,
-        options,
-        progress,
-    )?;
+    let (mut suggestions, inks) =
+        crate::hexsides::suggest(scan, grid, mapping, terrain, samples, options, progress)?;
     if options.trace_lines {
         let ids: Vec<&Id> = samples.features.keys().collect();
         let lines: Vec<crate::trace::Line> = ids
@@ -58,7 +51,7 @@ pub(super) fn suggest_and_trace(
         };
         let hexsides: Vec<(HexIndex, Side)> =
             suggestions.iter().map(|s| (s.index, s.side)).collect();
-        let trace = crate::trace::trace(scan, grid, grid_to_image, &lines, &colours, &hexsides);
+        let trace = crate::trace::trace(scan, grid, mapping, &lines, &colours, &hexsides);
         let water_hex = |index: HexIndex| {
             terrain
                 .get(grid, index)

@@ -60,7 +60,7 @@ pub(super) struct Patch {
 pub(super) fn sample_patch(
     scan: &crate::scan::Scan,
     grid: &Grid,
-    m: &Matrix,
+    mapping: &GridMapping,
     index: HexIndex,
     side: Side,
     cells: Cells,
@@ -70,6 +70,8 @@ pub(super) fn sample_patch(
     let [a, b] = [a, b].map(|p| [f64::from(p[0]), f64::from(p[1])]);
     let c = grid.centre(index);
     let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+    // The local correction is a shift over one hexside.
+    let m = &mapping.near(mid);
     let along = [b[0] - a[0], b[1] - a[1]];
     let across = {
         let v = [mid[0] - f64::from(c[0]), mid[1] - f64::from(c[1])];

@@ -244,24 +244,7 @@ pub(super) fn side_colours(
 pub(super) const EDGE: f32 = 12.0;
 
 /// The current model: a matrix and, maybe, a correction.
-#[derive(Debug, Clone)]
-pub(super) struct Model {
-    pub(super) m: Matrix,
-    pub(super) warp: Option<Warp>,
-}
-
-impl Model {
-    pub(super) fn map(&self, p: [f64; 2]) -> [f64; 2] {
-        let q = apply(&self.m, p);
-        match &self.warp {
-            Some(w) => {
-                let d = w.displacement(p);
-                [q[0] + d[0], q[1] + d[1]]
-            }
-            None => q,
-        }
-    }
-}
+pub(super) type Model = GridMapping;
 
 /// Measures the printed line across each of `chosen` sides where `model` puts it, within
 /// `search(side, length)` px of it (a side `length` px long).

@@ -322,18 +322,18 @@ pub(super) fn fit_model(
     bounds: ([f64; 2], [f64; 2]),
 ) -> Option<(Model, Vec<f64>, f64)> {
     let mut model = Model {
-        m: start.m,
+        matrix: start.matrix,
         warp: start.warp.clone(),
     };
     let mut weights = vec![1.0; obs.len()];
     let mut sigma = f64::INFINITY;
     for round in 0..6 {
-        model.m = fit_lines(kind, obs, &weights, model.warp.as_ref(), &model.m)?;
+        model.matrix = fit_lines(kind, obs, &weights, model.warp.as_ref(), &model.matrix)?;
         if with_warp && round >= 1 {
-            let global = line_residuals(obs, &model.m, None);
+            let global = line_residuals(obs, &model.matrix, None);
             model.warp = choose_warp(obs, &global, &weights, bounds);
         }
-        let residuals = line_residuals(obs, &model.m, model.warp.as_ref());
+        let residuals = line_residuals(obs, &model.matrix, model.warp.as_ref());
         let (w, s) = tukey_weights(&residuals, 0.2);
         weights = w;
         sigma = s;

@@ -184,7 +184,7 @@ fn a_bowed_sheet_gets_a_local_correction() {
         centre_error(&grid, &truth, &flat),
         centre_error(&grid, &truth, &bent),
     );
-    assert!(bent.warp.is_some(), "{e_bent} vs {e_flat}");
+    assert!(bent.mapping.warp.is_some(), "{e_bent} vs {e_flat}");
     assert!(e_flat > 1.5, "{e_flat}");
     assert!(
         e_bent < 1.0 && e_bent < 0.6 * e_flat,

@@ -3,8 +3,9 @@
 use bataille_schema::{Grid, HexIndex, Side};
 
 use super::Colours;
-use crate::calibrate::{Matrix, apply, local_scale};
+use crate::calibrate::{apply, local_scale};
 use crate::colour::{Lab, delta_e, dominant, srgb_to_lab};
+use crate::mapping::GridMapping;
 use crate::scan::Scan;
 
 /// The ink of a feature: over the pixels near its marked hexsides (the middle 70 % of each,
@@ -13,7 +14,7 @@ use crate::scan::Scan;
 pub(super) fn feature_ink(
     scan: &Scan,
     grid: &Grid,
-    m: &Matrix,
+    mapping: &GridMapping,
     colours: &Colours,
     hexsides: &[(HexIndex, Side)],
 ) -> Option<Lab> {
@@ -27,6 +28,8 @@ pub(super) fn feature_ink(
         let c = grid.centre(index);
         let c = [f64::from(c[0]), f64::from(c[1])];
         let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+        // The local correction is a shift over one hexside.
+        let m = &mapping.near(mid);
         let out = [mid[0] - c[0], mid[1] - c[1]];
         let l = out[0].hypot(out[1]).max(1e-9);
         let out = [out[0] / l, out[1] / l];

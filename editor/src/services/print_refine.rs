@@ -3,10 +3,14 @@
 //! `bataille_digitize::refine` on a background thread; each click is then judged against the
 //! print, and the hexes that are not on the print (the map's shape) are listed. The result is a
 //! new `Background` (the print's matrix, the clicks kept) for the panel to send as one undo
-//! step.
+//! step. The refinement's local correction (a scan's bow, a photo's lens) is not in the map
+//! file: it is kept here, with the scan and the background it was fitted for, and the
+//! classifications read the scan with it while both are still the document's
+//! ([`PrintRefine::mapping`]).
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
+use bataille_digitize::GridMapping;
 use bataille_digitize::refine::{Calibrated, RefineOptions, calibrate_on_print};
 use bataille_digitize::scan::Scan;
 use bataille_digitize::shape::{FileShape, Place, from_printed_sides, from_scan_bounds};
@@ -41,6 +45,11 @@ pub struct PrintRefine {
     pub job: Option<RefineJob>,
     pub report: Option<RefineReport>,
     pub error: Option<String>,
+    /// The scan being refined.
+    refining: Weak<Scan>,
+    /// The last refinement's mapping (with its local correction), for the scan and the
+    /// background it was fitted for.
+    fitted: Option<(Weak<Scan>, Background, GridMapping)>,
 }
 
 /// The names of the hexes in `place`, for a report.
@@ -56,6 +65,20 @@ impl PrintRefine {
         self.job.is_some()
     }
 
+    /// How to read `scan` by the grid under `background`: the last refinement's mapping with
+    /// its local correction when it was fitted on this scan for this background (the user
+    /// has not calibrated again or changed the scan since), else the background's matrix.
+    pub fn mapping(&self, scan: &Arc<Scan>, background: &Background) -> GridMapping {
+        match &self.fitted {
+            Some((on, fitted, mapping))
+                if Weak::ptr_eq(on, &Arc::downgrade(scan)) && fitted == background =>
+            {
+                mapping.clone()
+            }
+            _ => GridMapping::global(background.grid_to_image),
+        }
+    }
+
     /// Starts refining the background's clicks on the scan.
     pub fn start(
         &mut self,
@@ -65,6 +88,7 @@ impl PrintRefine {
         background: &Background,
     ) {
         self.error = None;
+        self.refining = Arc::downgrade(&scan);
         let grid = grid.clone();
         let points = background.control_points.clone();
         let kind = background.fit;
@@ -114,7 +138,7 @@ impl PrintRefine {
                     "{} of {} hexsides show the printed line; {:.2} px RMS",
                     r.lines_found, r.sides_probed, r.rms_px
                 );
-                if let Some(w) = &r.warp {
+                if let Some(w) = &r.mapping.warp {
                     text.push_str(&format!(
                         "; the paper is not flat: a local correction of up to {:.1} px (the \
                          map keeps the {} fit, {:.2} px RMS)",
@@ -148,6 +172,11 @@ impl PrintRefine {
             grid_to_image: calibrated.grid_to_image(),
             ..current.clone()
         };
+        self.fitted = Some((
+            std::mem::take(&mut self.refining),
+            next.clone(),
+            calibrated.mapping(),
+        ));
         (next != *current).then_some(next)
     }
 }
@@ -157,5 +186,57 @@ fn kind_word(kind: FitKind) -> &'static str {
         FitKind::Similarity => "similarity",
         FitKind::Affine => "affine",
         FitKind::Projective => "projective",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bataille_digitize::refine::Warp;
+
+    use super::*;
+
+    #[test]
+    fn the_local_correction_holds_only_for_its_scan_and_background() {
+        let scan = Arc::new(Scan::from(image::RgbImage::new(8, 8)));
+        let background = Background {
+            image: "scan.png".into(),
+            fit: FitKind::Affine,
+            grid_to_image: [20.0, 0.0, 5.0, 0.0, 20.0, 5.0, 0.0, 0.0, 1.0],
+            control_points: Vec::new(),
+        };
+        let warped = GridMapping {
+            matrix: background.grid_to_image,
+            warp: Some(Warp {
+                origin: [0.0, 0.0],
+                cell: 2.0,
+                columns: 2,
+                rows: 2,
+                nodes: vec![[1.0, 2.0], [0.0, 0.0], [3.0, 0.0], [0.0, -1.0]],
+            }),
+        };
+        let refine = PrintRefine {
+            fitted: Some((Arc::downgrade(&scan), background.clone(), warped.clone())),
+            ..PrintRefine::default()
+        };
+        assert_eq!(refine.mapping(&scan, &background), warped);
+        // Calibrated again by hand, or another scan: the correction was not fitted for it.
+        let moved = Background {
+            grid_to_image: [20.0, 0.0, 6.0, 0.0, 20.0, 5.0, 0.0, 0.0, 1.0],
+            ..background.clone()
+        };
+        assert_eq!(
+            refine.mapping(&scan, &moved),
+            GridMapping::global(moved.grid_to_image)
+        );
+        let other = Arc::new(Scan::from(image::RgbImage::new(8, 8)));
+        assert_eq!(
+            refine.mapping(&other, &background),
+            GridMapping::global(background.grid_to_image)
+        );
+        // Never refined: the background's matrix.
+        assert_eq!(
+            PrintRefine::default().mapping(&scan, &background),
+            GridMapping::global(background.grid_to_image)
+        );
     }
 }

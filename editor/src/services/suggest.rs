@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use bataille_digitize::calibrate::Matrix;
+use bataille_digitize::GridMapping;
 use bataille_digitize::classify::{
     ClassifyError, ClassifyOptions, HexsideSamples, HexsideSuggestion, TerrainSuggestions,
     suggest_hexsides_with_progress, suggest_terrain_with_progress,
@@ -202,7 +202,7 @@ impl Suggest {
         ctx: &egui::Context,
         scan: Arc<Scan>,
         grid: &Grid,
-        grid_to_image: Matrix,
+        mapping: GridMapping,
     ) {
         if self.samples.is_empty() {
             self.error = Some(NEED_SAMPLES.into());
@@ -215,7 +215,7 @@ impl Suggest {
             suggest_terrain_with_progress(
                 &scan,
                 &grid,
-                &grid_to_image,
+                &mapping,
                 &samples,
                 &ClassifyOptions::default(),
                 progress,
@@ -230,7 +230,7 @@ impl Suggest {
         ctx: &egui::Context,
         scan: Arc<Scan>,
         grid: &Grid,
-        grid_to_image: Matrix,
+        mapping: GridMapping,
     ) {
         if !self.side_samples.values().any(Option::is_some) {
             self.error = Some(NEED_SIDE_SAMPLES.into());
@@ -265,7 +265,7 @@ impl Suggest {
                     suggest_terrain_with_progress(
                         &scan,
                         &grid,
-                        &grid_to_image,
+                        &mapping,
                         &samples,
                         &options,
                         &|p| progress(0.5 * p),
@@ -275,7 +275,7 @@ impl Suggest {
             suggest_hexsides_with_progress(
                 &scan,
                 &grid,
-                &grid_to_image,
+                &mapping,
                 &terrain,
                 &samples,
                 &options,

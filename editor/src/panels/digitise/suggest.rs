@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use bataille_digitize::calibrate::Matrix;
+use bataille_digitize::GridMapping;
 use bataille_digitize::scan::Scan;
 use bataille_schema::{Grid, HexIndex, Id};
 use egui::{Color32, RichText, Ui};
@@ -20,7 +20,7 @@ use crate::services::jobs::{Job, progress_row};
 use crate::services::suggest::{Overlay, Suggest};
 
 /// A job's start function: the terrain's or the hexsides'.
-type Start = fn(&mut Suggest, &egui::Context, Arc<Scan>, &Grid, Matrix);
+type Start = fn(&mut Suggest, &egui::Context, Arc<Scan>, &Grid, GridMapping);
 
 /// The button starting a classification of the calibrated scan (off while the job runs, or
 /// without a scan) with what goes `beside` it, then the job's progress with Cancel, and the
@@ -43,12 +43,14 @@ fn classify_row<T: Send + 'static>(
             && let (Some(scan), Some(bg)) = (&digitise.scan, &ctx.doc.map.background)
         {
             let scan = scan.scan.clone();
+            // With the refinement's local correction while it still holds.
+            let mapping = digitise.print_refine.mapping(&scan, bg);
             start(
                 &mut digitise.suggest,
                 ui.ctx(),
                 scan,
                 &ctx.doc.map.grid,
-                bg.grid_to_image,
+                mapping,
             );
         }
         beside(ui, &mut digitise.suggest);
