@@ -156,114 +156,135 @@ pub fn suggest_terrain_with_progress(
     options: &ClassifyOptions,
     progress: Progress,
 ) -> Result<TerrainSuggestions, ClassifyError> {
-    let indices: Vec<HexIndex> = grid.indices().collect();
-    let statistics: Vec<Option<(Lab, f32)>> = map_with_progress(&indices, progress, |index| {
-        hex_statistic(scan, grid, mapping, *index, options)
-    })
-    .ok_or(ClassifyError::Cancelled)?;
-    let colours: Vec<Option<Lab>> = statistics.iter().map(|s| s.map(|(lab, _)| lab)).collect();
-    let colour_of = |index: HexIndex| -> Option<Lab> {
-        colours
-            .get(index.row as usize * grid.columns as usize + index.col as usize)
-            .copied()
-            .flatten()
-    };
+    let pixels_of = |index: HexIndex| disc_pixels(scan, grid, mapping, index, options);
+    // The marked hexes first (a few): the classes every other hex is judged by.
     let mut marked: BTreeMap<HexIndex, &str> = BTreeMap::new();
-    let mut classes: Vec<(String, Vec<Lab>)> = Vec::new();
-    let mut sample_hexes: Vec<Vec<HexIndex>> = Vec::new();
     for (code, hexes) in samples {
-        let (mut features, mut kept) = (Vec::new(), Vec::new());
-        for index in hexes {
-            if !grid.contains(*index) {
-                continue;
-            }
+        for index in hexes.iter().filter(|i| grid.contains(**i)) {
             marked.insert(*index, code);
-            if let Some(colour) = colour_of(*index) {
-                features.push(colour);
-                kept.push(*index);
-            }
-        }
-        if !features.is_empty() {
-            classes.push((code.clone(), features));
-            sample_hexes.push(kept);
         }
     }
+    let marked_hexes: Vec<HexIndex> = marked.keys().copied().collect();
+    let marked_colours: BTreeMap<HexIndex, Option<Lab>> = marked_hexes
+        .par_iter()
+        .map(|i| {
+            (
+                *i,
+                pixels_of(*i)
+                    .and_then(|mut p| dominant(&mut p))
+                    .map(|s| s.0),
+            )
+        })
+        .collect();
+    let colour_of = |i: HexIndex| marked_colours.get(&i).copied().flatten();
+    let (classes, sample_hexes) = sample_classes(grid, samples, &colour_of, &pixels_of);
     if classes.is_empty() {
         return Err(ClassifyError::NoSamples);
     }
-    ground_under_symbols(&mut classes, &|k, j| {
-        disc_pixels(scan, grid, mapping, sample_hexes[k][j], options)
-    });
-    drop_mixed(&mut classes, &mut sample_hexes);
     let twins = twins(&classes);
-    // The colours drawn over the twins' marked hexes (their symbols), and how much of each
-    // is drawn over every marked hex.
-    let pixels_of = |index: HexIndex| disc_pixels(scan, grid, mapping, index, options);
-    let sample_pixels: Vec<Vec<(Vec<Lab>, Lab)>> = sample_hexes
-        .iter()
-        .zip(&classes)
-        .enumerate()
-        .map(|(k, (hexes, (_, colours)))| {
-            if twins[k].is_empty() {
-                return Vec::new();
+    // The colours drawn over the twins' marked hexes (their symbols), and how much of each is
+    // drawn over every marked hex (their pixels are not kept beyond that).
+    let (symbols, sample_shares) = {
+        let sample_pixels: Vec<Vec<(Vec<Lab>, Lab)>> = sample_hexes
+            .iter()
+            .zip(&classes)
+            .enumerate()
+            .map(|(k, (hexes, (_, colours)))| {
+                if twins[k].is_empty() {
+                    return Vec::new();
+                }
+                hexes
+                    .iter()
+                    .zip(colours)
+                    .filter_map(|(h, c)| Some((pixels_of(*h)?, *c)))
+                    .collect()
+            })
+            .collect();
+        let mut symbols: Vec<Lab> = Vec::new();
+        for s in sample_pixels.iter().flat_map(|p| symbol_colours(p)) {
+            if symbols.iter().all(|o| delta_e(*o, s) > MODE_RADIUS) {
+                symbols.push(s);
             }
-            hexes
-                .iter()
-                .zip(colours)
-                .filter_map(|(h, c)| Some((pixels_of(*h)?, *c)))
-                .collect()
-        })
-        .collect();
-    let mut symbols: Vec<Lab> = Vec::new();
-    for s in sample_pixels.iter().flat_map(|p| symbol_colours(p)) {
-        if symbols.iter().all(|o| delta_e(*o, s) > MODE_RADIUS) {
-            symbols.push(s);
+        }
+        let shares: Vec<Vec<Vec<f32>>> = sample_pixels
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .map(|(p, c)| symbol_shares(p, *c, &symbols))
+                    .collect()
+            })
+            .collect();
+        (symbols, shares)
+    };
+    // Every hex, its disc read once: its colour, and between twins what is drawn over it.
+    let indices: Vec<HexIndex> = grid.indices().collect();
+    let hexes = map_with_progress(&indices, progress, |index| {
+        if let Some(code) = marked.get(index) {
+            return HexSuggestion {
+                index: *index,
+                code: Some((*code).to_owned()),
+                confidence: 1.0,
+                colour: colour_of(*index),
+                marked: true,
+            };
+        }
+        let mut pixels = pixels_of(*index);
+        let statistic = pixels.as_deref_mut().and_then(dominant);
+        let mut suggestion = judge(*index, statistic, &classes);
+        let has_twins = classes
+            .iter()
+            .position(|(c, _)| Some(c) == suggestion.code.as_ref())
+            .is_some_and(|k| !twins[k].is_empty() && !sample_shares[k].is_empty());
+        if let (Some(statistic), Some(pixels), true) = (statistic, &pixels, has_twins) {
+            let shares = symbol_shares(pixels, statistic.0, &symbols);
+            between_twins(
+                &mut suggestion,
+                statistic,
+                &shares,
+                &classes,
+                &sample_shares,
+                &twins,
+            );
+        }
+        suggestion
+    })
+    .ok_or(ClassifyError::Cancelled)?;
+    Ok(TerrainSuggestions { hexes })
+}
+
+/// Per code, its samples' colours.
+type Classes = Vec<(String, Vec<Lab>)>;
+
+/// The classes hexes are judged by, and per class the hexes kept (in the same order): per code
+/// (in code order) its marked hexes' colours (`colour_of`; a hex off the scan is left out), a
+/// marked symbol whose blocks outweigh the paper taken at its ground's colour, a marked hex
+/// mostly another code's colour left out (see [`ground_under_symbols`], [`drop_mixed`]; the
+/// disc of a marked hex is `pixels_of`). The first pass and the one with the lines' inks masked
+/// ([`mask_line_inks`]) judge by the same classes.
+fn sample_classes(
+    grid: &Grid,
+    samples: &BTreeMap<String, Vec<HexIndex>>,
+    colour_of: &dyn Fn(HexIndex) -> Option<Lab>,
+    pixels_of: &dyn Fn(HexIndex) -> Option<Vec<Lab>>,
+) -> (Classes, Vec<Vec<HexIndex>>) {
+    let mut classes: Classes = Vec::new();
+    let mut sample_hexes: Vec<Vec<HexIndex>> = Vec::new();
+    for (code, hexes) in samples {
+        let (mut colours, mut kept) = (Vec::new(), Vec::new());
+        for index in hexes.iter().filter(|i| grid.contains(**i)) {
+            if let Some(colour) = colour_of(*index) {
+                colours.push(colour);
+                kept.push(*index);
+            }
+        }
+        if !colours.is_empty() {
+            classes.push((code.clone(), colours));
+            sample_hexes.push(kept);
         }
     }
-    let sample_shares: Vec<Vec<Vec<f32>>> = sample_pixels
-        .iter()
-        .map(|list| {
-            list.iter()
-                .map(|(p, c)| symbol_shares(p, *c, &symbols))
-                .collect()
-        })
-        .collect();
-    let hexes = indices
-        .par_iter()
-        .zip(&colours)
-        .zip(&statistics)
-        .map(|((index, colour), statistic)| {
-            if let Some(code) = marked.get(index) {
-                return HexSuggestion {
-                    index: *index,
-                    code: Some((*code).to_owned()),
-                    confidence: 1.0,
-                    colour: *colour,
-                    marked: true,
-                };
-            }
-            let mut suggestion = judge(*index, *statistic, &classes);
-            let has_twins = classes
-                .iter()
-                .position(|(c, _)| Some(c) == suggestion.code.as_ref())
-                .is_some_and(|k| !twins[k].is_empty() && !sample_pixels[k].is_empty());
-            if let (Some(statistic), true) = (statistic, has_twins) {
-                let shares = pixels_of(*index)
-                    .map(|p| symbol_shares(&p, statistic.0, &symbols))
-                    .unwrap_or_default();
-                between_twins(
-                    &mut suggestion,
-                    *statistic,
-                    &shares,
-                    &classes,
-                    &sample_shares,
-                    &twins,
-                );
-            }
-            suggestion
-        })
-        .collect();
-    Ok(TerrainSuggestions { hexes })
+    ground_under_symbols(&mut classes, &|k, j| pixels_of(sample_hexes[k][j]));
+    drop_mixed(&mut classes, &mut sample_hexes);
+    (classes, sample_hexes)
 }
 
 /// The suggestion for an unmarked hex from its statistic (dominant colour, share of the disc
@@ -314,15 +335,17 @@ pub fn mask_line_inks(
     inks: &[Lab],
     options: &ClassifyOptions,
 ) -> TerrainSuggestions {
-    let mut classes: Vec<(String, Vec<Lab>)> = Vec::new();
+    let pixels_of = |index: HexIndex| disc_pixels(scan, grid, mapping, index, options);
+    let mut samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::new();
     for s in terrain.hexes.iter().filter(|s| s.marked) {
-        let (Some(code), Some(colour)) = (&s.code, s.colour) else {
-            continue;
-        };
-        match classes.iter_mut().find(|(c, _)| c == code) {
-            Some((_, list)) => list.push(colour),
-            None => classes.push((code.clone(), vec![colour])),
+        if let Some(code) = &s.code {
+            samples.entry(code.clone()).or_default().push(s.index);
         }
+    }
+    let colour_of = |index: HexIndex| terrain.get(grid, index).and_then(|s| s.colour);
+    let (classes, _) = sample_classes(grid, &samples, &colour_of, &pixels_of);
+    if classes.is_empty() {
+        return terrain.clone();
     }
     let inks: Vec<Lab> = inks
         .iter()
@@ -334,10 +357,6 @@ pub fn mask_line_inks(
                 .all(|c| delta_e(*k, *c) > 2.0 * INK_RADIUS)
         })
         .collect();
-    if classes.is_empty() {
-        return terrain.clone();
-    }
-    drop_mixed::<()>(&mut classes, &mut []);
     // Twins were told apart by what is drawn over the colour, which masking would take away.
     let twins = twins(&classes);
     let has_twins = |code: &Option<String>| {
@@ -353,7 +372,7 @@ pub fn mask_line_inks(
             if s.marked || s.confidence >= DOUBTFUL_BELOW || has_twins(&s.code) {
                 return s.clone();
             }
-            let Some(mut pixels) = disc_pixels(scan, grid, mapping, s.index, options) else {
+            let Some(mut pixels) = pixels_of(s.index) else {
                 return s.clone();
             };
             let all = pixels.len();
