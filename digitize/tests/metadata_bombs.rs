@@ -6,9 +6,11 @@
 //! are tried: [`decode_scan`] (digitize, the editor's import, the exports' scan) and
 //! [`profile_of`] (what an export says of a scan it hands on).
 //!
-//! Memory is the process's peak resident size (`VmHWM`, Linux): each case checks that its
-//! reading raised the peak by no more than the allowance. This file holds one test, so no
-//! other test's memory runs beside it.
+//! Memory is a peak resident size (`VmHWM`, Linux), measured per case: each case is read in a
+//! child process of its own (this test binary run again on [`child_reads_one_case`]), which
+//! reports its peak before and after the reading. In one process the peak is the whole run's, so
+//! a case after a costlier one was checked against nothing (its reading could rise to the earlier
+//! peak unseen).
 
 #![cfg(target_os = "linux")]
 #![allow(
@@ -22,6 +24,9 @@ use bataille_digitize::scan::{
 };
 use flate2::{Compress, Compression, FlushCompress};
 use proptest::prelude::*;
+
+/// The environment variable naming the case file a child reads.
+const CASE: &str = "BATAILLE_METADATA_BOMB_CASE";
 
 /// The peak resident size of this process, in bytes.
 fn peak_bytes() -> u64 {
@@ -55,6 +60,11 @@ fn zeros(mib: u32, extra: u32) -> Vec<u8> {
     let mut block = Vec::with_capacity(8 << 10);
     raw.compress_vec(&vec![0; 1 << 20], &mut block, FlushCompress::Sync)
         .unwrap();
+    // With no block before it, the rest is compressed on its own: its matches would reach back
+    // into a block that is not there (a corrupt stream, skipped as such, not as a bomb).
+    if mib == 0 {
+        raw = Compress::new(Compression::best(), false);
+    }
     let mut tail = Vec::with_capacity(8 << 10);
     raw.compress_vec(&vec![0; extra as usize], &mut tail, FlushCompress::Finish)
         .unwrap();
@@ -97,7 +107,9 @@ fn bomb(side: u32, kind: Kind, mib: u32, extra: u32, copies: usize, after_pixels
     let row: Vec<u8> = std::iter::once(0)
         .chain((0..side).flat_map(|_| [200, 180, 140]))
         .collect();
-    let mut pixels = Vec::new();
+    // `compress_vec` writes only into spare capacity: an empty vector made an empty IDAT, so
+    // every case was refused before its pixels and a chunk after them was never read.
+    let mut pixels = Vec::with_capacity(4096 + 4 * 64 * 64);
     let mut compress = Compress::new(Compression::fast(), true);
     let rows = row.repeat(side as usize);
     compress
@@ -120,6 +132,83 @@ fn bomb(side: u32, kind: Kind, mib: u32, extra: u32, copies: usize, after_pixels
     png
 }
 
+/// What a child reports: its peak before and after reading the case, then how it read it.
+fn child_report(start: u64, peak: u64, decoded: &str) -> String {
+    format!("bomb-peak {start} {peak} {decoded}")
+}
+
+/// In a child (the case file named by [`CASE`]): reads the scan both ways and prints its peak
+/// before and after with how the scan decoded (`side profile`), for the parent to check. Run by
+/// itself, without the variable, it reads the smallest case, so it is a test of its own too.
+#[test]
+fn child_reads_one_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let alone = std::env::var_os(CASE).is_none();
+    let file = std::env::var_os(CASE).map_or_else(
+        || {
+            let file = dir.path().join("scan.png");
+            std::fs::write(&file, bomb(1, Kind::Iccp, 1, 0, 1, false)).unwrap();
+            file
+        },
+        std::path::PathBuf::from,
+    );
+    let png = std::fs::read(&file).unwrap();
+    let start = peak_bytes();
+    // Decoded or refused, never a panic.
+    let decoded = match decode_scan(&png, &ScanLimits::default(), &no_progress) {
+        Ok(scan) => {
+            let profile = match scan.profile {
+                Some(ColourProfile::Ignored { bytes }) => format!("ignored:{bytes}"),
+                Some(ColourProfile::Skipped { .. }) => "skipped".to_owned(),
+                None => "none".to_owned(),
+            };
+            format!("{}x{} {profile}", scan.width(), scan.height())
+        }
+        Err(error) => {
+            eprintln!("refused: {error}");
+            "refused -".to_owned()
+        }
+    };
+    let _ = profile_of(&file);
+    let peak = peak_bytes();
+    if alone {
+        assert_eq!(decoded, "1x1 ignored:1048576");
+    }
+    println!("{}", child_report(start, peak, &decoded));
+}
+
+/// Reads `png` in a child process: (peak before, peak after, `side profile`).
+fn in_child(png: &[u8]) -> (u64, u64, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("scan.png");
+    std::fs::write(&file, png).unwrap();
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "child_reads_one_case",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CASE, &file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the child failed: {stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let line = stdout
+        .lines()
+        .find_map(|l| l.split_once("bomb-peak ").map(|(_, report)| report))
+        .unwrap_or_else(|| panic!("no report from the child: {stdout}"));
+    let mut words = line.split(' ');
+    let mut next = || words.next().unwrap_or_default().to_owned();
+    let start = next().parse().unwrap();
+    let peak = next().parse().unwrap();
+    (start, peak, next(), next())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -140,31 +229,23 @@ proptest! {
             prop_assert_eq!(inflated.len() as u64, (u64::from(mib) << 20) + u64::from(extra));
         }
         let limits = ScanLimits::default();
-        let start = peak_bytes();
         // The header allowance, the file, and room for the decoder's own buffers and the
         // pixels (a 64 × 64 scan is 12 KiB).
         let allowance = MAX_HEADER_ALLOC + 2 * png.len() as u64 + (16 << 20);
         prop_assert!(allowance < limits.max_alloc_bytes);
-        // Decoded or refused, never a panic; either way within the allowance.
-        let decoded = decode_scan(&png, &limits, &no_progress);
-        if let Ok(scan) = &decoded {
-            prop_assert_eq!((scan.width(), scan.height()), (side, side));
-        }
+        let (start, peak, size, profile) = in_child(&png);
+        // Metadata of any size is skipped or ignored, never a reason to refuse the pixels.
+        prop_assert_eq!(&size, &format!("{side}x{side}"));
         // The bomb is what it claims: a profile before the pixels is seen, read when it is
         // small, skipped unread when it inflates beyond the allowance.
         let inflated = (u64::from(mib) << 20) + u64::from(extra);
-        if let (Kind::Iccp, false, Ok(scan)) = (kind, after_pixels, &decoded) {
-            match scan.profile {
-                Some(ColourProfile::Ignored { bytes }) => prop_assert_eq!(bytes as u64, inflated),
-                Some(ColourProfile::Skipped { .. }) => prop_assert!(inflated > MAX_HEADER_ALLOC / 2),
-                None => prop_assert!(false, "the profile went unseen"),
+        if let (Kind::Iccp, false) = (kind, after_pixels) {
+            match profile.as_str() {
+                "skipped" => prop_assert!(inflated > MAX_HEADER_ALLOC / 2),
+                "none" => prop_assert!(false, "the profile went unseen"),
+                ignored => prop_assert_eq!(ignored, format!("ignored:{inflated}")),
             }
         }
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("scan.png");
-        std::fs::write(&file, &png).unwrap();
-        let _ = profile_of(&file);
-        let peak = peak_bytes();
         prop_assert!(
             peak <= start + allowance,
             "{kind:?} ×{copies} inflating to {mib} MiB + {extra} B: the peak went from {start} to {peak} bytes"
