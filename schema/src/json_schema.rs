@@ -12,6 +12,7 @@ use crate::io::DocumentKind;
 use crate::map::Map;
 use crate::scenario::Scenario;
 
+mod split;
 mod table;
 use table::{Table, Tabled};
 
@@ -61,6 +62,11 @@ pub fn check_system(system: &crate::system::System) -> Vec<SchemaViolation> {
 
 /// [`check_system`], each violation handed to `each` as it is found.
 pub fn check_system_each(system: &crate::system::System, each: Each<'_>) {
+    let mut table = Table::default();
+    if table.fill(system) {
+        let verdict = tabled_validator(DocumentKind::System);
+        return check_filled((DocumentKind::System, ""), verdict, &table, "", each);
+    }
     match serde_json::to_value(system) {
         Ok(value) => check_each(DocumentKind::System, &value, each),
         Err(error) => each(not_json(&error)),
@@ -74,6 +80,11 @@ pub fn check_variant(variant: &crate::variant::Variant) -> Vec<SchemaViolation> 
 
 /// [`check_variant`], each violation handed to `each` as it is found.
 pub fn check_variant_each(variant: &crate::variant::Variant, each: Each<'_>) {
+    let mut table = Table::default();
+    if table.fill(variant) {
+        let verdict = tabled_validator(DocumentKind::Variant);
+        return check_filled((DocumentKind::Variant, ""), verdict, &table, "", each);
+    }
     match serde_json::to_value(variant) {
         Ok(value) => check_each(DocumentKind::Variant, &value, each),
         Err(error) => each(not_json(&error)),
@@ -151,14 +162,21 @@ fn tabled_validator(kind: DocumentKind) -> Option<&'static jsonschema::Validator
     .as_ref()
 }
 
-/// Whether a value passes a schema by the fast path; `false` also when the path cannot say
-/// (then the caller checks the usual way, which finds and words the violations).
-fn passes<T: serde::Serialize + ?Sized>(
-    validator: Option<&jsonschema::Validator<Tabled>>,
-    table: &mut Table,
-    value: &T,
-) -> bool {
-    validator.is_some_and(|v| table.fill(value) && v.is_valid(table.root()))
+/// Checks a value filled in a table: its verdict by the fast path ([`table`]) and, when it
+/// does not pass, its violations found in the same table ([`split`]), with `prefix` before
+/// their pointers. `pointer` is the value's schema in `kind`'s (`""`: the document's), which
+/// `verdict` checks.
+fn check_filled(
+    (kind, pointer): (DocumentKind, &str),
+    verdict: Option<&jsonschema::Validator<Tabled>>,
+    table: &Table,
+    prefix: &str,
+    each: Each<'_>,
+) {
+    if verdict.is_some_and(|v| v.is_valid(table.root())) {
+        return;
+    }
+    split::check(kind, pointer, table.root(), prefix, each);
 }
 
 /// A value that breaks the schema: where (a JSON pointer) and what.
@@ -221,12 +239,10 @@ pub fn check_map(map: &Map) -> Vec<SchemaViolation> {
 
 /// [`check_map`], each violation handed to `each` as it is found.
 pub fn check_map_each(map: &Map, each: Each<'_>) {
-    if passes(
-        tabled_validator(DocumentKind::Map),
-        &mut Table::default(),
-        map,
-    ) {
-        return;
+    let mut table = Table::default();
+    if table.fill(map) {
+        let verdict = tabled_validator(DocumentKind::Map);
+        return check_filled((DocumentKind::Map, ""), verdict, &table, "", each);
     }
     match serde_json::to_value(map) {
         Ok(value) => check_each(DocumentKind::Map, &value, each),
@@ -251,27 +267,38 @@ pub fn check_scenario_each(scenario: &Scenario, each: Each<'_>) {
             Err(error) => each(not_json(&error)),
         };
     };
-    // Each part first by the fast path (a flat table, no `Value` tree): only what it does not
-    // pass is converted to JSON and checked again for the violations' places and words.
+    // Each part in a flat table (no `Value` tree), its verdict by the fast path; what does
+    // not pass has its violations found in the same table. The rest of the scenario is
+    // filled without its units (no copy of it), then each unit in turn.
     let mut table = Table::default();
-    let rest = without_units(scenario);
-    if !passes(tabled_validator(DocumentKind::Scenario), &mut table, &rest) {
-        match serde_json::to_value(rest) {
+    let tabled_unit = tabled_unit_validator();
+    if table.fill_without(scenario, "units", 3) {
+        let verdict = tabled_validator(DocumentKind::Scenario);
+        check_filled((DocumentKind::Scenario, ""), verdict, &table, "", each);
+    } else {
+        match serde_json::to_value(without_units(scenario)) {
             Ok(value) => check_each(DocumentKind::Scenario, &value, each),
             Err(error) => each(not_json(&error)),
         }
     }
-    let tabled_unit = tabled_unit_validator();
     for (a, army) in scenario.armies.iter().enumerate() {
         for (u, unit) in army.units.iter().enumerate() {
-            if passes(tabled_unit, &mut table, unit) {
+            let at = format!("/armies/{a}/units/{u}");
+            if table.fill(unit) {
+                check_filled(
+                    (DocumentKind::Scenario, UNIT),
+                    tabled_unit,
+                    &table,
+                    &at,
+                    each,
+                );
                 continue;
             }
             let value = match serde_json::to_value(unit) {
                 Ok(value) => value,
                 Err(error) => {
                     each(SchemaViolation {
-                        pointer: format!("/armies/{a}/units/{u}"),
+                        pointer: at,
                         ..not_json(&error)
                     });
                     continue;
@@ -280,15 +307,13 @@ pub fn check_scenario_each(scenario: &Scenario, each: Each<'_>) {
             if unit_validator.is_valid(&value) {
                 continue;
             }
-            errors_each(
-                unit_validator,
-                &value,
-                &format!("/armies/{a}/units/{u}"),
-                each,
-            );
+            errors_each(unit_validator, &value, &at, each);
         }
     }
 }
+
+/// Where a unit's schema is in the scenario schema.
+const UNIT: &str = "/$defs/Unit";
 
 /// Checks a whole scenario at once (the fallback, and what tests compare with).
 pub fn check_whole(scenario: &Scenario) -> Vec<SchemaViolation> {

@@ -22,6 +22,8 @@ use write::Unsupported;
 pub struct Tabled;
 
 /// One value of the table, in document order (a container is followed by its contents).
+/// Positions are `u32` (16 bytes an item, not 24: a file of short strings is mostly items);
+/// a table that would need more is not filled ([`Table::fill`] says `false`).
 #[derive(Debug, Clone, Copy)]
 enum Item {
     Null,
@@ -31,17 +33,27 @@ enum Item {
     I64(i64),
     F64(f64),
     /// Text: its byte range in [`Table::text`].
-    Str(usize, usize),
+    Str(u32, u32),
     /// `len` elements, the last item of the array's contents before `end`.
     Array {
-        len: usize,
-        end: usize,
+        len: u32,
+        end: u32,
     },
     /// `len` members, each a `Str` key followed by its value, before `end`.
     Object {
-        len: usize,
-        end: usize,
+        len: u32,
+        end: u32,
     },
+}
+
+const _: () = assert!(std::mem::size_of::<Item>() == 16);
+
+/// A position as the table keeps it; past `u32` the table is marked too big.
+fn position(n: usize, too_big: &mut bool) -> u32 {
+    u32::try_from(n).unwrap_or_else(|_| {
+        *too_big = true;
+        0
+    })
 }
 
 /// A document as a flat table, reused from one document to the next (cleared, not freed).
@@ -51,16 +63,51 @@ pub struct Table {
     text: String,
     /// Containers being written: (item, members so far, the variant object around it).
     open: Vec<(usize, usize, Option<usize>)>,
+    /// A position went past `u32`: the table is not used.
+    too_big: bool,
+    /// A struct field left out as the table is filled (see [`Table::fill_without`]): its
+    /// name, at this depth of open containers.
+    skip: Option<(&'static str, usize)>,
 }
 
 impl Table {
     /// Serializes a value into the table (what it held before is dropped); `false` when the
     /// value holds something the table does not take (the caller then uses `serde_json`).
     pub fn fill<T: Serialize + ?Sized>(&mut self, value: &T) -> bool {
+        self.skip = None;
+        self.filled(value)
+    }
+
+    /// [`Table::fill`] leaving out every struct field named `field` found `depth` containers
+    /// down (a scenario's armies' `units`: 3), as if it were empty and skipped, with no copy
+    /// of the rest of the value.
+    pub fn fill_without<T: Serialize + ?Sized>(
+        &mut self,
+        value: &T,
+        field: &'static str,
+        depth: usize,
+    ) -> bool {
+        self.skip = Some((field, depth));
+        let filled = self.filled(value);
+        self.skip = None;
+        filled
+    }
+
+    fn filled<T: Serialize + ?Sized>(&mut self, value: &T) -> bool {
         self.items.clear();
         self.text.clear();
         self.open.clear();
-        value.serialize(&mut *self).is_ok() && self.open.is_empty() && !self.items.is_empty()
+        self.too_big = false;
+        value.serialize(&mut *self).is_ok()
+            && self.open.is_empty()
+            && !self.items.is_empty()
+            && !self.too_big
+    }
+
+    /// Whether a struct field is left out here.
+    fn skips(&self, field: &str) -> bool {
+        self.skip
+            .is_some_and(|(name, depth)| name == field && depth == self.open.len())
     }
 
     /// The document's root.
@@ -72,9 +119,10 @@ impl Table {
     }
 
     fn push_str(&mut self, text: &str) {
-        let start = self.text.len();
+        let start = position(self.text.len(), &mut self.too_big);
         self.text.push_str(text);
-        self.items.push(Item::Str(start, self.text.len()));
+        let end = position(self.text.len(), &mut self.too_big);
+        self.items.push(Item::Str(start, end));
     }
 
     fn count(&mut self) {
@@ -103,7 +151,8 @@ impl Table {
 
     fn close(&mut self) -> Result<(), Unsupported> {
         let (at, len, outer) = self.open.pop().ok_or(Unsupported)?;
-        let end = self.items.len();
+        let end = position(self.items.len(), &mut self.too_big);
+        let len = position(len, &mut self.too_big);
         if let Some(item) = self.items.get_mut(at) {
             *item = match item {
                 Item::Object { .. } => Item::Object { len, end },
@@ -125,13 +174,13 @@ impl Table {
     /// The index after an item and its contents.
     fn after(&self, index: usize) -> usize {
         match self.item(index) {
-            Item::Array { end, .. } | Item::Object { end, .. } => end,
+            Item::Array { end, .. } | Item::Object { end, .. } => end as usize,
             _ => index + 1,
         }
     }
 
-    fn str_at(&self, start: usize, end: usize) -> &str {
-        self.text.get(start..end).unwrap_or("")
+    fn str_at(&self, start: u32, end: u32) -> &str {
+        self.text.get(start as usize..end as usize).unwrap_or("")
     }
 }
 
@@ -204,9 +253,51 @@ impl JsonNumber for Num {
     }
 }
 
+/// How many elements or members of a container a violation's instance keeps: each writes at
+/// least one character and a comma, so the first 40 characters are those of the whole.
+const SHOWN: usize = 41;
+
 impl<'a> At<'a> {
     fn item(&self) -> Item {
         self.table.item(self.index)
+    }
+
+    /// How many items the value and its contents take in the table.
+    pub(super) fn size(&self) -> usize {
+        self.table.after(self.index) - self.index
+    }
+
+    /// The value as `serde_json` holds it, each container cut to its first `most` elements or
+    /// members (members in key order, as `serde_json` keeps them).
+    fn value(&self, most: usize) -> Value {
+        match self.item() {
+            Item::Null => Value::Null,
+            Item::Bool(b) => Value::Bool(b),
+            Item::U64(u) => Value::Number(Number::from(u)),
+            Item::I64(i) => Value::Number(Number::from(i)),
+            Item::F64(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+            Item::Str(start, end) => Value::String(self.table.str_at(start, end).to_owned()),
+            Item::Array { .. } => Value::Array(
+                ArrayAt(*self)
+                    .elements()
+                    .take(most)
+                    .map(|e| e.value(most))
+                    .collect(),
+            ),
+            Item::Object { .. } => {
+                let mut members: Vec<(&str, At<'_>)> = ObjectAt(*self).members().collect();
+                if members.len() > most {
+                    members.select_nth_unstable_by(most, |a, b| a.0.cmp(b.0));
+                    members.truncate(most);
+                }
+                Value::Object(
+                    members
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v.value(most)))
+                        .collect(),
+                )
+            }
+        }
     }
 
     fn at(&self, index: usize) -> At<'a> {
@@ -277,31 +368,17 @@ impl<'a> Node<'a, Tabled> for At<'a> {
             (Item::Bool(b), Value::Bool(e)) => b == *e,
             (Item::Null, Value::Null) => true,
             (Item::Bool(_) | Item::Null, _) => false,
-            _ => jsonschema::json::cmp::equal(&self.to_value(), expected),
+            _ => jsonschema::json::cmp::equal(&self.value(usize::MAX), expected),
         }
     }
 
+    /// The instance a violation shows, which its message quotes at most 40 characters of
+    /// (`short`): a big container is cut to its first [`SHOWN`] elements or members (those
+    /// the whole one would write first), each cut the same way, so the message is the same
+    /// and a list of a million hexes is not copied for one `uniqueItems` refusal. Every
+    /// other use compares in the table ([`At::equals_value`], [`ArrayAt::is_unique`]).
     fn to_value(&self) -> Cow<'a, Value> {
-        Cow::Owned(match self.item() {
-            Item::Null => Value::Null,
-            Item::Bool(b) => Value::Bool(b),
-            Item::U64(u) => Value::Number(Number::from(u)),
-            Item::I64(i) => Value::Number(Number::from(i)),
-            Item::F64(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
-            Item::Str(start, end) => Value::String(self.table.str_at(start, end).to_owned()),
-            Item::Array { .. } => Value::Array(
-                ArrayAt(*self)
-                    .elements()
-                    .map(|e| e.to_value().into_owned())
-                    .collect(),
-            ),
-            Item::Object { .. } => Value::Object(
-                ObjectAt(*self)
-                    .members()
-                    .map(|(k, v)| (k.to_owned(), v.to_value().into_owned()))
-                    .collect(),
-            ),
-        })
+        Cow::Owned(self.value(SHOWN))
     }
 
     fn identity(&self) -> Option<NodeIdentity> {
@@ -362,7 +439,7 @@ impl<'a> Iterator for Elements<'a> {
 
 fn length(at: &At<'_>) -> usize {
     match at.item() {
-        Item::Array { len, .. } | Item::Object { len, .. } => len,
+        Item::Array { len, .. } | Item::Object { len, .. } => len as usize,
         _ => 0,
     }
 }
@@ -405,6 +482,31 @@ impl<'a> Array<'a, Tabled> for ArrayAt<'a> {
             next: self.0.index + 1,
             left: length(&self.0),
         }
+    }
+
+    /// Texts (hex names, ids: what sets hold) compared in the table, their items sorted by
+    /// text, 4 bytes an element; anything else as `serde_json` values. The default made a
+    /// `Value` of every element (a set of a million hexes: over 60 MB).
+    fn is_unique(&self) -> bool {
+        let table = self.0.table;
+        let text = |index: &u32| match table.item(*index as usize) {
+            Item::Str(start, end) => Some(table.str_at(start, end)),
+            _ => None,
+        };
+        let mut texts = Vec::with_capacity(self.len());
+        for element in self.elements() {
+            match (u32::try_from(element.index), element.item()) {
+                (Ok(index), Item::Str(..)) => texts.push(index),
+                _ => {
+                    let values: Vec<Value> = self.elements().map(|e| e.value(usize::MAX)).collect();
+                    return jsonschema::json::unique::is_unique(&values);
+                }
+            }
+        }
+        texts.sort_unstable_by(|a, b| text(a).cmp(&text(b)));
+        texts
+            .windows(2)
+            .all(|pair| text(&pair[0]) != text(&pair[1]))
     }
 }
 

@@ -142,7 +142,7 @@ impl<'t> ser::Serializer for &'t mut Table {
         self.items.push(Item::Object { len: 1, end: 0 });
         self.push_str(variant);
         value.serialize(&mut *self)?;
-        let end = self.items.len();
+        let end = super::position(self.items.len(), &mut self.too_big);
         if let Some(item) = self.items.get_mut(at) {
             *item = Item::Object { len: 1, end };
         }
@@ -257,6 +257,9 @@ impl ser::SerializeStruct for &mut Table {
     type Ok = ();
     type Error = Unsupported;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Done {
+        if self.skips(key) {
+            return Ok(());
+        }
         self.count();
         self.push_str(key);
         value.serialize(&mut **self)

@@ -1,0 +1,317 @@
+//! Finding a document's violations in its table, a part at a time (issue 19). jsonschema
+//! gathers every error of a check before handing back the first, each with its own paths and
+//! a copy of the value: a zone of half a million hexes that break the pattern was about 1 GB
+//! of errors for a 6 MB file. Here a value that takes more than [`SMALL`] items of the table
+//! is checked without its contents against its own schema (its `shell`: type, required fields,
+//! unknown fields, number of items, `uniqueItems`), then each member or element is checked the
+//! same way against the schema that applies to it; a small value is checked whole. The
+//! violations are the same as checking the whole document at once: the same pointers, the
+//! same words (`tests::split_finds_what_the_whole_check_finds`).
+//!
+//! A schema this walk does not take apart (`anyOf`, `oneOf`, a tuple, `$ref` beside other
+//! keywords) is checked whole at its value; an optional value (`anyOf` of a schema and
+//! `null`) that is not null is walked in the schema it has.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use jsonschema::Validator;
+use jsonschema::json::{Array, Json, Node, Object};
+use serde_json::Value;
+
+use super::table::{At, Table, Tabled};
+use super::{Each, SchemaViolation, push_leaves};
+use crate::io::DocumentKind;
+
+/// The most items of the table a value may take to be checked whole: its errors are at most
+/// about as many.
+const SMALL: usize = 1024;
+
+/// Keywords a walked schema may have: they apply to the value alone (its shell) or name the
+/// schemas of its contents, which the walk applies itself.
+const WALKED: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "format",
+];
+
+/// Keywords that say nothing of a value.
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$defs",
+    "description",
+    "title",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Checks `at` against the schema at `pointer` in `kind`'s schema (`""`: the document's),
+/// each violation handed to `each` with `prefix` before its pointer.
+pub(super) fn check(kind: DocumentKind, pointer: &str, at: At<'_>, prefix: &str, each: Each<'_>) {
+    let Some(root) = root(kind) else {
+        return each(SchemaViolation {
+            pointer: String::new(),
+            message: "internal error: the built-in schema did not compile".into(),
+        });
+    };
+    let mut walk = Walk {
+        kind,
+        root,
+        path: prefix.to_owned(),
+        each,
+        key: Table::default(),
+    };
+    walk.value(pointer.to_owned(), at);
+}
+
+/// The schema of a kind, kept for the process.
+fn root(kind: DocumentKind) -> Option<&'static Value> {
+    static ROOTS: OnceLock<Mutex<HashMap<DocumentKind, &'static Value>>> = OnceLock::new();
+    let mut roots = ROOTS.get_or_init(Mutex::default).lock().ok()?;
+    Some(
+        roots
+            .entry(kind)
+            .or_insert_with(|| Box::leak(Box::new(super::schema_value(kind)))),
+    )
+}
+
+/// What a compiled validator checks at a schema's place.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Part {
+    /// The schema as it is.
+    Whole,
+    /// The schema without the schemas of the contents.
+    Shell,
+    /// `{"pattern": …}` of a `patternProperties` key, to match member names.
+    Pattern,
+}
+
+/// The validator of the schema at `pointer` (a part of it), compiled once for the process: a
+/// schema has a few hundred places, and only those a refused document reaches are compiled.
+fn compiled(
+    kind: DocumentKind,
+    root: &Value,
+    pointer: &str,
+    part: Part,
+) -> Option<&'static Validator<Tabled>> {
+    type Cache = HashMap<(DocumentKind, String, Part), Option<&'static Validator<Tabled>>>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let mut cache = CACHE.get_or_init(Mutex::default).lock().ok()?;
+    *cache
+        .entry((kind, pointer.to_owned(), part))
+        .or_insert_with(|| {
+            let schema = root.pointer(pointer)?;
+            let schema = match part {
+                Part::Whole => standalone(root, schema.clone()),
+                Part::Shell => standalone(root, shell(schema)),
+                Part::Pattern => serde_json::json!({ "pattern": schema_key(pointer) }),
+            };
+            let validator = jsonschema::options_for::<Tabled>()
+                .should_validate_formats(true)
+                .build(&schema)
+                .ok()?;
+            Some(&*Box::leak(Box::new(validator)))
+        })
+}
+
+/// The last key of a pointer, unescaped.
+fn schema_key(pointer: &str) -> String {
+    let key = pointer.rsplit('/').next().unwrap_or("");
+    key.replace("~1", "/").replace("~0", "~")
+}
+
+/// A schema taken out of the document's schema: the definitions it may refer to beside it.
+fn standalone(root: &Value, schema: Value) -> Value {
+    let Value::Object(mut schema) = schema else {
+        return schema;
+    };
+    for key in ["$schema", "$defs"] {
+        if let Some(value) = root.get(key) {
+            schema.entry(key).or_insert_with(|| value.clone());
+        }
+    }
+    Value::Object(schema)
+}
+
+/// A schema without the schemas of its contents (each `true`).
+fn shell(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Value::Object(object) = &mut schema {
+        for key in ["properties", "patternProperties"] {
+            if let Some(Value::Object(members)) = object.get_mut(key) {
+                for value in members.values_mut() {
+                    *value = Value::Bool(true);
+                }
+            }
+        }
+        for key in ["additionalProperties", "items"] {
+            if let Some(value) = object.get_mut(key)
+                && value.is_object()
+            {
+                *value = Value::Bool(true);
+            }
+        }
+    }
+    schema
+}
+
+/// A pointer's key, escaped (`~0`, `~1`).
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+struct Walk<'e> {
+    kind: DocumentKind,
+    root: &'static Value,
+    /// The instance pointer of the value being checked.
+    path: String,
+    each: &'e mut dyn FnMut(SchemaViolation),
+    /// A table holding one member name, to match it with a pattern.
+    key: Table,
+}
+
+impl Walk<'_> {
+    /// Checks a value against the schema at `pointer`.
+    fn value(&mut self, pointer: String, at: At<'_>) {
+        let (pointer, schema) = self.resolved(pointer, at);
+        if at.size() <= SMALL || !walked(schema) {
+            return self.errors(&pointer, Part::Whole, at);
+        }
+        self.errors(&pointer, Part::Shell, at);
+        let depth = self.path.len();
+        if let Some(object) = at.as_object() {
+            for (name, member) in object.members() {
+                if let Some(child) = self.member_schema(&pointer, schema, name) {
+                    self.path.push('/');
+                    self.path.push_str(&escape(name));
+                    self.value(child, member);
+                    self.path.truncate(depth);
+                }
+            }
+        } else if let Some(array) = at.as_array()
+            && schema.get("items").is_some_and(Value::is_object)
+        {
+            for (index, element) in array.elements().enumerate() {
+                self.path.push('/');
+                self.path.push_str(&index.to_string());
+                self.value(format!("{pointer}/items"), element);
+                self.path.truncate(depth);
+            }
+        }
+    }
+
+    /// The schema at `pointer` with `$ref`s followed, and an optional value's schema taken
+    /// when the value is there.
+    fn resolved(&self, mut pointer: String, at: At<'_>) -> (String, &'static Value) {
+        for _ in 0..32 {
+            let Some(schema) = self.root.pointer(&pointer) else {
+                break;
+            };
+            let Some(object) = schema.as_object() else {
+                return (pointer, schema);
+            };
+            let plain = |key: &str| {
+                object
+                    .keys()
+                    .all(|k| k == key || ANNOTATIONS.contains(&k.as_str()))
+            };
+            if let Some(Value::String(target)) = object.get("$ref")
+                && let Some(target) = target.strip_prefix('#')
+                && plain("$ref")
+            {
+                pointer = target.to_owned();
+                continue;
+            }
+            if let Some(Value::Array(branches)) = object.get("anyOf")
+                && plain("anyOf")
+                && branches.len() == 2
+                && !at.is_null()
+                && let Some(null) = branches.iter().position(|b| {
+                    b.get("type") == Some(&Value::from("null"))
+                        && b.as_object().is_some_and(|o| o.len() == 1)
+                })
+            {
+                pointer = format!("{pointer}/anyOf/{}", 1 - null);
+                continue;
+            }
+            return (pointer, schema);
+        }
+        (
+            pointer.clone(),
+            self.root.pointer(&pointer).unwrap_or(&Value::Bool(true)),
+        )
+    }
+
+    /// The schema of a member: its property's, else that of the pattern its name matches,
+    /// else `additionalProperties` when that is a schema (`false` is the shell's to refuse).
+    fn member_schema(&mut self, pointer: &str, schema: &Value, name: &str) -> Option<String> {
+        if schema.get("properties").and_then(|p| p.get(name)).is_some() {
+            return Some(format!("{pointer}/properties/{}", escape(name)));
+        }
+        if let Some(Value::Object(patterns)) = schema.get("patternProperties") {
+            for pattern in patterns.keys() {
+                let at = format!("{pointer}/patternProperties/{}", escape(pattern));
+                let matches = compiled(self.kind, self.root, &at, Part::Pattern).is_some_and(|v| {
+                    Tabled::with_string_node(&mut self.key, name, |node| v.is_valid(node))
+                });
+                if matches {
+                    return Some(at);
+                }
+            }
+        }
+        schema
+            .get("additionalProperties")
+            .filter(|s| s.is_object())
+            .map(|_| format!("{pointer}/additionalProperties"))
+    }
+
+    /// The violations of a value against (a part of) the schema at `pointer`, each error's own
+    /// sorted and without repeats.
+    fn errors(&mut self, pointer: &str, part: Part, at: At<'_>) {
+        let Some(validator) = compiled(self.kind, self.root, pointer, part) else {
+            return (self.each)(SchemaViolation {
+                pointer: self.path.clone(),
+                message: "internal error: the built-in schema did not compile".into(),
+            });
+        };
+        if validator.is_valid(at) {
+            return;
+        }
+        let mut found = Vec::new();
+        for error in validator.iter_errors(at) {
+            push_leaves(&error, &mut found);
+            found.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
+            found.dedup();
+            for mut violation in found.drain(..) {
+                violation.pointer = format!("{}{}", self.path, violation.pointer);
+                (self.each)(violation);
+            }
+        }
+    }
+}
+
+/// Whether the walk takes a schema apart (else its value is checked whole).
+fn walked(schema: &Value) -> bool {
+    let Some(object) = schema.as_object() else {
+        return false;
+    };
+    object
+        .keys()
+        .all(|k| WALKED.contains(&k.as_str()) || ANNOTATIONS.contains(&k.as_str()))
+        && !(object.contains_key("properties") && object.contains_key("patternProperties"))
+        && object.get("items").is_none_or(|items| !items.is_array())
+}
