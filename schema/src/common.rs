@@ -21,16 +21,21 @@ pub const MAX_ALLOW_CODES: u32 = 128;
 /// [`crate::LoadError::TooMany`], located at the first entry too many.
 pub const TOO_MANY: &str = "the list holds more than ";
 
+/// A diagnostic code as an `allow` list names it (`"W0601"`, or any text: an unknown one is
+/// reported). Up to 23 bytes are held inline: a list of short codes is not a heap allocation
+/// per code (issue 19: 56 bytes a code, ten times the file for a file of them).
+pub type Code = smol_str::SmolStr;
+
 /// Reads an `allow` list, refusing it at its entry past
 /// [`MAX_ALLOW_CODES`]: no list of 500,000 codes is ever held
 /// (issue 19: a 66 MB file of them was half a GB of strings before any check, and twice that
 /// in the JSON Schema pass). `#[serde(deserialize_with = "crate::common::allow_list")]`.
 pub fn allow_list<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
-) -> Result<Vec<String>, D::Error> {
+) -> Result<Vec<Code>, D::Error> {
     struct Codes;
     impl<'de> serde::de::Visitor<'de> for Codes {
-        type Value = Vec<String>;
+        type Value = Vec<Code>;
 
         fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             f.write_str("a list of diagnostic codes")
@@ -42,7 +47,7 @@ pub fn allow_list<'de, D: serde::Deserializer<'de>>(
         ) -> Result<Self::Value, A::Error> {
             let max = MAX_ALLOW_CODES as usize;
             let mut codes = Vec::new();
-            while let Some(code) = access.next_element::<String>()? {
+            while let Some(code) = access.next_element::<Code>()? {
                 if codes.len() == max {
                     return Err(serde::de::Error::custom(format!(
                         "{TOO_MANY}{max} codes: an `allow` list names each code at most once"
@@ -50,6 +55,7 @@ pub fn allow_list<'de, D: serde::Deserializer<'de>>(
                 }
                 codes.push(code);
             }
+            codes.shrink_to_fit();
             Ok(codes)
         }
     }
@@ -74,7 +80,10 @@ macro_rules! string_newtype {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
         #[serde(transparent)]
-        pub struct $name(#[schemars(length(min = 1, max = $max), pattern($pattern))] pub String);
+        pub struct $name(
+            #[schemars(with = "String", length(min = 1, max = $max), pattern($pattern))]
+            pub smol_str::SmolStr,
+        );
 
         impl $name {
             /// The text as written in the file.
@@ -91,13 +100,13 @@ macro_rules! string_newtype {
 
         impl From<&str> for $name {
             fn from(text: &str) -> Self {
-                Self(text.to_owned())
+                Self(text.into())
             }
         }
 
         impl From<String> for $name {
             fn from(text: String) -> Self {
-                Self(text)
+                Self(text.into())
             }
         }
 
@@ -148,7 +157,7 @@ impl Colour {
 
     /// A colour from its bytes, written `#rrggbb` in lower case.
     pub fn from_rgb([r, g, b]: [u8; 3]) -> Self {
-        Self(format!("#{r:02x}{g:02x}{b:02x}"))
+        Self(smol_str::format_smolstr!("#{r:02x}{g:02x}{b:02x}"))
     }
 }
 

@@ -248,7 +248,7 @@ impl Grid {
         let naming = &self.hex_names;
         let col = self.first_column + index.col;
         let row = self.first_row + index.row;
-        HexName(format!(
+        HexName(smol_str::format_smolstr!(
             "{col:0cw$}{sep}{row:0rw$}",
             cw = naming.column_digits as usize,
             sep = naming.separator,
@@ -401,7 +401,7 @@ impl Grid {
     /// The reference text of a hexside, in canonical form.
     pub fn hexside_ref(&self, index: HexIndex, side: Side) -> HexsideRef {
         let (index, side) = self.canonical_hexside(index, side);
-        HexsideRef(format!("{}/{}", self.name(index), side))
+        HexsideRef(smol_str::format_smolstr!("{}/{}", self.name(index), side))
     }
 
     /// The two hexes a hexside lies between (the second `None` on the map's edge).

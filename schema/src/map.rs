@@ -120,8 +120,8 @@ pub struct Map {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::common::allow_list"
     )]
-    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
-    pub allow: Vec<String>,
+    #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
+    pub allow: Vec<crate::common::Code>,
 }
 
 /// The lists of a map keyed by hex, feature or side are sets: an item given twice is refused

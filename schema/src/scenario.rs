@@ -66,8 +66,8 @@ pub struct Scenario {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::common::allow_list"
     )]
-    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
-    pub allow: Vec<String>,
+    #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
+    pub allow: Vec<crate::common::Code>,
     /// The rules that differ between games.
     pub rules: Rules,
     /// The armies, each with its commanders in chief, corps and units.
@@ -233,8 +233,8 @@ pub struct Commander {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::common::allow_list"
     )]
-    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
-    pub allow: Vec<String>,
+    #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
+    pub allow: Vec<crate::common::Code>,
 }
 
 /// A corps (Fontenoy) or formation (Denain): units of one colour acting together (1, 5).
@@ -258,8 +258,8 @@ pub struct Corps {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::common::allow_list"
     )]
-    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
-    pub allow: Vec<String>,
+    #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
+    pub allow: Vec<crate::common::Code>,
 }
 
 /// A line leader (9).
@@ -286,8 +286,8 @@ pub struct LineLeader {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::common::allow_list"
     )]
-    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
-    pub allow: Vec<String>,
+    #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
+    pub allow: Vec<crate::common::Code>,
 }
 
 /// A unit (counter).
@@ -342,8 +342,8 @@ pub struct Unit {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::common::allow_list"
     )]
-    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
-    pub allow: Vec<String>,
+    #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
+    pub allow: Vec<crate::common::Code>,
 }
 
 /// A rating value under another rules system.

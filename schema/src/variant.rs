@@ -150,8 +150,8 @@ pub struct UnitChange {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::common::allow_list"
     )]
-    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
-    pub allow: Vec<String>,
+    #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
+    pub allow: Vec<crate::common::Code>,
 }
 
 /// A change to a leader (a commander in chief or a line leader).
@@ -196,8 +196,8 @@ pub struct LeaderChange {
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::common::allow_list"
     )]
-    #[schemars(length(max = crate::common::MAX_ALLOW_CODES))]
-    pub allow: Vec<String>,
+    #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
+    pub allow: Vec<crate::common::Code>,
 }
 
 /// A unit the base does not have.

@@ -22,7 +22,7 @@ fn text() -> impl Strategy<Value = String> {
 }
 
 fn id() -> impl Strategy<Value = Id> {
-    "[a-z][a-z0-9-]{0,10}".prop_map(Id)
+    "[a-z][a-z0-9-]{0,10}".prop_map(Id::from)
 }
 
 fn colour() -> impl Strategy<Value = Colour> {
@@ -148,7 +148,7 @@ prop_compose! {
             let hex = hex_of(&grid, pick);
             // Written in either of its two names: the canonical form must pick one.
             let side: Side = sides(grid.orientation)[side];
-            river.push(bataille_schema::HexsideRef(format!("{hex}/{side}")));
+            river.push(bataille_schema::HexsideRef::from(format!("{hex}/{side}")));
         }
         let mut hexsides = BTreeMap::new();
         hexsides.insert(Id::from("river"), river);
@@ -194,11 +194,12 @@ fn placement(zones: &[Id]) -> impl Strategy<Value = Placement> + use<> {
     let zones = zones.to_vec();
     prop_oneof![
         Just(Placement::Unplaced),
-        (1u32..40, 1u32..40).prop_map(|(c, r)| Placement::Hex(HexName(format!("{c:02}{r:02}")))),
+        (1u32..40, 1u32..40)
+            .prop_map(|(c, r)| Placement::Hex(HexName::from(format!("{c:02}{r:02}")))),
         (any::<usize>(), option::of((1u32..40, 1u32..40))).prop_map(move |(z, at)| {
             Placement::Free {
                 zone: zones[z % zones.len()].clone(),
-                at: at.map(|(c, r)| HexName(format!("{c:02}{r:02}"))),
+                at: at.map(|(c, r)| HexName::from(format!("{c:02}{r:02}"))),
             }
         }),
         (1u32..10, vec((1u32..40, 1u32..40), 1..3)).prop_map(|(turn, entry)| {
@@ -206,7 +207,7 @@ fn placement(zones: &[Id]) -> impl Strategy<Value = Placement> + use<> {
                 turn,
                 entry: entry
                     .into_iter()
-                    .map(|(c, r)| HexName(format!("{c:02}{r:02}")))
+                    .map(|(c, r)| HexName::from(format!("{c:02}{r:02}")))
                     .collect(),
             }
         }),
@@ -268,7 +269,7 @@ fn unit(zones: &[Id]) -> impl Strategy<Value = Unit> + use<> {
                 facing,
                 placement,
                 ratings,
-                allow,
+                allow: allow.into_iter().map(Into::into).collect(),
             },
         )
 }
@@ -472,7 +473,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                             owner: Owner::Army(Id::from("french")),
                             hexes: zone_hexes
                                 .iter()
-                                .map(|(c, r)| HexName(format!("{c:02}{r:02}")))
+                                .map(|(c, r)| HexName::from(format!("{c:02}{r:02}")))
                                 .collect(),
                             shared_with: if stacked {
                                 vec![Owner::Corps(Id::from("c")), Owner::Army(Id::from("allies"))]
@@ -486,7 +487,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         objectives: objectives
                             .into_iter()
                             .map(|((c, r), name, points)| Objective {
-                                hex: HexName(format!("{c:02}{r:02}")),
+                                hex: HexName::from(format!("{c:02}{r:02}")),
                                 name,
                                 points,
                             })

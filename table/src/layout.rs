@@ -97,7 +97,7 @@ pub(crate) fn lay_out(
         let colour_of = |corps: Option<&bataille_schema::Id>| {
             corps
                 .and_then(|c| army.corps.iter().find(|k| &k.id == c))
-                .map_or_else(|| "#555555".to_owned(), |k| k.colour.0.clone())
+                .map_or_else(|| "#555555".to_owned(), |k| k.colour.0.to_string())
         };
         let mut leaders: Vec<(&str, &str, &Placement, Option<&bataille_schema::Id>)> = army
             .commanders

@@ -140,7 +140,7 @@ pub(crate) struct Counter<'a> {
     pub army: usize,
     pub id: &'a Id,
     pub placement: &'a Placement,
-    pub allow: &'a Vec<String>,
+    pub allow: &'a Vec<bataille_schema::common::Code>,
     pub unit: Option<&'a Unit>,
     /// For a commander in chief, the corps he commands (8.1); empty for the others.
     pub commands: &'a Vec<Id>,

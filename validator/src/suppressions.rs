@@ -3,6 +3,7 @@
 //! diagnostics where they are pushed ([`crate::sink::Filter`]).
 
 use bataille_schema::DocumentKind;
+use bataille_schema::common::Code as AllowCode;
 
 use crate::codes::Code;
 use crate::context::{Ctx, SCENARIO};
@@ -11,7 +12,7 @@ use crate::diagnostic::Diagnostic;
 /// Suppression lists must name codes that exist, or they silently suppress nothing.
 pub(crate) fn allow_lists(ctx: &mut Ctx<'_>) {
     // Only the lists that hold something (most counters have none: no pointer written).
-    let mut lists: Vec<(String, &[String])> = vec![("/allow".into(), &ctx.scenario.allow)];
+    let mut lists: Vec<(String, &[AllowCode])> = vec![("/allow".into(), &ctx.scenario.allow)];
     for counter in ctx.counters.iter().filter(|c| !c.allow.is_empty()) {
         lists.push((format!("{}/allow", counter.pointer()), counter.allow));
     }
@@ -57,7 +58,7 @@ pub(crate) fn unknown_code(document: DocumentKind, pointer: String, code: &str) 
     }
 }
 
-pub(crate) fn matches_code(list: &[String], code: Code) -> bool {
+pub(crate) fn matches_code<S: AsRef<str>>(list: &[S], code: Code) -> bool {
     list.iter()
-        .any(|c| c.trim().eq_ignore_ascii_case(code.as_str()))
+        .any(|c| c.as_ref().trim().eq_ignore_ascii_case(code.as_str()))
 }

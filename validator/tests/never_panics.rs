@@ -40,8 +40,8 @@ fn id() -> impl Strategy<Value = Id> {
 
 fn hex_name() -> impl Strategy<Value = HexName> {
     prop_oneof![
-        4 => (0u32..9, 0u32..9).prop_map(|(c, r)| HexName(format!("{c:02}{r:02}"))),
-        1 => "[0-9a-z./-]{0,7}".prop_map(HexName),
+        4 => (0u32..9, 0u32..9).prop_map(|(c, r)| HexName::from(format!("{c:02}{r:02}"))),
+        1 => "[0-9a-z./-]{0,7}".prop_map(HexName::from),
     ]
 }
 
@@ -158,8 +158,8 @@ fn map() -> impl Strategy<Value = Map> {
         0..3,
     );
     let hexside = prop_oneof![
-        (hex_name(), side()).prop_map(|(h, s)| HexsideRef(format!("{h}/{s}"))),
-        "[0-9/A-Z]{0,8}".prop_map(HexsideRef),
+        (hex_name(), side()).prop_map(|(h, s)| HexsideRef::from(format!("{h}/{s}"))),
+        "[0-9/A-Z]{0,8}".prop_map(HexsideRef::from),
     ];
     (
         grid(),
@@ -209,7 +209,7 @@ fn map() -> impl Strategy<Value = Map> {
                 checked,
                 background: None,
                 half_hexes,
-                allow,
+                allow: allow.into_iter().map(Into::into).collect(),
             },
         )
 }
@@ -251,7 +251,7 @@ fn unit() -> impl Strategy<Value = Unit> {
                 facing,
                 placement,
                 ratings: BTreeMap::new(),
-                allow,
+                allow: allow.into_iter().map(Into::into).collect(),
             },
         )
 }

@@ -75,7 +75,7 @@ pub fn add_corps(s: &Scenario, a: usize) -> (String, Vec<Change>) {
     let id = unique_id(&taken, &format!("{}-corps", army.id));
     let colour = crate::model::defaults::corps_colour(a, army.corps.len());
     let mut leader_id_taken = taken.clone();
-    leader_id_taken.insert(id.0.clone());
+    leader_id_taken.insert(id.0.to_string());
     let corps = Corps {
         leader: Some(new_line_leader(unique_id(
             &leader_id_taken,

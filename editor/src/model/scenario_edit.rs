@@ -313,22 +313,22 @@ impl ScenarioChange {
 pub fn ids_in_use(s: &Scenario) -> HashSet<String> {
     let mut ids = HashSet::new();
     for army in &s.armies {
-        ids.insert(army.id.0.clone());
+        ids.insert(army.id.0.to_string());
         for c in &army.commanders {
-            ids.insert(c.id.0.clone());
+            ids.insert(c.id.0.to_string());
         }
         for corps in &army.corps {
-            ids.insert(corps.id.0.clone());
+            ids.insert(corps.id.0.to_string());
             if let Some(l) = &corps.leader {
-                ids.insert(l.id.0.clone());
+                ids.insert(l.id.0.to_string());
             }
         }
         for u in &army.units {
-            ids.insert(u.id.0.clone());
+            ids.insert(u.id.0.to_string());
         }
     }
     for z in &s.zones {
-        ids.insert(z.id.0.clone());
+        ids.insert(z.id.0.to_string());
     }
     ids
 }
@@ -359,7 +359,7 @@ pub fn id_follows_name(id: &Id, name: &str, defaults: &[String]) -> bool {
 pub fn unique_id(taken: &HashSet<String>, base: &str) -> Id {
     let base = sanitise_id(base);
     if !taken.contains(&base) {
-        return Id(base);
+        return Id::from(base);
     }
     // Strip a numeric suffix so that duplicating `navarre-2` gives `navarre-3`.
     let stem = match base.rsplit_once('-') {
@@ -369,8 +369,8 @@ pub fn unique_id(taken: &HashSet<String>, base: &str) -> Id {
     (2..)
         .map(|n| format!("{stem}-{n}"))
         .find(|candidate| !taken.contains(candidate))
-        .map(Id)
-        .unwrap_or(Id(base))
+        .map(Id::from)
+        .unwrap_or(Id::from(base))
 }
 
 /// The unit's index in its army, by id.

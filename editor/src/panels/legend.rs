@@ -555,10 +555,22 @@ impl LegendEditor {
         if key.is_empty() && !name.is_empty() {
             let taken: std::collections::HashSet<String> = match self.tab {
                 LegendTab::Terrain => Default::default(),
-                LegendTab::Overlays => doc.map.overlay_types.keys().map(|k| k.0.clone()).collect(),
-                LegendTab::Hexsides => doc.map.hexside_types.keys().map(|k| k.0.clone()).collect(),
+                LegendTab::Overlays => doc
+                    .map
+                    .overlay_types
+                    .keys()
+                    .map(|k| k.0.to_string())
+                    .collect(),
+                LegendTab::Hexsides => doc
+                    .map
+                    .hexside_types
+                    .keys()
+                    .map(|k| k.0.to_string())
+                    .collect(),
             };
-            key = crate::model::scenario_edit::unique_id(&taken, name).0;
+            key = crate::model::scenario_edit::unique_id(&taken, name)
+                .0
+                .to_string();
             self.draft_key = key.clone();
         }
         let renamed = self.selected.as_ref().is_some_and(|old| *old != key);

@@ -93,8 +93,8 @@ pub(super) fn ratings(
 /// Adds codes to a counter's `allow` list.
 pub(super) fn allow(
     r: &mut Resolver<'_>,
-    slot: &mut Vec<String>,
-    codes: &[String],
+    slot: &mut Vec<crate::common::Code>,
+    codes: &[crate::common::Code],
     at: &str,
     who: &str,
 ) {

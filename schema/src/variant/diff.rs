@@ -1,6 +1,7 @@
 //! [`diff`]: the variant that makes an edited scenario from its base.
 
 use super::*;
+use crate::common::Code;
 
 /// The variant that makes `edited` from `base`, changing by id only what differs (what the
 /// editor saves, and how a variant is made from an edited scenario). Units and leaders are
@@ -158,7 +159,7 @@ fn placement_change(
 }
 
 /// The codes of `edited` that `base` lacks (a counter's `allow` added to).
-fn added_codes(base: &[String], edited: &[String]) -> Vec<String> {
+fn added_codes(base: &[Code], edited: &[Code]) -> Vec<Code> {
     edited
         .iter()
         .filter(|c| !base.iter().any(|b| b.eq_ignore_ascii_case(c)))

@@ -16,9 +16,9 @@ const _: () = assert!(Code::ALL.len() <= 128);
 
 impl Codes {
     /// The codes an `allow` list names (what is no code names nothing: W0107 says so).
-    pub fn of(list: &[String]) -> Self {
+    pub fn of<S: AsRef<str>>(list: &[S]) -> Self {
         list.iter()
-            .filter_map(|c| c.parse::<Code>().ok())
+            .filter_map(|c| c.as_ref().parse::<Code>().ok())
             .fold(Self(0), |set, code| Self(set.0 | bit(code)))
     }
 

@@ -49,7 +49,7 @@ fn name_of(text: &str, what: &str) -> Result<String, String> {
 
 /// An id as typed: made unique and renamed where referenced when the draft is stored.
 fn id_of(text: &str) -> Result<Id, String> {
-    Ok(Id(text.to_owned()))
+    Ok(Id::from(text))
 }
 
 impl Draft {
@@ -214,13 +214,13 @@ impl Draft {
             }
             taken.remove(old.as_str());
             let id = unique_id(&taken, new.as_str());
-            taken.insert(id.0.clone());
+            taken.insert(id.0.to_string());
             id
         };
         // An id the editor made follows a new name, unless the id was typed too.
         let follow = |id: &mut Id, before: (&Id, &str), name: &str, defaults: &[String]| {
             if id == before.0 && name != before.1 && id_follows_name(before.0, before.1, defaults) {
-                *id = Id(sanitise_id(name));
+                *id = Id::from(sanitise_id(name));
             }
         };
         let mut changes = Vec::new();
