@@ -211,7 +211,12 @@ pub fn check_each(kind: DocumentKind, instance: &Value, each: Each<'_>) {
 /// report's bound was counted in its summary's `omitted` though the listed ones are shown once.
 /// What was handed on is remembered as a 64-bit hash (8 bytes a violation, only for a part of a
 /// document that fails its schema; a scenario's units are checked one at a time).
-fn errors_each(validator: &jsonschema::Validator, instance: &Value, prefix: &str, each: Each<'_>) {
+fn errors_each<'i, F: jsonschema::json::Json>(
+    validator: &'i jsonschema::Validator<F>,
+    instance: F::Node<'i>,
+    prefix: &str,
+    each: Each<'_>,
+) {
     let mut found = Vec::new();
     let mut handed: HashSet<u64> = HashSet::new();
     for error in validator.iter_errors(instance) {

@@ -20,7 +20,7 @@ use jsonschema::json::{Array, Json, Node, Object};
 use serde_json::Value;
 
 use super::table::{At, Table, Tabled};
-use super::{Each, SchemaViolation, push_leaves};
+use super::{Each, SchemaViolation, errors_each};
 use crate::io::DocumentKind;
 
 /// The most items of the table a value may take to be checked whole: its errors are at most
@@ -291,16 +291,7 @@ impl Walk<'_> {
         if validator.is_valid(at) {
             return;
         }
-        let mut found = Vec::new();
-        for error in validator.iter_errors(at) {
-            push_leaves(&error, &mut found);
-            found.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
-            found.dedup();
-            for mut violation in found.drain(..) {
-                violation.pointer = format!("{}{}", self.path, violation.pointer);
-                (self.each)(violation);
-            }
-        }
+        errors_each(validator, at, &self.path, self.each);
     }
 }
 
