@@ -12,7 +12,6 @@ use bataille_validator::door::{Admitted, Document, MapDocument, Refused, Scenari
 use bataille_validator::{FileReport, Options};
 
 use crate::Outcome;
-use crate::terminal::escape;
 
 /// An error already printed (a refusal's report): the command ends with this outcome and says
 /// nothing more.
@@ -41,10 +40,7 @@ pub fn admit(path: &Path, root: Option<&Path>) -> anyhow::Result<Admitted> {
     if let Some(root) = root
         && !root.is_dir()
     {
-        anyhow::bail!(
-            "--root {}: not a folder",
-            escape(&crate::files::display(root))
-        );
+        anyhow::bail!("--root {}: not a folder", crate::files::display(root));
     }
     bataille_validator::door::admit(path, &options(root))
         .map_err(|refused| anyhow::Error::new(Reported(print_refusal(&refused))))
@@ -62,12 +58,12 @@ pub fn battle<'a>(
             // The door refuses a scenario whose map it could not open (E0208).
             None => anyhow::bail!(
                 "{}: the scenario's map could not be opened",
-                escape(&crate::files::display(&scenario.path))
+                crate::files::display(&scenario.path)
             ),
         },
         other => anyhow::bail!(
             "{}: `bataille {command}` takes a scenario; this file is a {}",
-            escape(&crate::files::display(&admitted.report.path)),
+            crate::files::display(&admitted.report.path),
             kind_name(other)
         ),
     }
@@ -80,7 +76,7 @@ pub fn map_of<'a>(admitted: &'a Admitted, command: &str) -> anyhow::Result<&'a M
         Document::Scenario(_) => Ok(battle(admitted, command)?.1),
         other => anyhow::bail!(
             "{}: `bataille {command}` takes a map or a scenario; this file is a {}",
-            escape(&crate::files::display(&admitted.report.path)),
+            crate::files::display(&admitted.report.path),
             kind_name(other)
         ),
     }
@@ -104,7 +100,7 @@ pub fn outputs(admitted: &Admitted) -> Outputs {
 /// when it was read and refused.
 pub fn print_refusal(refused: &Refused) -> Outcome {
     if let Some(why) = &refused.report.unreadable {
-        tell!("error: {}", escape(why));
+        tell!("error: {why}");
         return Outcome::CouldNotRun;
     }
     let results = results_of(&refused.report);
@@ -113,7 +109,7 @@ pub fn print_refusal(refused: &Refused) -> Outcome {
     let errors = results.errors();
     tell!(
         "error: {} is refused: {errors} error{} above must be corrected first (`bataille validate` lists every problem)",
-        escape(&crate::files::display(&refused.report.path)),
+        crate::files::display(&refused.report.path),
         if errors == 1 { "" } else { "s" }
     );
     Outcome::Failed

@@ -20,7 +20,7 @@ pub fn run(args: &FmtArgs) -> Outcome {
     let paths = match files::collect(&args.paths) {
         Ok(paths) => paths,
         Err(error) => {
-            tell!("error: {}", crate::terminal::escape(&error));
+            tell!("error: {error}");
             return Outcome::CouldNotRun;
         }
     };
@@ -64,11 +64,7 @@ pub fn run(args: &FmtArgs) -> Outcome {
             say!("{}", files::display(&path));
             outcome = outcome.max(Outcome::Failed);
         } else if let Err(error) = io::write_atomic(&path, &text) {
-            tell!(
-                "error: cannot write {}: {}",
-                files::display(&path),
-                crate::terminal::escape(&error.to_string())
-            );
+            tell!("error: cannot write {}: {}", files::display(&path), error);
             outcome = outcome.max(Outcome::CouldNotRun);
         } else {
             tell!("formatted {}", files::display(&path));

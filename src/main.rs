@@ -46,7 +46,7 @@ fn report(result: anyhow::Result<()>) -> Outcome {
                 // Already printed (the door's refusal, with its report).
                 return *outcome;
             }
-            tell!("error: {}", terminal::escape(&causes_once(&error)));
+            tell!("error: {}", causes_once(&error));
             outcome_of(&error)
         }
     }

@@ -15,7 +15,7 @@ pub fn run(args: &ValidateArgs) -> Outcome {
     let paths = match files::collect(&args.paths) {
         Ok(paths) => paths,
         Err(error) => {
-            tell!("error: {}", crate::terminal::escape(&error));
+            tell!("error: {error}");
             return Outcome::CouldNotRun;
         }
     };
@@ -26,7 +26,7 @@ pub fn run(args: &ValidateArgs) -> Outcome {
     {
         tell!(
             "error: --allow {}: not a diagnostic code (see docs/diagnostics.md)",
-            crate::terminal::escape(unknown)
+            unknown
         );
         return Outcome::CouldNotRun;
     }
@@ -56,7 +56,7 @@ pub fn run(args: &ValidateArgs) -> Outcome {
     let mut sources = HashMap::new();
     for report in reports {
         if let Some(why) = &report.unreadable {
-            tell!("error: {}", crate::terminal::escape(why));
+            tell!("error: {why}");
             outcome = Outcome::CouldNotRun;
         }
         // Moved, not copied, for the first file (a copy held both lists at once).

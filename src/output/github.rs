@@ -8,7 +8,7 @@ use bataille_validator::Severity;
 
 use crate::files;
 use crate::results::Results;
-use crate::terminal::{escape, escape_lines};
+use crate::terminal::escape_lines;
 
 /// Escapes a message: `%`, CR and LF.
 pub fn escape_data(text: &str) -> String {
@@ -33,7 +33,7 @@ pub fn print(results: &Results) -> std::io::Result<()> {
         if let Some(span) = &d.span {
             properties.push(format!(
                 "file={}",
-                escape_property(&escape(&files::display(&span.file)))
+                escape_property(&files::display(&span.file))
             ));
             properties.push(format!("line={}", span.line));
             properties.push(format!("col={}", span.column));

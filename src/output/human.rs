@@ -115,7 +115,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
                 let shift = |bytes: &std::ops::Range<usize>| escaped.map(&shift(bytes));
                 let mut snippet = Snippet::source(&escaped.text)
                     .line_start(first_line)
-                    .path(escape(&files::display(&span.file)))
+                    .path(files::display(&span.file))
                     .annotation(AnnotationKind::Primary.span(shift(&span.bytes)));
                 for r in related {
                     match r.span.as_deref() {
@@ -134,7 +134,7 @@ fn render(renderer: &Renderer, results: &Results, d: &Diagnostic) -> String {
             }
             _ => {
                 group = group.element(
-                    Origin::path(escape(&files::display(&span.file)))
+                    Origin::path(files::display(&span.file))
                         .line(span.line)
                         .char_column(span.column),
                 );
