@@ -91,6 +91,12 @@ impl Escaped {
                 // character: every line of its report ended `\u{d}`.
                 continue;
             }
+            if c == '\r' {
+                // A file saved on an old Mac ends its lines with CR alone: a line ending too
+                // (one byte for one: the spans' offsets stay as they are).
+                text.push('\n');
+                continue;
+            }
             if hidden(c) && c != '\n' {
                 text.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
             } else {
@@ -254,12 +260,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_windows_line_ending_is_a_line_ending_and_a_lone_return_is_shown() {
+    fn windows_and_old_mac_line_endings_are_line_endings() {
+        // CRLF (Windows) and a CR alone (an old Mac) end a line, as the line index counts
+        // them: the excerpt's lines are the report's lines, never a returned cursor.
         let e = Escaped::new("ab\r\ncd\re");
-        assert_eq!(e.text, "ab\ncd\\u{d}e");
+        assert_eq!(e.text, "ab\ncd\ne");
         // The spans move with the text: `cd` is at 4..6 in the original, 3..5 shown.
         assert_eq!(e.map(&(4..6)), 3..5);
         assert_eq!(e.map(&(2..4)), 2..3);
+        assert_eq!(&e.text[e.map(&(7..8))], "e");
     }
 
     #[test]

@@ -55,8 +55,17 @@ impl SourceFile {
         if bom {
             text.drain(..'\u{feff}'.len_utf8());
         }
+        // A line ends at LF, CRLF, or a CR alone (a file saved on an old Mac: it was one line
+        // of the whole file in every report).
+        let bytes = text.as_bytes();
         let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .chain(
+                bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &b)| b == b'\n' || b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+                    .map(|(i, _)| i + 1),
+            )
             .collect();
         Self {
             path: path.into(),
@@ -102,21 +111,30 @@ impl SourceFile {
         byte
     }
 
-    /// The byte offset of a 1-based line and character column (clamped).
+    /// The byte offset of a 1-based line and character column (clamped), as the RON parser
+    /// counts them: its lines end at LF only.
     pub fn byte_of(&self, line: usize, column: usize) -> usize {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
-            return self.text.len();
+        let start = if line <= 1 {
+            0
+        } else {
+            match self.text.match_indices('\n').nth(line - 2) {
+                Some((i, _)) => i + 1,
+                None => return self.text.len(),
+            }
         };
-        let end = self.line_end(start);
+        let end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| start + i);
         self.text[start..end]
             .char_indices()
             .nth(column.saturating_sub(1))
             .map_or(end, |(i, _)| start + i)
     }
 
+    /// Where the line starting at `start` ends, before its line ending.
     fn line_end(&self, start: usize) -> usize {
         self.text[start..]
-            .find('\n')
+            .find(['\n', '\r'])
             .map_or(self.text.len(), |i| start + i)
     }
 
@@ -151,6 +169,24 @@ pub fn display_path(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::SourceFile;
+
+    /// A file saved on an old Mac ends its lines with CR alone: each is a line (it was one
+    /// line of the whole file), and RON's positions (lines of LF only) still find their byte.
+    #[test]
+    fn a_cr_alone_ends_a_line() {
+        let source = SourceFile::new("x.ron", "ab\rcd\r\nef\ng\r".to_owned());
+        assert_eq!(source.line_column(3), (2, 1));
+        assert_eq!(source.line_column(7), (3, 1));
+        assert_eq!(source.line_column(10), (4, 1));
+        assert_eq!(source.line_text(1), "ab");
+        assert_eq!(source.line_text(2), "cd");
+        assert_eq!(source.line_text(4), "g");
+        // RON says line 1 column 4 for `c` (it counts lines by LF), line 2 column 1 for `e`.
+        assert_eq!(source.byte_of(1, 4), 3);
+        assert_eq!(source.byte_of(2, 1), 7);
+        assert_eq!(source.byte_of(3, 1), 10);
+        assert_eq!(source.byte_of(9, 1), source.text.len());
+    }
 
     #[test]
     fn line_bytes_are_the_whole_line_with_its_newline() {
