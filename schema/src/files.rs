@@ -216,12 +216,26 @@ impl WriteError {
         }
     }
 
-    /// As an `std::io::Error` (for callers whose errors are I/O errors).
+    /// As an `std::io::Error` (for callers whose errors are I/O errors), saying why without
+    /// the path, as the I/O error does: the caller names the file (`fmt` said "cannot write
+    /// X: will not write X: …").
     pub fn into_io(self) -> std::io::Error {
-        match self {
-            WriteError::Io { source, .. } => source,
-            other => std::io::Error::new(std::io::ErrorKind::InvalidInput, other.to_string()),
-        }
+        let reason = match self {
+            WriteError::Io { source, .. } => return source,
+            WriteError::WouldOverwriteInput { .. } => {
+                "the command reads that file (choose another output)".to_owned()
+            }
+            WriteError::Twice { .. } => "two outputs of this command have that name".to_owned(),
+            WriteError::NotRegular { kind, .. } => format!("it is {kind}, not a regular file"),
+            WriteError::OutsideRepository { root, .. } => format!(
+                "it leads (through a link) outside its repository {}; write to a file inside it, or remove the link",
+                crate::source::display_path(&root)
+            ),
+            WriteError::WouldReplaceDocument { kind, .. } => {
+                format!("it is a {kind} file, and this output is not one (choose another output)")
+            }
+        };
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, reason)
     }
 }
 

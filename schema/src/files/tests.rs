@@ -154,3 +154,16 @@ fn a_file_of_the_longest_legal_name_is_written_beside_itself() {
         "no temporary left"
     );
 }
+
+/// A refusal as an I/O error says why, not the path again: the caller names the file (`fmt`
+/// said "cannot write X: will not write X: …").
+#[test]
+fn a_refusal_as_an_io_error_does_not_name_the_file_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("a-folder.ron");
+    std::fs::create_dir(&folder).unwrap();
+    let error = write_atomic_bytes(&folder, b"Map()", 16).unwrap_err();
+    let said = error.to_string();
+    assert!(said.contains("not a regular file"), "{said}");
+    assert!(!said.contains("a-folder"), "{said}");
+}
