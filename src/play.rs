@@ -4,6 +4,7 @@
 //! Each opens its document through the door (a refused document is not exported) and writes
 //! through the writer (never over a file it read; all its files or none).
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -217,6 +218,9 @@ pub struct PrintArgs {
 pub fn run_print(args: &PrintArgs) -> anyhow::Result<String> {
     let admitted = door::admit(&args.scenario, args.root.as_deref())?;
     let (scenario, map) = door::battle(&admitted, "print")?;
+    // The output refused before the kit is made, as `export` does.
+    let mut outputs = door::outputs(&admitted);
+    let mut staging = outputs.begin(&args.out)?;
     let options = PrintOptions {
         paper: args.paper.into(),
         hex_mm: args.hex,
@@ -229,8 +233,10 @@ pub fn run_print(args: &PrintArgs) -> anyhow::Result<String> {
         .map(|v| bataille_export::variants::VariantNote::of(&v.variant, &v.base.scenario));
     let kit = bataille_export::print::kit_of(&scenario.scenario, &map.map, &options, note.as_ref())
         .with_context(|| format!("printing {}", display(&args.scenario)))?;
-    let mut outputs = door::outputs(&admitted);
-    outputs.stage(&args.out, &kit.pdf)?;
+    staging
+        .write_all(&kit.pdf)
+        .with_context(|| format!("cannot write {}", display(&args.out)))?;
+    staging.finish()?;
     outputs.commit()?;
     for warning in &kit.warnings {
         tell!("warning: {warning}");

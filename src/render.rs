@@ -1,6 +1,9 @@
 //! `bataille render FILE --out map.png [--scale PX_PER_HEX]`: a picture of a map or a scenario.
 
+use std::io::Write as _;
 use std::path::PathBuf;
+
+use anyhow::Context as _;
 
 use bataille_render::{RenderOptions, encode_png, render_map, render_scenario};
 use bataille_validator::door::Document;
@@ -44,6 +47,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         ..RenderOptions::default()
     };
     let admitted = door::admit(&args.file, args.root.as_deref())?;
+    // The output refused before any work (over a file the command reads, through a link
+    // leading outside, a folder), as `export` does: the picture is written into its
+    // temporary file once drawn.
+    let mut outputs = door::outputs(&admitted);
+    let mut staging = outputs.begin(&args.out)?;
     let pixmap = match &admitted.document {
         Document::Map(map) => render_map(&map.map, &options)?,
         _ => {
@@ -53,8 +61,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let png = encode_png(&pixmap)?;
     drop(pixmap);
-    let mut outputs = door::outputs(&admitted);
-    outputs.stage(&args.out, &png)?;
+    staging
+        .write_all(&png)
+        .with_context(|| format!("cannot write {}", crate::files::display(&args.out)))?;
+    staging.finish()?;
     outputs.commit()?;
     Ok(())
 }

@@ -1,0 +1,54 @@
+//! An output is refused before the work that would fill it (issue 19): `render` drew its
+//! picture and `print` made its kit before they found that `--out` names a file they read;
+//! `export` always refused first. A picture too large to draw shows the order: the refusal
+//! of the output comes first, not the size.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+#![cfg(unix)]
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+#[test]
+fn render_refuses_an_output_naming_its_input_before_drawing() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    for folder in ["scenarios", "maps", "systems"] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+    }
+    for name in [
+        "scenarios/denain-1712.ron",
+        "maps/denain-1712.ron",
+        "systems/age-of-honor.ron",
+        "systems/louis-xiv.ron",
+    ] {
+        std::fs::copy(root.join(name), dir.path().join(name)).unwrap();
+    }
+    let scenario = std::fs::read(dir.path().join("scenarios/denain-1712.ron")).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.current_dir(dir.path()).args([
+        "render",
+        "scenarios/denain-1712.ron",
+        "--scale",
+        "100000",
+        "--out",
+        "scenarios/denain-1712.ron",
+    ]);
+    let output = support::output_within(command, Duration::from_secs(60));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("the command reads that file"), "{said}");
+    assert!(!said.contains("px"), "the picture was sized first: {said}");
+    assert_eq!(
+        std::fs::read(dir.path().join("scenarios/denain-1712.ron")).unwrap(),
+        scenario
+    );
+}
