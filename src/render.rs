@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 
-use bataille_render::{RenderOptions, encode_png, render_map, render_scenario};
+use bataille_render::{RenderError, RenderOptions, encode_png, render_map, render_scenario};
 use bataille_validator::door::Document;
 
 use crate::door;
@@ -53,10 +53,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut outputs = door::outputs(&admitted);
     let mut staging = outputs.begin(&args.out)?;
     let pixmap = match &admitted.document {
-        Document::Map(map) => render_map(&map.map, &options)?,
+        Document::Map(map) => render_map(&map.map, &options).map_err(advised)?,
         _ => {
             let (scenario, map) = door::battle(&admitted, "render")?;
-            render_scenario(&scenario.scenario, &map.map, &options)?
+            render_scenario(&scenario.scenario, &map.map, &options).map_err(advised)?
         }
     };
     let png = encode_png(&pixmap)?;
@@ -67,4 +67,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     staging.finish()?;
     outputs.commit()?;
     Ok(())
+}
+
+/// A render error with what can be done about it here: the picture's size is this command's
+/// `--scale` (the exports, which draw the same way, have none to offer).
+fn advised(error: RenderError) -> anyhow::Error {
+    match error {
+        RenderError::TooLarge { .. } => anyhow::anyhow!("{error} (use a smaller --scale)"),
+        other => other.into(),
+    }
 }

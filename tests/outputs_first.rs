@@ -52,3 +52,35 @@ fn render_refuses_an_output_naming_its_input_before_drawing() {
         scenario
     );
 }
+
+/// A map too large for one VASSAL board: the refusal says so, and offers no `--scale`, which
+/// `export --vassal` does not have (the renderer's message advised "a smaller scale").
+#[test]
+fn a_board_too_large_is_refused_without_advice_the_export_cannot_take() {
+    use bataille_schema::stress::{StressSize, generate};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let size = StressSize {
+        columns: 500,
+        rows: 500,
+        units: 20,
+        corps: 2,
+    };
+    let (map, scenario) = generate(size, "stress-map.ron");
+    bataille_schema::save_map(&dir.path().join("stress-map.ron"), &map).unwrap();
+    bataille_schema::save_scenario(&dir.path().join("stress.ron"), &scenario).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bataille"));
+    command.current_dir(dir.path()).args([
+        "export",
+        "--vassal",
+        "stress.ron",
+        "--out",
+        "stress.vmod",
+    ]);
+    let output = support::output_within(command, Duration::from_secs(120));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_ne!(output.status.code(), Some(0), "{said}");
+    assert!(said.contains("px"), "{said}");
+    assert!(!said.contains("scale"), "{said}");
+    assert!(!dir.path().join("stress.vmod").exists());
+}

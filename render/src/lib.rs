@@ -81,7 +81,7 @@ pub enum RenderError {
     #[error("the scale must be a positive number of pixels per hex (got {0})")]
     BadScale(f32),
     #[error(
-        "the image would be {width}×{height} px; the largest is {MAX_SIDE_PX} px a side and {MAX_PIXELS} px in all (use a smaller scale)"
+        "the image would be {width}×{height} px; the largest is {MAX_SIDE_PX} px a side and {MAX_PIXELS} px in all"
     )]
     TooLarge { width: u64, height: u64 },
     #[error("could not encode the PNG: {0}")]
