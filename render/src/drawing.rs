@@ -11,14 +11,14 @@ use crate::text::{Anchor, TextStyle, paint, text_path};
 
 /// A list of shapes, painted in order. Coordinates are in the drawing's own units (pixels for
 /// the renderer, anything for SVG: the caller scales).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Drawing {
     pub items: Vec<Item>,
 }
 
 /// One shape of a drawing. The path is a geometry value (tiny-skia's `Path`: move, line, quad,
 /// cubic, close segments); every backend reads it through `Path::segments`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Item {
     /// A filled path (non-zero winding).
     Fill {

@@ -63,7 +63,7 @@ impl Anchor {
 }
 
 /// How a piece of text is drawn.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TextStyle {
     pub face: Face,
     /// Font size in pixels (the em square).

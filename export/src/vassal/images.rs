@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use bataille_render::Layout;
+use bataille_render::symbology::Drawing;
 use bataille_render::tiny_skia::{Color, Pixmap, Transform};
 use bataille_schema::map::Background;
 use bataille_schema::{Map, Scenario};
@@ -105,13 +106,14 @@ pub(super) fn setup_images<'s>(
     let setup_counters: Vec<Vec<Counter>> =
         setups.iter().map(|s| counters(s.scenario, map)).collect();
     // The module's own drawing of each stem (the first counter of a stem draws it, as in
-    // [`counter_images`]), as text, made when a setup's counter of that stem is met.
+    // [`counter_images`]), made when a setup's counter of that stem is met (compared as
+    // drawings: their debug text was a string a counter).
     let mut module: BTreeMap<String, &Counter> = BTreeMap::new();
     for counter in all {
         module.entry(image_stem(counter)).or_insert(counter);
     }
-    let drawn = |counter: &Counter, back: bool| format!("{:?}", counter.drawing(side, back));
-    let mut module_drawings: BTreeMap<String, (String, Option<String>)> = BTreeMap::new();
+    let drawn = |counter: &Counter, back: bool| counter.drawing(side, back);
+    let mut module_drawings: BTreeMap<String, (Drawing, Option<Drawing>)> = BTreeMap::new();
     let mut setup_stems: Vec<Stems> = Vec::new();
     for (n, all_of) in setup_counters.iter().enumerate() {
         let mut stems = BTreeMap::new();
