@@ -463,11 +463,9 @@ fn pixmap_rgb(pixmap: &Pixmap) -> Vec<u8> {
 /// board: not zeroed, then filled).
 fn paper_pixmap(width: u32, height: u32, [r, g, b]: [u8; 3]) -> Option<Pixmap> {
     let size = tiny_skia::IntSize::from_wh(width, height)?;
-    // The colour's bytes as tiny-skia stores them (premultiplied: opaque, the same).
-    let mut one = Pixmap::new(1, 1)?;
-    one.fill(tiny_skia::Color::from_rgba8(r, g, b, 255));
+    // The colour's bytes as tiny-skia stores them: RGBA, premultiplied (opaque: the same).
     let pixels = usize::try_from(u64::from(width) * u64::from(height)).ok()?;
-    Pixmap::from_vec(one.data().repeat(pixels), size)
+    Pixmap::from_vec([r, g, b, 255].repeat(pixels), size)
 }
 
 /// Writes the image as a PNG file.
@@ -517,4 +515,19 @@ pub(crate) fn luminance([r, g, b]: [u8; 3]) -> f32 {
         }
     };
     0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+}
+
+#[cfg(test)]
+mod paper_tests {
+    use super::*;
+
+    /// The paper's bytes are those tiny-skia paints for the colour (RGBA, premultiplied).
+    #[test]
+    fn paper_is_the_colour_tiny_skia_paints() {
+        let paper = paper_pixmap(3, 2, [200, 180, 140]).unwrap();
+        let mut painted = Pixmap::new(3, 2).unwrap();
+        painted.fill(tiny_skia::Color::from_rgba8(200, 180, 140, 255));
+        assert_eq!(paper.data(), painted.data());
+        assert!(paper_pixmap(0, 2, [0, 0, 0]).is_none());
+    }
 }
