@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use bataille_schema::files::ReadError;
 use bataille_schema::{DocumentKind, Map};
 
 use super::clean_path;
@@ -34,20 +35,21 @@ pub(super) fn background_of(
         }
         Ok(path) => {
             let path = clean_path(&path);
-            match std::fs::metadata(&path) {
-                Ok(meta) if !meta.is_file() => {
-                    out.push(refused(format!(
-                        "it is {}, not a regular file",
-                        bataille_schema::files::kind_of(&meta)
-                    )));
+            // One open: the file's kind read on the open handle, then its first bytes (its
+            // metadata was read twice, once by path and once by the handle).
+            match bataille_schema::files::open_regular(&path) {
+                Err(ReadError::NotRegular(kind)) => {
+                    out.push(refused(format!("it is {kind}, not a regular file")));
                     None
                 }
-                Ok(_) if !is_picture(&path) => {
+                Ok((file, _)) if !is_picture(&file) => {
                     out.push(refused(
                         "it is not a PNG, JPEG or TIFF picture (its first bytes say so)".into(),
                     ));
                     None
                 }
+                // Missing (scans are often kept out of repositories) or unreadable: left to
+                // the reader that opens it, which says why.
                 _ => Some(path),
             }
         }
@@ -58,13 +60,10 @@ pub(super) fn background_of(
 /// whose `background.image` named a map, a system or any other file passed `validate` and
 /// failed only when an export decoded it. A file that cannot be read is left to the reader
 /// that opens it, which says why.
-fn is_picture(path: &Path) -> bool {
+fn is_picture(mut file: &std::fs::File) -> bool {
     use std::io::Read as _;
-    let Ok((file, _)) = bataille_schema::files::open_regular(path) else {
-        return true;
-    };
     let mut head = Vec::with_capacity(8);
-    if file.take(8).read_to_end(&mut head).is_err() {
+    if file.by_ref().take(8).read_to_end(&mut head).is_err() {
         return true;
     }
     head.starts_with(b"\x89PNG\r\n\x1a\n")
