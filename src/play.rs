@@ -116,7 +116,8 @@ fn variants_of(
     let this = std::fs::canonicalize(opened_path).ok();
     for file in files {
         if std::fs::canonicalize(&file).ok() == this
-            || bataille_schema::files::existing_document(&file) != Some("scenario variant")
+            || bataille_schema::reading::existing_kind(&file)
+                != Some(bataille_schema::DocumentKind::Variant)
         {
             continue;
         }

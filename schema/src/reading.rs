@@ -191,6 +191,17 @@ pub fn source_from_bytes(path: &Path, bytes: Vec<u8>) -> Result<SourceFile, Load
     }
 }
 
+/// The kind of document an existing file is, from its leading struct name in its first
+/// 64 KiB (a regular file only); `None` for anything else.
+pub fn existing_kind(path: &Path) -> Option<DocumentKind> {
+    use std::io::Read as _;
+    let (file, _) = crate::files::open_regular(path).ok()?;
+    let mut head = Vec::with_capacity(64 << 10);
+    file.take(64 << 10).read_to_end(&mut head).ok()?;
+    let text = String::from_utf8_lossy(&head);
+    DocumentKind::from_name(crate::source::leading_name(text.trim_start_matches('\u{feff}')).1)
+}
+
 /// The kind of document, from its leading struct name.
 pub fn sniff_kind(source: &SourceFile) -> Result<DocumentKind, LoadError> {
     let (start, name) = crate::source::leading_name(&source.text);
@@ -377,6 +388,25 @@ pub(crate) fn non_finite_words(value: f64) -> String {
 mod tests {
     use super::*;
     use crate::scenario::Scenario;
+
+    /// What an existing file is, as a kind (`export --vassal` told a variant beside its
+    /// scenario by comparing the kind's words).
+    #[test]
+    fn an_existing_document_is_told_by_its_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        for (text, kind) in [
+            ("Map(", Some(DocumentKind::Map)),
+            ("\u{feff}  Scenario(", Some(DocumentKind::Scenario)),
+            ("System(", Some(DocumentKind::System)),
+            ("Variant(", Some(DocumentKind::Variant)),
+            ("PK\u{3}\u{4}", None),
+        ] {
+            let path = dir.path().join("f.ron");
+            std::fs::write(&path, text).unwrap();
+            assert_eq!(existing_kind(&path), kind, "{text:?}");
+        }
+        assert_eq!(existing_kind(dir.path()), None);
+    }
 
     /// What every scenario got before the walk could be skipped: the walk first, then the
     /// typed read.
