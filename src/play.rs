@@ -161,11 +161,18 @@ pub fn run_tiled(path: &Path, out: &Path, root: Option<&Path>) -> anyhow::Result
         Document::Scenario(scenario) => Some(&scenario.scenario),
         _ => None,
     };
+    // Every output refused before any work (the scan's resampling is the long part), as
+    // `export --vassal` does.
+    let mut outputs = door::outputs(&admitted);
+    let planned =
+        bataille_export::tiled::TiledFiles::planned(&map.map, map.background.as_deref(), out);
+    for output in &planned {
+        outputs.admits(output)?;
+    }
     note_scan_profile(map);
     let files =
         bataille_export::tiled::export(&map.map, scenario, map.background.as_deref(), &stem)
             .with_context(|| format!("exporting {} to Tiled", display(path)))?;
-    let mut outputs = door::outputs(&admitted);
     files.stage(out, &mut outputs)?;
     outputs.commit()?;
     Ok(format!(

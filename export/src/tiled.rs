@@ -71,6 +71,18 @@ impl TiledFiles {
         Ok(())
     }
 
+    /// The files an export of `map` with `scan` writes at `tmx_path` (the `.tmx` first), known
+    /// before the export is made: a command refuses them before any work.
+    pub fn planned(map: &Map, scan: Option<&Path>, tmx_path: &Path) -> Vec<PathBuf> {
+        let stem = stem_of(tmx_path);
+        let dir = tmx_path.parent().unwrap_or(Path::new(""));
+        let mut paths = vec![tmx_path.to_path_buf(), dir.join(terrain_image(&stem))];
+        if map.background.is_some() && scan.is_some() {
+            paths.push(dir.join(scan_image(&stem)));
+        }
+        paths
+    }
+
     /// The files this export writes beside `tmx_path`, the `.tmx` first.
     pub fn paths(&self, tmx_path: &Path) -> Vec<PathBuf> {
         let dir = tmx_path.parent().unwrap_or(Path::new(""));
@@ -78,6 +90,16 @@ impl TiledFiles {
             .chain(self.images.iter().map(|(name, _)| dir.join(name)))
             .collect()
     }
+}
+
+/// The tileset's picture beside the `.tmx`.
+fn terrain_image(stem: &str) -> String {
+    format!("{stem}-terrain.png")
+}
+
+/// The scan's picture beside the `.tmx`.
+fn scan_image(stem: &str) -> String {
+    format!("{stem}-scan.png")
 }
 
 fn n(value: f64) -> String {
@@ -121,7 +143,7 @@ pub fn export(
             drawing.paint(&mut atlas, t);
         }
     }
-    let terrain_png_name = format!("{stem}-terrain.png");
+    let terrain_png_name = terrain_image(stem);
     let mut images = vec![(
         terrain_png_name.clone(),
         bataille_render::encode_png(&atlas)?,
@@ -192,7 +214,7 @@ pub fn export(
     // The scan under everything, resampled into Tiled's pixels.
     let scanned = map.background.as_ref().zip(scan);
     if let Some((background, scan)) = scanned {
-        let scan_name = format!("{stem}-scan.png");
+        let scan_name = scan_image(stem);
         let png = resample_scan(map, background, scan, &geometry)?;
         images.push((scan_name.clone(), png));
         let _ = writeln!(out, r#" <imagelayer id="{layer_id}" name="scan">"#);

@@ -322,6 +322,12 @@ impl Outputs {
         self.inputs.push(FileKey::of(input));
     }
 
+    /// Whether `path` may be written, by the checks [`Outputs::stage`] makes: for a command
+    /// to refuse its outputs before its work, when it cannot begin them yet.
+    pub fn admits(&self, path: &Path) -> Result<(), WriteError> {
+        self.check(path).map(|_| ())
+    }
+
     /// Writes `bytes` into a temporary file beside `path` (renamed over it by
     /// [`Outputs::commit`]).
     pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
