@@ -41,18 +41,21 @@ use std::collections::HashMap;
 use bataille_schema::geometry::sides;
 use bataille_schema::map::HexsideSymbol;
 use bataille_schema::{Grid, HexIndex, Side};
-use rayon::prelude::*;
 
-use crate::colour::{Lab, delta_e, srgb_to_lab};
+use crate::colour::Lab;
 use crate::mapping::GridMapping;
 use crate::scan::Scan;
 
+mod cells;
 mod chain;
 mod ink;
 mod morphology;
+mod through;
+use cells::{Cells, ink_cells};
 use chain::{agrees_with, goes_on};
 use ink::feature_ink;
-use morphology::{chamfer, joined_to, long_components, marked_depth};
+use morphology::{chamfer, joined_to, long_components, marked_depth, without_blobs};
+pub use through::{Crossing, ThroughLine, trace_through};
 
 /// A hexside feature of the legend with its marked hexsides.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -186,76 +189,16 @@ pub fn trace(
     if inks.iter().all(Option::is_none) || count > 250 {
         return empty;
     }
-    // The map's other colours: the terrain samples' and the grid line's.
-    let mut others: Vec<Lab> = colours.terrain.clone();
-    others.extend(colours.grid_ink);
-    // How close to its ink a pixel must be: half the way to the nearest other colour.
-    let radius: Vec<f32> = inks
-        .iter()
-        .map(|k| {
-            k.map_or(0.0, |k| {
-                let nearest = others
-                    .iter()
-                    .map(|o| delta_e(k, *o))
-                    .fold(f32::INFINITY, f32::min);
-                (0.5 * nearest).clamp(8.0, 30.0)
-            })
-        })
-        .collect();
-    // A look-up table over 6 bits a channel: 0 none, f + 1 feature f's ink.
-    let table: Vec<u8> = (0..1usize << 18)
-        .into_par_iter()
-        .map(|code| {
-            let level = |shift: usize| (((code >> shift) & 63) as u8) << 2 | 2;
-            let lab = srgb_to_lab([level(12), level(6), level(0)]);
-            let (mut best, mut best_d) = (None, f32::INFINITY);
-            for (f, k) in inks.iter().enumerate() {
-                if let Some(k) = k {
-                    let d = delta_e(lab, *k);
-                    if d < best_d {
-                        (best, best_d) = (Some(f), d);
-                    }
-                }
-            }
-            let Some(f) = best else { return 0 };
-            if best_d > radius[f] || others.iter().any(|o| delta_e(lab, *o) < best_d) {
-                return 0;
-            }
-            (f + 1) as u8
-        })
-        .collect();
-
-    // The working image: each cell the feature most of its pixels are ink of.
-    let middle = grid.centre(HexIndex::new(grid.columns / 2, grid.rows / 2));
-    let scale = mapping.scale([f64::from(middle[0]), f64::from(middle[1])]);
-    if !(scale.is_finite() && scale > 2.0) {
+    let Some(Cells {
+        cells,
+        w,
+        h,
+        k,
+        unit,
+    }) = ink_cells(scan, grid, mapping, &inks, colours, 1.0)
+    else {
         return empty;
-    }
-    let k = ((scale / WORK_RADIUS_PX).floor() as usize).max(1);
-    let (sw, sh) = (scan.width() as usize, scan.height() as usize);
-    let (w, h) = (sw.div_ceil(k), sh.div_ceil(k));
-    let raw = scan.image.as_raw();
-    let mut cells = vec![0u8; w * h];
-    cells.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
-        let mut counts = vec![0u32; count + 1];
-        for (x, cell) in row.iter_mut().enumerate() {
-            counts.iter_mut().for_each(|c| *c = 0);
-            for py in y * k..((y + 1) * k).min(sh) {
-                for px in x * k..((x + 1) * k).min(sw) {
-                    let o = 3 * (py * sw + px);
-                    let code = (usize::from(raw[o]) >> 2) << 12
-                        | (usize::from(raw[o + 1]) >> 2) << 6
-                        | usize::from(raw[o + 2]) >> 2;
-                    counts[usize::from(table[code])] += 1;
-                }
-            }
-            *cell = (1..counts.len())
-                .filter(|f| counts[*f] > 0)
-                .max_by_key(|f| counts[*f])
-                .map_or(0, |f| f as u8);
-        }
-    });
-    let unit = scale / k as f64;
+    };
     // Features drawn alike (shades of one line) are one line here: which shade is the patch
     // model's to say.
     let symbol: Vec<Option<HexsideSymbol>> = lines.iter().map(|l| l.symbol).collect();
@@ -290,11 +233,7 @@ pub fn trace(
             .collect();
         let own = marked_depth(&depth, w, h, &places, (0.3 * unit).ceil() as usize).unwrap_or(0);
         let thick = ((3.0 * (THICK * unit).max(1.5)).round() as u32).max(own * 3 / 2);
-        let core: Vec<bool> = depth.iter().map(|d| *d > thick).collect();
-        let near_core = chamfer(&core, w, h);
-        let thin: Vec<bool> = (0..w * h)
-            .map(|i| mask[i] && near_core[i] > thick + 3)
-            .collect();
+        let thin = without_blobs(&mask, &depth, w, h, thick);
         let long = long_components(&thin, w, h, MIN_LENGTH * unit);
         let reach = (0.3 * unit).ceil() as usize;
         let joined = joined_to(&long, w, h, &places, reach, (GAP * unit).round() as usize);

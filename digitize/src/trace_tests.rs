@@ -7,6 +7,7 @@ use bataille_schema::map::{HexNaming, Orientation, Shifted};
 use super::*;
 use crate::calibrate::{Matrix, apply, invert};
 use crate::classify::{ClassifyOptions, suggest_terrain};
+use crate::colour::srgb_to_lab;
 
 const PAPER: [u8; 3] = [236, 230, 205];
 const LINE: [u8; 3] = [90, 90, 90];

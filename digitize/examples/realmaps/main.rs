@@ -17,11 +17,14 @@
 //! With `--terrain`, naw's woods against its truth, flat, bowed and through a lens, read with
 //! the refinement's global fit alone and with its local correction (see [`naw_terrain`]).
 //!
+//! With `--roads`, the roads and railways drawn through the hexes on `tld`, against our
+//! labels (see [`roads`]).
+//!
 //! With `--arnhem`, the Arnhem paper scan (see [`arnhem`]); with `--arnhem --features`, its
 //! terrain, rivers and shape against our hand-labelled truth (see [`arnhem_features`]).
 //!
 //! `cargo run --release -p bataille-digitize --example realmaps [-- --dir ../shared/realmaps]
-//! [--draws 10] [--map naw] [--terrain] [--rivers [--refine]] [--arnhem [--features]]`
+//! [--draws 10] [--map naw] [--terrain] [--rivers [--refine]] [--roads [--refine]] [--arnhem [--features]]`
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -42,6 +45,7 @@ use bataille_schema::{Grid, HexIndex, Id, Side};
 mod arnhem;
 mod arnhem_features;
 mod naw_terrain;
+mod roads;
 
 /// A map with its grid and the printed centre of each lattice hex (row-major over the grid,
 /// `None` where the hex is not on the print).
@@ -666,6 +670,13 @@ fn main() -> anyhow::Result<()> {
             return Ok(());
         }
         return naw_terrain::measure(&dir, &naw_maps(&dir)?, draws);
+    }
+    if args.iter().any(|a| a == "--roads") {
+        if !dir.is_dir() {
+            println!("{}: not there; nothing to measure", dir.display());
+            return Ok(());
+        }
+        return roads::measure(&tld(&dir)?, draws, args.iter().any(|a| a == "--refine"));
     }
     if args.iter().any(|a| a == "--rivers") {
         if !dir.is_dir() {

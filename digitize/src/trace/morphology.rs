@@ -183,3 +183,21 @@ pub(super) fn joined_to(
         .map(|i| mask[i] && marked.contains(&find(&mut parent, i as u32)))
         .collect()
 }
+
+/// The ink of `mask` that is not a blob: further than 3 (a third of a cell each) from every
+/// cell deeper than `thick` (`depth`: [`chamfer`] from outside the mask, in thirds of a cell).
+/// A blob (a lake, a town's dot, a title's heavy letters) goes with its rim; a line thinner
+/// than `thick` stays whole.
+pub(super) fn without_blobs(
+    mask: &[bool],
+    depth: &[u32],
+    w: usize,
+    h: usize,
+    thick: u32,
+) -> Vec<bool> {
+    let core: Vec<bool> = depth.iter().map(|d| *d > thick).collect();
+    let near_core = chamfer(&core, w, h);
+    (0..w * h)
+        .map(|i| mask[i] && near_core[i] > thick + 3)
+        .collect()
+}

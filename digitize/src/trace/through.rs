@@ -1,0 +1,555 @@
+//! Lines drawn *through* the hexes — roads and railways, a map file's `paths` — followed as
+//! drawn: the line's ink, connected over the sheet, and the hexsides where it passes from one
+//! hex into the next.
+//!
+//! 1. each line's ink is read from the hexsides the user marked it crossing (as a hexside
+//!    feature's: what is neither the two hexes' colours nor the grid line's ink);
+//! 2. the scan at the working scale, each cell given to the line whose ink it is
+//!    ([`super::cells`]); blobs (a town's dot, a station's square, a title's heavy letters)
+//!    dropped with their rim, and connected ink spanning under [`MIN_LINE`] hex radii (the
+//!    letters and words of place names) dropped: a road runs on over hexes;
+//! 3. the line crosses a hexside where two touching cells of its ink lie in the two hexes of
+//!    that side: the place (ten bins along the side) is recorded;
+//! 4. where the line's ink is cut at a side (a label, a bridge's box or another line drawn
+//!    over it), its ink on both sides within [`NEAR`] hex radius, facing each other along the
+//!    side, is the same crossing, less sure.
+//!
+//! A hexside crossed along its middle carries the line; crossed near an end only (the line
+//! passes through the corner, where three hexes meet: which two the path joins is not for the
+//! ink to say), or crossed so often that the line runs along it, it is for review; so is a
+//! crossing by two lines whose inks both claim it.
+
+use bataille_schema::geometry::sides;
+use bataille_schema::map::Orientation;
+use bataille_schema::{Grid, HexIndex, Side};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+use super::cells::{Cells, ink_cells};
+use super::ink::feature_ink;
+use super::morphology::{chamfer, long_components, without_blobs};
+use super::{BINS, Colours, THICK};
+use crate::colour::{Lab, delta_e};
+use crate::mapping::GridMapping;
+use crate::scan::Scan;
+
+/// A line drawn through the hexes (a road, a railway).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ThroughLine {
+    /// Hexsides the user marked it crossing.
+    pub crossed: Vec<(HexIndex, Side)>,
+}
+
+/// What the trace suggests for one hexside.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Crossing {
+    /// The line crossing it (index into the lines), `None` for none.
+    pub feature: Option<usize>,
+    /// In [0, 1]; under [`crate::classify::DOUBTFUL_BELOW`] for review.
+    pub confidence: f32,
+}
+
+/// Connected ink spanning under this (hex radii) is a letter, a word or a symbol.
+const MIN_LINE: f64 = 2.0;
+/// The grid line's ink counts this many times its distance: a road or a railway drawn a
+/// pixel wide is mixed with the paper, and its middle may lie nearer the grid line's ink than
+/// its own.
+const GRID_WEIGHT: f32 = 2.0;
+/// Ink this close to a hexside (hex radii) is the grid line's, at least a cell.
+const GRID_BAND: f32 = 0.06;
+/// Inks this close (ΔE) are one ink.
+const SAME_INK: f32 = 8.0;
+/// A line's ink this close to water (hex radii) is the water's edge.
+const SHORE: f64 = 0.12;
+/// The pattern of a line is read within this (hex radii) of where it crosses a side.
+const PATTERN_REACH: f64 = 0.35;
+
+/// Ink within this (hex radii) of a side, on both sides of it, faces across it.
+const NEAR: f32 = 0.4;
+/// The bins of the side's middle (a crossing there joins the side's two hexes).
+const MIDDLE: u16 = 0b01_1111_1110;
+/// The bins of the side's core.
+const CORE: u16 = 0b00_1111_1100;
+/// Near the side along this many bins or more on one side, the line runs along it.
+const ALONG: u32 = 8;
+/// A crossing through the side's core.
+const SURE: f32 = 0.7;
+/// A crossing off the core, but inside the middle; or a line cut at the side.
+const LESS_SURE: f32 = 0.35;
+/// For review.
+const REVIEW: f32 = 0.15;
+
+/// Per hexside and line, what the ink does there.
+#[derive(Debug, Clone, Copy, Default)]
+struct Seen {
+    /// Bins where the line crosses the side.
+    crossed: u16,
+    /// How many touching cell pairs cross it.
+    pairs: u32,
+    /// Bins where its ink lies near the side, on the canonical hex's side and the other's.
+    near: [u16; 2],
+}
+
+/// Follows the lines over the scan and suggests, for each of `hexsides`, the line crossing it
+/// or none (see the module's documentation). `None` when no line's ink could be read.
+pub fn trace_through(
+    scan: &Scan,
+    grid: &Grid,
+    mapping: &GridMapping,
+    lines: &[ThroughLine],
+    colours: &Colours,
+    water: &[Lab],
+    hexsides: &[(HexIndex, Side)],
+) -> Option<Vec<Crossing>> {
+    let count = lines.len();
+    if count == 0 || count + water.len() > 250 {
+        return None;
+    }
+    let inks: Vec<_> = lines
+        .iter()
+        .map(|line| feature_ink(scan, grid, mapping, colours, &line.crossed))
+        .collect();
+    // Lines of one ink (a road and a railway both printed black) are traced as one and told
+    // apart by how they are drawn: `same[f]` is the first line of `f`'s ink.
+    let same: Vec<usize> = (0..count)
+        .map(|f| {
+            (0..f)
+                .find(|g| match (inks[*g], inks[f]) {
+                    (Some(a), Some(b)) => delta_e(a, b) < SAME_INK,
+                    _ => false,
+                })
+                .unwrap_or(f)
+        })
+        .collect();
+    let inverse = mapping.inverse()?;
+    let mut wanted: Vec<Option<Lab>> = (0..count)
+        .map(|f| if same[f] == f { inks[f] } else { None })
+        .collect();
+    wanted.extend(water.iter().copied().map(Some));
+    let Cells {
+        cells,
+        w,
+        h,
+        k,
+        unit,
+    } = ink_cells(scan, grid, mapping, &wanted, colours, GRID_WEIGHT)?;
+    // A line's ink beside water is the water's edge (a river drawn with a dark edge), not a
+    // road: crossing it, a road's ink is cut there, as by a bridge.
+    let wet: Vec<bool> = cells.iter().map(|c| usize::from(*c) > count).collect();
+    let from_water = chamfer(&wet, w, h);
+    let shore = (3.0 * (SHORE * unit).max(1.0)).round() as u32;
+    // Each line's ink, without blobs and without short pieces: 0 none, f + 1 line f.
+    let mut line = vec![0u8; w * h];
+    // The grid line is not a line through the hexes, whatever its colour: ink on it is
+    // dropped (a line crossing it is cut there, and joined again below).
+    let cell_at = |p: [f32; 2]| -> Option<usize> {
+        let [x, y] = mapping.map([f64::from(p[0]), f64::from(p[1])]);
+        let (x, y) = ((x / k as f64).floor(), (y / k as f64).floor());
+        (x >= 0.0 && y >= 0.0 && (x as usize) < w && (y as usize) < h)
+            .then(|| y as usize * w + x as usize)
+    };
+    let reach_across = band(unit) + (1.5 / unit) as f32;
+    // Per cell on the grid line (`None` off it): the two cells just beyond the line's band
+    // either side of it, straight across the side.
+    let across: Vec<Option<(u32, u32)>> = (0..w * h)
+        .into_par_iter()
+        .map(|i| {
+            if cells[i] == 0 || usize::from(cells[i]) > count {
+                // Paper or water: no line's ink to drop or join here.
+                return None;
+            }
+            let p = inverse.map([
+                ((i % w) as f64 + 0.5) * k as f64,
+                ((i / w) as f64 + 0.5) * k as f64,
+            ]);
+            let p = [p[0] as f32, p[1] as f32];
+            let index = grid.hex_at(p)?;
+            let c = grid.centre(index);
+            let (inside, normal) = to_boundary(grid, [p[0] - c[0], p[1] - c[1]]);
+            if inside > band(unit) {
+                return None;
+            }
+            // The side lies `inside` beyond p along the normal; the band's far edges lie
+            // `reach_across` from the side either way.
+            let at = |t: f32| [p[0] + normal[0] * t, p[1] + normal[1] * t];
+            let beyond = cell_at(at(inside + reach_across))?;
+            let within = cell_at(at(inside - reach_across))?;
+            Some((beyond as u32, within as u32))
+        })
+        .collect();
+    for f in (0..count).filter(|f| same[*f] == *f && inks[*f].is_some()) {
+        let mask: Vec<bool> = (0..w * h)
+            .map(|i| usize::from(cells[i]) == f + 1 && from_water[i] > shore && across[i].is_none())
+            .collect();
+        let outside: Vec<bool> = mask.iter().map(|v| !v).collect();
+        let depth = chamfer(&outside, w, h);
+        let thick = (3.0 * (THICK * unit).max(1.5)).round() as u32;
+        let thin = without_blobs(&mask, &depth, w, h, thick);
+        // Pieces a cell apart are one line: a line a pixel wide, mixed with the paper, is
+        // ink only every other pixel in places.
+        // And pieces either side of the grid line, cut by it, too; and pieces either side
+        // of a blob on the line (a town's dot), measured with the blob.
+        // The grid line's band is bridged where the line's ink lies just beyond it on both
+        // sides, straight across.
+        let near_ink: Vec<bool> = chamfer(&mask, w, h).iter().map(|d| *d <= 4).collect();
+        let bridged: Vec<bool> = (0..w * h)
+            .map(|i| {
+                mask[i]
+                    || across[i].is_some_and(|(a, b)| near_ink[a as usize] && near_ink[b as usize])
+            })
+            .collect();
+        let from_ink = chamfer(&bridged, w, h);
+        let grown: Vec<bool> = from_ink.iter().map(|d| *d <= 4).collect();
+        let long = long_components(&grown, w, h, MIN_LINE * unit);
+        for (i, (l, keep)) in line.iter_mut().zip(long).enumerate() {
+            let bridge = !mask[i] && bridged[i];
+            if keep && (thin[i] || bridge) {
+                *l = (f + 1) as u8;
+            }
+        }
+    }
+
+    let position: HashMap<(HexIndex, Side), usize> = hexsides
+        .iter()
+        .enumerate()
+        .map(|(i, &(index, side))| (grid.canonical_hexside(index, side), i))
+        .collect();
+    let all_sides = sides(grid.orientation);
+    let mut seen = vec![vec![Seen::default(); count]; hexsides.len()];
+    let grid_point = |x: usize, y: usize| {
+        let p = inverse.map([(x as f64 + 0.5) * k as f64, (y as f64 + 0.5) * k as f64]);
+        [p[0] as f32, p[1] as f32]
+    };
+    // Where along the canonical side `(a, b)` of `index` a point lies, in [0, 1], and how far
+    // from it (hex radii).
+    let along = |index: HexIndex, side: Side, p: [f32; 2]| -> Option<(usize, f32, f32)> {
+        let canonical = grid.canonical_hexside(index, side);
+        let s = *position.get(&canonical)?;
+        let [a, b] = grid.side_corners(canonical.0, canonical.1)?;
+        let d = [b[0] - a[0], b[1] - a[1]];
+        let len2 = (d[0] * d[0] + d[1] * d[1]).max(1e-9);
+        let t = (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2).clamp(0.0, 1.0);
+        let q = [a[0] + t * d[0], a[1] + t * d[1]];
+        Some((s, t, (p[0] - q[0]).hypot(p[1] - q[1])))
+    };
+    let bin = |t: f32| 1u16 << ((t * BINS as f32) as u32).min(BINS - 1);
+    let hex_row = |y: usize| -> Vec<Option<HexIndex>> {
+        (0..w)
+            .map(|x| (line[y * w + x] > 0).then(|| grid.hex_at(grid_point(x, y)))?)
+            .collect()
+    };
+    let mut next = if h > 0 { hex_row(0) } else { Vec::new() };
+    for y in 0..h {
+        let here = std::mem::take(&mut next);
+        next = if y + 1 < h {
+            hex_row(y + 1)
+        } else {
+            Vec::new()
+        };
+        for x in 0..w {
+            let Some(a) = here[x] else { continue };
+            let f = usize::from(line[y * w + x]) - 1;
+            let p = grid_point(x, y);
+            // Ink near a side of its hex, on which side of it.
+            for side in all_sides {
+                if let Some((s, t, dist)) = along(a, side, p)
+                    && dist <= NEAR
+                {
+                    let canonical = grid.canonical_hexside(a, side);
+                    let which = usize::from(canonical.0 != a);
+                    seen[s][f].near[which] |= bin(t);
+                }
+            }
+            // Touching ink in the next hex: the line crosses their side.
+            let touching = [
+                (x + 1 < w).then(|| here[x + 1]).flatten(),
+                (x > 0 && y + 1 < h).then(|| next[x - 1]).flatten(),
+                (y + 1 < h).then(|| next[x]).flatten(),
+                (x + 1 < w && y + 1 < h).then(|| next[x + 1]).flatten(),
+            ];
+            for b in touching.into_iter().flatten() {
+                if b == a {
+                    continue;
+                }
+                let Some(side) = all_sides
+                    .into_iter()
+                    .find(|s| grid.neighbour(a, *s) == Some(b))
+                else {
+                    continue;
+                };
+                if let Some((s, t, _)) = along(a, side, p) {
+                    seen[s][f].crossed |= bin(t);
+                    seen[s][f].pairs += 1;
+                }
+            }
+        }
+    }
+    let mut decided: Vec<Crossing> = seen.iter().map(|per_line| decide(per_line)).collect();
+    // Lines of one ink, told apart by how they are drawn where they cross (one line or two,
+    // ties across a railway): each crossing goes to the line whose marked crossings it is
+    // drawn most like.
+    let reach = PATTERN_REACH * unit;
+    // The pattern of line `f`'s ink where it crosses hexside `s`: around the middle of the
+    // bins it crosses in.
+    let pattern_at = |s: usize, f: usize| -> Option<Pattern> {
+        let bins = crossed(&seen[s][f]);
+        let set: Vec<u32> = (0..BINS).filter(|b| bins & 1 << b != 0).collect();
+        let middle = *set.get(set.len() / 2)?;
+        let t = (middle as f32 + 0.5) / BINS as f32;
+        let (index, side) = grid.canonical_hexside(hexsides[s].0, hexsides[s].1);
+        let [a, b] = grid.side_corners(index, side)?;
+        let p = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+        let [x, y] = mapping.map([f64::from(p[0]), f64::from(p[1])]);
+        if x < 0.0 || y < 0.0 {
+            return None;
+        }
+        let (x, y) = (x as usize / k, y as usize / k);
+        let mine = |i: usize| usize::from(line[i]) == f + 1;
+        (x < w && y < h).then(|| pattern(&mine, w, h, x, y, reach, unit))?
+    };
+    // Each marked crossing's own pattern (in its line's ink): a road marked where it is drawn
+    // with one line and where with two is known by both.
+    let learnt: Vec<(usize, Pattern)> = (0..count)
+        .flat_map(|f| {
+            let (position, pattern_at, same) = (&position, &pattern_at, &same);
+            lines[f].crossed.iter().filter_map(move |h| {
+                let s = position.get(&grid.canonical_hexside(h.0, h.1))?;
+                Some((f, pattern_at(*s, same[f])?))
+            })
+        })
+        .collect();
+    let members: Vec<usize> = (0..count).collect();
+    for g in (0..count).filter(|g| same[*g] == *g) {
+        // Each marked crossing's own pattern: a road marked where it is drawn with one line
+        // and where with two is known by both.
+        for (s, d) in decided.iter_mut().enumerate() {
+            if d.feature != Some(g) {
+                continue;
+            }
+            let Some(here) = pattern_at(s, g) else {
+                d.confidence = d.confidence.min(REVIEW);
+                continue;
+            };
+            // The nearest marked crossing of each line.
+            let mut by: Vec<(f32, usize)> = members
+                .iter()
+                .filter_map(|&f| {
+                    learnt
+                        .iter()
+                        .filter(|(l, _)| *l == f)
+                        .map(|(_, p)| distance(&here, p))
+                        .min_by(f32::total_cmp)
+                        .map(|d| (d, f))
+                })
+                .collect();
+            by.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let Some(&(d1, best)) = by.first() else {
+                continue;
+            };
+            // Drawn like no marked crossing (a place name's letters across the side, a
+            // town's streets): what it is, is for the user to say.
+            if d1 > NOVEL {
+                d.feature = None;
+                d.confidence = REVIEW;
+                continue;
+            }
+            d.feature = Some(best);
+            let d2 = by.get(1).map_or(f32::INFINITY, |b| b.0);
+            // Near the middle between two patterns: which line is not sure.
+            if d2 - d1 < TYPE_MARGIN * (d1 + d2) {
+                d.confidence = d.confidence.min(REVIEW);
+            }
+        }
+    }
+    Some(decided)
+}
+
+/// How a line is drawn where it crosses a side: its ink's share of the line's length at each
+/// distance from its axis (bins of [`PATTERN_BINS`] hex radii): one line is all near the
+/// axis, two lines of a main road away from it, a railway's ties spread out.
+type Pattern = [f32; 6];
+/// The outer edges of the pattern's bins (hex radii from the line's axis).
+const PATTERN_BINS: [f64; 5] = [0.03, 0.06, 0.09, 0.13, 0.19];
+/// A pattern further than this from every marked crossing's is drawn like none of them.
+const NOVEL: f32 = 0.5;
+/// The weight of the amount of ink in the distance of two patterns.
+const MASS_WEIGHT: f32 = 0.5;
+/// Two patterns this near the middle between them (as a share of their distances) are
+/// neither.
+const TYPE_MARGIN: f32 = 0.2;
+
+/// The pattern of the ink `mine` within `reach` cells of `(x, y)` (`unit` cells a hex
+/// radius): its axis is the ink's principal direction there.
+fn pattern(
+    mine: &dyn Fn(usize) -> bool,
+    w: usize,
+    h: usize,
+    x: usize,
+    y: usize,
+    reach: f64,
+    unit: f64,
+) -> Option<Pattern> {
+    let r = reach.ceil() as usize;
+    let mut cells: Vec<[f64; 2]> = Vec::new();
+    for yy in y.saturating_sub(r)..(y + r + 1).min(h) {
+        for xx in x.saturating_sub(r)..(x + r + 1).min(w) {
+            let (dx, dy) = (xx as f64 - x as f64, yy as f64 - y as f64);
+            if dx.hypot(dy) <= reach && mine(yy * w + xx) {
+                cells.push([dx, dy]);
+            }
+        }
+    }
+    if cells.len() < 4 {
+        return None;
+    }
+    let n = cells.len() as f64;
+    let mean = [
+        cells.iter().map(|c| c[0]).sum::<f64>() / n,
+        cells.iter().map(|c| c[1]).sum::<f64>() / n,
+    ];
+    let (mut xx, mut xy, mut yy) = (0.0, 0.0, 0.0);
+    for c in &cells {
+        let (dx, dy) = (c[0] - mean[0], c[1] - mean[1]);
+        xx += dx * dx;
+        xy += dx * dy;
+        yy += dy * dy;
+    }
+    let angle = 0.5 * (2.0 * xy).atan2(xx - yy);
+    let normal = [-angle.sin(), angle.cos()];
+    // Each cell spread over the distances it covers (a cell wide), so that a line along the
+    // cells' rows and one aslant read alike.
+    let mut out: Pattern = [0.0; 6];
+    let half = 0.5 / unit;
+    for c in &cells {
+        let d = ((c[0] - mean[0]) * normal[0] + (c[1] - mean[1]) * normal[1]).abs() / unit;
+        let (lo, hi) = (d - half, d + half);
+        let mut from = 0.0f64;
+        for (b, slot) in out.iter_mut().enumerate() {
+            let to = PATTERN_BINS.get(b).copied().unwrap_or(f64::INFINITY);
+            // The share of [lo, hi] within [from, to), folded at the axis.
+            let overlap = |a: f64, z: f64| (hi.min(z) - lo.max(a)).max(0.0);
+            let folded = |a: f64, z: f64| (-lo).min(z).max(a) - a;
+            *slot += ((overlap(from, to) + if lo < 0.0 { folded(from, to) } else { 0.0 })
+                / (2.0 * half)) as f32;
+            from = to;
+        }
+    }
+    // Per cell of the line's length: how far its ink spans along the axis (a label or a gap
+    // over the line takes ink away, not length).
+    let along = |c: &[f64; 2]| (c[0] - mean[0]) * normal[1] - (c[1] - mean[1]) * normal[0];
+    let (lo, hi) = cells
+        .iter()
+        .map(along)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
+    let length = (hi - lo + 1.0).max(1.0);
+    Some(out.map(|v| v / length as f32))
+}
+
+/// How far apart two patterns are: how they are drawn (the ink moved across the bins to make
+/// one's share of ink at each distance the other's: the earth mover's distance, so that ink a
+/// bin off, a line drawn along the pixels' rows or aslant, is near) and, less, how much ink
+/// (the logarithm of the ratio: a label or a gap over a line takes some away).
+fn distance(a: &Pattern, b: &Pattern) -> f32 {
+    let (ma, mb) = (a.iter().sum::<f32>(), b.iter().sum::<f32>());
+    if ma <= 0.0 || mb <= 0.0 {
+        return f32::INFINITY;
+    }
+    let (mut sum, mut carried) = (0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        carried += x / ma - y / mb;
+        sum += carried.abs();
+    }
+    sum + MASS_WEIGHT * (ma / mb).ln().abs()
+}
+
+/// How far the grid line's band reaches from a side (hex radii; at least a cell of `unit`).
+fn band(unit: f64) -> f32 {
+    GRID_BAND.max((1.0 / unit) as f32)
+}
+
+/// How far (hex radii) a point `v` from its hex's centre lies inside the hex, and the
+/// outward normal of the side it is nearest.
+fn to_boundary(grid: &Grid, v: [f32; 2]) -> (f32, [f32; 2]) {
+    // The sides' outward normals: flat-topped hexes have a side facing north.
+    const H: f32 = 0.866_025_4;
+    const FLAT: [[f32; 2]; 6] = [
+        [H, 0.5],
+        [0.0, 1.0],
+        [-H, 0.5],
+        [-H, -0.5],
+        [0.0, -1.0],
+        [H, -0.5],
+    ];
+    const POINTY: [[f32; 2]; 6] = [
+        [1.0, 0.0],
+        [0.5, H],
+        [-0.5, H],
+        [-1.0, 0.0],
+        [-0.5, -H],
+        [0.5, -H],
+    ];
+    let normals = match grid.orientation {
+        Orientation::Flat => &FLAT,
+        Orientation::Pointy => &POINTY,
+    };
+    let (reach, normal) = normals
+        .iter()
+        .map(|n| (v[0] * n[0] + v[1] * n[1], *n))
+        .fold((f32::NEG_INFINITY, [0.0, 0.0]), |best, x| {
+            if x.0 > best.0 { x } else { best }
+        });
+    (H - reach, normal)
+}
+
+/// The bins where a line crosses a side: touching ink in the two hexes, or its ink on both
+/// sides facing each other (within a bin): cut by the grid line, a label, a bridge's box.
+fn crossed(s: &Seen) -> u16 {
+    let spread = |v: u16| v | v << 1 | v >> 1;
+    s.crossed | (spread(s.near[0]) & s.near[1])
+}
+
+/// The suggestion for one hexside from what each line's ink does there.
+fn decide(per_line: &[Seen]) -> Crossing {
+    let mut order: Vec<usize> = (0..per_line.len())
+        .filter(|f| crossed(&per_line[*f]) != 0)
+        .collect();
+    order.sort_by_key(|f| {
+        let s = &per_line[*f];
+        std::cmp::Reverse((crossed(s) & CORE).count_ones() * 64 + crossed(s).count_ones())
+    });
+    let Some(&f) = order.first() else {
+        return Crossing {
+            feature: None,
+            confidence: 1.0,
+        };
+    };
+    let s = per_line[f];
+    let bins = crossed(&s);
+    let confidence = if s.near.iter().any(|v| v.count_ones() >= ALONG) {
+        REVIEW
+    } else if bins & CORE != 0 {
+        SURE
+    } else if bins & MIDDLE != 0 {
+        LESS_SURE
+    } else {
+        REVIEW
+    };
+    // Two lines both crossing here: which one is not sure.
+    let contested = order
+        .get(1)
+        .is_some_and(|g| crossed(&per_line[*g]) & CORE & bins != 0);
+    Crossing {
+        feature: Some(f),
+        confidence: if contested {
+            confidence.min(REVIEW)
+        } else {
+            confidence
+        },
+    }
+}
+
+#[cfg(test)]
+#[path = "../through_tests.rs"]
+mod tests;
