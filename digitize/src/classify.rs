@@ -54,8 +54,9 @@ fn disc_pixels(
     let [cx, cy] = grid.centre(index);
     let centre = [f64::from(cx), f64::from(cy)];
     let radius = f64::from(options.sample_radius);
-    // The local correction is a shift over one hex.
-    let matrix = &mapping.near(centre);
+    // The local correction is a shift over one hex; the hex's own shift, when its printed
+    // sides gave one.
+    let matrix = &mapping.hex(grid, index);
     let px_per_unit = local_scale(matrix, centre);
     if !(px_per_unit.is_finite() && px_per_unit > 0.0) {
         return None;

@@ -6,6 +6,8 @@
 //! hexside or a point with [`GridMapping::near`], the matrix good there; the trace, which goes
 //! from the scan's pixels back to the grid, with [`GridMapping::inverse`].
 
+use bataille_schema::{Grid, HexIndex};
+
 use crate::calibrate::{Matrix, apply, invert, local_scale, multiply};
 
 /// A smooth correction added to the fit, in image pixels: bilinear over a lattice of nodes
@@ -65,6 +67,10 @@ pub struct GridMapping {
     pub matrix: Matrix,
     /// The smooth local correction, when the paper is not flat.
     pub warp: Option<Warp>,
+    /// Per hex (row-major, as `Grid::indices`), where its own printed sides put its centre
+    /// off the lattice (px), where they were read clearly (zero elsewhere): a hex's disc is
+    /// read there ([`GridMapping::hex`]); hexsides and the trace keep the lattice.
+    pub hex_shifts: Option<Vec<[f64; 2]>>,
 }
 
 impl From<Matrix> for GridMapping {
@@ -76,7 +82,11 @@ impl From<Matrix> for GridMapping {
 impl GridMapping {
     /// The global fit alone (a flat sheet, or a fit from clicks).
     pub fn global(matrix: Matrix) -> Self {
-        Self { matrix, warp: None }
+        Self {
+            matrix,
+            warp: None,
+            hex_shifts: None,
+        }
     }
 
     /// Where a grid point lies on the scan, in pixels.
@@ -104,6 +114,34 @@ impl GridMapping {
             }
             None => self.matrix,
         }
+    }
+
+    /// A hex's own shift off the lattice (px), zero when it has none.
+    fn shift(&self, grid: &Grid, index: HexIndex) -> [f64; 2] {
+        self.hex_shifts
+            .as_ref()
+            .and_then(|s| s.get(index.row as usize * grid.columns as usize + index.col as usize))
+            .copied()
+            .unwrap_or([0.0, 0.0])
+    }
+
+    /// A matrix good over a hex: [`GridMapping::near`] its centre, moved by the hex's own
+    /// shift when its printed sides gave one.
+    pub fn hex(&self, grid: &Grid, index: HexIndex) -> Matrix {
+        let [x, y] = grid.centre(index);
+        let m = self.near([f64::from(x), f64::from(y)]);
+        match self.shift(grid, index) {
+            [0.0, 0.0] => m,
+            d => multiply(&[1.0, 0.0, d[0], 0.0, 1.0, d[1], 0.0, 0.0, 1.0], &m),
+        }
+    }
+
+    /// Where a hex's centre is on the scan: the lattice's, moved by the hex's own shift.
+    pub fn hex_centre(&self, grid: &Grid, index: HexIndex) -> [f64; 2] {
+        let [x, y] = grid.centre(index);
+        let p = self.map([f64::from(x), f64::from(y)]);
+        let d = self.shift(grid, index);
+        [p[0] + d[0], p[1] + d[1]]
     }
 
     /// Pixels per grid unit (hex radius) near a grid point.
@@ -166,6 +204,7 @@ mod tests {
                     [0.0, 0.0],
                 ],
             }),
+            hex_shifts: None,
         }
     }
 

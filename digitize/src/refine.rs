@@ -27,6 +27,7 @@ use crate::colour::{Lab, delta_e, median_lab, srgb_to_lab};
 pub use crate::mapping::{GridMapping, Warp};
 use crate::scan::Scan;
 
+mod centres;
 mod probe;
 mod solve;
 use probe::*;
@@ -422,6 +423,8 @@ pub fn refine(
             }
         }
     }
+    // Each hex's centre from its own sides, where they are read clearly.
+    model.hex_shifts = centres::hex_shifts(scan, grid, &model);
     Ok(Refinement {
         kind,
         mapping: model,

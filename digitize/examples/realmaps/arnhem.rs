@@ -212,9 +212,9 @@ fn stats(errors: &[f64]) -> (f64, f64) {
 /// Measures each quadrant over `draws` click draws (each read centre ± 2 px).
 pub fn measure(dir: &Path, draws: u64) -> anyhow::Result<()> {
     println!(
-        "| quadrant | hexes scored | lines found / probed | RMS px (global) | clicks' fit vs outline: mean / worst px | refined vs outline: mean / worst px | spread over draws px | local correction | clicks named | shape: half / off | refine ms |"
+        "| quadrant | hexes scored | lines found / probed | RMS px (global) | clicks' fit vs outline: mean / worst px | refined vs outline: mean / worst px | each hex's own centre vs outline | spread over draws px | local correction | clicks named | shape: half / off | refine ms |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for q in &QUADRANTS {
         let scan = bataille_digitize::scan::load_scan(
             &dir.join("photos-and-scans").join(q.file),
@@ -309,7 +309,7 @@ pub fn measure(dir: &Path, draws: u64) -> anyhow::Result<()> {
                 );
             }
         }
-        let (mut before, mut after) = (Vec::new(), Vec::new());
+        let (mut before, mut after, mut own) = (Vec::new(), Vec::new(), Vec::new());
         let mut spread = 0.0f64;
         for (i, t) in &truth {
             let [x, y] = grid.centre(*i);
@@ -321,6 +321,8 @@ pub fn measure(dir: &Path, draws: u64) -> anyhow::Result<()> {
                 let p = r.map(g);
                 after.push((p[0] - t[0]).hypot(p[1] - t[1]));
                 positions.push(p);
+                let q = r.mapping.hex_centre(&grid, *i);
+                own.push((q[0] - t[0]).hypot(q[1] - t[1]));
             }
             for a in &positions {
                 for b in &positions {
@@ -330,8 +332,14 @@ pub fn measure(dir: &Path, draws: u64) -> anyhow::Result<()> {
         }
         let (bm, bw) = stats(&before);
         let (am, aw) = stats(&after);
+        let (om, ow) = stats(&own);
+        let moved = first
+            .mapping
+            .hex_shifts
+            .as_ref()
+            .map_or(0, |s| s.iter().filter(|d| **d != [0.0, 0.0]).count());
         println!(
-            "| {} | {} | {} / {} | {:.2} ({:.2}) | {bm:.2} / {bw:.2} | {am:.2} / {aw:.2} | {spread:.2} | {}/{draws} | {named} | {} / {} | {:.0} |",
+            "| {} | {} | {} / {} | {:.2} ({:.2}) | {bm:.2} / {bw:.2} | {am:.2} / {aw:.2} | {om:.2} / {ow:.2}, {moved} moved | {spread:.2} | {}/{draws} | {named} | {} / {} | {:.0} |",
             q.file,
             truth.len(),
             first.lines_found,

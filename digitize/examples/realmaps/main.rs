@@ -498,7 +498,9 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
                 && p[1] < f64::from(map.scan.height())
         })
         .collect();
-    let (mut before, mut after) = (Errors::default(), Errors::default());
+    let (mut before, mut after, mut own) =
+        (Errors::default(), Errors::default(), Errors::default());
+    let mut shifted = 0usize;
     let (mut before_pos, mut after_pos) = (Vec::new(), Vec::new());
     let (mut false_suspects, mut bad_named, mut failed, mut warped) = (0, 0, 0, 0);
     let mut seconds = 0.0f64;
@@ -579,6 +581,32 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
                 }
                 after.add(&e, &v);
                 after_pos.push(p);
+                // Each hex's own centre (its printed sides, where read clearly).
+                let (mut e, mut v) = (Vec::new(), Vec::new());
+                for (i, t) in &on {
+                    let p = r.mapping.hex_centre(&map.grid, *i);
+                    e.push((p[0] - t[0]).hypot(p[1] - t[1]));
+                    if draw == 0
+                        && std::env::var_os("REALMAPS_OWN").is_some()
+                        && (p[0] - t[0]).hypot(p[1] - t[1]) > 0.8
+                    {
+                        eprintln!(
+                            "{} {}: own {:.2} px off at ({:.1}, {:.1})",
+                            map.name,
+                            map.grid.name(*i),
+                            (p[0] - t[0]).hypot(p[1] - t[1]),
+                            t[0],
+                            t[1]
+                        );
+                    }
+                    v.push([p[0] - t[0], p[1] - t[1]]);
+                }
+                own.add(&e, &v);
+                shifted += r
+                    .mapping
+                    .hex_shifts
+                    .as_ref()
+                    .map_or(0, |s| s.iter().filter(|d| **d != [0.0, 0.0]).count());
                 for (k, c) in check_clicks(&r, &pairs).iter().enumerate() {
                     if c.suspect && Some(k) != bad_index {
                         false_suspects += 1;
@@ -595,7 +623,7 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
         }
     }
     println!(
-        "| {} | {}{} | {} | {} | {:.2} | {} | {:.2} | {} | {}{} | {} | {:.0} |",
+        "| {} | {}{} | {} | {} | {:.2} | {} | {:.2} | {}, {} hexes moved | {} | {}{} | {} | {:.0} |",
         map.name,
         clicks,
         if bad { " (one 10 px off)" } else { "" },
@@ -604,6 +632,8 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
         spread(&before_pos),
         after.text(),
         spread(&after_pos),
+        own.text(),
+        shifted / draws.max(1) as usize,
         warped,
         false_suspects,
         if bad {
@@ -690,9 +720,9 @@ fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "| map | clicks | hexes on the print | clicks' fit: error mean / worst (mean vector) px | spread over draws (px) | refined on the print: error mean / worst (mean vector) px | spread over draws (px) | draws with a local correction | good clicks named suspect | failed | refine ms |"
+        "| map | clicks | hexes on the print | clicks' fit: error mean / worst (mean vector) px | spread over draws (px) | refined on the print: error mean / worst (mean vector) px | spread over draws (px) | each hex's own centre: error mean / worst px | draws with a local correction | good clicks named suspect | failed | refine ms |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let wanted = |name: &str| only.as_deref().is_none_or(|o| name.starts_with(o));
     let mut maps: Vec<RealMap> = Vec::new();
     if wanted("naw") {

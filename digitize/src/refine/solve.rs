@@ -324,6 +324,7 @@ pub(super) fn fit_model(
     let mut model = Model {
         matrix: start.matrix,
         warp: start.warp.clone(),
+        hex_shifts: None,
     };
     let mut weights = vec![1.0; obs.len()];
     let mut sigma = f64::INFINITY;

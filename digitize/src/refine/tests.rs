@@ -285,3 +285,89 @@ fn the_banded_solve_matches_the_dense_one() {
     a[0] = -1.0;
     assert!(solve_spd(a, b, n, band).is_none());
 }
+
+/// A sheet printed from hex centres (pixels, `moved` off the lattice `m`): each pixel is the
+/// nearest centre's, a 3 px line where two cells meet — so moving one hex's centre by `d`
+/// moves each of its sides by half of `d` across it, as a hex printed off the lattice.
+fn printed_from_centres(grid: &Grid, m: &Matrix, moved: &dyn Fn(HexIndex) -> [f64; 2]) -> Scan {
+    let inverse = invert(m).unwrap();
+    let centre = |i: HexIndex| {
+        let [x, y] = grid.centre(i);
+        let p = apply(m, [f64::from(x), f64::from(y)]);
+        let d = moved(i);
+        [p[0] + d[0], p[1] + d[1]]
+    };
+    let image = image::RgbImage::from_fn(700, 600, |i, j| {
+        let x = [f64::from(i) + 0.5, f64::from(j) + 0.5];
+        let g = apply(&inverse, x);
+        let Some(hex) = grid.hex_at([g[0] as f32, g[1] as f32]) else {
+            return image::Rgb([235, 225, 195]);
+        };
+        let mut near: Vec<(f64, [f64; 2])> = std::iter::once(hex)
+            .chain(
+                sides(grid.orientation)
+                    .iter()
+                    .filter_map(|s| grid.neighbour(hex, *s)),
+            )
+            .map(|c| {
+                let p = centre(c);
+                ((p[0] - x[0]).hypot(p[1] - x[1]), p)
+            })
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let ((d1, p1), (d2, p2)) = (near[0], near[1]);
+        let between = (p1[0] - p2[0]).hypot(p1[1] - p2[1]);
+        if (d2 * d2 - d1 * d1) / (2.0 * between) < 1.5 {
+            image::Rgb([40, 35, 30])
+        } else {
+            image::Rgb([235, 225, 195])
+        }
+    });
+    Scan::from(image)
+}
+
+#[test]
+fn a_hex_printed_off_the_lattice_gets_its_own_centre_and_a_regular_print_none() {
+    let grid = grid();
+    let m = [30.0, 0.0, 45.0, 0.0, 30.0, 45.0, 0.0, 0.0, 1.0];
+    let clicked = [[1.5, 1.7], [15.0, 12.1]];
+    let refined = |scan: &Scan| {
+        refine(
+            scan,
+            &grid,
+            &m,
+            &clicked,
+            FitKind::Affine,
+            &RefineOptions::default(),
+        )
+        .unwrap()
+    };
+    // A regular print: no hex takes its own reading.
+    let regular = refined(&printed_from_centres(&grid, &m, &|_| [0.0, 0.0]));
+    assert_eq!(regular.mapping.hex_shifts, None);
+    // One hex printed 3.6 px off: its sides 1.8 px off at most, its centre from them half of it.
+    let odd = HexIndex::new(6, 4);
+    let scan = printed_from_centres(&grid, &m, &|i| {
+        if i == odd { [3.0, -2.0] } else { [0.0, 0.0] }
+    });
+    let r = refined(&scan);
+    let shifts = r
+        .mapping
+        .hex_shifts
+        .as_ref()
+        .expect("a hex with its own centre");
+    let slot = |i: HexIndex| i.row as usize * grid.columns as usize + i.col as usize;
+    let s = shifts[slot(odd)];
+    assert!((s[0] - 1.5).hypot(s[1] + 1.0) < 0.35, "{s:?}");
+    for i in grid.indices().filter(|i| *i != odd) {
+        assert_eq!(shifts[slot(i)], [0.0, 0.0], "{}", grid.name(i));
+    }
+    // Its disc is read there; the lattice stays for the others.
+    let [x, y] = grid.centre(odd);
+    let lattice = r.map([f64::from(x), f64::from(y)]);
+    let own = r.mapping.hex_centre(&grid, odd);
+    assert!((own[0] - lattice[0] - s[0]).abs() < 1e-9 && (own[1] - lattice[1] - s[1]).abs() < 1e-9);
+    let matrix = r.mapping.hex(&grid, odd);
+    let at = apply(&matrix, [f64::from(x), f64::from(y)]);
+    assert!((at[0] - own[0]).hypot(at[1] - own[1]) < 1e-9);
+}

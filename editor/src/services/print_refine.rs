@@ -213,6 +213,7 @@ mod tests {
                 rows: 2,
                 nodes: vec![[1.0, 2.0], [0.0, 0.0], [3.0, 0.0], [0.0, -1.0]],
             }),
+            hex_shifts: None,
         };
         let refine = PrintRefine {
             fitted: Some((Arc::downgrade(&scan), background.clone(), warped.clone())),
