@@ -464,10 +464,7 @@ fn push_leaves(error: &jsonschema::ValidationError<'_>, out: &mut Vec<SchemaViol
     if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind() {
         let at = error.instance_path().as_str();
         for key in unexpected {
-            out.push(SchemaViolation {
-                pointer: format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")),
-                message: format!("`{key}` is not a field or key allowed here"),
-            });
+            out.push(unexpected_key(at, key));
         }
         return;
     }
@@ -475,6 +472,14 @@ fn push_leaves(error: &jsonschema::ValidationError<'_>, out: &mut Vec<SchemaViol
         pointer: error.instance_path().as_str().to_owned(),
         message: describe(error.kind(), error.instance()),
     });
+}
+
+/// A key the schema does not allow, at its own value (`at`: the object's pointer).
+fn unexpected_key(at: &str, key: &str) -> SchemaViolation {
+    SchemaViolation {
+        pointer: format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")),
+        message: format!("`{key}` is not a field or key allowed here"),
+    }
 }
 
 fn short(value: &Value) -> String {
