@@ -15,8 +15,9 @@
 //! - the peak memory of a report bounded as a user gets it (at most 100 of a code per file,
 //!   the others counted in a summary) on small files that make very many diagnostics
 //!   (`bataille_schema::flood`: 500,000 and 2,000,000 unknown codes, 128 to an `allow` list,
-//!   6 and 25 MB; 200,000 units with three faults each, 25 MB), in every format: ≤ 8 × the
-//!   file.
+//!   6 and 25 MB; 200,000 units with three faults each, 25 MB) and on the shapes with the most
+//!   items for their size (the shortest units, two-character codes, a zone of bad or of
+//!   distinct hexes, a map of overlays, about 6 MB each), in every format: ≤ 8 × the file.
 //!
 //! `cargo bench -p bataille --bench linear` (a bench binary, not criterion: most runs are whole
 //! processes; `/usr/bin/time` gives their CPU time and peak memory). `-- --quick` runs only the
@@ -223,41 +224,82 @@ fn reports(dir: &Path, sizes: &[usize]) {
 }
 
 /// Peak memory of the bounded report, every format, one thread and every core, on the files
-/// of `bataille_schema::flood`.
+/// of `bataille_schema::flood`: the flood of unknown codes and of faulty units, and the shapes
+/// that hold the most items for their size (the shortest units, two-character codes, a zone
+/// of hexes that each break the pattern or of distinct hexes, a map of overlays). Each ratio is
+/// given whole and above the floor: what validating the small test map costs, the process's
+/// own (its code, its threads, the compiled schemas).
 fn bounds(dir: &Path) {
-    println!("bounded reports (peak = max RSS; one thread / every core):");
+    let floor = run_on(dir, &["validate", "--format", "json", "small.ron"], None);
+    let floor_mb = floor.peak_kb as f64 / 1e3;
+    println!(
+        "bounded reports (peak = max RSS, one thread / every core; ratio to the file, whole and above the floor of {floor_mb:.1} MB):"
+    );
+    let map = |n| ("map.ron", bataille_schema::flood::map_overlays(MAP, n));
+    let scenario = |text| ("case.ron", text);
     let files = [
         (
             "500,000 unknown codes",
-            bataille_schema::flood::allow_codes("small.ron", 500_000, 7),
+            scenario(bataille_schema::flood::allow_codes("small.ron", 500_000, 7)),
         ),
         (
             "2,000,000 unknown codes",
-            bataille_schema::flood::allow_codes("small.ron", 2_000_000, 7),
+            scenario(bataille_schema::flood::allow_codes(
+                "small.ron",
+                2_000_000,
+                7,
+            )),
         ),
         (
             "200,000 units, three faults",
-            bataille_schema::flood::faulty_units("small.ron", 200_000),
+            scenario(bataille_schema::flood::faulty_units("small.ron", 200_000)),
         ),
+        (
+            "158,000 shortest units",
+            scenario(bataille_schema::flood::short_units("small.ron", 158_000)),
+        ),
+        (
+            "9,000 units of 128 short codes",
+            scenario(bataille_schema::flood::short_codes("small.ron", 9_000)),
+        ),
+        (
+            "zone of 1,500,000 bad hexes",
+            scenario(bataille_schema::flood::zone_hexes(
+                "small.ron",
+                1_500_000,
+                true,
+            )),
+        ),
+        (
+            "zone of 666,000 hexes",
+            scenario(bataille_schema::flood::zone_hexes(
+                "small.ron",
+                666_000,
+                false,
+            )),
+        ),
+        ("map of 285,000 overlays", map(285_000)),
     ];
-    for (what, text) in files {
-        std::fs::write(dir.join("case.ron"), &text).expect("write the case");
+    for (what, (name, text)) in files {
+        std::fs::write(dir.join(name), &text).expect("write the case");
         let mb = text.len() as f64 / 1e6;
         drop(text);
         print!("{what:<34} {mb:>6.1} MB");
         for format in ["human", "json", "sarif", "github"] {
-            let args = ["validate", "--format", format, "case.ron"];
+            let args = ["validate", "--format", format, name];
             let one = run(dir, &args);
             let every = run_on(dir, &args, None);
             assert!(
                 one.code.is_some_and(|c| c < 2),
                 "{what}: the file is validated"
             );
+            let peak = every.peak_kb.max(one.peak_kb) as f64 / 1e3;
             print!(
-                "  {format} {:.0}/{:.0} MB ({:.1}×) {:.2} s",
+                "  {format} {:.0}/{:.0} MB ({:.1}×, {:.1}× above the floor) {:.2} s",
                 one.peak_kb as f64 / 1e3,
                 every.peak_kb as f64 / 1e3,
-                every.peak_kb.max(one.peak_kb) as f64 / 1e3 / mb,
+                peak / mb,
+                (peak - floor_mb) / mb,
                 one.cpu.as_secs_f64()
             );
         }

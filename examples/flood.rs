@@ -3,12 +3,17 @@
 //! `DIR/allow-codes.ron` (units allowing 500,000 unknown codes, 128 to a list: 5.9 MB, 500,000
 //! W0107; `--one-list` puts them in one list, which the loader refuses at its 129th entry);
 //! `--faulty-units 200000` writes `DIR/faulty-units.ron` (200,000 units with three faults
-//! each). Both name `DIR/small.ron`, written too.
+//! each). Both name `DIR/small.ron`, written too. The shapes with the most items for their
+//! size: `--short-units N` (`short-units.ron`), `--short-codes N` (N units of 128 two-character
+//! codes, `short-codes.ron`), `--zone-hexes N [--bad-hexes]` (`zone-hexes.ron`),
+//! `--map-overlays N` (the small map with N more overlays, `map-overlays.ron`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bataille_schema::flood::{allow_codes, faulty_units, one_allow_list};
+use bataille_schema::flood::{
+    allow_codes, faulty_units, map_overlays, one_allow_list, short_codes, short_units, zone_hexes,
+};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -26,6 +31,21 @@ struct Args {
     /// Units each with three faults (`faulty-units.ron`).
     #[arg(long)]
     faulty_units: Option<usize>,
+    /// The shortest units (`short-units.ron`).
+    #[arg(long)]
+    short_units: Option<usize>,
+    /// Units of 128 two-character codes (`short-codes.ron`).
+    #[arg(long)]
+    short_codes: Option<usize>,
+    /// One zone of this many hexes (`zone-hexes.ron`).
+    #[arg(long)]
+    zone_hexes: Option<usize>,
+    /// Those hexes each `"x"` (a pattern violation each).
+    #[arg(long)]
+    bad_hexes: bool,
+    /// The small map with this many more overlays (`map-overlays.ron`).
+    #[arg(long)]
+    map_overlays: Option<usize>,
     /// Output folder (created if missing).
     #[arg(long)]
     out: PathBuf,
@@ -46,6 +66,18 @@ fn main() -> ExitCode {
     }
     if let Some(n) = args.faulty_units {
         files.push(("faulty-units.ron", faulty_units("small.ron", n)));
+    }
+    if let Some(n) = args.short_units {
+        files.push(("short-units.ron", short_units("small.ron", n)));
+    }
+    if let Some(n) = args.short_codes {
+        files.push(("short-codes.ron", short_codes("small.ron", n)));
+    }
+    if let Some(n) = args.zone_hexes {
+        files.push(("zone-hexes.ron", zone_hexes("small.ron", n, args.bad_hexes)));
+    }
+    if let Some(n) = args.map_overlays {
+        files.push(("map-overlays.ron", map_overlays(MAP, n)));
     }
     for (name, text) in files {
         let path = args.out.join(name);

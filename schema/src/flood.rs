@@ -91,3 +91,70 @@ pub fn faulty_units(map_file: &str, units: usize) -> String {
     text.push_str(TAIL);
     text
 }
+
+/// `units` units as short as a unit is (`(id:"u7",name:"n",kind:"infantry")`): the most
+/// units a file of its size holds, so the most per-unit memory (a 6 MB file holds 158,000).
+pub fn short_units(map_file: &str, units: usize) -> String {
+    let mut text = head(map_file, "");
+    for i in 0..units {
+        let _ = writeln!(text, "(id:\"u{i}\",name:\"n\",kind:\"infantry\"),");
+    }
+    text.push_str(TAIL);
+    text
+}
+
+/// `units` units each allowing 128 unknown codes of two characters (`"A0","A1",…`, five bytes
+/// a code): the most codes a file of its size holds.
+pub fn short_codes(map_file: &str, units: usize) -> String {
+    let codes: Vec<String> = (0..crate::common::MAX_ALLOW_CODES as usize)
+        .map(|i| format!("\"{}{}\"", char::from(b'A' + (i / 8) as u8), i % 8))
+        .collect();
+    let codes = codes.join(",");
+    let mut text = head(map_file, "");
+    for i in 0..units {
+        let _ = writeln!(
+            text,
+            "(id:\"u{i}\",name:\"n\",kind:\"infantry\",allow:[{codes}]),"
+        );
+    }
+    text.push_str(TAIL);
+    text
+}
+
+/// One zone of `hexes` hexes: distinct six-digit names (`"100100",`), or, `bad`, `"x"` each (a
+/// pattern violation a hex, four bytes each: 1.5 million in a 6 MB file).
+pub fn zone_hexes(map_file: &str, hexes: usize, bad: bool) -> String {
+    let mut list = String::with_capacity(hexes * 9);
+    for i in 0..hexes {
+        if bad {
+            list.push_str("\"x\",");
+        } else {
+            let _ = write!(list, "\"{}{}\",", 100 + i / 900, 100 + i % 900);
+        }
+    }
+    let zone = format!(
+        "    zones: [(id: \"z\", name: \"Z\", owner: Army(\"french\"), hexes: [{list}])],\n"
+    );
+    let mut text = head(map_file, "");
+    text.push_str(&TAIL.replace("    victory", &format!("{zone}    victory")));
+    text
+}
+
+/// The small test map (`map`, its text) with `hexes` more overlays (`"100100":["bridge"],`),
+/// hexes the map does not have: one map entry, a key and a one-id list, per 21 bytes.
+pub fn map_overlays(map: &str, hexes: usize) -> String {
+    let mut entries = String::with_capacity(hexes * 21);
+    for i in 0..hexes {
+        let _ = write!(
+            entries,
+            "\"{}{}\":[\"bridge\"],",
+            100 + i / 900,
+            100 + i % 900
+        );
+    }
+    map.replacen(
+        "    overlays: {\n",
+        &format!("    overlays: {{\n{entries}\n"),
+        1,
+    )
+}
