@@ -153,6 +153,72 @@ fn a_refused_value_is_not_blamed_again_by_a_rule_at_its_place() {
     assert_eq!(at_line("E0503"), 0, "{diagnostics:?}");
 }
 
+/// Every `Hex("…")` placement of a scenario text at `name`.
+fn every_placement_at(text: &str, name: &str) -> (String, usize) {
+    let mut parts = text.split("placement: Hex(\"");
+    let mut out = parts.next().unwrap_or_default().to_owned();
+    let mut count = 0;
+    for part in parts {
+        let (_, rest) = part.split_once('"').expect("a closing quote");
+        out.push_str(&format!("placement: Hex(\"{name}\"{rest}"));
+        count += 1;
+    }
+    (out, count)
+}
+
+/// A value the schema refuses is not counted by a rule either, whatever the bound: 23
+/// placements at `Hex("nope-x")` with `--max-per-code 10` said "13 E0503 in this file: 0
+/// shown, 13 not shown" (the checks counted them beyond the bound before the drop at the
+/// E0105's place removed the 10 kept), and 12 half-hexes named `n1`… "2 E0605". The checks
+/// now leave alone a name the schema refuses (the same pattern): only the E0105s are told,
+/// and the totals and exit code are theirs.
+#[test]
+fn a_refused_value_is_not_counted_by_a_rule_beyond_the_bound() {
+    let club = Club::new();
+    let (scenario, placements) = every_placement_at(&club.read(SCENARIO), "nope-x");
+    assert!(placements > 10, "{placements} placements");
+    club.write(SCENARIO, scenario);
+    let first = (1..=12)
+        .map(|n| format!("\"{:02}20\"", 2 * n - 1))
+        .collect::<Vec<_>>();
+    let refused = (1..=12).map(|n| format!("\"n{n}\"")).collect::<Vec<_>>();
+    club.edit(MAP, &first.join(", "), &refused.join(", "));
+
+    let human = club.run(&["validate", "--max-per-code", "10", SCENARIO, MAP]);
+    assert_eq!(human.code, 1, "{}", human.all());
+    for code in ["E0503", "E0605"] {
+        assert!(!human.all().contains(code), "{code}:\n{}", human.all());
+    }
+    let total = placements + 12;
+    for line in [
+        format!(
+            "{placements} E0105 in this file: 10 shown, {} not shown",
+            placements - 10
+        ),
+        "12 E0105 in this file: 10 shown, 2 not shown".to_owned(),
+        format!("{total} errors, 0 warnings in 2 files"),
+    ] {
+        assert!(human.all().contains(&line), "{line}:\n{}", human.all());
+    }
+
+    let json = club.run(&[
+        "validate",
+        "--format",
+        "json",
+        "--max-per-code",
+        "0",
+        SCENARIO,
+        MAP,
+    ]);
+    assert_eq!(json.code, 1, "{}", json.all());
+    let diagnostics: Vec<serde_json::Value> = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(diagnostics.len(), total, "{diagnostics:?}");
+    assert!(
+        diagnostics.iter().all(|d| d["code"] == "E0105"),
+        "{diagnostics:?}"
+    );
+}
+
 /// A 100 × 100 px PNG of one colour.
 fn plain_png() -> Vec<u8> {
     let picture = image::RgbImage::from_pixel(100, 100, image::Rgb([200, 180, 140]));

@@ -86,9 +86,36 @@ macro_rules! string_newtype {
         );
 
         impl $name {
+            /// The most characters the JSON Schema accepts (its `maxLength`).
+            pub const MAX_CHARS: usize = $max;
+
             /// The text as written in the file.
             pub fn as_str(&self) -> &str {
                 &self.0
+            }
+
+            /// Whether the JSON Schema accepts this text: from 1 to [`Self::MAX_CHARS`]
+            /// characters, matching the pattern the schema is given (the same constant,
+            /// compiled once). A check that reads such a value leaves alone a text this
+            /// refuses: the schema's E0105 says it, at its place, before any bound is
+            /// applied (issue 19: 23 placements at `Hex("nope-x")` counted 13 E0503 that
+            /// were then dropped as following from the E0105s).
+            pub fn conforms(text: &str) -> bool {
+                // A pattern that did not compile refuses nothing: the checks then say all
+                // they see (the unit tests fail on it).
+                static PATTERN: std::sync::OnceLock<Option<regex::Regex>> =
+                    std::sync::OnceLock::new();
+                let chars = text.chars().take($max + 1).count();
+                (1..=$max).contains(&chars)
+                    && PATTERN
+                        .get_or_init(|| regex::Regex::new($pattern).ok())
+                        .as_ref()
+                        .is_none_or(|pattern| pattern.is_match(text))
+            }
+
+            /// Whether the JSON Schema refuses this value (see [`Self::conforms`]).
+            pub fn is_refused(&self) -> bool {
+                !Self::conforms(&self.0)
             }
         }
 
@@ -251,4 +278,83 @@ pub(crate) fn is_false(value: &bool) -> bool {
 
 pub(crate) fn is_zero_u8(value: &u8) -> bool {
     *value == 0
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+mod conform_tests {
+    use super::{Colour, HexName, HexsideRef, Id};
+
+    /// What the JSON Schema of a type says of a text.
+    fn schema_accepts<T: schemars::JsonSchema>(text: &str) -> bool {
+        let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+        jsonschema::validator_for(&schema)
+            .unwrap()
+            .is_valid(&serde_json::Value::from(text))
+    }
+
+    /// `conforms` says what the JSON Schema says, text for text: names, lengths, characters
+    /// near the pattern's edges.
+    #[test]
+    fn conforms_agrees_with_the_json_schema() {
+        let texts = [
+            "",
+            "1518",
+            "015018",
+            "15.18",
+            "15-18",
+            "15_18",
+            "nope-x",
+            "1",
+            "1518/SE",
+            "2213/SE",
+            "2213/XX",
+            "2213/",
+            "22.13/NW",
+            "aile-droite",
+            "navarre-1",
+            "Navarre",
+            "-a",
+            "a b",
+            "#cc0000",
+            "#CC00zz",
+            "#cc0000\"",
+            "1518\n",
+            "١٥١٨",
+        ];
+        let long_id = "a".repeat(64);
+        let too_long_id = "a".repeat(65);
+        for text in texts
+            .iter()
+            .copied()
+            .chain([long_id.as_str(), too_long_id.as_str()])
+        {
+            assert_eq!(
+                HexName::conforms(text),
+                schema_accepts::<HexName>(text),
+                "hex {text:?}"
+            );
+            assert_eq!(
+                HexsideRef::conforms(text),
+                schema_accepts::<HexsideRef>(text),
+                "hexside {text:?}"
+            );
+            assert_eq!(
+                Id::conforms(text),
+                schema_accepts::<Id>(text),
+                "id {text:?}"
+            );
+            assert_eq!(
+                Colour::conforms(text),
+                schema_accepts::<Colour>(text),
+                "colour {text:?}"
+            );
+        }
+        assert!(HexName::conforms("1518") && !HexName::conforms("nope-x"));
+        assert!(Id::from(too_long_id.as_str()).is_refused());
+    }
 }

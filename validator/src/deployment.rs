@@ -25,14 +25,37 @@ fn zone_army(ctx: &Ctx<'_>, owner: &Owner) -> Option<usize> {
     }
 }
 
-fn off_map_text(ctx: &Ctx<'_>, hex: &HexName) -> Option<String> {
+/// Why a hex name names no hex of the map, when it does not (`None` without a map).
+enum NoHex {
+    /// The JSON Schema refuses the name itself (`Hex("nope-x")`): its E0105 says so at this
+    /// place, and the check says nothing, so that nothing is counted for it either (issue 19:
+    /// dropped after the report's bound, 23 such placements still left "13 E0503 not shown").
+    Refused,
+    /// Off the grid, of another form than the map's, or an absent cell: why.
+    Off(String),
+}
+
+impl NoHex {
+    /// What the check says, if anything.
+    fn why(self) -> Option<String> {
+        match self {
+            NoHex::Refused => None,
+            NoHex::Off(why) => Some(why),
+        }
+    }
+}
+
+fn off_map_text(ctx: &Ctx<'_>, hex: &HexName) -> Option<NoHex> {
     let view = ctx.map.as_ref()?;
+    if hex.is_refused() {
+        return Some(NoHex::Refused);
+    }
     match view.grid.parse(hex.as_str()) {
-        Ok(index) if view.map.is_absent(index) => Some(format!(
+        Ok(index) if view.map.is_absent(index) => Some(NoHex::Off(format!(
             "{hex} is not a hex: the map's short lines (`short_lines`) have no hex there"
-        )),
+        ))),
         Ok(_) => None,
-        Err(error) => Some(error.to_string()),
+        Err(error) => Some(NoHex::Off(error.to_string())),
     }
 }
 
@@ -142,18 +165,20 @@ fn placed_on_the_map(
     let s = ctx.scenario;
     let noun = counter.role.noun();
     let id = counter.id.as_str();
-    if let Some(why) = off_map_text(ctx, hex) {
-        found.push(
-            Diagnostic::new(
-                Code::E0503,
-                SCENARIO,
-                counter.hex_pointer(),
-                format!("{noun} `{id}` is placed at {hex}: {why}"),
-            )
-            .help("place it on a hex of the map")
-            .hex(hex.as_str())
-            .subject(id),
-        );
+    if let Some(no) = off_map_text(ctx, hex) {
+        if let Some(why) = no.why() {
+            found.push(
+                Diagnostic::new(
+                    Code::E0503,
+                    SCENARIO,
+                    counter.hex_pointer(),
+                    format!("{noun} `{id}` is placed at {hex}: {why}"),
+                )
+                .help("place it on a hex of the map")
+                .hex(hex.as_str())
+                .subject(id),
+            );
+        }
         return false;
     }
     // Terrain its kind cannot enter (Terrain Table; Denain 7).
@@ -304,18 +329,20 @@ fn zones(ctx: &mut Ctx<'_>) {
     for (z, zone) in s.zones.iter().enumerate() {
         let army = zone_army(ctx, &zone.owner);
         for (k, hex) in zone.hexes.iter().enumerate() {
-            if let Some(why) = off_map_text(ctx, hex) {
-                found.push(
-                    Diagnostic::new(
-                        Code::E0505,
-                        SCENARIO,
-                        format!("/zones/{z}/hexes/{k}"),
-                        format!("zone `{}` includes {hex}: {why}", zone.id),
-                    )
-                    .help("remove the hex from the zone or correct its name")
-                    .hex(hex.as_str())
-                    .subject(zone.id.as_str()),
-                );
+            if let Some(no) = off_map_text(ctx, hex) {
+                if let Some(why) = no.why() {
+                    found.push(
+                        Diagnostic::new(
+                            Code::E0505,
+                            SCENARIO,
+                            format!("/zones/{z}/hexes/{k}"),
+                            format!("zone `{}` includes {hex}: {why}", zone.id),
+                        )
+                        .help("remove the hex from the zone or correct its name")
+                        .hex(hex.as_str())
+                        .subject(zone.id.as_str()),
+                    );
+                }
                 continue;
             }
             let (Some(index), Some(army)) = (ctx.lookup(hex), army) else {
@@ -373,7 +400,7 @@ fn victory_hexes(ctx: &mut Ctx<'_>) {
     let v = &ctx.scenario.victory;
     let mut found = ctx.out.beside();
     let mut check = |pointer: String, hex: &HexName, what: &str| {
-        if let Some(why) = off_map_text(ctx, hex) {
+        if let Some(why) = off_map_text(ctx, hex).and_then(NoHex::why) {
             found.push(
                 Diagnostic::new(
                     Code::E0509,

@@ -208,6 +208,8 @@ fn hexsides(map: &Map, out: &mut Sink<'_>) -> HashSet<(HexIndex, Side)> {
         for (k, side) in sides.iter().enumerate() {
             let pointer = format!("{base}/{k}");
             match grid.parse_hexside(side.as_str()) {
+                // The JSON Schema's E0105 says it, at this place (issue 19).
+                Err(_) if side.is_refused() => {}
                 Err(error) => out.push(
                     Diagnostic::new(
                         Code::E0606,
@@ -274,12 +276,13 @@ fn overlays(map: &Map, water: &HashSet<(HexIndex, Side)>, out: &mut Sink<'_>) {
         let index = match parse_hex(map, hex) {
             Ok(index) => Some(index),
             Err(error) => {
-                out.push(off_map(
+                off_map(
+                    out,
                     base.clone(),
                     hex,
                     &format!("overlays at {hex}"),
                     &error.to_string(),
-                ));
+                );
                 None
             }
         };
@@ -345,33 +348,36 @@ fn places_on_the_map(map: &Map, out: &mut Sink<'_>) {
     // Labels, checked hexes and control points lie on the map.
     for hex in map.labels.keys() {
         if let Err(error) = parse_hex(map, hex) {
-            out.push(off_map(
+            off_map(
+                out,
                 key_pointer("/labels", hex.as_str()),
                 hex,
                 &format!("label at {hex}"),
                 &error.to_string(),
-            ));
+            );
         }
     }
     for (k, hex) in map.checked.iter().enumerate() {
         if let Err(error) = parse_hex(map, hex) {
-            out.push(off_map(
+            off_map(
+                out,
                 format!("/checked/{k}"),
                 hex,
                 &format!("checked hex {hex}"),
                 &error.to_string(),
-            ));
+            );
         }
     }
     if let Some(background) = &map.background {
         for (k, point) in background.control_points.iter().enumerate() {
             if let Err(error) = grid.parse(point.hex.as_str()) {
-                out.push(off_map(
+                off_map(
+                    out,
                     format!("/background/control_points/{k}/hex"),
                     &point.hex,
                     &format!("control point at {}", point.hex),
                     &error.to_string(),
-                ));
+                );
             }
         }
     }
@@ -384,12 +390,13 @@ fn half_hexes(map: &Map, out: &mut Sink<'_>) {
     // Half-hexes: the frame cuts only hexes on the map's edge (a hex with a side off the map).
     for (k, hex) in map.half_hexes.iter().enumerate() {
         match parse_hex(map, hex) {
-            Err(error) => out.push(off_map(
+            Err(error) => off_map(
+                out,
                 format!("/half_hexes/{k}"),
                 hex,
                 &format!("half-hex {hex}"),
                 &error.to_string(),
-            )),
+            ),
             Ok(index) if grid.neighbours(index).count() == 6 => out.push(
                 Diagnostic::new(
                     Code::E0611,
@@ -496,8 +503,15 @@ fn path_break(pointer: &str, message: String) -> Diagnostic {
         .help("write the path as neighbouring hexes, one after the other (`\"0901 1002 1102\"`)")
 }
 
-fn off_map(pointer: String, hex: &HexName, what: &str, why: &str) -> Diagnostic {
-    Diagnostic::new(Code::E0605, MAP, pointer, format!("{what}: {why}"))
-        .help("name a hex of the map, or remove the entry")
-        .hex(hex.as_str())
+/// E0605 at a hex name of no hex of the map, unless the JSON Schema refuses the name itself:
+/// its E0105 says so at this place, and nothing is counted here for it (issue 19).
+fn off_map(out: &mut Sink<'_>, pointer: String, hex: &HexName, what: &str, why: &str) {
+    if hex.is_refused() {
+        return;
+    }
+    out.push(
+        Diagnostic::new(Code::E0605, MAP, pointer, format!("{what}: {why}"))
+            .help("name a hex of the map, or remove the entry")
+            .hex(hex.as_str()),
+    );
 }

@@ -47,21 +47,23 @@ pub(super) fn reinforcement(
         found.push(d);
     }
     for (k, hex) in entry.iter().enumerate() {
-        if let Some(why) = off_map_text(ctx, hex) {
-            found.push(
-                Diagnostic::new(
-                    Code::E0507,
-                    SCENARIO,
-                    format!("{}/placement/Reinforcement/entry/{k}", counter.pointer()),
-                    format!("{noun} `{id}` enters at {hex}: {why}"),
-                )
-                .help(format!(
-                    "name an entry hex on the map{}",
-                    ctx.cite(&ctx.numbers().reinforcements)
-                ))
-                .hex(hex.as_str())
-                .subject(id),
-            );
+        if let Some(no) = off_map_text(ctx, hex) {
+            if let Some(why) = no.why() {
+                found.push(
+                    Diagnostic::new(
+                        Code::E0507,
+                        SCENARIO,
+                        format!("{}/placement/Reinforcement/entry/{k}", counter.pointer()),
+                        format!("{noun} `{id}` enters at {hex}: {why}"),
+                    )
+                    .help(format!(
+                        "name an entry hex on the map{}",
+                        ctx.cite(&ctx.numbers().reinforcements)
+                    ))
+                    .hex(hex.as_str())
+                    .subject(id),
+                );
+            }
             continue;
         }
         // The entry hex is the first hex it enters: terrain its kind (or, for a
