@@ -185,6 +185,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 sides_probed: r.sides_probed,
                 rms_px: r.rms_px,
                 local_correction: r.mapping.warp.is_some(),
+                own_centres: r
+                    .mapping
+                    .hex_shifts
+                    .as_ref()
+                    .map_or(0, |s| s.iter().filter(|d| **d != [0.0, 0.0]).count()),
             });
             // Each click judged against the print.
             for click in c.clicks.iter().filter(|c| c.suspect) {

@@ -318,6 +318,8 @@ fn the_doubtful_lists_are_never_cut_silently_and_json_gives_all_of_them() {
         report["refinement"]["sides_with_a_line"].as_u64().unwrap() > 0,
         "{report}"
     );
+    // A print drawn on its lattice: no hex takes a centre of its own (reading noise).
+    assert_eq!(report["refinement"]["own_centres"], 0, "{report}");
     assert!(report["wrote"].as_str().unwrap().ends_with("out.ron"));
 }
 

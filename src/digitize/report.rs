@@ -36,6 +36,8 @@ pub(super) struct RefinementReport {
     pub(super) sides_probed: usize,
     pub(super) rms_px: f64,
     pub(super) local_correction: bool,
+    /// Hexes whose centre their own printed sides give (off the lattice), where read clearly.
+    pub(super) own_centres: usize,
 }
 
 #[derive(Debug, Default, serde::Serialize)]
@@ -108,7 +110,7 @@ pub(super) fn say_report(report: &Report, doubtful_below: f32) {
     }
     if let Some(r) = &report.refinement {
         say!(
-            "refined on the print: {} ({} of {} hexsides show the grid line, RMS {:.2} px{})",
+            "refined on the print: {} ({} of {} hexsides show the grid line, RMS {:.2} px{}{})",
             r.kind,
             r.sides_with_a_line,
             r.sides_probed,
@@ -117,6 +119,10 @@ pub(super) fn say_report(report: &Report, doubtful_below: f32) {
                 ", with a local correction"
             } else {
                 ""
+            },
+            match r.own_centres {
+                0 => String::new(),
+                n => format!("; {n} hexes centred on their own printed sides"),
             }
         );
     }

@@ -147,6 +147,16 @@ impl PrintRefine {
                         r.global_rms_px
                     ));
                 }
+                let own = r
+                    .mapping
+                    .hex_shifts
+                    .as_ref()
+                    .map_or(0, |s| s.iter().filter(|d| **d != [0.0, 0.0]).count());
+                if own > 0 {
+                    text.push_str(&format!(
+                        "; {own} hexes centred on their own printed sides (the terrain is read there)"
+                    ));
+                }
                 (text, true)
             }
             Err(e) => (format!("{e}"), false),
