@@ -300,6 +300,11 @@ impl<'a> Ctx<'a> {
         self.out.push(diagnostic);
     }
 
+    /// [`Sink::push_about`]: a diagnostic about a name, not told when the schema refuses it.
+    pub fn push_about(&mut self, diagnostic: Diagnostic, refused: bool) {
+        self.out.push_about(diagnostic, refused);
+    }
+
     pub fn kind(&self, id: &str) -> Option<&'a UnitKind> {
         self.scenario.rules.unit_kinds.get(id)
     }

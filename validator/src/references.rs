@@ -142,7 +142,7 @@ fn unit_kinds_named(ctx: &mut Ctx<'_>) {
                         format!("stacking composition `{}` names unit kind `{kind}`, which is not in rules.unit_kinds", composition.name),
                     )
                     .help(format!("name a unit kind of rules.unit_kinds ({})", known_kinds(ctx)));
-                    ctx.push(d);
+                    ctx.push_about(d, kind.is_refused());
                 }
             }
         }
@@ -164,7 +164,7 @@ fn unit_kinds_named(ctx: &mut Ctx<'_>) {
                     known_kinds(ctx)
                 ))
                 .subject(unit.id.as_str());
-                ctx.push(d);
+                ctx.push_about(d, unit.kind.is_refused());
             }
         }
     }
@@ -188,7 +188,7 @@ fn unit_kinds_named(ctx: &mut Ctx<'_>) {
                 known_kinds(ctx),
                 ctx.cite(&ctx.numbers().line_leaders)
             ));
-            ctx.push(d);
+            ctx.push_about(d, class.is_refused());
         }
     }
 }
@@ -216,7 +216,7 @@ fn armies_named(ctx: &mut Ctx<'_>) {
                     "name an army of the scenario ({})",
                     known_armies(ctx)
                 ));
-                ctx.push(d);
+                ctx.push_about(d, army.is_refused());
             }
         }
     }
@@ -235,7 +235,7 @@ fn armies_named(ctx: &mut Ctx<'_>) {
                 "name an army of the scenario ({})",
                 known_armies(ctx)
             ));
-            ctx.push(d);
+            ctx.push_about(d, restriction.army.is_refused());
         }
     }
 }
@@ -264,7 +264,7 @@ fn corps_named(ctx: &mut Ctx<'_>) {
                         known_corps(ctx)
                     ))
                     .subject(commander.id.as_str());
-                    ctx.push(d);
+                    ctx.push_about(d, corps.is_refused());
                 }
             }
         }
@@ -287,7 +287,7 @@ fn corps_named(ctx: &mut Ctx<'_>) {
                     known_corps(ctx)
                 ))
                 .subject(unit.id.as_str());
-                ctx.push(d);
+                ctx.push_about(d, corps.is_refused());
             }
         }
     }
@@ -320,7 +320,7 @@ fn corps_named(ctx: &mut Ctx<'_>) {
                 .help(format!("name a corps of army `{}`", restriction.army)),
                 Some(_) => continue,
             };
-            ctx.push(d);
+            ctx.push_about(d, corps.is_refused());
         }
     }
 }
@@ -332,7 +332,7 @@ fn zones_named(ctx: &mut Ctx<'_>) {
         if let Placement::Free { zone, .. } = counter.placement
             && !ctx.zones.contains_key(zone.as_str())
         {
-            ctx.out.push(
+            ctx.out.push_about(
                 Diagnostic::new(
                     Code::E0203,
                     SCENARIO,
@@ -345,6 +345,7 @@ fn zones_named(ctx: &mut Ctx<'_>) {
                 )
                 .help(format!("name a zone of the scenario's zones ({})", known()))
                 .subject(counter.id.as_str()),
+                zone.is_refused(),
             );
         }
     }
@@ -398,7 +399,10 @@ fn owner(ctx: &mut Ctx<'_>, zone: &Zone, pointer: String, owner: &Owner, verb: &
         )),
         _ => return,
     };
-    ctx.push(d.subject(zone.id.as_str()));
+    let refused = match owner {
+        Owner::Army(id) | Owner::Corps(id) => id.is_refused(),
+    };
+    ctx.push_about(d.subject(zone.id.as_str()), refused);
 }
 
 /// The ids of one role of counter (units; or commanders and line leaders), hashed when a
@@ -456,7 +460,7 @@ fn conversions(ctx: &mut Ctx<'_>) {
                         "name a unit kind of rules.unit_kinds ({}), or take it off the list",
                         known_kinds(ctx)
                     );
-                    ctx.push(
+                    ctx.push_about(
                         Diagnostic::new(
                             Code::E0204,
                             SCENARIO,
@@ -464,12 +468,13 @@ fn conversions(ctx: &mut Ctx<'_>) {
                             format!("{rule_name} names unit kind `{kind}`, which is not in rules.unit_kinds"),
                         )
                         .help(help),
+                        kind.is_refused(),
                     );
                 }
             }
             for (i, id) in rule.units.iter().enumerate() {
                 if !units.contains(id.as_str()) {
-                    ctx.push(
+                    ctx.push_about(
                         Diagnostic::new(
                             Code::E0207,
                             SCENARIO,
@@ -478,12 +483,13 @@ fn conversions(ctx: &mut Ctx<'_>) {
                         )
                         .subject(id.to_string())
                         .help("name a unit of one of the armies, or take it off the list"),
+                        id.is_refused(),
                     );
                 }
             }
             for (i, id) in rule.corps.iter().enumerate() {
                 if !ctx.corps.contains_key(id.as_str()) {
-                    ctx.push(
+                    ctx.push_about(
                         Diagnostic::new(
                             Code::E0202,
                             SCENARIO,
@@ -491,12 +497,13 @@ fn conversions(ctx: &mut Ctx<'_>) {
                             format!("{rule_name} names corps `{id}`, which does not exist"),
                         )
                         .help("name a corps of one of the armies, or take it off the list"),
+                        id.is_refused(),
                     );
                 }
             }
             for (i, id) in rule.armies.iter().enumerate() {
                 if !ctx.armies.contains_key(id.as_str()) {
-                    ctx.push(
+                    ctx.push_about(
                         Diagnostic::new(
                             Code::E0206,
                             SCENARIO,
@@ -504,6 +511,7 @@ fn conversions(ctx: &mut Ctx<'_>) {
                             format!("{rule_name} names army `{id}`, which does not exist"),
                         )
                         .help("name an army of the scenario, or take it off the list"),
+                        id.is_refused(),
                     );
                 }
             }

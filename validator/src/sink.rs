@@ -178,6 +178,23 @@ impl<'a> Sink<'a> {
         self.keep_or_count(d, refuses);
     }
 
+    /// Takes a diagnostic about a name the JSON Schema may refuse (`refused`: an id of
+    /// capitals, `Kind Of Foot`): when it does, its E0105 says so at the place, and this one is
+    /// neither kept nor counted (issue 19: 39 kinds of capitals said "39 E0204 in this file:
+    /// 0 shown, 39 not shown", the E0204s dropped at the E0105s' places after the bound). It
+    /// still stands as the cause of what follows from an unknown name ([`Code::follows_from`]).
+    pub fn push_about(&mut self, mut d: Diagnostic, refused: bool) {
+        if !refused {
+            return self.push(d);
+        }
+        cut_shared(&mut d.subject);
+        if is_cause(d.code)
+            && let Some(subject) = &d.subject
+        {
+            self.causes.insert((Arc::clone(subject), d.code));
+        }
+    }
+
     /// Keeps a diagnostic not dropped when the bound allows (a refusing E0105 always), else
     /// counts it, remembering a follow-on's subject to uncount it when its cause turns up.
     fn keep_or_count(&mut self, d: Diagnostic, refuses: bool) {

@@ -36,7 +36,7 @@ pub(super) fn victory(ctx: &mut Ctx<'_>) {
     }
     for (i, hold) in v.holds.iter().enumerate() {
         if !ctx.armies.contains_key(hold.army.as_str()) {
-            ctx.push(
+            ctx.push_about(
                 Diagnostic::new(
                     Code::E0206,
                     SCENARIO,
@@ -47,12 +47,13 @@ pub(super) fn victory(ctx: &mut Ctx<'_>) {
                     ),
                 )
                 .help(format!("name an army of the scenario ({})", known_armies())),
+                hold.army.is_refused(),
             );
         }
     }
     for (i, loss) in v.leader_losses.iter().enumerate() {
         if !leaders.contains(loss.leader.as_str()) {
-            ctx.push(
+            ctx.push_about(
                 Diagnostic::new(
                     Code::E0205,
                     SCENARIO,
@@ -63,10 +64,11 @@ pub(super) fn victory(ctx: &mut Ctx<'_>) {
                     "name a commander in chief or line leader of the scenario{}",
                     ctx.cite(&ctx.numbers().leader_deaths)
                 )),
+                loss.leader.is_refused(),
             );
         }
         if !ctx.armies.contains_key(loss.winner.as_str()) {
-            ctx.push(
+            ctx.push_about(
                 Diagnostic::new(
                     Code::E0206,
                     SCENARIO,
@@ -74,6 +76,7 @@ pub(super) fn victory(ctx: &mut Ctx<'_>) {
                     format!("winner `{}` is not an army of the scenario", loss.winner),
                 )
                 .help(format!("name an army of the scenario ({})", known_armies())),
+                loss.winner.is_refused(),
             );
         }
     }
@@ -90,7 +93,7 @@ pub(crate) fn sides_and_layout(ctx: &mut Ctx<'_>) {
         for (k, army) in side.armies.iter().enumerate() {
             let pointer = format!("/sides/{i}/armies/{k}");
             if !ctx.armies.contains_key(army.as_str()) {
-                found.push(
+                found.push_about(
                     Diagnostic::new(
                         Code::E0206,
                         SCENARIO,
@@ -101,6 +104,7 @@ pub(crate) fn sides_and_layout(ctx: &mut Ctx<'_>) {
                         ),
                     )
                     .help(format!("name an army of the scenario ({})", known_armies())),
+                    army.is_refused(),
                 );
             } else if let Some(other) = side_of.insert(army.as_str(), side.id.as_str())
                 && other != side.id.as_str()
@@ -139,7 +143,7 @@ pub(crate) fn sides_and_layout(ctx: &mut Ctx<'_>) {
                 VictoryCondition::LossThreshold { .. } => "LossThreshold",
                 VictoryCondition::PointsPerEnemyStrength { .. } => "PointsPerEnemyStrength",
             };
-            found.push(
+            found.push_about(
                 Diagnostic::new(
                     Code::E0206,
                     SCENARIO,
@@ -152,6 +156,7 @@ pub(crate) fn sides_and_layout(ctx: &mut Ctx<'_>) {
                     "name a side or an army of the scenario ({})",
                     known_sides()
                 )),
+                side.is_refused(),
             );
         }
     }
@@ -160,7 +165,7 @@ pub(crate) fn sides_and_layout(ctx: &mut Ctx<'_>) {
         if let Some(army) = &marker.army
             && !ctx.armies.contains_key(army.as_str())
         {
-            found.push(
+            found.push_about(
                 Diagnostic::new(
                     Code::E0206,
                     SCENARIO,
@@ -168,12 +173,13 @@ pub(crate) fn sides_and_layout(ctx: &mut Ctx<'_>) {
                     format!("a marker names army `{army}`, which does not exist"),
                 )
                 .help(format!("name an army of the scenario ({})", known_armies())),
+                army.is_refused(),
             );
         }
     }
     for kind in layout.back_by_kind.keys() {
         if ctx.kind(kind.as_str()).is_none() {
-            found.push(
+            found.push_about(
                 Diagnostic::new(
                     Code::E0204,
                     SCENARIO,
@@ -181,6 +187,7 @@ pub(crate) fn sides_and_layout(ctx: &mut Ctx<'_>) {
                     format!("the counters' `back_by_kind` names unit kind `{kind}`, which does not exist"),
                 )
                 .help("name a kind of `rules.unit_kinds`"),
+                kind.is_refused(),
             );
         }
     }
