@@ -12,7 +12,7 @@ use bataille_schema::{FORMAT_VERSION, Grid, HexIndex, HexsideRef, Id, Map, Side}
 use bataille_digitize::GridMapping;
 use bataille_digitize::calibrate::{calibrate, check};
 use bataille_digitize::classify::{
-    ClassifyOptions, HexsideSamples, mask_line_inks, suggest_hexsides_with_inks, suggest_terrain,
+    ClassifyOptions, HexsideSamples, suggest_hexsides_and_terrain, suggest_terrain,
 };
 use bataille_digitize::files::{read_calibration, read_samples};
 use bataille_digitize::refine::{RefineOptions, calibrate_on_print};
@@ -269,17 +269,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .map(&parse_side)
             .collect::<anyhow::Result<Vec<_>>>()?;
         let hexside_samples = hexside_samples.with_legend(&samples.hexside_types, &samples.terrain);
-        let (suggestions, inks) = suggest_hexsides_with_inks(
+        // The hexes crowded by the printed lines are judged again from what is left once the
+        // lines' inks are masked (as the editor does).
+        let (suggestions, rejudged) = suggest_hexsides_and_terrain(
             &scan,
             &grid,
             &mapping,
             &terrain,
             &hexside_samples,
             &options,
+            &no_progress,
         )?;
-        // The hexes crowded by the printed lines, judged again from what is left once the
-        // lines' inks are masked.
-        terrain = mask_line_inks(&scan, &grid, &mapping, &terrain, &inks, &options);
+        terrain = rejudged;
         // Hexsides with a hex off the print are not suggested.
         let suggestions: Vec<_> = suggestions
             .into_iter()

@@ -450,3 +450,21 @@ pub fn suggest_hexsides_with_inks(
 ) -> Result<(Vec<HexsideSuggestion>, Vec<Lab>), ClassifyError> {
     suggest_and_trace(scan, grid, mapping, terrain, samples, options, &no_progress)
 }
+
+/// Hexside features ([`suggest_hexsides_with_progress`]) and the terrain in doubt judged
+/// again with the lines' inks masked ([`mask_line_inks`]): the one pass the command and the
+/// editor both run, so a scan's doubtful hexes get the same terrain in either.
+pub fn suggest_hexsides_and_terrain(
+    scan: &Scan,
+    grid: &Grid,
+    mapping: &GridMapping,
+    terrain: &TerrainSuggestions,
+    samples: &HexsideSamples,
+    options: &ClassifyOptions,
+    progress: Progress,
+) -> Result<(Vec<HexsideSuggestion>, TerrainSuggestions), ClassifyError> {
+    let (suggestions, inks) =
+        suggest_and_trace(scan, grid, mapping, terrain, samples, options, progress)?;
+    let terrain = mask_line_inks(scan, grid, mapping, terrain, &inks, options);
+    Ok((suggestions, terrain))
+}

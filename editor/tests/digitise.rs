@@ -355,7 +355,14 @@ fn checked_marks_toggle_count_and_survive_save() {
 /// The scan under a blank 12 × 9 map, two stream and two plain hexsides marked as samples,
 /// and the hexsides classified: the harness, and the map's grid.
 fn hexsides_classified() -> (tempfile::TempDir, H, bataille_schema::Grid) {
-    let (dir, map_path, _, truth_matrix) = setup(None);
+    hexsides_classified_on(write_scan)
+}
+
+/// [`hexsides_classified`] on the scan `write` makes.
+fn hexsides_classified_on(
+    write: impl FnOnce(&std::path::Path) -> (std::path::PathBuf, [f64; 9]),
+) -> (tempfile::TempDir, H, bataille_schema::Grid) {
+    let (dir, map_path, _, truth_matrix) = setup_with(None, write);
     let background = Background {
         image: "../scans/scan.png".into(),
         fit: FitKind::Similarity,
@@ -649,5 +656,108 @@ fn accepting_a_plain_hexside_in_the_review_removes_the_feature_in_one_step() {
     assert!(
         h.state().doc.has_hexside(&stream, &side),
         "undo brings it back"
+    );
+}
+
+/// Finding hexside features judges the terrain suggestions in doubt again with the lines'
+/// inks masked, as `bataille digitize` does: the editor's terrain after the hexside pass is
+/// the library's `suggest_hexsides_and_terrain` on the same scan, grid and samples (the editor
+/// kept the terrain from before the lines were known, so the two could differ).
+#[test]
+fn finding_hexsides_judges_the_terrain_again_as_the_command_does() {
+    // A clear hex half covered by magenta letters, a colour no terrain has (a title over
+    // the map): in doubt until the letters are masked.
+    let lettered = HexIndex::new(1, 1);
+    let (_dir, mut h, grid) = hexsides_classified_on(|dir| {
+        let (path, matrix) = write_scan(dir);
+        let mapping = bataille_digitize::GridMapping::from(matrix);
+        let grid = truth_map().grid;
+        let [cx, cy] = mapping.hex_centre(&grid, lettered);
+        let radius = 0.7 * mapping.scale([cx, cy]);
+        let mut image = image::open(&path).expect("scan").into_rgba8();
+        for (x, y, pixel) in image.enumerate_pixels_mut() {
+            let (dx, dy) = (f64::from(x) - cx, f64::from(y) - cy);
+            if dx * dx + dy * dy < radius * radius && (y / 3) % 2 == 0 {
+                *pixel = image::Rgba([230, 0, 200, 255]);
+            }
+        }
+        image.save(&path).expect("png");
+        (path, matrix)
+    });
+    // Terrain samples (three hexes of each code) and the hexes classified; then the hexsides
+    // found again, now from those terrain suggestions.
+    let truth = truth_map();
+    {
+        let suggest = &mut h.state_mut().services.digitise.suggest;
+        for code in ['c', 'f', 'm', 'w'] {
+            let of_code: Vec<HexIndex> = grid
+                .indices()
+                .filter(|hex| code_at(&truth, *hex) == code)
+                .collect();
+            for k in [0, of_code.len() / 2, of_code.len() - 1] {
+                suggest.samples.insert(of_code[k], code);
+            }
+        }
+    }
+    // The menu (the panel's heading has the same name).
+    h.get_all_by_label("Digitise").next().expect("menu").click();
+    h.run();
+    h.get_by_label("Suggest terrain…").click();
+    h.run();
+    run_suggestion(&mut h, "Classify hexes");
+    let before = h
+        .state()
+        .services
+        .digitise
+        .suggest
+        .terrain
+        .clone()
+        .expect("terrain");
+    // The menu (the panel's heading has the same name).
+    h.get_all_by_label("Digitise").next().expect("menu").click();
+    h.run();
+    h.get_by_label("Suggest hexsides…").click();
+    h.run();
+    run_suggestion(&mut h, "Find hexside features");
+
+    let state = h.state();
+    let suggest = &state.services.digitise.suggest;
+    let mut samples = bataille_digitize::HexsideSamples::default();
+    for (hexside, feature) in &suggest.side_samples {
+        match feature {
+            Some(id) => samples
+                .features
+                .entry(id.clone())
+                .or_default()
+                .push(*hexside),
+            None => samples.plain.push(*hexside),
+        }
+    }
+    let scan = &state.services.digitise.scan.as_ref().expect("scan").scan;
+    let matrix = state
+        .doc
+        .map
+        .background
+        .as_ref()
+        .expect("background")
+        .grid_to_image;
+    let (_, want) = bataille_digitize::suggest_hexsides_and_terrain(
+        scan,
+        &grid,
+        &matrix.into(),
+        &before,
+        &samples,
+        &bataille_digitize::ClassifyOptions::default(),
+        &bataille_digitize::scan::no_progress,
+    )
+    .expect("the library's pass");
+    assert_ne!(
+        want, before,
+        "on this scan the lines' inks change some hex in doubt (else this test proves nothing)"
+    );
+    assert_eq!(
+        suggest.terrain.as_ref(),
+        Some(&want),
+        "the editor's terrain is the command's"
     );
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use bataille_digitize::GridMapping;
 use bataille_digitize::classify::{
     ClassifyError, ClassifyOptions, HexsideSamples, HexsideSuggestion, TerrainSuggestions,
-    suggest_hexsides_with_progress, suggest_terrain_with_progress,
+    suggest_hexsides_and_terrain, suggest_terrain_with_progress,
 };
 use bataille_digitize::scan::Scan;
 use bataille_schema::map::Grid;
@@ -37,7 +37,10 @@ pub enum Overlay {
 }
 
 type TerrainJob = Job<Result<TerrainSuggestions, ClassifyError>>;
-type HexsideJob = Job<Result<Vec<HexsideSuggestion>, ClassifyError>>;
+/// A hexside job's result: the hexsides, and the terrain suggestions it started from judged
+/// again with the lines' inks masked (`None` when there were none: its hexes' colours were
+/// read only for the hexsides).
+type HexsideJob = Job<Result<(Vec<HexsideSuggestion>, Option<TerrainSuggestions>), ClassifyError>>;
 
 /// What classifying without samples advises (shown until samples are marked).
 const NEED_SAMPLES: &str = "Mark a few sample hexes of each terrain first (Mark samples).";
@@ -55,6 +58,10 @@ pub struct Suggest {
     pub hexside_job: Option<HexsideJob>,
     pub terrain: Option<TerrainSuggestions>,
     pub hexsides: Option<Vec<HexsideSuggestion>>,
+    /// How many terrain results have been taken, and how many had been when the hexside job
+    /// started: its re-judged terrain replaces only the terrain it started from.
+    terrain_runs: u64,
+    hexside_from_run: u64,
     /// The grid the suggestions were made on (they are dropped when it changes).
     grid: Option<Grid>,
     /// Suggestions at or above this confidence are accepted by "Accept above"; those below
@@ -83,6 +90,8 @@ impl Default for Suggest {
             hexside_job: None,
             terrain: None,
             hexsides: None,
+            terrain_runs: 0,
+            hexside_from_run: 0,
             grid: None,
             threshold: 0.3,
             overlay: Overlay::Tint,
@@ -251,8 +260,10 @@ impl Suggest {
         let terrain = self.terrain.clone();
         let terrain_samples = self.terrain_samples();
         let grid = grid.clone();
+        self.hexside_from_run = self.terrain_runs;
         self.hexside_job = Some(Job::spawn("Finding hexsides", ctx, move |progress| {
             let options = ClassifyOptions::default();
+            let suggested = terrain.is_some();
             let terrain = match terrain {
                 Some(t) => t,
                 None => {
@@ -272,7 +283,9 @@ impl Suggest {
                     )?
                 }
             };
-            suggest_hexsides_with_progress(
+            // The same pass as the command's: the terrain in doubt is judged again with the
+            // lines' inks masked.
+            let (hexsides, rejudged) = suggest_hexsides_and_terrain(
                 &scan,
                 &grid,
                 &mapping,
@@ -280,7 +293,8 @@ impl Suggest {
                 &samples,
                 &options,
                 &|p| progress(0.5 + 0.5 * p),
-            )
+            )?;
+            Ok((hexsides, suggested.then_some(rejudged)))
         }));
     }
 
@@ -291,10 +305,17 @@ impl Suggest {
         let done = terrain.is_some() || hexsides.is_some();
         if let Some(Some(t)) = terrain {
             self.terrain = Some(t);
+            self.terrain_runs += 1;
             self.skipped.clear();
             self.review = None;
         }
-        if let Some(Some(s)) = hexsides {
+        if let Some(Some((s, rejudged))) = hexsides {
+            if let Some(t) = rejudged
+                && self.terrain_job.is_none()
+                && self.hexside_from_run == self.terrain_runs
+            {
+                self.terrain = Some(t);
+            }
             self.hexsides = Some(s);
             self.side_skipped.clear();
             self.side_review = None;
