@@ -16,7 +16,7 @@ use std::path::Path;
 use bataille_digitize::calibrate::fit;
 use bataille_digitize::classify::{
     ClassifyOptions, DOUBTFUL_BELOW, FeatureKind, HexsideSamples, interior_hexsides,
-    mask_line_inks, suggest_hexsides_with_inks, suggest_terrain,
+    suggest_hexsides_and_terrain, suggest_terrain,
 };
 use bataille_digitize::refine::{RefineOptions, refine};
 use bataille_digitize::scan::{ScanLimits, load_scan, no_progress};
@@ -177,9 +177,17 @@ fn score(
     );
     let options = ClassifyOptions::default();
     let terrain = suggest_terrain(scan, grid, matrix, &terrain_samples, &options)?;
-    let (hexsides, inks) =
-        suggest_hexsides_with_inks(scan, grid, matrix, &terrain, &samples, &options)?;
-    let terrain = mask_line_inks(scan, grid, matrix, &terrain, &inks, &options);
+    // The pass `bataille digitize` and the editor run: hexsides, then the terrain in doubt
+    // judged again with the lines' inks masked.
+    let (hexsides, terrain) = suggest_hexsides_and_terrain(
+        scan,
+        grid,
+        matrix,
+        &terrain,
+        &samples,
+        &options,
+        &no_progress,
+    )?;
     let mut t = Tally::default();
     for (hex, code) in &truth.hexes {
         if code == "off" {
