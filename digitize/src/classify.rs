@@ -336,6 +336,21 @@ pub fn mask_line_inks(
     inks: &[Lab],
     options: &ClassifyOptions,
 ) -> TerrainSuggestions {
+    mask_line_inks_with_progress(scan, grid, mapping, terrain, inks, options, &no_progress)
+        .unwrap_or_else(|_| terrain.clone())
+}
+
+/// [`mask_line_inks`] reporting the share of hexes done; the callback returns `false` to
+/// cancel ([`ClassifyError::Cancelled`]).
+pub fn mask_line_inks_with_progress(
+    scan: &Scan,
+    grid: &Grid,
+    mapping: &GridMapping,
+    terrain: &TerrainSuggestions,
+    inks: &[Lab],
+    options: &ClassifyOptions,
+    progress: Progress,
+) -> Result<TerrainSuggestions, ClassifyError> {
     let pixels_of = |index: HexIndex| disc_pixels(scan, grid, mapping, index, options);
     let mut samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::new();
     for s in terrain.hexes.iter().filter(|s| s.marked) {
@@ -346,7 +361,11 @@ pub fn mask_line_inks(
     let colour_of = |index: HexIndex| terrain.get(grid, index).and_then(|s| s.colour);
     let (classes, _) = sample_classes(grid, &samples, &colour_of, &pixels_of);
     if classes.is_empty() {
-        return terrain.clone();
+        return if progress(1.0) {
+            Ok(terrain.clone())
+        } else {
+            Err(ClassifyError::Cancelled)
+        };
     }
     let inks: Vec<Lab> = inks
         .iter()
@@ -366,46 +385,43 @@ pub fn mask_line_inks(
             .position(|(c, _)| Some(c) == code.as_ref())
             .is_some_and(|k| !twins[k].is_empty())
     };
-    let hexes = terrain
-        .hexes
-        .par_iter()
-        .map(|s| {
-            if s.marked || s.confidence >= DOUBTFUL_BELOW || has_twins(&s.code) {
-                return s.clone();
-            }
-            let Some(mut pixels) = pixels_of(s.index) else {
-                return s.clone();
-            };
-            let all = pixels.len();
-            pixels.retain(|p| inks.iter().all(|k| delta_e(*p, *k) > INK_RADIUS));
+    let hexes = map_with_progress(&terrain.hexes, progress, |s| {
+        if s.marked || s.confidence >= DOUBTFUL_BELOW || has_twins(&s.code) {
+            return s.clone();
+        }
+        let Some(mut pixels) = pixels_of(s.index) else {
+            return s.clone();
+        };
+        let all = pixels.len();
+        pixels.retain(|p| inks.iter().all(|k| delta_e(*p, *k) > INK_RADIUS));
+        if (pixels.len() as f32) < LEFT_AT_LEAST * all as f32 {
+            return s.clone();
+        }
+        let Some((mut lab, mut support)) = dominant(&mut pixels) else {
+            return s.clone();
+        };
+        // A colour far from every sample's is no terrain's: ink over the hex (a title's
+        // giant letters), masked too when enough is left.
+        let strange = |c: Lab| {
+            classes
+                .iter()
+                .flat_map(|(_, l)| l)
+                .all(|k| delta_e(c, *k) > 2.0 * INK_RADIUS)
+        };
+        if strange(lab) {
+            pixels.retain(|p| delta_e(*p, lab) > INK_RADIUS);
             if (pixels.len() as f32) < LEFT_AT_LEAST * all as f32 {
                 return s.clone();
             }
-            let Some((mut lab, mut support)) = dominant(&mut pixels) else {
+            let Some(rest) = dominant(&mut pixels) else {
                 return s.clone();
             };
-            // A colour far from every sample's is no terrain's: ink over the hex (a title's
-            // giant letters), masked too when enough is left.
-            let strange = |c: Lab| {
-                classes
-                    .iter()
-                    .flat_map(|(_, l)| l)
-                    .all(|k| delta_e(c, *k) > 2.0 * INK_RADIUS)
-            };
-            if strange(lab) {
-                pixels.retain(|p| delta_e(*p, lab) > INK_RADIUS);
-                if (pixels.len() as f32) < LEFT_AT_LEAST * all as f32 {
-                    return s.clone();
-                }
-                let Some(rest) = dominant(&mut pixels) else {
-                    return s.clone();
-                };
-                (lab, support) = rest;
-            }
-            judge(s.index, Some((lab, support)), &classes)
-        })
-        .collect();
-    TerrainSuggestions { hexes }
+            (lab, support) = rest;
+        }
+        judge(s.index, Some((lab, support)), &classes)
+    })
+    .ok_or(ClassifyError::Cancelled)?;
+    Ok(TerrainSuggestions { hexes })
 }
 
 /// Suggests a feature (or none) for every interior hexside, from marked samples (two or three
@@ -451,9 +467,14 @@ pub fn suggest_hexsides_with_inks(
     suggest_and_trace(scan, grid, mapping, terrain, samples, options, &no_progress)
 }
 
+/// The share of [`suggest_hexsides_and_terrain`]'s progress bar its hexsides take; the hexes
+/// in doubt judged again (a few, re-read) the rest.
+const HEXSIDES_SHARE: f32 = 0.95;
+
 /// Hexside features ([`suggest_hexsides_with_progress`]) and the terrain in doubt judged
 /// again with the lines' inks masked ([`mask_line_inks`]): the one pass the command and the
-/// editor both run, so a scan's doubtful hexes get the same terrain in either.
+/// editor both run, so a scan's doubtful hexes get the same terrain in either. Both steps
+/// report progress and can be cancelled: 1.0 is reported once all is done.
 pub fn suggest_hexsides_and_terrain(
     scan: &Scan,
     grid: &Grid,
@@ -464,7 +485,12 @@ pub fn suggest_hexsides_and_terrain(
     progress: Progress,
 ) -> Result<(Vec<HexsideSuggestion>, TerrainSuggestions), ClassifyError> {
     let (suggestions, inks) =
-        suggest_and_trace(scan, grid, mapping, terrain, samples, options, progress)?;
-    let terrain = mask_line_inks(scan, grid, mapping, terrain, &inks, options);
+        suggest_and_trace(scan, grid, mapping, terrain, samples, options, &|f| {
+            progress(HEXSIDES_SHARE * f)
+        })?;
+    let terrain =
+        mask_line_inks_with_progress(scan, grid, mapping, terrain, &inks, options, &|f| {
+            progress(HEXSIDES_SHARE + (1.0 - HEXSIDES_SHARE) * f)
+        })?;
     Ok((suggestions, terrain))
 }

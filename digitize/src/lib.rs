@@ -30,9 +30,9 @@ pub mod trace;
 pub use calibrate::{CalibrationError, Fit, calibrate, calibrate_without, fit};
 pub use classify::{
     ClassifyError, ClassifyOptions, HexSuggestion, HexsideSamples, HexsideSuggestion,
-    TerrainSuggestions, mask_line_inks, suggest_hexsides, suggest_hexsides_and_terrain,
-    suggest_hexsides_with_inks, suggest_hexsides_with_progress, suggest_terrain,
-    suggest_terrain_with_progress,
+    TerrainSuggestions, mask_line_inks, mask_line_inks_with_progress, suggest_hexsides,
+    suggest_hexsides_and_terrain, suggest_hexsides_with_inks, suggest_hexsides_with_progress,
+    suggest_terrain, suggest_terrain_with_progress,
 };
 pub use mapping::GridMapping;
 pub use scan::{
