@@ -43,12 +43,21 @@ pub enum PlanError {
     BadGroundScale(f64),
     #[error("the table would be {0:.0} mm across; at most {MAX_TABLE_MM} mm is drawn")]
     TooLarge(f64),
+    #[error(
+        "a table of {0:.1} × {1:.1} mm: each side must be from {MIN_TABLE_MM} mm to {MAX_TABLE_MM} mm"
+    )]
+    BadTable(f64, f64),
     #[error("cannot write the PDF: {0}")]
     Pdf(String),
 }
 
 /// The largest side of a plan, in millimetres (20 m).
 pub const MAX_TABLE_MM: f64 = 20_000.0;
+
+/// The smallest side of a table, in millimetres (10 cm): the plan's margins, scale bar and
+/// entry labels need that much (a plan sized to the armies is never smaller), and a side of
+/// 0.001 mm made the labels' placement panic.
+pub const MIN_TABLE_MM: f64 = 100.0;
 
 /// A table size and the unit it was given in.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,10 +94,10 @@ impl std::str::FromStr for TableSize {
                 .trim()
                 .parse()
                 .map_err(|_| format!("`{v}` is not a number"))?;
-            if n.is_finite() && n > 0.0 && n * unit <= MAX_TABLE_MM {
+            if n.is_finite() && (MIN_TABLE_MM..=MAX_TABLE_MM).contains(&(n * unit)) {
                 Ok(n * unit)
             } else {
-                Err(format!("`{v}`: a table side from 0 to 20 m"))
+                Err(format!("`{v}`: a table side from 10 cm to 20 m"))
             }
         };
         Ok(TableSize {
@@ -266,6 +275,12 @@ pub fn plan(
     system: &System,
     request: &PlanRequest,
 ) -> Result<Plan, PlanError> {
+    if let Some(table) = request.table {
+        let fits = |side: f64| side.is_finite() && (MIN_TABLE_MM..=MAX_TABLE_MM).contains(&side);
+        if !(fits(table.width_mm) && fits(table.height_mm)) {
+            return Err(PlanError::BadTable(table.width_mm, table.height_mm));
+        }
+    }
     let used = used(scenario, system)?;
     let (scale, mm_per_grid) = scale_of(map, system, &request.figures)?;
     let laid = layout::lay_out(scenario, map, system, used, scale, mm_per_grid);
