@@ -70,8 +70,9 @@ pub struct Args {
     /// Use this fit instead of the calibration file's.
     #[arg(long, value_enum)]
     pub fit: Option<FitArg>,
-    /// List the hexes and hexsides whose suggestion is less sure than this (0-1).
-    #[arg(long, default_value_t = bataille_digitize::classify::DOUBTFUL_BELOW)]
+    /// List the hexes and hexsides whose suggestion is less sure than this (0-1; above 1 lists
+    /// them all).
+    #[arg(long, default_value_t = bataille_digitize::classify::DOUBTFUL_BELOW, value_parser = parse_confidence)]
     pub doubtful_below: f32,
     /// Keep the clicks' own fit: do not refine the grid on the printed grid lines.
     #[arg(long)]
@@ -84,6 +85,18 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+/// A confidence threshold: a number, 0 or more (above 1 lists every hex and hexside, as the
+/// tests' `1.01` does). `NaN` was taken, and every comparison with it is false, so nothing was
+/// listed and nothing said why.
+fn parse_confidence(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
+        _ => Err(format!(
+            "`{text}`: a confidence of 0 or more (1.01 lists everything)"
+        )),
+    }
 }
 
 fn empty_map(grid: &Grid) -> Map {
