@@ -20,15 +20,23 @@ pub fn run(args: &SchemaArgs) -> Outcome {
                 tell!("error: {error}");
                 return Outcome::CouldNotRun;
             }
+            // All four or none: each staged beside its place, then all renamed (a folder where
+            // one belongs left the others replaced and the set mixed).
+            let mut outputs = bataille_schema::files::Outputs::new();
+            let mut written = Vec::new();
             for kind in kinds {
                 let path = dir.join(format!("{}.schema.json", file_stem(kind)));
-                if let Err(error) = bataille_schema::io::write_atomic(&path, &schema_text(kind)) {
-                    tell!(
-                        "error: cannot write {}: {error}",
-                        crate::files::display(&path)
-                    );
+                if let Err(error) = outputs.stage(&path, schema_text(kind).as_bytes()) {
+                    tell!("error: nothing written: {error}");
                     return Outcome::CouldNotRun;
                 }
+                written.push(path);
+            }
+            if let Err(error) = outputs.commit() {
+                tell!("error: {error}");
+                return Outcome::CouldNotRun;
+            }
+            for path in written {
                 tell!("wrote {}", crate::files::display(&path));
             }
             Outcome::Clean
