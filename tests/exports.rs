@@ -417,7 +417,7 @@ fn vassal_module_puts_every_hex_centre_where_the_board_has_it() {
                     flippable += 1;
                 } else {
                     // A blank back: no other side, and no image of one.
-                    let back = basic[3].replace(".png", "-back.png");
+                    let back = basic[3].replace(".png", ".back.png");
                     assert!(!files.contains_key(&format!("images/{back}")), "{back}");
                     blank += 1;
                 }

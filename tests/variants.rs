@@ -550,11 +550,11 @@ fn the_module_of_a_base_offers_each_variant_as_a_predefined_setup() {
             .clone()
     };
     let (x, y) = stack_at("1911");
-    let douglas = piece("c-al-douglas--setup-1");
+    let douglas = piece("c-al-douglas.setup-1");
     assert!(douglas.contains(&format!("Main Map;{x};{y};")), "{douglas}");
     // Douglas's CP changed: drawn from an image of the setup's own, in the module.
-    assert!(douglas.contains("c-al-douglas--setup-1.png"), "{douglas}");
-    assert!(zip.by_name("images/c-al-douglas--setup-1.png").is_ok());
+    assert!(douglas.contains("c-al-douglas.setup-1.png"), "{douglas}");
+    assert!(zip.by_name("images/c-al-douglas.setup-1.png").is_ok());
     let (x2, y2) = stack_at("2011");
     let fechenbach = piece("c-al-fechenbach-2");
     assert!(
@@ -578,11 +578,9 @@ fn the_module_of_a_base_offers_each_variant_as_a_predefined_setup() {
         .expect("type");
     assert!(fechenbach.contains(&slot_type), "{fechenbach}\n{slot_type}");
     // Valenciennes 1/ is a reinforcement: not on the map at the start.
-    assert!(
-        !commands
-            .iter()
-            .any(|c| c.contains("c-fr-valenciennes-1.png;") || c.contains("c-fr-valenciennes-1--"))
-    );
+    assert!(!commands.iter().any(
+        |c| c.contains("c-fr-valenciennes-1.png;") || c.contains("c-fr-valenciennes-1.setup-")
+    ));
     // Hexes holding two counters or more are stacks of those pieces.
     let stacks: Vec<&String> = commands.iter().filter(|c| c.contains("/stack/")).collect();
     assert!(!stacks.is_empty());

@@ -193,7 +193,8 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
 }
 
 /// The replacement counters the game calls for (`rules.counters.replacement_from_cp`): one for
-/// each unit of at least that many combat points, named `replacement-ID`, not placed.
+/// each unit of at least that many combat points, named `replacement:ID` (a `:` no id holds,
+/// so never a unit's own id), not placed.
 pub fn replacement_counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
     let Some(from) = scenario.rules.counters.replacement_from_cp else {
         return Vec::new();
@@ -203,7 +204,7 @@ pub fn replacement_counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counte
         .filter_map(|counter| match counter.kind {
             CounterKind::Unit { unit, look } if unit.cp.is_some_and(|cp| cp >= from) => {
                 Some(Counter {
-                    id: format!("replacement-{}", counter.id),
+                    id: format!("replacement:{}", counter.id),
                     name: format!("{} (replacement)", counter.name),
                     placement: None,
                     kind: CounterKind::Replacement { unit, look },
@@ -215,14 +216,15 @@ pub fn replacement_counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counte
         .collect()
 }
 
-/// The marker counters (not placed), `count` copies each named `marker-KIND-N`.
+/// The marker counters (not placed), `count` copies each named `marker:KIND:N` (a `:` no id
+/// holds, so never a unit's own id).
 pub fn marker_counters(scenario: &Scenario) -> Vec<Counter<'_>> {
     let mut out = Vec::new();
     for (kind, count) in markers(scenario) {
         let label = kind.slug();
         for n in 1..=count {
             out.push(Counter {
-                id: format!("marker-{label}-{n}"),
+                id: format!("marker:{label}:{n}"),
                 name: kind.title(),
                 army: None,
                 corps: None,

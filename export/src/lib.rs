@@ -42,9 +42,12 @@ pub(crate) fn xml(text: &str) -> String {
 }
 
 /// A file name made of an id, unique per id by construction: ASCII letters, digits and `-`
-/// kept, any other character (`_` included) written `_HEX_` (`a.b` is `a_2e_b`, `a_b` is
-/// `a_5f_b`), so two ids never share a file (`a.b` and `a_b` shared one counter image). A
-/// stem over 120 bytes is cut and ends with a hash of the whole id.
+/// kept, any other character (`_` and `.` included) written `_HEX_` (`a.b` is `a_2e_b`, `a_b`
+/// is `a_5f_b`), so two ids never share a file (`a.b` and `a_b` shared one counter image). A
+/// stem never holds a `.`: what is added to it ([`image_name`]) is joined with one, so no
+/// stem plus its suffix is another stem (`x-back` was both the back of `x` and the front of a
+/// unit `x-back`). Never cut: ids are at most 64 characters, and a cut stem ending with a hash
+/// of the id could be written out in full as another id.
 pub(crate) fn file_stem(id: &str) -> String {
     let mut stem = String::with_capacity(id.len());
     for c in id.chars() {
@@ -57,15 +60,19 @@ pub(crate) fn file_stem(id: &str) -> String {
     if stem.is_empty() {
         return "_".to_owned();
     }
-    if stem.len() > 120 {
-        // FNV-1a of the id: deterministic, so the same id always names the same file.
-        let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
-        stem.truncate(100);
-        stem.push_str(&format!("-{hash:016x}"));
-    }
     stem
+}
+
+/// An image's file name: a stem ([`file_stem`], with its kind's prefix) and the `.`-joined
+/// parts that tell its images apart (`back`, `setup-2`), then `.png`.
+pub(crate) fn image_name(stem: &str, parts: &[&str]) -> String {
+    let mut name = stem.to_owned();
+    for part in parts {
+        name.push('.');
+        name.push_str(part);
+    }
+    name.push_str(".png");
+    name
 }
 
 #[cfg(test)]
@@ -83,6 +90,13 @@ mod stem_tests {
             file_stem(&format!("{long}1")),
             file_stem(&format!("{long}2"))
         );
-        assert!(file_stem(&long).len() <= 120);
+        // No stem holds the `.` that joins an image's parts.
+        for id in ["a.b", "x-back", "x--setup-1", "a_2e_b", "marker:x:1"] {
+            assert!(!file_stem(id).contains('.'), "{id}");
+        }
+        assert_ne!(
+            super::image_name(&file_stem("x"), &["back"]),
+            super::image_name(&file_stem("x-back"), &[])
+        );
     }
 }

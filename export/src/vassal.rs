@@ -174,7 +174,7 @@ fn back_name(counter: &Counter) -> &'static str {
 /// The image file stem of a counter (markers share one image per kind).
 fn image_stem(counter: &Counter) -> String {
     match &counter.kind {
-        crate::counters::CounterKind::Marker(kind) if counter.id.starts_with("marker-") => {
+        crate::counters::CounterKind::Marker(kind) if counter.id.starts_with("marker:") => {
             format!("marker-{}", file_stem(&kind.slug()))
         }
         _ => format!("c-{}", file_stem(&counter.id)),

@@ -111,9 +111,9 @@ impl Body {
         let facing_index = counter
             .facing
             .map(|bearing| ((bearing / 30.0).round() as i64).rem_euclid(12) as u32);
-        let back_image = format!("{stem}-back.png");
+        let back_image = crate::image_name(stem, &["back"]);
         let definition = piece_definition(
-            &format!("{stem}.png"),
+            &crate::image_name(stem, &[]),
             counter
                 .has_back()
                 .then_some((back_image.as_str(), back_name(counter))),

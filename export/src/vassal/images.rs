@@ -72,13 +72,13 @@ pub(super) fn counter_images<'c>(
     let mut stems = BTreeSet::new();
     for counter in all {
         let stem = image_stem(counter);
-        if images.contains_key(&format!("{stem}.png")) || !stems.insert(stem.clone()) {
+        if images.contains_key(&crate::image_name(&stem, &[])) || !stems.insert(stem.clone()) {
             continue;
         }
         if counter.has_back() {
-            wanted.push((format!("{stem}-back.png"), counter, true));
+            wanted.push((crate::image_name(&stem, &["back"]), counter, true));
         }
-        wanted.push((format!("{stem}.png"), counter, false));
+        wanted.push((crate::image_name(&stem, &[]), counter, false));
     }
     let pairs: Vec<(&Counter, bool)> = wanted
         .iter()
@@ -91,7 +91,7 @@ pub(super) fn counter_images<'c>(
 }
 
 /// Each setup's counters on the map, and the image stem of each (by counter id): the module's
-/// image when the setup draws the counter the same, its own (`…--setup-N`, added to `images`)
+/// image when the setup draws the counter the same, its own (`….setup-N`, added to `images`)
 /// otherwise. A counter drawn as the module's own counter of its stem (`all`) is not painted
 /// again: the drawings are compared first, and only a counter whose drawing differs is painted
 /// and its picture compared (a folder of 1,000 variants painted 90,000 counters, 0.2 s of a
@@ -137,17 +137,17 @@ pub(super) fn setup_images<'s>(
                 .has_back()
                 .then(|| counter.png(side, canvas, true))
                 .transpose()?;
-            let same = images.get(&format!("{stem}.png")) == Some(&front)
+            let same = images.get(&crate::image_name(&stem, &[])) == Some(&front)
                 && back
                     .as_ref()
-                    .is_none_or(|b| images.get(&format!("{stem}-back.png")) == Some(b));
+                    .is_none_or(|b| images.get(&crate::image_name(&stem, &["back"])) == Some(b));
             let stem = if same {
                 stem
             } else {
-                let own = format!("{stem}--setup-{}", n + 1);
-                images.insert(format!("{own}.png"), front);
+                let own = format!("{stem}.setup-{}", n + 1);
+                images.insert(crate::image_name(&own, &[]), front);
                 if let Some(back) = back {
-                    images.insert(format!("{own}-back.png"), back);
+                    images.insert(crate::image_name(&own, &["back"]), back);
                 }
                 own
             };

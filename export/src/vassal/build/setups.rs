@@ -72,10 +72,10 @@ fn saved_commands(body: &mut Body, m: &Module<'_>, n: usize, counters: &[Counter
             .get(&counter.id)
             .cloned()
             .unwrap_or_else(|| image_stem(counter));
-        let back_image = format!("{stem}-back.png");
+        let back_image = crate::image_name(&stem, &["back"]);
         commands.push(piece_command(
             &piece,
-            &format!("{stem}.png"),
+            &crate::image_name(&stem, &[]),
             counter
                 .has_back()
                 .then_some((back_image.as_str(), back_name(counter))),
