@@ -12,17 +12,18 @@ use bataille_schema::{FORMAT_VERSION, Grid, HexIndex, HexsideRef, Id, Map, Side}
 use bataille_digitize::GridMapping;
 use bataille_digitize::calibrate::{calibrate, check};
 use bataille_digitize::classify::{
-    ClassifyOptions, HexsideSamples, suggest_hexsides_and_terrain, suggest_terrain,
+    ClassifyOptions, HexsideSamples, PathSamples, suggest_features, suggest_terrain,
 };
 use bataille_digitize::files::{read_calibration, read_samples};
+use bataille_digitize::paths::paths_from_crossings;
 use bataille_digitize::refine::{RefineOptions, calibrate_on_print};
 use bataille_digitize::scan::{ScanLimits, load_scan, no_progress};
 use bataille_digitize::shape::{self, Place};
 
 mod report;
 use report::{
-    DoubtfulHex, DoubtfulHexside, FitReport, HexsidesReport, PointReport, RefinementReport, Report,
-    ShapeReport, TerrainReport, say_report,
+    DoubtfulCrossing, DoubtfulHex, DoubtfulHexside, FitReport, HexsidesReport, PathsReport,
+    PointReport, RefinementReport, Report, ShapeReport, TerrainReport, say_report,
 };
 
 /// The fit model, on the command line.
@@ -267,7 +268,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let options = ClassifyOptions::default();
     let mut terrain = suggest_terrain(&scan, &grid, &mapping, &terrain_samples, &options)?;
     let mut hexsides: BTreeMap<Id, Vec<HexsideRef>> = BTreeMap::new();
-    if !samples.hexside_samples.is_empty() {
+    let mut paths: BTreeMap<Id, Vec<String>> = BTreeMap::new();
+    let mut overlays: BTreeMap<bataille_schema::HexName, Vec<Id>> = BTreeMap::new();
+    let mut path_samples = PathSamples::default();
+    for (id, refs) in &samples.path_samples {
+        let list = refs
+            .iter()
+            .map(&parse_side)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        path_samples.lines.insert(id.clone(), list);
+    }
+    if !samples.hexside_samples.is_empty() || !path_samples.is_empty() {
         let mut hexside_samples = HexsideSamples::default();
         for (id, refs) in &samples.hexside_samples {
             let list = refs
@@ -282,44 +293,97 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .map(&parse_side)
             .collect::<anyhow::Result<Vec<_>>>()?;
         let hexside_samples = hexside_samples.with_legend(&samples.hexside_types, &samples.terrain);
-        // The hexes crowded by the printed lines are judged again from what is left once the
-        // lines' inks are masked (as the editor does).
-        let (suggestions, rejudged) = suggest_hexsides_and_terrain(
+        // The one pass the editor runs too: hexside features, the hexes crowded by the
+        // printed lines judged again once the lines' inks are masked, and the lines drawn
+        // through the hexes.
+        let found = suggest_features(
             &scan,
             &grid,
             &mapping,
             &terrain,
             &hexside_samples,
+            &path_samples,
             &options,
             &no_progress,
         )?;
-        terrain = rejudged;
+        terrain = found.terrain;
         // Hexsides with a hex off the print are not suggested.
-        let suggestions: Vec<_> = suggestions
-            .into_iter()
-            .filter(|s| on_print(s.index) && grid.neighbour(s.index, s.side).is_none_or(on_print))
-            .collect();
-        for s in &suggestions {
-            if let Some(id) = &s.feature {
-                hexsides
-                    .entry(id.clone())
-                    .or_default()
-                    .push(grid.hexside_ref(s.index, s.side));
+        let both_on_print = |index: HexIndex, side: Side| {
+            on_print(index) && grid.neighbour(index, side).is_none_or(on_print)
+        };
+        if !samples.hexside_samples.is_empty() {
+            let suggestions: Vec<_> = found
+                .hexsides
+                .into_iter()
+                .filter(|s| both_on_print(s.index, s.side))
+                .collect();
+            for s in &suggestions {
+                if let Some(id) = &s.feature {
+                    hexsides
+                        .entry(id.clone())
+                        .or_default()
+                        .push(grid.hexside_ref(s.index, s.side));
+                }
             }
+            report.hexsides = Some(HexsidesReport {
+                checked: suggestions.len(),
+                with_a_feature: hexsides.values().map(Vec::len).sum(),
+                doubtful: suggestions
+                    .iter()
+                    .filter(|s| !s.marked && s.confidence < args.doubtful_below)
+                    .map(|s| DoubtfulHexside {
+                        hexside: grid.hexside_ref(s.index, s.side).to_string(),
+                        feature: s.feature.as_ref().map(ToString::to_string),
+                        confidence: s.confidence,
+                    })
+                    .collect(),
+            });
         }
-        report.hexsides = Some(HexsidesReport {
-            checked: suggestions.len(),
-            with_a_feature: hexsides.values().map(Vec::len).sum(),
-            doubtful: suggestions
-                .iter()
-                .filter(|s| !s.marked && s.confidence < args.doubtful_below)
-                .map(|s| DoubtfulHexside {
-                    hexside: grid.hexside_ref(s.index, s.side).to_string(),
-                    feature: s.feature.as_ref().map(ToString::to_string),
-                    confidence: s.confidence,
-                })
-                .collect(),
-        });
+        if !path_samples.is_empty() {
+            let crossings: Vec<_> = found
+                .crossings
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|c| both_on_print(c.index, c.side))
+                .collect();
+            if crossings.is_empty() {
+                report.warnings.push(
+                    "no line through the hexes was traced: the marked crossings show no ink apart from the hexes' colours and the grid line's; mark crossings where the road is drawn clearly".to_owned(),
+                );
+            }
+            // Each line's crossings, written as paths of neighbouring hexes; the hexes they
+            // pass through carry the overlay.
+            let mut by_line: BTreeMap<Id, BTreeSet<(HexIndex, Side)>> = BTreeMap::new();
+            for c in &crossings {
+                if let Some(id) = &c.line {
+                    by_line
+                        .entry(id.clone())
+                        .or_default()
+                        .insert((c.index, c.side));
+                }
+            }
+            for (id, crossed) in &by_line {
+                let written = paths_from_crossings(&grid, crossed);
+                for hex in bataille_digitize::paths::hexes_of_paths(&grid, &written) {
+                    overlays.entry(grid.name(hex)).or_default().push(id.clone());
+                }
+                paths.insert(id.clone(), written);
+            }
+            report.paths = Some(PathsReport {
+                checked: crossings.len(),
+                crossed: by_line.values().map(BTreeSet::len).sum(),
+                paths: paths.values().map(Vec::len).sum(),
+                doubtful: crossings
+                    .iter()
+                    .filter(|c| !c.marked && c.confidence < args.doubtful_below)
+                    .map(|c| DoubtfulCrossing {
+                        hexside: grid.hexside_ref(c.index, c.side).to_string(),
+                        line: c.line.as_ref().map(ToString::to_string),
+                        confidence: c.confidence,
+                    })
+                    .collect(),
+            });
+        }
     }
     let fallback = samples
         .samples
@@ -362,6 +426,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         terrain: samples.terrain.clone(),
         hexside_types: samples.hexside_types.clone(),
         hexsides,
+        overlay_types: samples.overlay_types.clone(),
+        paths,
+        overlays,
         background: Some(Background {
             // As the editor's Save names a scan: relative to the map's folder.
             image: bataille_schema::paths::reference_from(&args.out, &args.scan),
@@ -421,11 +488,13 @@ fn check_legend(text: &str, args: &Args) -> anyhow::Result<()> {
         &bataille_validator::Options::default(),
     );
     let from_samples = |pointer: &str| {
-        ["/name", "/terrain", "/hexside_types"].iter().any(|field| {
-            pointer
-                .strip_prefix(field)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-        })
+        ["/name", "/terrain", "/hexside_types", "/overlay_types"]
+            .iter()
+            .any(|field| {
+                pointer
+                    .strip_prefix(field)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
     };
     let refused = report.diagnostics.iter().find(|d| {
         d.severity == bataille_validator::Severity::Error && d.code.group() == "structure"

@@ -80,6 +80,8 @@ fn digitize_writes_a_map_from_a_scan() {
         .into_iter()
         .collect(),
         plain_hexsides: vec![HexsideRef::from("0303/SE"), HexsideRef::from("0808/N")],
+        overlay_types: Default::default(),
+        path_samples: Default::default(),
     };
     let samples_path = dir.path().join("samples.ron");
     std::fs::write(&samples_path, samples_to_string(&samples).unwrap()).unwrap();
@@ -230,6 +232,8 @@ fn known_files(dir: &Path) -> [std::path::PathBuf; 3] {
         .into_iter()
         .collect(),
         plain_hexsides: Vec::new(),
+        overlay_types: Default::default(),
+        path_samples: Default::default(),
     };
     let samples_path = dir.join("samples.ron");
     std::fs::write(&samples_path, samples_to_string(&samples).unwrap()).unwrap();
@@ -421,6 +425,8 @@ fn the_maps_shape_is_suggested_and_written_only_when_asked() {
             hexside_types: Default::default(),
             hexside_samples: Default::default(),
             plain_hexsides: Vec::new(),
+            overlay_types: Default::default(),
+            path_samples: Default::default(),
         })
         .unwrap(),
     )

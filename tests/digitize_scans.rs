@@ -252,6 +252,8 @@ fn digitise_with(
         hexside_types: map.hexside_types.clone(),
         hexside_samples,
         plain_hexsides: Vec::new(),
+        overlay_types: Default::default(),
+        path_samples: Default::default(),
     };
     let samples_path = dir.join("samples.ron");
     std::fs::write(&samples_path, samples_to_string(&samples_file).unwrap()).unwrap();

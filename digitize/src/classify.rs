@@ -22,8 +22,10 @@ pub use crate::suggestion::{
     HexsideSuggestion, TerrainSuggestions, interior_hexsides,
 };
 
+mod features;
 mod traced;
 mod twins;
+pub use features::{CrossingSuggestion, Features, PathSamples, suggest_features};
 use traced::suggest_and_trace;
 use twins::{
     between_twins, drop_mixed, ground_under_symbols, symbol_colours, symbol_shares, twins,
@@ -467,14 +469,11 @@ pub fn suggest_hexsides_with_inks(
     suggest_and_trace(scan, grid, mapping, terrain, samples, options, &no_progress)
 }
 
-/// The share of [`suggest_hexsides_and_terrain`]'s progress bar its hexsides take; the hexes
-/// in doubt judged again (a few, re-read) the rest.
-const HEXSIDES_SHARE: f32 = 0.95;
-
 /// Hexside features ([`suggest_hexsides_with_progress`]) and the terrain in doubt judged
-/// again with the lines' inks masked ([`mask_line_inks`]): the one pass the command and the
-/// editor both run, so a scan's doubtful hexes get the same terrain in either. Both steps
-/// report progress and can be cancelled: 1.0 is reported once all is done.
+/// again with the lines' inks masked ([`mask_line_inks`]): [`suggest_features`] with no line
+/// through the hexes marked, the one pass the command and the editor both run, so a scan's
+/// doubtful hexes get the same terrain in either. Both steps report progress and can be
+/// cancelled: 1.0 is reported once all is done.
 pub fn suggest_hexsides_and_terrain(
     scan: &Scan,
     grid: &Grid,
@@ -484,13 +483,15 @@ pub fn suggest_hexsides_and_terrain(
     options: &ClassifyOptions,
     progress: Progress,
 ) -> Result<(Vec<HexsideSuggestion>, TerrainSuggestions), ClassifyError> {
-    let (suggestions, inks) =
-        suggest_and_trace(scan, grid, mapping, terrain, samples, options, &|f| {
-            progress(HEXSIDES_SHARE * f)
-        })?;
-    let terrain =
-        mask_line_inks_with_progress(scan, grid, mapping, terrain, &inks, options, &|f| {
-            progress(HEXSIDES_SHARE + (1.0 - HEXSIDES_SHARE) * f)
-        })?;
-    Ok((suggestions, terrain))
+    let found = suggest_features(
+        scan,
+        grid,
+        mapping,
+        terrain,
+        samples,
+        &PathSamples::default(),
+        options,
+        progress,
+    )?;
+    Ok((found.hexsides, found.terrain))
 }

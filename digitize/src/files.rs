@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use bataille_schema::map::{ControlPoint, FitKind, HexsideType, TerrainType};
+use bataille_schema::map::{ControlPoint, FitKind, HexsideType, OverlayType, TerrainType};
 use bataille_schema::{Grid, HexName, HexsideRef, Id};
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +51,22 @@ pub struct SamplesFile {
     /// Sample hexsides with no feature; absent: those between adjacent terrain samples.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plain_hexsides: Vec<HexsideRef>,
+    /// The overlay legend of the map written: the lines drawn through the hexes (roads,
+    /// railways) that `path_samples` marks, and any other overlay the map has.
+    #[serde(
+        deserialize_with = "bataille_schema::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub overlay_types: BTreeMap<Id, OverlayType>,
+    /// Sample crossings of each line drawn through the hexes: hexsides it passes through,
+    /// from one hex into the next (two or three per overlay, where it is drawn clearly).
+    #[serde(
+        deserialize_with = "bataille_schema::unique::deserialize",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub path_samples: BTreeMap<Id, Vec<HexsideRef>>,
 }
 
 /// Why a digitize file could not be read.
@@ -200,6 +216,13 @@ pub fn read_samples(path: &Path) -> Result<SamplesFile, FileError> {
         if !samples.hexside_types.contains_key(id) {
             return Err(invalid(format!(
                 "hexside samples name feature `{id}`, which is not in hexside_types"
+            )));
+        }
+    }
+    for id in samples.path_samples.keys() {
+        if !samples.overlay_types.contains_key(id) {
+            return Err(invalid(format!(
+                "path samples name overlay `{id}`, which is not in overlay_types"
             )));
         }
     }

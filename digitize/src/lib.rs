@@ -20,6 +20,7 @@ pub mod colour;
 pub mod files;
 pub mod hexsides;
 pub mod mapping;
+pub mod paths;
 pub mod refine;
 pub mod scan;
 pub mod shape;
@@ -29,10 +30,11 @@ pub mod trace;
 
 pub use calibrate::{CalibrationError, Fit, calibrate, calibrate_without, fit};
 pub use classify::{
-    ClassifyError, ClassifyOptions, HexSuggestion, HexsideSamples, HexsideSuggestion,
-    TerrainSuggestions, mask_line_inks, mask_line_inks_with_progress, suggest_hexsides,
-    suggest_hexsides_and_terrain, suggest_hexsides_with_inks, suggest_hexsides_with_progress,
-    suggest_terrain, suggest_terrain_with_progress,
+    ClassifyError, ClassifyOptions, CrossingSuggestion, Features, HexSuggestion, HexsideSamples,
+    HexsideSuggestion, PathSamples, TerrainSuggestions, mask_line_inks,
+    mask_line_inks_with_progress, suggest_features, suggest_hexsides, suggest_hexsides_and_terrain,
+    suggest_hexsides_with_inks, suggest_hexsides_with_progress, suggest_terrain,
+    suggest_terrain_with_progress,
 };
 pub use mapping::GridMapping;
 pub use scan::{

@@ -57,6 +57,17 @@ use ink::feature_ink;
 use morphology::{chamfer, joined_to, long_components, marked_depth, without_blobs};
 pub use through::{Crossing, ThroughLine, trace_through};
 
+/// The ink of a line read from the hexsides the user marked it on (see [`ink::feature_ink`]).
+pub(crate) fn marked_ink(
+    scan: &Scan,
+    grid: &Grid,
+    mapping: &GridMapping,
+    colours: &Colours,
+    marked: &[(HexIndex, Side)],
+) -> Option<Lab> {
+    feature_ink(scan, grid, mapping, colours, marked)
+}
+
 /// A hexside feature of the legend with its marked hexsides.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Line {

@@ -13,6 +13,8 @@ pub(super) struct Report {
     pub(super) shape: ShapeReport,
     pub(super) terrain: TerrainReport,
     pub(super) hexsides: Option<HexsidesReport>,
+    /// The lines drawn through the hexes (roads, railways), when crossings were marked.
+    pub(super) paths: Option<PathsReport>,
     pub(super) wrote: String,
 }
 
@@ -77,6 +79,26 @@ pub(super) struct HexsidesReport {
 pub(super) struct DoubtfulHexside {
     pub(super) hexside: String,
     pub(super) feature: Option<String>,
+    pub(super) confidence: f32,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(super) struct PathsReport {
+    /// Hexsides looked at (both hexes on the print).
+    pub(super) checked: usize,
+    /// Hexsides a line crosses.
+    pub(super) crossed: usize,
+    /// Paths of neighbouring hexes written.
+    pub(super) paths: usize,
+    pub(super) doubtful: Vec<DoubtfulCrossing>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(super) struct DoubtfulCrossing {
+    pub(super) hexside: String,
+    /// The overlay whose line the pass suggests crosses it; `None`: none (a line drawn like
+    /// no marked crossing, or one passing through a corner).
+    pub(super) line: Option<String>,
     pub(super) confidence: f32,
 }
 
@@ -177,6 +199,25 @@ pub(super) fn say_report(report: &Report, doubtful_below: f32) {
             "hexsides: {} checked, {} with a feature, {} with confidence below {doubtful_below}{}{}",
             h.checked,
             h.with_a_feature,
+            names.len(),
+            if names.is_empty() { "" } else { ": " },
+            some_of(&names)
+        );
+    }
+    if let Some(p) = &report.paths {
+        let names: Vec<String> = p
+            .doubtful
+            .iter()
+            .map(|d| match &d.line {
+                Some(id) => format!("{}={id}", d.hexside),
+                None => d.hexside.clone(),
+            })
+            .collect();
+        say!(
+            "paths: {} hexsides checked, {} crossed by a line ({} paths written), {} with confidence below {doubtful_below}{}{}",
+            p.checked,
+            p.crossed,
+            p.paths,
             names.len(),
             if names.is_empty() { "" } else { ": " },
             some_of(&names)

@@ -10,12 +10,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use bataille_digitize::GridMapping;
 use bataille_digitize::classify::{
     ClassifyError, ClassifyOptions, HexsideSamples, HexsideSuggestion, TerrainSuggestions,
-    suggest_hexsides_and_terrain, suggest_terrain_with_progress,
+    suggest_terrain_with_progress,
 };
 use bataille_digitize::scan::Scan;
+use bataille_digitize::{GridMapping, suggest_hexsides_and_terrain};
 use bataille_schema::map::Grid;
 use bataille_schema::{HexIndex, Id, Side};
 use egui::epaint::Mesh;

@@ -1,0 +1,141 @@
+//! Crossings to paths and back ([`super::paths_from_crossings`], [`super::crossings_of_paths`]).
+
+use std::collections::BTreeSet;
+
+use bataille_schema::map::{HexNaming, Orientation, Shifted};
+use proptest::prelude::*;
+
+use super::*;
+use crate::classify::interior_hexsides;
+
+fn grid() -> Grid {
+    Grid {
+        orientation: Orientation::Flat,
+        shifted: Shifted::Even,
+        first_column: 1,
+        first_row: 1,
+        columns: 9,
+        rows: 7,
+        hex_names: HexNaming::default(),
+    }
+}
+
+/// The hexes from `start` stepping by `steps`.
+fn walk(grid: &Grid, start: HexIndex, steps: &[Side]) -> Vec<HexIndex> {
+    let mut out = vec![start];
+    for s in steps {
+        out.push(grid.neighbour(*out.last().unwrap(), *s).unwrap());
+    }
+    out
+}
+
+fn crossed(grid: &Grid, hexes: &[HexIndex]) -> BTreeSet<(HexIndex, Side)> {
+    hexes
+        .windows(2)
+        .map(|w| grid.canonical_hexside(w[0], grid.side_between(w[0], w[1]).unwrap()))
+        .collect()
+}
+
+#[test]
+fn a_road_is_one_path_of_its_hexes_in_order() {
+    let grid = grid();
+    let hexes = walk(
+        &grid,
+        HexIndex::new(1, 1),
+        &[Side::SE, Side::SE, Side::S, Side::NE, Side::NE, Side::SE],
+    );
+    let paths = paths_from_crossings(&grid, &crossed(&grid, &hexes));
+    assert_eq!(paths.len(), 1, "{paths:?}");
+    let names: Vec<String> = hexes.iter().map(|i| grid.name(*i).to_string()).collect();
+    let forward = names.join(" ");
+    let backward = names.iter().rev().cloned().collect::<Vec<_>>().join(" ");
+    assert!(paths[0] == forward || paths[0] == backward, "{paths:?}");
+}
+
+#[test]
+fn two_roads_crossing_go_on_straight_through_the_crossing() {
+    let grid = grid();
+    let centre = HexIndex::new(4, 3);
+    let north_south = walk(
+        &grid,
+        grid.neighbour(grid.neighbour(centre, Side::N).unwrap(), Side::N)
+            .unwrap(),
+        &[Side::S, Side::S, Side::S, Side::S],
+    );
+    let slant = walk(
+        &grid,
+        grid.neighbour(centre, Side::SW).unwrap(),
+        &[Side::NE, Side::NE],
+    );
+    let all: BTreeSet<_> = crossed(&grid, &north_south)
+        .union(&crossed(&grid, &slant))
+        .copied()
+        .collect();
+    let paths = paths_from_crossings(&grid, &all);
+    assert_eq!(paths.len(), 2, "{paths:?}");
+    let centre_name = grid.name(centre).to_string();
+    for path in &paths {
+        let tokens: Vec<&str> = path.split_whitespace().collect();
+        let at = tokens.iter().position(|t| *t == centre_name).unwrap();
+        // Through the crossing, not turning at it.
+        assert!(at > 0 && at + 1 < tokens.len(), "{path}");
+        let before = grid.parse(tokens[at - 1]).unwrap();
+        let after = grid.parse(tokens[at + 1]).unwrap();
+        let into = grid.side_between(centre, before).unwrap();
+        let out = grid.side_between(centre, after).unwrap();
+        assert_eq!(out, opposite(into), "{path}");
+    }
+}
+
+#[test]
+fn a_path_leaving_the_map_crosses_from_its_hex_and_strange_tokens_cross_nothing() {
+    let grid = grid();
+    let paths = vec![
+        "0101/N 0101 0102 zz 0103 0104".to_owned(),
+        "0505 0507".to_owned(),
+    ];
+    let crossings = crossings_of_paths(&grid, &paths);
+    // The hexside at the start stands for its hex (the road leaves the map there).
+    let expected: BTreeSet<_> = [
+        grid.canonical_hexside(HexIndex::new(0, 0), Side::S),
+        grid.canonical_hexside(HexIndex::new(0, 2), Side::S),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(crossings, expected);
+    let hexes: Vec<String> = hexes_of_paths(&grid, &paths)
+        .iter()
+        .map(|i| grid.name(*i).to_string())
+        .collect();
+    assert_eq!(hexes, ["0101", "0102", "0103", "0104", "0505", "0507"]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Any set of crossed hexsides is written as paths of neighbours that cross exactly those
+    /// hexsides, each once.
+    #[test]
+    fn paths_cross_exactly_the_crossings_each_once(picks in proptest::collection::vec(any::<bool>(), 0..140)) {
+        let grid = grid();
+        let all = interior_hexsides(&grid);
+        let set: BTreeSet<(HexIndex, Side)> = all
+            .iter()
+            .zip(picks.iter().chain(std::iter::repeat(&false)))
+            .filter(|(_, p)| **p)
+            .map(|(h, _)| *h)
+            .collect();
+        let paths = paths_from_crossings(&grid, &set);
+        let mut count = 0;
+        for path in &paths {
+            let hexes: Vec<HexIndex> = path.split_whitespace().map(|t| grid.parse(t).unwrap()).collect();
+            prop_assert!(hexes.len() >= 2, "{}", path);
+            for w in hexes.windows(2) {
+                prop_assert!(grid.side_between(w[0], w[1]).is_some(), "{}", path);
+                count += 1;
+            }
+        }
+        prop_assert_eq!(count, set.len());
+        prop_assert_eq!(crossings_of_paths(&grid, &paths), set);
+    }
+}
