@@ -517,7 +517,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    // A fixed seed: CI draws the same cases every run (issue 19); change it to explore.
+    #![proptest_config(ProptestConfig {
+        cases: 96,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x19_0004),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn maps_round_trip_through_ron_byte_for_byte(map in map()) {

@@ -47,7 +47,13 @@ fn whole_map(map: &Map) -> Vec<json_schema::SchemaViolation> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, ..ProptestConfig::default() })]
+    // A fixed seed: CI draws the same cases every run (issue 19); change it to explore.
+    #![proptest_config(ProptestConfig {
+        cases: 12,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x19_0004),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn a_big_zone_breaks_the_schema_as_the_whole_scenario_does(

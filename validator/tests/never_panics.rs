@@ -453,7 +453,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    // A fixed seed: CI draws the same cases every run (issue 19); change it to explore.
+    #![proptest_config(ProptestConfig {
+        cases: 96,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x19_0004),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn validating_documents_never_panics_and_is_deterministic(scenario in scenario(), map in map()) {
