@@ -33,6 +33,13 @@ pub enum Change {
         overlay: Id,
         present: bool,
     },
+    /// The paths of a line drawn through the hexes (a road): `overlay` → paths of neighbouring
+    /// hexes (none: the entry removed).
+    Paths {
+        overlay: Id,
+        before: Vec<String>,
+        after: Vec<String>,
+    },
     /// A label set, changed or removed.
     Label {
         hex: HexName,
@@ -111,6 +118,24 @@ impl Change {
                 doc.set_overlay(hex, overlay, *present == forward);
                 Touched::hexes(doc.map.grid.lookup(hex).into_iter().collect())
             }
+            Change::Paths {
+                overlay,
+                before,
+                after,
+            } => {
+                let value = if forward { after } else { before };
+                if value.is_empty() {
+                    doc.map.paths.remove(overlay);
+                } else {
+                    doc.map.paths.insert(overlay.clone(), value.clone());
+                }
+                let grid = &doc.map.grid;
+                let hexes = bataille_digitize::paths::hexes_of_paths(grid, before)
+                    .union(&bataille_digitize::paths::hexes_of_paths(grid, after))
+                    .copied()
+                    .collect();
+                Touched::hexes(hexes)
+            }
             Change::Label { hex, before, after } => {
                 let value = if forward { after } else { before };
                 match value {
@@ -164,6 +189,7 @@ impl Change {
         match self {
             Change::Terrain(cells) => cells.iter().all(|c| c.before == c.after),
             Change::Label { before, after, .. } => before == after,
+            Change::Paths { before, after, .. } => before == after,
             Change::TerrainType { before, after, .. } => before == after,
             Change::OverlayType { before, after, .. } => before == after,
             Change::HexsideType { before, after, .. } => before == after,

@@ -2,20 +2,23 @@
 //! hexsides per feature, or plain), every hex (hexside) classified on a background thread by
 //! `bataille-digitize`, the result shown as a tinted overlay or a confidence heat view, and
 //! accepted all at once, above a confidence threshold, or one doubtful hex (hexside) at a
-//! time. Accepting returns `Change`s; the app applies them as one undo step.
+//! time. Accepting returns `Change`s; the app applies them as one undo step. The lines drawn
+//! through the hexes (roads: marked crossings, accepted as paths) are in [`crossings`], with
+//! the state here.
 //!
 //! Longer than 600 lines: the terrain and hexside halves (samples, job, review queue, accept,
-//! paint) mirror each other and share the state and the painting; split them if either grows.
+//! paint) mirror each other and share the state and the painting (the crossings' state too);
+//! split them if either grows.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use bataille_digitize::GridMapping;
 use bataille_digitize::classify::{
-    ClassifyError, ClassifyOptions, HexsideSamples, HexsideSuggestion, TerrainSuggestions,
-    suggest_terrain_with_progress,
+    ClassifyError, ClassifyOptions, CrossingSuggestion, HexsideSamples, HexsideSuggestion,
+    TerrainSuggestions, suggest_features, suggest_terrain_with_progress,
 };
 use bataille_digitize::scan::Scan;
-use bataille_digitize::{GridMapping, suggest_hexsides_and_terrain};
 use bataille_schema::map::Grid;
 use bataille_schema::{HexIndex, Id, Side};
 use egui::epaint::Mesh;
@@ -36,15 +39,27 @@ pub enum Overlay {
     Off,
 }
 
+mod crossings;
+pub use crossings::line_overlays;
+
 type TerrainJob = Job<Result<TerrainSuggestions, ClassifyError>>;
-/// A hexside job's result: the hexsides, and the terrain suggestions it started from judged
-/// again with the lines' inks masked (`None` when there were none: its hexes' colours were
-/// read only for the hexsides).
-type HexsideJob = Job<Result<(Vec<HexsideSuggestion>, Option<TerrainSuggestions>), ClassifyError>>;
+/// A hexside job's result (the library's one pass: `suggest_features`).
+pub struct HexsideResult {
+    /// The hexside features, when some were marked.
+    hexsides: Option<Vec<HexsideSuggestion>>,
+    /// The lines through the hexes, when crossings were marked and their ink read.
+    crossings: Option<Vec<CrossingSuggestion>>,
+    /// The terrain suggestions it started from judged again with the lines' inks masked
+    /// (`None` when there were none: its hexes' colours were read only for the hexsides).
+    terrain: Option<TerrainSuggestions>,
+}
+type HexsideJob = Job<Result<HexsideResult, ClassifyError>>;
 
 /// What classifying without samples advises (shown until samples are marked).
 const NEED_SAMPLES: &str = "Mark a few sample hexes of each terrain first (Mark samples).";
 const NEED_SIDE_SAMPLES: &str = "Mark a few hexsides of each feature first (Mark hexsides).";
+/// What a hexside job with only crossings marked says when their ink could not be read.
+const NO_LINE_INK: &str = "No road's ink could be read at the marked crossings: mark crossings where the line is drawn clearly, away from labels and junctions.";
 
 /// The suggestion tools' state.
 pub struct Suggest {
@@ -52,12 +67,20 @@ pub struct Suggest {
     pub samples: BTreeMap<HexIndex, char>,
     /// Sample hexsides (canonical) and the feature marked (`None`: plain, no feature).
     pub side_samples: BTreeMap<(HexIndex, Side), Option<Id>>,
-    /// What a click on a hexside marks: a feature, or `None` for plain.
+    /// What a click on a hexside marks: a feature, or `None` for plain (unless
+    /// `crossing_line` is set).
     pub side_feature: Option<Id>,
+    /// Marked crossings (canonical hexsides) of the lines drawn through the hexes: the
+    /// overlay (a road) crossing each.
+    pub crossing_samples: BTreeMap<(HexIndex, Side), Id>,
+    /// What a click on a hexside marks when set: a crossing of this overlay's line.
+    pub crossing_line: Option<Id>,
     pub terrain_job: Option<TerrainJob>,
     pub hexside_job: Option<HexsideJob>,
     pub terrain: Option<TerrainSuggestions>,
     pub hexsides: Option<Vec<HexsideSuggestion>>,
+    /// The lines through the hexes found by the last hexside job.
+    pub crossings: Option<Vec<CrossingSuggestion>>,
     /// How many terrain results have been taken, and how many had been when the hexside job
     /// started: its re-judged terrain replaces only the terrain it started from.
     terrain_runs: u64,
@@ -76,6 +99,10 @@ pub struct Suggest {
     pub side_skipped: BTreeSet<(HexIndex, Side)>,
     /// The hexside being reviewed (canonical).
     pub side_review: Option<(HexIndex, Side)>,
+    /// Doubtful crossings the user skipped in the review.
+    pub crossing_skipped: BTreeSet<(HexIndex, Side)>,
+    /// The crossing being reviewed (canonical).
+    pub crossing_review: Option<(HexIndex, Side)>,
     /// The last error, shown in the panel.
     pub error: Option<String>,
 }
@@ -86,10 +113,13 @@ impl Default for Suggest {
             samples: BTreeMap::new(),
             side_samples: BTreeMap::new(),
             side_feature: None,
+            crossing_samples: BTreeMap::new(),
+            crossing_line: None,
             terrain_job: None,
             hexside_job: None,
             terrain: None,
             hexsides: None,
+            crossings: None,
             terrain_runs: 0,
             hexside_from_run: 0,
             grid: None,
@@ -99,6 +129,8 @@ impl Default for Suggest {
             review: None,
             side_skipped: BTreeSet::new(),
             side_review: None,
+            crossing_skipped: BTreeSet::new(),
+            crossing_review: None,
             error: None,
         }
     }
@@ -177,8 +209,13 @@ impl Suggest {
         }
     }
 
-    /// Marks a hexside as a sample of the chosen feature (or plain), or unmarks it.
+    /// Marks a hexside as a sample of the chosen feature (or plain), or as a crossing of the
+    /// chosen line through the hexes; or unmarks it.
     pub fn toggle_side_sample(&mut self, grid: &Grid, hex: HexIndex, side: Side) {
+        if let Some(line) = self.crossing_line.clone() {
+            self.toggle_crossing_sample(grid, hex, side, line);
+            return;
+        }
         let key = grid.canonical_hexside(hex, side);
         if self.side_samples.get(&key) == Some(&self.side_feature) {
             self.side_samples.remove(&key);
@@ -232,8 +269,8 @@ impl Suggest {
         }));
     }
 
-    /// Starts suggesting hexside features (the hexes' colours come from the terrain
-    /// suggestions when there are some).
+    /// Starts suggesting hexside features and the lines through the hexes (the hexes'
+    /// colours come from the terrain suggestions when there are some).
     pub fn start_hexsides(
         &mut self,
         ctx: &egui::Context,
@@ -241,7 +278,7 @@ impl Suggest {
         grid: &Grid,
         mapping: GridMapping,
     ) {
-        if !self.side_samples.values().any(Option::is_some) {
+        if !self.side_samples.values().any(Option::is_some) && self.crossing_samples.is_empty() {
             self.error = Some(NEED_SIDE_SAMPLES.into());
             return;
         }
@@ -257,6 +294,8 @@ impl Suggest {
                 None => samples.plain.push(*hexside),
             }
         }
+        let features = !samples.features.is_empty();
+        let paths = self.path_samples();
         let terrain = self.terrain.clone();
         let terrain_samples = self.terrain_samples();
         let grid = grid.clone();
@@ -283,18 +322,23 @@ impl Suggest {
                     )?
                 }
             };
-            // The same pass as the command's: the terrain in doubt is judged again with the
-            // lines' inks masked.
-            let (hexsides, rejudged) = suggest_hexsides_and_terrain(
+            // The same pass as the command's: the hexside features, the terrain in doubt
+            // judged again with the lines' inks masked, the lines through the hexes.
+            let found = suggest_features(
                 &scan,
                 &grid,
                 &mapping,
                 &terrain,
                 &samples,
+                &paths,
                 &options,
                 &|p| progress(0.5 + 0.5 * p),
             )?;
-            Ok((hexsides, suggested.then_some(rejudged)))
+            Ok(HexsideResult {
+                hexsides: features.then_some(found.hexsides),
+                crossings: found.crossings,
+                terrain: suggested.then_some(found.terrain),
+            })
         }));
     }
 
@@ -309,16 +353,22 @@ impl Suggest {
             self.skipped.clear();
             self.review = None;
         }
-        if let Some(Some((s, rejudged))) = hexsides {
-            if let Some(t) = rejudged
+        if let Some(Some(found)) = hexsides {
+            if let Some(t) = found.terrain
                 && self.terrain_job.is_none()
                 && self.hexside_from_run == self.terrain_runs
             {
                 self.terrain = Some(t);
             }
-            self.hexsides = Some(s);
+            if found.hexsides.is_none() && found.crossings.is_none() {
+                self.error = Some(NO_LINE_INK.into());
+            }
+            self.hexsides = found.hexsides;
+            self.crossings = found.crossings;
             self.side_skipped.clear();
             self.side_review = None;
+            self.crossing_skipped.clear();
+            self.crossing_review = None;
         }
         done
     }
@@ -627,6 +677,7 @@ impl Suggest {
                 ));
             }
         }
+        self.paint_crossings(&mut shapes, view, rect, doc, &in_view);
         if let Some((hex, side)) = self.side_review
             && let Some([a, b]) = grid.side_corners(hex, side)
         {

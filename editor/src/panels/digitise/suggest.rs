@@ -17,7 +17,7 @@ use crate::context::{AppCommand, ViewContext};
 use crate::model::history::Change;
 use crate::services::digitise::{Digitise, Mode};
 use crate::services::jobs::{Job, progress_row};
-use crate::services::suggest::{Overlay, Suggest};
+use crate::services::suggest::{Overlay, Suggest, line_overlays};
 
 /// A job's start function: the terrain's or the hexsides'.
 type Start = fn(&mut Suggest, &egui::Context, Arc<Scan>, &Grid, GridMapping);
@@ -299,9 +299,10 @@ pub(super) fn hexsides_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Di
             .count()
     };
     let mut picked: Option<Option<Id>> = None;
+    let crossing = suggest.crossing_line.is_some();
     for (id, t) in &doc.map.hexside_types {
         let n = count(Some(id));
-        let selected = suggest.side_feature.as_ref() == Some(id);
+        let selected = !crossing && suggest.side_feature.as_ref() == Some(id);
         if ui
             .selectable_label(selected, format!("Sample {}: {n}", t.name))
             .clicked()
@@ -312,15 +313,38 @@ pub(super) fn hexsides_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Di
     let plain = count(None);
     if ui
         .selectable_label(
-            suggest.side_feature.is_none(),
+            !crossing && suggest.side_feature.is_none(),
             format!("Sample plain hexsides: {plain}"),
         )
         .clicked()
     {
         picked = Some(None);
     }
+    // The lines drawn through the hexes (roads): a click marks a hexside the line crosses.
+    let mut line_picked = None;
+    for id in line_overlays(doc) {
+        let name = doc
+            .map
+            .overlay_types
+            .get(&id)
+            .map_or("", |t| t.name.as_str());
+        let n = suggest.crossing_count(&id);
+        let selected = suggest.crossing_line.as_ref() == Some(&id);
+        if ui
+            .selectable_label(selected, format!("Sample crossings of {name}: {n}"))
+            .on_hover_text("Click hexsides this line passes through, from one hex into the next, where it is drawn clearly")
+            .clicked()
+        {
+            line_picked = Some(id);
+        }
+    }
     if let Some(feature) = picked {
         digitise.suggest.side_feature = feature;
+        digitise.suggest.crossing_line = None;
+        digitise.mode = Mode::SampleHexside;
+    }
+    if let Some(line) = line_picked {
+        digitise.suggest.crossing_line = Some(line);
         digitise.mode = Mode::SampleHexside;
     }
     let (label, start) = ("Find hexside features", Suggest::start_hexsides);
@@ -334,10 +358,14 @@ pub(super) fn hexsides_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Di
         |_, _| {},
     );
     let suggest = &mut digitise.suggest;
-    if suggest.hexsides.is_none() {
+    if suggest.hexsides.is_none() && suggest.crossings.is_none() {
         return;
     }
     threshold_row(ui, suggest);
+    crossings_rows(ctx, ui, suggest);
+    if suggest.hexsides.is_none() {
+        return;
+    }
     let above = suggest.accept_hexsides(doc, suggest.threshold);
     let all = suggest.accept_hexsides(doc, 0.0);
     ui.label(format!(
@@ -401,4 +429,84 @@ pub(super) fn hexsides_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Di
         }
     };
     show_reviewed(ctx, go.map(|(hex, _)| hex));
+}
+
+/// The lines through the hexes the last job found: accept them (all, or above the threshold)
+/// as paths, and review the doubtful crossings one at a time.
+fn crossings_rows(ctx: &ViewContext<'_>, ui: &mut Ui, suggest: &mut Suggest) {
+    if suggest.crossings.is_none() {
+        return;
+    }
+    let doc = ctx.doc;
+    let all = suggest.missing_crossings(doc, 0.0);
+    let above = suggest.missing_crossings(doc, suggest.threshold);
+    ui.label(format!(
+        "{all} road crossings suggested that the map's paths lack, {above} above the threshold"
+    ));
+    let mut accept = None;
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(all > 0, egui::Button::new("Accept all crossings"))
+            .clicked()
+        {
+            accept = Some(0.0);
+        }
+        let text = format!("Accept crossings above threshold ({above})");
+        if ui.add_enabled(above > 0, egui::Button::new(text)).clicked() {
+            accept = Some(suggest.threshold);
+        }
+    });
+    if let Some(threshold) = accept {
+        let changes = suggest.accept_crossings(doc, threshold);
+        if !changes.is_empty() {
+            ctx.send(AppCommand::Edit {
+                label: "Accept road crossings".into(),
+                changes,
+            });
+        }
+    }
+    ui.separator();
+    let doubtful = suggest.doubtful_crossings(doc).len();
+    ui.strong(format!("Review the doubtful crossings ({doubtful})"));
+    let reviewed = suggest.crossing_review;
+    let describe = |ui: &mut Ui| {
+        let Some(s) = reviewed.and_then(|h| suggest.crossing_suggestion(h)) else {
+            return;
+        };
+        let grid = &doc.map.grid;
+        let name = s
+            .line
+            .as_ref()
+            .and_then(|l| doc.map.overlay_types.get(l))
+            .map_or("no line", |t| t.name.as_str());
+        let from = grid.name(s.index);
+        let to = grid
+            .neighbour(s.index, s.side)
+            .map(|n| grid.name(n).to_string())
+            .unwrap_or_default();
+        ui.label(format!(
+            "{from} to {to}: {name} suggested ({:.0} %), not on the map",
+            s.confidence * 100.0
+        ));
+    };
+    let go = match review_rows(ui, "crossing", reviewed.is_some(), describe) {
+        None => None,
+        Some(Review::Step(forward)) => suggest.step_crossing_review(doc, forward),
+        Some(Review::Accept) => {
+            let changes = suggest.accept_crossing_reviewed(doc);
+            if !changes.is_empty() {
+                ctx.send(AppCommand::Edit {
+                    label: "Accept road crossing".into(),
+                    changes,
+                });
+            }
+            suggest.step_crossing_review(doc, true)
+        }
+        Some(Review::Skip) => {
+            suggest.crossing_skipped.extend(reviewed);
+            suggest.step_crossing_review(doc, true)
+        }
+    };
+    show_reviewed(ctx, go.map(|(hex, _)| hex));
+    ui.separator();
 }

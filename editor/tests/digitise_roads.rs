@@ -1,0 +1,201 @@
+//! Roads drawn through the hexes, digitised through the real app (egui_kittest): a map with
+//! two crossing roads rendered by bataille-render plays the scan; three crossings marked in
+//! the Hexsides tab ("Sample crossings of Road"), "Find hexside features" runs the library's
+//! one pass, "Accept all crossings" writes the roads as the map's paths and overlays in one
+//! undo step, and the review queue accepts one doubtful crossing at a time.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests, benches and examples panic to report a failure"
+)]
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use bataille_digitize::paths::{crossings_of_paths, hexes_of_paths};
+use bataille_render::{Layout, render_map};
+use bataille_schema::map::{Background, FitKind};
+use bataille_schema::{HexIndex, Id, Map, Side};
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+
+use common::scan::*;
+use common::*;
+
+/// The scan's map: the terrain patches of the other digitising tests, a road across the
+/// map from west to east and one from north to south, crossing it.
+fn road_map() -> Map {
+    let mut map = truth_map();
+    map.hexsides.clear();
+    let grid = map.grid.clone();
+    let walk = |start: HexIndex, steps: &[Side]| {
+        let mut hexes = vec![start];
+        for s in steps {
+            hexes.push(grid.neighbour(*hexes.last().unwrap(), *s).unwrap());
+        }
+        hexes
+            .iter()
+            .map(|i| grid.name(*i).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    use Side::*;
+    let east = walk(
+        HexIndex::new(0, 4),
+        &[NE, SE, NE, SE, NE, SE, NE, SE, NE, SE, NE],
+    );
+    let south = walk(HexIndex::new(5, 0), &[S, S, S, S, SE, S, S, S]);
+    map.paths.insert(Id::from("road"), vec![east, south]);
+    for hex in hexes_of_paths(&grid, &map.paths[&Id::from("road")]) {
+        map.overlays
+            .entry(grid.name(hex))
+            .or_default()
+            .push(Id::from("road"));
+    }
+    map
+}
+
+/// Renders [`road_map`] to `scans/scan.png` under `dir`.
+fn write_road_scan(dir: &Path) -> (PathBuf, [f64; 9]) {
+    let options = scan_options();
+    let map = road_map();
+    let pixmap = render_map(&map, &options).expect("render");
+    let layout = Layout::new(&map.grid, &options).expect("layout");
+    let scans = dir.join("scans");
+    std::fs::create_dir_all(&scans).unwrap();
+    let path = scans.join("scan.png");
+    bataille_render::save_png(&pixmap, &path).expect("png");
+    (path, layout.grid_to_image())
+}
+
+fn click_sides(h: &mut H, grid: &bataille_schema::Grid, sides: &[(HexIndex, Side)]) {
+    for (hex, side) in sides {
+        let at = h.state().screen_of(side_midpoint(grid, *hex, *side));
+        click_at(h, at);
+    }
+}
+
+fn road_crossings(map: &Map) -> BTreeSet<(HexIndex, Side)> {
+    map.paths
+        .get(&Id::from("road"))
+        .map(|p| crossings_of_paths(&map.grid, p))
+        .unwrap_or_default()
+}
+
+#[test]
+fn marked_road_crossings_become_the_maps_paths_in_one_step() {
+    let (dir, map_path, _, truth_matrix) = setup_with(None, write_road_scan);
+    let mut map = blank_map(12, 9);
+    map.background = Some(Background {
+        image: "../scans/scan.png".into(),
+        fit: FitKind::Similarity,
+        grid_to_image: truth_matrix,
+        control_points: Vec::new(),
+    });
+    write_map(&map_path, &map);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    wait_for_jobs(&mut h);
+    h.get_by_label("Digitise").click();
+    h.run();
+    h.get_by_label("Suggest hexsides…").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Num0);
+    h.run();
+    h.get_by_label_contains("Sample crossings of Road: ")
+        .click();
+    h.run();
+    let grid = h.state().doc.map.grid.clone();
+    let truth = road_crossings(&road_map());
+    // Three crossings, one on the north-south road, two on the west-east one.
+    let marked = [
+        grid.canonical_hexside(HexIndex::new(5, 1), Side::S),
+        grid.canonical_hexside(HexIndex::new(1, 4), Side::SE),
+        grid.canonical_hexside(HexIndex::new(9, 4), Side::SE),
+    ];
+    for m in &marked {
+        assert!(truth.contains(m), "{m:?} is a crossing of the roads");
+    }
+    click_sides(&mut h, &grid, &marked);
+    {
+        let suggest = &h.state().services.digitise.suggest;
+        assert_eq!(suggest.crossing_samples.len(), 3);
+        assert!(
+            suggest.side_samples.is_empty(),
+            "crossings, not hexside samples"
+        );
+    }
+    h.get_by_label_contains("Sample crossings of Road: 3");
+    h.get_by_label("Find hexside features").click();
+    h.run();
+    wait_for_jobs(&mut h);
+    {
+        let suggest = &h.state().services.digitise.suggest;
+        assert_eq!(suggest.error, None);
+        assert!(suggest.crossings.is_some(), "the roads were traced");
+        assert!(suggest.hexsides.is_none(), "no hexside feature was marked");
+    }
+    h.get_by_label_contains("road crossings suggested that the map's paths lack");
+
+    // Accept all: the roads as paths and the hexes on them as road hexes, one undo step.
+    let depth = h.state().doc.history().undo_depth();
+    h.get_by_label("Accept all crossings").click();
+    h.run();
+    assert_eq!(h.state().doc.history().undo_depth(), depth + 1, "one step");
+    let found = road_crossings(&h.state().doc.map);
+    let hits = truth.intersection(&found).count();
+    let wrong = found.difference(&truth).count();
+    assert!(
+        hits * 10 >= truth.len() * 9 && wrong <= 1,
+        "{hits} of {} crossings found, {wrong} wrong",
+        truth.len()
+    );
+    {
+        let map = &h.state().doc.map;
+        let road = Id::from("road");
+        for hex in hexes_of_paths(&map.grid, &map.paths[&road]) {
+            assert!(
+                map.overlays
+                    .get(&map.grid.name(hex))
+                    .is_some_and(|l| l.contains(&road)),
+                "{} carries the road",
+                map.grid.name(hex)
+            );
+        }
+    }
+    // Nothing left to accept; undo takes paths and overlays away together.
+    h.get_by_label_contains("0 road crossings suggested");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(h.state().doc.map.paths.is_empty());
+    assert!(h.state().doc.map.overlays.is_empty());
+
+    // The review queue: with the threshold above every confidence, each suggested crossing
+    // the map lacks is in it; accepting the one reviewed adds that crossing alone.
+    h.state_mut().services.digitise.suggest.threshold = 1.01;
+    h.run();
+    let queue = {
+        let app = h.state();
+        app.services.digitise.suggest.doubtful_crossings(&app.doc)
+    };
+    assert!(queue.len() >= 10, "{queue:?}");
+    h.get_by_label("Next doubtful crossing ▶").click();
+    h.run();
+    assert_eq!(
+        h.state().services.digitise.suggest.crossing_review,
+        Some(queue[0])
+    );
+    h.get_by_label_contains("Road suggested");
+    h.get_by_label("Accept crossing").click();
+    h.run();
+    let after: Vec<_> = road_crossings(&h.state().doc.map).into_iter().collect();
+    assert_eq!(after, vec![queue[0]]);
+    assert_eq!(
+        h.state().services.digitise.suggest.crossing_review,
+        Some(queue[1]),
+        "on to the next"
+    );
+}
