@@ -66,10 +66,27 @@ impl LegendEntry for OverlayType {
         }
     }
 
-    /// The overlay moved to the new id (or removed) on every hex that has it.
+    /// The overlay moved to the new id (or removed) on every hex that has it, and its paths
+    /// (a road's) with it: left behind, they would name an overlay the legend lacks (E0604).
     fn reassign(doc: &Document, old: &str, new: Option<&str>) -> Vec<Change> {
         let (old, new) = (Id::from(old), new.map(Id::from));
         let mut changes = Vec::new();
+        if let Some(paths) = doc.map.paths.get(&old) {
+            changes.push(Change::Paths {
+                overlay: old.clone(),
+                before: paths.clone(),
+                after: Vec::new(),
+            });
+            if let Some(new) = &new {
+                let before = doc.map.paths.get(new).cloned().unwrap_or_default();
+                let after = [before.clone(), paths.clone()].concat();
+                changes.push(Change::Paths {
+                    overlay: new.clone(),
+                    before,
+                    after,
+                });
+            }
+        }
         for (hex, list) in &doc.map.overlays {
             if list.contains(&old) {
                 changes.push(Change::Overlay {
@@ -227,6 +244,18 @@ mod tests {
                 .count()
         };
         assert_eq!((count("redoubt"), count("redoute")), (redoubts, 0));
+        // A road's paths follow it, renamed or deleted.
+        doc.map
+            .paths
+            .insert(Id::from("route"), vec!["0101 0102 0103".to_owned()]);
+        let entry = OverlayType::current(&doc, "route").expect("the roads");
+        let changes = put_entry(&doc, "road", entry, Some("route"));
+        let map = apply_and_undo(&mut doc, &changes);
+        assert_eq!(map.paths[&Id::from("road")], ["0101 0102 0103"]);
+        assert!(!map.paths.contains_key(&Id::from("route")));
+        let changes = delete_entry::<OverlayType>(&doc, "route", None);
+        let map = apply_and_undo(&mut doc, &changes);
+        assert!(map.paths.is_empty());
         let river = doc.hexes_with_code('~').len();
         assert!(river > 5);
         let entry = TerrainType::current(&doc, "~").expect("the Escaut");
