@@ -80,7 +80,7 @@ fn threshold_row(ui: &mut Ui, suggest: &mut Suggest) {
 /// "Accept all" and "Accept above threshold (n)"; returns the changes of the one clicked.
 fn accept_row<T: Clone>(ui: &mut Ui, names: [&str; 2], all: &[T], above: &[T]) -> Option<Vec<T>> {
     let mut accept = None;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(!all.is_empty(), egui::Button::new(names[0]))
             .clicked()
@@ -121,7 +121,7 @@ fn review_rows(
     } else {
         format!(" {item}")
     };
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button(format!("◀ Previous doubtful{spaced}")).clicked() {
             asked = Some(Review::Step(false));
         }
@@ -131,7 +131,7 @@ fn review_rows(
     });
     if reviewing {
         describe(ui);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button(format!("Accept{spaced}")).clicked() {
                 asked = Some(Review::Accept);
             }
@@ -444,7 +444,7 @@ fn crossings_rows(ctx: &ViewContext<'_>, ui: &mut Ui, suggest: &mut Suggest) {
         "{all} road crossings suggested that the map's paths lack, {above} above the threshold"
     ));
     let mut accept = None;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(all > 0, egui::Button::new("Accept all crossings"))
             .clicked()
