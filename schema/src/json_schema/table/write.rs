@@ -39,7 +39,7 @@ impl<'t> ser::Serializer for &'t mut Table {
     type SerializeStructVariant = &'t mut Table;
 
     fn serialize_bool(self, v: bool) -> Done {
-        self.items.push(Item::Bool(v));
+        self.push(Item::Bool(v));
         Ok(())
     }
     fn serialize_i8(self, v: i8) -> Done {
@@ -52,7 +52,7 @@ impl<'t> ser::Serializer for &'t mut Table {
         self.serialize_i64(i64::from(v))
     }
     fn serialize_i64(self, v: i64) -> Done {
-        self.items.push(match u64::try_from(v) {
+        self.push(match u64::try_from(v) {
             Ok(u) => Item::U64(u),
             Err(_) => Item::I64(v),
         });
@@ -75,7 +75,7 @@ impl<'t> ser::Serializer for &'t mut Table {
         self.serialize_u64(u64::from(v))
     }
     fn serialize_u64(self, v: u64) -> Done {
-        self.items.push(Item::U64(v));
+        self.push(Item::U64(v));
         Ok(())
     }
     fn serialize_u128(self, v: u128) -> Done {
@@ -87,7 +87,7 @@ impl<'t> ser::Serializer for &'t mut Table {
     }
     fn serialize_f64(self, v: f64) -> Done {
         // As `serde_json::Value::from(f64)`: no number for NaN or an infinity.
-        self.items.push(if v.is_finite() {
+        self.push(if v.is_finite() {
             Item::F64(v)
         } else {
             Item::Null
@@ -106,19 +106,19 @@ impl<'t> ser::Serializer for &'t mut Table {
         self.open(false, None);
         for &byte in v {
             self.count();
-            self.items.push(Item::U64(u64::from(byte)));
+            self.push(Item::U64(u64::from(byte)));
         }
         self.close()
     }
     fn serialize_none(self) -> Done {
-        self.items.push(Item::Null);
+        self.push(Item::Null);
         Ok(())
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Done {
         value.serialize(self)
     }
     fn serialize_unit(self) -> Done {
-        self.items.push(Item::Null);
+        self.push(Item::Null);
         Ok(())
     }
     fn serialize_unit_struct(self, _: &'static str) -> Done {
@@ -139,13 +139,11 @@ impl<'t> ser::Serializer for &'t mut Table {
         value: &T,
     ) -> Done {
         let at = self.items.len();
-        self.items.push(Item::Object { len: 1, end: 0 });
+        self.push(Item::Object { len: 1, end: 0 });
         self.push_str(variant);
         value.serialize(&mut *self)?;
         let end = super::position(self.items.len(), &mut self.too_big);
-        if let Some(item) = self.items.get_mut(at) {
-            *item = Item::Object { len: 1, end };
-        }
+        self.set(at, Item::Object { len: 1, end });
         Ok(())
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self, Unsupported> {
