@@ -323,8 +323,16 @@ fn zones(ctx: &mut Ctx<'_>) {
     // claim not of the new one's side is one of the first two. One hex listed 20,000 times
     // (or in 20,000 zones) was scanned again for each, 9 s; 400,000 times, an hour.
     type Claim = (usize, usize, usize);
-    let mut claimed: HashMap<HexIndex, (Option<Claim>, Vec<Claim>)> =
-        HashMap::with_capacity(s.zones.iter().map(|z| z.hexes.len()).sum());
+    // Sized once, for at most the map's hexes (only a map hex is claimed): a zone listing
+    // 1.5 million names off the map reserved a table of 136 MB for none (issue 19).
+    let most = ctx.map.as_ref().map_or(0, |m| m.grid.hex_count());
+    let mut claimed: HashMap<HexIndex, (Option<Claim>, Vec<Claim>)> = HashMap::with_capacity(
+        s.zones
+            .iter()
+            .map(|z| z.hexes.len())
+            .sum::<usize>()
+            .min(most),
+    );
     let mut sides_there: foldhash::HashSet<(HexIndex, usize)> = foldhash::HashSet::default();
     for (z, zone) in s.zones.iter().enumerate() {
         let army = zone_army(ctx, &zone.owner);
