@@ -2,11 +2,16 @@
 //! progress callback that can cancel, tiles small enough for GPU textures and a downscaled
 //! overview for zoomed-out views.
 
-use std::io::{Cursor, Read, Seek, SeekFrom};
+use std::io::{Cursor, Read};
 use std::path::Path;
 
-use image::{ImageDecoder as _, ImageFormat, ImageReader, Limits, RgbImage};
+use image::{ImageDecoder, ImageFormat, ImageReader, Limits, RgbImage};
 use rayon::prelude::*;
+
+mod profile;
+
+use profile::colour_profile;
+pub use profile::{ColourProfile, profile_of};
 
 /// A progress report in [0, 1]; returning `false` cancels the work.
 pub type Progress<'a> = &'a dyn Fn(f32) -> bool;
@@ -87,35 +92,6 @@ pub struct Scan {
     pub image: RgbImage,
     /// The colour profile the file carried, which is never applied (see [`ColourProfile`]).
     pub profile: Option<ColourProfile>,
-}
-
-/// A colour profile a scan file carries (a PNG's `iCCP` chunk, a JPEG's or TIFF's embedded ICC
-/// profile). None is ever applied: the pixels are read as they are, as if sRGB, so a scan in
-/// another colour space (Adobe RGB, a scanner's own profile) comes out with shifted colours.
-/// Whoever reads a scan says so ([`ColourProfile::note`]) rather than dropping it silently.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ColourProfile {
-    /// A profile of this many bytes (inflated), read and not applied.
-    Ignored { bytes: usize },
-    /// A PNG `iCCP` chunk that was not read: it inflates beyond [`MAX_HEADER_ALLOC`] (a
-    /// decompression bomb in the metadata) or its data is corrupt. `compressed` is the chunk's
-    /// size in the file.
-    Skipped { compressed: usize },
-}
-
-impl ColourProfile {
-    /// What a person is told, after the scan's path and a colon: one line.
-    pub fn note(&self) -> String {
-        match self {
-            ColourProfile::Ignored { bytes } => format!(
-                "the scan's colour profile (ICC, {bytes} bytes) is not applied: its colours are read as sRGB, so they may look shifted if it was saved in another colour space"
-            ),
-            ColourProfile::Skipped { compressed } => format!(
-                "the scan's colour profile (PNG iCCP chunk, {compressed} bytes in the file) is skipped unread: it inflates beyond {} MiB or is corrupt; the colours are read as sRGB",
-                MAX_HEADER_ALLOC / (1024 * 1024)
-            ),
-        }
-    }
 }
 
 impl From<RgbImage> for Scan {
@@ -230,11 +206,7 @@ pub fn decode_scan(
     };
     let (width, height) = decoder.dimensions();
     check_dimensions(width, height, limits)?;
-    let profile = colour_profile(
-        format,
-        Cursor::new(bytes),
-        decoder.icc_profile().ok().flatten(),
-    );
+    let profile = colour_profile(format, Cursor::new(bytes), &mut decoder);
     check_memory(
         width,
         height,
@@ -265,68 +237,6 @@ pub fn decode_scan(
         return Err(ScanError::Cancelled);
     }
     Ok(Scan { image, profile })
-}
-
-/// The profile a scan carries: the one the decoder read, or a PNG `iCCP` chunk it skipped
-/// (the PNG decoder drops a profile beyond its memory limit without a word).
-fn colour_profile(
-    format: Option<ImageFormat>,
-    file: impl Read + Seek,
-    read: Option<Vec<u8>>,
-) -> Option<ColourProfile> {
-    if let Some(profile) = read {
-        return Some(ColourProfile::Ignored {
-            bytes: profile.len(),
-        });
-    }
-    if format != Some(ImageFormat::Png) {
-        return None;
-    }
-    png_iccp_chunk(file).map(|compressed| ColourProfile::Skipped { compressed })
-}
-
-/// The size of a PNG's `iCCP` chunk, when it has one before its image data: only the chunks'
-/// headers are read, the rest is skipped over.
-fn png_iccp_chunk(mut file: impl Read + Seek) -> Option<usize> {
-    file.seek(SeekFrom::Start(8)).ok()?;
-    let mut header = [0u8; 8];
-    loop {
-        file.read_exact(&mut header).ok()?;
-        let length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]);
-        match &header[4..8] {
-            b"iCCP" => return Some(length as usize),
-            b"IDAT" | b"IEND" => return None,
-            // The chunk's data and its CRC.
-            _ => file.seek(SeekFrom::Current(i64::from(length) + 4)).ok()?,
-        };
-    }
-}
-
-/// The colour profile a scan file carries, from its header only (a PNG's chunks before its
-/// pixels; a JPEG is read whole, as its decoder reads it), within [`MAX_HEADER_ALLOC`]: for a
-/// command that hands the scan's path to a library (an export), to say what [`load_scan`]
-/// says. `None` when the file has none, or does not read (the library's own read says why).
-pub fn profile_of(path: &Path) -> Option<ColourProfile> {
-    let (file, _) = bataille_schema::files::open_regular(path).ok()?;
-    let mut reader = ImageReader::new(std::io::BufReader::new(file))
-        .with_guessed_format()
-        .ok()?;
-    let format = reader.format();
-    if !matches!(
-        format,
-        Some(ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::Tiff)
-    ) {
-        return None;
-    }
-    let mut header_limits = Limits::no_limits();
-    header_limits.max_alloc = Some(MAX_HEADER_ALLOC);
-    reader.limits(header_limits);
-    let read = reader
-        .into_decoder()
-        .ok()
-        .and_then(|mut decoder| decoder.icc_profile().ok().flatten());
-    let (file, _) = bataille_schema::files::open_regular(path).ok()?;
-    colour_profile(format, std::io::BufReader::new(file), read)
 }
 
 fn decode_error(limits: &ScanLimits) -> impl Fn(image::ImageError) -> ScanError + '_ {
