@@ -116,3 +116,48 @@ fn a_refused_id_is_not_counted_as_an_unknown_name_beyond_the_bound() {
     let total = format!("{} errors, 0 warnings in 1 file", diagnostics.len());
     assert!(human.all().contains(&total), "{total}:\n{}", human.all());
 }
+
+/// A miniatures rating name the schema refuses (`"BAD X"`, not an id) is told by its E0105
+/// and not again as a rating the system does not define: 18 units carrying it said "16 W1010
+/// in this file: 0 shown, 16 not shown" and "18 errors, 17 warnings" with `--max-per-code 2`
+/// (the W1010s counted beyond the bound, then dropped at the E0105s' places). The same for a
+/// conversion rule's `set` and `per_cp` keys.
+#[test]
+fn a_refused_rating_name_is_not_counted_as_an_undefined_rating() {
+    let club = Club::new();
+    let text = club.read(SCENARIO);
+    let mut units = 0;
+    let text: String = text
+        .split_inclusive('\n')
+        .map(|line| {
+            if units < 18 && line.contains("kind: \"infantry\"") && line.contains("placement:") {
+                units += 1;
+                line.replacen(
+                    "placement:",
+                    "ratings: {\"age-of-honor\": {\"BAD X\": Number(1)}}, placement:",
+                    1,
+                )
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    assert_eq!(units, 18);
+    club.write(SCENARIO, text);
+    club.edit(
+        SCENARIO,
+        "set: {\"troop_type\": Text(\"guard-infantry\")}",
+        "set: {\"troop_type\": Text(\"guard-infantry\"), \"BAD Y\": Number(1)}",
+    );
+
+    let human = club.run(&["validate", "--max-per-code", "2", SCENARIO]);
+    assert_eq!(human.code, 1, "{}", human.all());
+    for code in ["W1010", "E1005", "E1008"] {
+        assert!(!human.all().contains(code), "{code}:\n{}", human.all());
+    }
+    assert!(
+        human.all().contains("19 errors, 1 warning"),
+        "{}",
+        human.all()
+    );
+}

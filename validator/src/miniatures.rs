@@ -74,7 +74,8 @@ fn units(ctx: &mut Ctx<'_>, used: &MiniaturesUse, system: &System, rules: &Rules
                 match system.ratings.get(name) {
                     // A rule's `per_cp` naming it is told at the rule; a derived one no one wrote.
                     None if source != Source::Own => {}
-                    None => ctx.push(
+                    // A name the schema refuses (E0105 at the same key) is not told again.
+                    None => ctx.push_about(
                         Diagnostic::new(
                             Code::W1010,
                             SCENARIO,
@@ -90,6 +91,7 @@ fn units(ctx: &mut Ctx<'_>, used: &MiniaturesUse, system: &System, rules: &Rules
                             list(system.ratings.keys())
                         ))
                         .subject(unit.id.as_str()),
+                        name.is_refused(),
                     ),
                     Some(spec) => {
                         if name.as_str() == "troop_type"

@@ -82,7 +82,7 @@ impl<'a> Rules<'a> {
                 let at = key_pointer(&format!("{base}/set"), name.as_str());
                 let Some(spec) = system.ratings.get(name) else {
                     fault.undefined = true;
-                    ctx.push(undefined(system, at, &rule_name, name));
+                    ctx.push_about(undefined(system, at, &rule_name, name), name.is_refused());
                     continue;
                 };
                 if name.as_str() == "troop_type"
@@ -126,7 +126,7 @@ impl<'a> Rules<'a> {
                 if !system.ratings.contains_key(name) {
                     fault.undefined = true;
                     let at = key_pointer(&format!("{base}/per_cp"), name.as_str());
-                    ctx.push(undefined(system, at, &rule_name, name));
+                    ctx.push_about(undefined(system, at, &rule_name, name), name.is_refused());
                 }
             }
             faults.push(fault);
