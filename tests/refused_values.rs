@@ -161,3 +161,19 @@ fn a_refused_rating_name_is_not_counted_as_an_undefined_rating() {
         human.all()
     );
 }
+
+/// The same in a system file: a leader rating renamed to a name the schema refuses is told by
+/// its E0105s, and its four named modifiers are not counted again as E1011 ("4 E1011 in this
+/// file: 0 shown, 4 not shown" with `--max-per-code 1`).
+#[test]
+fn a_refused_name_in_a_system_is_not_counted_as_a_contradiction() {
+    let club = Club::new();
+    let system = club
+        .read(club::SYSTEM)
+        .replace("rating: \"reserve_modifier\"", "rating: \"BAD X\"");
+    club.write(club::SYSTEM, system);
+    let human = club.run(&["validate", "--max-per-code", "1", club::SYSTEM]);
+    assert_eq!(human.code, 1, "{}", human.all());
+    assert!(!human.all().contains("E1011"), "{}", human.all());
+    assert!(human.all().contains("E0105"), "{}", human.all());
+}

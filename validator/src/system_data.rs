@@ -5,7 +5,9 @@
 //! upside down, movement or national-table lines for troop types that do not exist, a named
 //! modifier for a leader rating that does not exist: each is refused where it is written, as a
 //! map's legend is checked against its rows. Without it `validate systems/` passes a file that
-//! the table then cannot lay out, or that refuses every unit for a reason it does not say.
+//! the table then cannot lay out, or that refuses every unit for a reason it does not say. A
+//! name the JSON Schema refuses (`"BAD X"`, not an id) is told by its E0105 alone
+//! ([`Sink::push_about`]): it was counted again as an E1011 beyond the bound.
 
 use bataille_schema::DocumentKind;
 use bataille_schema::system::{System, Values};
@@ -60,25 +62,28 @@ pub(crate) fn system_data(system: &System, out: &mut Sink<'_>) {
         let at = key_pointer("/troop_types", id.as_str());
         for (k, need) in troop.needs.iter().enumerate() {
             if !system.ratings.contains_key(need) {
-                out.push(e1011(
-                    format!("{at}/needs/{k}"),
-                    format!(
-                        "troop type `{id}` needs rating `{need}`, which the system does not define in `ratings`"
+                out.push_about(
+                    e1011(
+                        format!("{at}/needs/{k}"),
+                        format!(
+                            "troop type `{id}` needs rating `{need}`, which the system does not define in `ratings`"
+                        ),
+                        "define the rating in `ratings`, or correct its name",
                     ),
-                    "define the rating in `ratings`, or correct its name",
-                ));
+                    need.is_refused(),
+                );
             }
         }
         for (scale, figure_scale) in &system.figure_scales {
             if !figure_scale.bases.contains_key(&troop.base) {
-                out.push(e1011(
+                out.push_about(e1011(
                     format!("{at}/base"),
                     format!(
                         "troop type `{id}` stands on base `{}`, which figure scale `{scale}` does not size",
                         troop.base
                     ),
                     "give the base a frontage and depth in every figure scale's `bases`",
-                ));
+                ), troop.base.is_refused());
             }
         }
         if let Some(stands) = troop.stands
@@ -98,11 +103,11 @@ pub(crate) fn system_data(system: &System, out: &mut Sink<'_>) {
         let scale_at = key_pointer("/figure_scales", scale.as_str());
         for id in figure_scale.movement.keys() {
             if !system.troop_types.contains_key(id) {
-                out.push(e1011(
+                out.push_about(e1011(
                     key_pointer(&format!("{scale_at}/movement"), id.as_str()),
                     format!("figure scale `{scale}` moves troop type `{id}`, which the system does not have"),
                     "name a troop type of `troop_types`",
-                ));
+                ), id.is_refused());
             }
         }
     }
@@ -110,24 +115,24 @@ pub(crate) fn system_data(system: &System, out: &mut Sink<'_>) {
         let table_at = key_pointer("/national_tables", nation.as_str());
         for id in table.entries.keys() {
             if !system.troop_types.contains_key(id) {
-                out.push(e1011(
+                out.push_about(e1011(
                     key_pointer(&format!("{table_at}/entries"), id.as_str()),
                     format!("national table `{nation}` has a line for troop type `{id}`, which the system does not have"),
                     "name a troop type of `troop_types`",
-                ));
+                ), id.is_refused());
             }
         }
     }
     for (k, modifier) in system.named_modifiers.iter().enumerate() {
         if !system.leader_ratings.contains_key(&modifier.rating) {
-            out.push(e1011(
+            out.push_about(e1011(
                 format!("/named_modifiers/{k}/rating"),
                 format!(
                     "a named modifier sets leader rating `{}`, which the system does not define in `leader_ratings`",
                     modifier.rating
                 ),
                 "define the rating in `leader_ratings`, or correct its name",
-            ));
+            ), modifier.rating.is_refused());
         }
     }
 }
