@@ -28,6 +28,7 @@ pub use crate::mapping::{GridMapping, Warp};
 use crate::scan::Scan;
 
 mod centres;
+mod edges;
 mod probe;
 mod solve;
 use probe::*;
@@ -113,6 +114,13 @@ pub struct PrintedSides {
     pub probed: u8,
     pub outward_found: u8,
     pub outward_probed: u8,
+    /// Sides where the print ends by its colours with this hex on the print: the colour
+    /// across the side is the one beyond the print, this hex's is not (when the print itself
+    /// is not of that colour).
+    pub edge_inside: u8,
+    /// Sides between this hex and a neighbour where the print ends the other way: this hex's
+    /// side is the colour beyond the print, the neighbour's is not.
+    pub edge_outside: u8,
 }
 
 impl PrintedSides {
@@ -122,6 +130,8 @@ impl PrintedSides {
         probed: 6,
         outward_found: 0,
         outward_probed: 0,
+        edge_inside: 0,
+        edge_outside: 0,
     };
 }
 
@@ -368,23 +378,25 @@ pub fn refine(
     // median of what lies beyond the outward sides that show an edge), as it is in a cell
     // beyond the print whose far side meets a track or a title band.
     let columns = grid.columns as usize;
-    // (side, its line found, its colours (inward, outward) when they show an edge)
-    type OnScan = (usize, bool, Option<(Lab, Lab)>);
-    let mut on_scan: Vec<OnScan> = Vec::new();
-    for (s, g) in geometry.iter().enumerate() {
+    // Each side on the scan, its line found, the colours on its two sides (the first towards
+    // its hex): the outward sides' first, the inner sides' only when there is a colour beyond
+    // the print to tell its edge by.
+    use rayon::prelude::*;
+    let read = |s: usize, inner: bool| -> Option<OnScan> {
+        let g = &geometry[s];
         let a = model.map([g.mid[0] - g.along[0] * 0.5, g.mid[1] - g.along[1] * 0.5]);
         let b = model.map([g.mid[0] + g.along[0] * 0.5, g.mid[1] + g.along[1] * 0.5]);
         let c = model.map(g.mid);
         let length = (b[0] - a[0]).hypot(b[1] - a[1]);
         if !(length.is_finite() && length > 2.0) {
-            continue;
+            return None;
         }
         let tangent = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
         let reach = (6.0 * sigma + 2.0).clamp(3.0, FIRST_WINDOW * length) + gap_px(length) + 1.0;
         if !strip_on_scan(scan, c, tangent, HALF_ALONG * length, reach) {
-            continue;
+            return None;
         }
-        let colours = (g.other.is_none() && !inked_sides[s])
+        let colours = (inner || g.other.is_none())
             .then(|| {
                 let index = HexIndex::new((g.hex % columns) as u32, (g.hex / columns) as u32);
                 let [x, y] = grid.centre(index);
@@ -398,21 +410,37 @@ pub fn refine(
                     centre,
                 )
             })
-            .flatten()
-            .filter(|(inward, outward)| delta_e(*inward, *outward) >= EDGE);
-        on_scan.push((s, inked_sides[s], colours));
-    }
+            .flatten();
+        Some((s, inked_sides[s], colours))
+    };
+    let mut on_scan: Vec<OnScan> = (0..geometry.len())
+        .into_par_iter()
+        .filter_map(|s| read(s, false))
+        .collect();
+    // An outward side with no line that shows an edge: its colours.
+    let edge_colours = |(s, inked, colours): &OnScan| {
+        colours.filter(|(inward, outward)| {
+            geometry[*s].other.is_none() && !inked && delta_e(*inward, *outward) >= EDGE
+        })
+    };
     let mut outside: Vec<Lab> = on_scan
         .iter()
-        .filter_map(|(_, _, c)| c.map(|c| c.1))
+        .filter_map(|side| edge_colours(side).map(|c| c.1))
         .collect();
     let beyond = median_lab(&mut outside);
-    for (s, inked, colours) in on_scan {
-        let g = &geometry[s];
-        let edge = colours
+    if beyond.is_some() {
+        on_scan
+            .par_iter_mut()
+            .filter(|side| geometry[side.0].other.is_some())
+            .for_each(|side| side.2 = read(side.0, true).and_then(|r| r.2));
+    }
+    edges::tally(&geometry, &on_scan, beyond, &mut printed);
+    for side in &on_scan {
+        let g = &geometry[side.0];
+        let edge = edge_colours(side)
             .zip(beyond)
             .is_some_and(|((inward, _), beyond)| delta_e(inward, beyond) >= EDGE);
-        let shown = inked || edge;
+        let shown = side.1 || edge;
         for hex in std::iter::once(g.hex).chain(g.other) {
             let p = &mut printed[hex];
             p.probed = p.probed.saturating_add(1);
@@ -435,6 +463,10 @@ pub fn refine(
         printed_sides: printed,
     })
 }
+
+/// A side read on the scan: its index, its line found, the colours on its two sides
+/// `(towards its hex, across)`.
+pub(crate) type OnScan = (usize, bool, Option<(Lab, Lab)>);
 
 /// A calibration from clicks, refined on the print when it shows grid lines.
 #[derive(Debug, Clone)]

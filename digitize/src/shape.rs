@@ -129,7 +129,12 @@ const OUTLINED_EDGE: f64 = 0.5;
 /// line), an edge hex none of whose outward sides shows one is unprinted too: a short column's
 /// end cell set *into* the print (a notch: five of its sides are its neighbours', only the
 /// outward one is its own) is told apart this way, and so is the print's edge in a scan with
-/// paper round it.
+/// paper round it. Where the print ends by its colours (the colour beyond the print against
+/// the print's own, [`PrintedSides::edge_inside`] and `edge_outside`), they decide whatever
+/// lines are drawn there: a hex beyond that edge on two sides or more (and on more sides than
+/// inside it) is unprinted — a notch filled with the colour beyond, where a track band's rules
+/// fall on its outward sides —; one inside it on two sides or more and beyond it on none is
+/// printed — a hex cut by the scan's edge whose other sides a river hides.
 pub fn from_printed_sides(
     grid: &Grid,
     printed_sides: &[PrintedSides],
@@ -165,7 +170,12 @@ pub fn from_printed_sides(
             // hex (its sides beyond the scan tell nothing: the print may go on there).
             let few = p.probed >= 4 && 3 * p.found < 2 * p.probed || p.probed < 4 && p.found == 0;
             let open_edge = outlined && p.outward_probed > 0 && p.outward_found == 0;
-            few || open_edge
+            // The print's edge told by its colours, whatever lines are drawn there: beyond it
+            // on two sides or more (more than inside it), or inside it on two sides or more
+            // and beyond it on none.
+            let beyond = p.edge_outside >= 2 && p.edge_outside > p.edge_inside;
+            let inside = p.edge_inside >= 2 && p.edge_outside == 0;
+            beyond || (few || open_edge) && !inside
         })
         .collect();
     // Only unprinted hexes connected to the grid's edge through unprinted hexes leave the
@@ -236,6 +246,7 @@ mod tests {
             probed: 6,
             outward_found: 0,
             outward_probed: 0,
+            ..PrintedSides::default()
         };
         let mut sides = vec![sides_of(6); grid.hex_count()];
         let at = |c: u32, r: u32| (r * 6 + c) as usize;
@@ -252,6 +263,7 @@ mod tests {
             probed: 4,
             outward_found: 0,
             outward_probed: 0,
+            ..PrintedSides::default()
         };
         sides[at(0, 1)] = cut(3);
         sides[at(0, 3)] = cut(2);

@@ -195,3 +195,132 @@ fn a_print_in_a_band_of_its_lines_colour_keeps_its_edge_hexes() {
     let expected = names(grid.indices().filter(|i| absent(*i)).collect());
     assert_eq!(missing, expected);
 }
+
+/// Distance from `p` to the segment `a`–`b` (grid units).
+fn to_segment(p: [f64; 2], [a, b]: [[f32; 2]; 2]) -> f64 {
+    let (a, b) = (a.map(f64::from), b.map(f64::from));
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let t = (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+    (p[0] - a[0] - t * dx).hypot(p[1] - a[1] - t * dy)
+}
+
+#[test]
+fn the_print_s_edge_told_by_its_colours_decides_whatever_lines_fall_there() {
+    // As on the Arnhem scan's south-west quadrant: the print in a brown band (its outlines in
+    // the band's colour), the even columns' last cells not printed (notches of the band). In
+    // one notch the band's black rules fall where the grid puts its three outward sides, so
+    // all six of its sides "show a line"; the scan's edge cuts the corner hex beside it, whose
+    // two other sides on the scan a wide river hides. The notch is not on the print, the
+    // corner hex is (its colours say so: paper against the band on two sides, the band on
+    // none of its own).
+    use bataille_schema::Side;
+    use bataille_schema::map::{HexNaming, Orientation, Shifted};
+    let grid = bataille_schema::Grid {
+        orientation: Orientation::Flat,
+        shifted: Shifted::Odd,
+        first_column: 1,
+        first_row: 1,
+        columns: 12,
+        rows: 8,
+        hex_names: HexNaming::default(),
+    };
+    let m = [26.0, 0.0, 60.0, 0.0, 26.0, 60.0, 0.0, 0.0, 1.0];
+    let inverse = bataille_digitize::calibrate::invert(&m).unwrap();
+    // The lower columns' last cells are not printed: notches into the print.
+    let lower = if grid.centre(HexIndex::new(0, 0))[1] > grid.centre(HexIndex::new(1, 0))[1] {
+        Shifted::Odd
+    } else {
+        Shifted::Even
+    };
+    let absent = |i: HexIndex| grid.is_short_line_end(i, lower);
+    // The last printed hex of the bottom row whose south-west neighbour is a notch.
+    let corner = (0..grid.columns - 1)
+        .rev()
+        .map(|c| HexIndex::new(c, grid.rows - 1))
+        .find(|i| !absent(*i) && grid.neighbour(*i, Side::SW).is_some_and(absent))
+        .unwrap();
+    let notch = grid.neighbour(corner, Side::SW).unwrap();
+    let rules: Vec<[[f32; 2]; 2]> = [Side::SW, Side::S, Side::SE]
+        .into_iter()
+        .filter_map(|s| grid.side_corners(notch, s))
+        .collect();
+    let river: Vec<[[f32; 2]; 2]> = [Side::N, Side::NW]
+        .into_iter()
+        .filter_map(|s| grid.side_corners(corner, s))
+        .collect();
+    let band = Rgb([120, 100, 85]);
+    // The scan ends half a hex right of the corner hex's centre.
+    let [cx, _] = grid.centre(corner);
+    let width = (f64::from(cx) + 0.5) * 26.0 + 60.0;
+    let image = RgbImage::from_fn(width as u32, 480, |x, y| {
+        let g =
+            bataille_digitize::calibrate::apply(&inverse, [f64::from(x) + 0.5, f64::from(y) + 0.5]);
+        if river.iter().any(|s| to_segment(g, *s) < 0.3) {
+            return Rgb([70, 120, 190]);
+        }
+        if rules.iter().any(|s| to_segment(g, *s) < 0.05) {
+            return Rgb([20, 20, 20]);
+        }
+        let Some(hex) = grid
+            .hex_at([g[0] as f32, g[1] as f32])
+            .filter(|h| !absent(*h))
+        else {
+            return band;
+        };
+        let [cx, cy] = grid.centre(hex);
+        let (dx, dy) = (g[0] - f64::from(cx), g[1] - f64::from(cy));
+        let apothem = 3f64.sqrt() / 2.0;
+        let edge = (0..6)
+            .map(|k| {
+                let a = (f64::from(k) * 60.0 + 30.0).to_radians();
+                apothem - (dx * a.cos() + dy * a.sin())
+            })
+            .fold(f64::INFINITY, f64::min);
+        if edge * 26.0 < 1.5 {
+            band
+        } else {
+            Rgb([245, 240, 225])
+        }
+    });
+    let scan = Scan::from(image);
+    let r = refine(
+        &scan,
+        &grid,
+        &m,
+        &[[0.0, 0.0], [10.0, 6.0]],
+        FitKind::Affine,
+        &RefineOptions::default(),
+    )
+    .unwrap();
+    let shape = from_printed_sides(
+        &grid,
+        &r.printed_sides,
+        &|i| r.centre(&grid, i),
+        scan.width(),
+        scan.height(),
+    );
+    let slot = |i: HexIndex| i.row as usize * grid.columns as usize + i.col as usize;
+    assert_ne!(
+        shape.place(&grid, notch),
+        Place::On,
+        "the notch: {:?}",
+        r.printed_sides[slot(notch)]
+    );
+    assert_eq!(
+        shape.place(&grid, corner),
+        Place::On,
+        "the corner hex: {:?}",
+        r.printed_sides[slot(corner)]
+    );
+    // The other notches on the scan are found as before, and no printed hex left of the cut
+    // is taken off.
+    for i in grid.indices().filter(|i| i.col < corner.col) {
+        assert_eq!(
+            shape.place(&grid, i) == Place::On,
+            !absent(i),
+            "{}: {:?}",
+            grid.name(i),
+            r.printed_sides[slot(i)]
+        );
+    }
+}

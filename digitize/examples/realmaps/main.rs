@@ -581,6 +581,9 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
                 }
                 after.add(&e, &v);
                 after_pos.push(p);
+                if draw == 0 {
+                    shape_check(map, &r);
+                }
                 // Each hex's own centre (its printed sides, where read clearly).
                 let (mut e, mut v) = (Vec::new(), Vec::new());
                 for (i, t) in &on {
@@ -643,6 +646,40 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
         },
         failed,
         1000.0 * seconds / draws as f64
+    );
+}
+
+/// The map's shape found from a refinement ([`bataille_digitize::shape`]) against which hexes
+/// are on the print (`on_print`: naw's and asl's hexes with a truth centre, tld's module flags),
+/// to stderr: on-print hexes offered as half or off (wrong), off-print hexes found.
+fn shape_check(map: &RealMap, r: &bataille_digitize::refine::Refinement) {
+    use bataille_digitize::shape::{Place, from_printed_sides};
+    let grid = &map.grid;
+    let shape = from_printed_sides(
+        grid,
+        &r.printed_sides,
+        &|i| r.centre(grid, i),
+        map.scan.width(),
+        map.scan.height(),
+    );
+    let (mut wrong, mut found, mut off) = (Vec::new(), 0usize, 0usize);
+    for i in grid.indices() {
+        let printed = map.on_print[slot(grid, i)];
+        let place = shape.place(grid, i);
+        if printed && place != Place::On {
+            wrong.push(grid.name(i).to_string());
+        }
+        if !printed {
+            off += 1;
+            found += usize::from(place != Place::On);
+        }
+    }
+    eprintln!(
+        "{} shape: {found} of {off} hexes off the print found; {} on it offered as half or off{}{}",
+        map.name,
+        wrong.len(),
+        if wrong.is_empty() { "" } else { ": " },
+        wrong.join(" ")
     );
 }
 
