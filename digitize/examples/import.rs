@@ -3,7 +3,9 @@
 //! terrain and hexsides as the benchmark does, five times, printing each run's wall time and
 //! the process's CPU time over it (from `/proc/self/stat`, on Linux): on a machine shared with
 //! other work the CPU time is what the classification itself costs, and on two idle cores the
-//! wall time is about half of it.
+//! wall time is about half of it. Last, the whole pass as `bataille digitize` runs it (the
+//! clicks refined on the print, the shape, terrain, hexsides, the terrain in doubt again),
+//! three times, with the same times and what it found.
 //!
 //! `cargo run --release -p bataille-digitize --example import [-- SCAN]` (no SCAN: the
 //! benchmark's 10,000 × 7,000 JPEG, written first when missing).
@@ -99,6 +101,59 @@ fn main() -> anyhow::Result<()> {
             "run {run}: terrain {terrain_wall:.3} s wall, {:.2} s CPU; with the hexsides {total_wall:.3} s wall, {:.2} s CPU",
             terrain_cpu - cpu,
             total_cpu - cpu
+        );
+    }
+    // The whole pass as `bataille digitize` runs it once the scan is read (see
+    // `support::command_pass`), from six clicks a pixel off.
+    let clicks = support::clicks(&map);
+    let samples = support::samples(&map);
+    let with_legend = support::hexside_samples(&map);
+    let truth: std::collections::BTreeSet<_> = map.hexsides["stream"]
+        .iter()
+        .filter_map(|r| map.grid.parse_hexside(r.as_str()).ok())
+        .map(|(i, s)| map.grid.canonical_hexside(i, s))
+        .collect();
+    for run in 1..=3 {
+        let (wall, cpu) = (Instant::now(), cpu_seconds());
+        bataille_digitize::refine::calibrate_on_print(
+            &imported.scan,
+            &map.grid,
+            &clicks,
+            bataille_schema::map::FitKind::Affine,
+            &bataille_digitize::refine::RefineOptions::default(),
+        )?;
+        println!(
+            "the refinement alone: {:.3} s wall, {:.2} s CPU",
+            wall.elapsed().as_secs_f64(),
+            cpu_seconds() - cpu
+        );
+        let (wall, cpu) = (Instant::now(), cpu_seconds());
+        let (terrain, hexsides, shape) =
+            support::command_pass(&imported.scan, &map, &clicks, &samples, &with_legend);
+        let (wall, cpu) = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+        let right = terrain
+            .hexes
+            .iter()
+            .filter(|s| {
+                s.code.as_deref().and_then(|c| c.chars().next())
+                    == map.rows[s.index.row as usize]
+                        .chars()
+                        .nth(s.index.col as usize)
+            })
+            .count();
+        let found = hexsides
+            .iter()
+            .filter(|h| h.feature.is_some() && truth.contains(&(h.index, h.side)))
+            .count();
+        let false_features = hexsides
+            .iter()
+            .filter(|h| h.feature.is_some() && !truth.contains(&(h.index, h.side)))
+            .count();
+        println!(
+            "command pass {run} (refine, shape, terrain, hexsides, terrain in doubt again): {wall:.3} s wall, {cpu:.2} s CPU; {right}/{} hexes right, {found}/{} streams found, {false_features} false, shape whole: {}",
+            terrain.hexes.len(),
+            truth.len(),
+            shape.whole()
         );
     }
     Ok(())

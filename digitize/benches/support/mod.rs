@@ -124,3 +124,117 @@ pub fn samples(map: &Map) -> BTreeMap<String, Vec<HexIndex>> {
     }
     samples
 }
+
+/// Six clicks at well-spread hexes of the big scan, each up to a pixel off (as a user's).
+pub fn clicks(map: &Map) -> Vec<bataille_schema::map::ControlPoint> {
+    let grid = &map.grid;
+    let matrix = big_scan_matrix(map);
+    let (c, r) = (grid.columns - 1, grid.rows - 1);
+    let hexes = [
+        (1, 1),
+        (c - 1, 1),
+        (1, r - 1),
+        (c - 1, r - 1),
+        (c / 2, r / 2),
+        (c / 3, 2),
+    ];
+    let errors = [
+        (0.6, -0.4),
+        (-0.9, 0.3),
+        (0.2, 0.8),
+        (-0.5, -0.7),
+        (1.0, 0.1),
+        (-0.3, 0.9),
+    ];
+    hexes
+        .iter()
+        .zip(errors)
+        .map(|(&(col, row), (ex, ey))| {
+            let index = HexIndex::new(col, row);
+            let [gx, gy] = grid.centre(index);
+            let [x, y] =
+                bataille_digitize::calibrate::apply(&matrix, [f64::from(gx), f64::from(gy)]);
+            bataille_schema::map::ControlPoint {
+                hex: grid.name(index),
+                x: x + ex,
+                y: y + ey,
+            }
+        })
+        .collect()
+}
+
+/// Three marked stream hexsides of the big map.
+pub fn hexside_samples(map: &Map) -> bataille_digitize::classify::HexsideSamples {
+    let streams: Vec<_> = map.hexsides["stream"]
+        .iter()
+        .take(3)
+        .filter_map(|r| map.grid.parse_hexside(r.as_str()).ok())
+        .collect();
+    bataille_digitize::classify::HexsideSamples {
+        features: [(bataille_schema::Id::from("stream"), streams)]
+            .into_iter()
+            .collect(),
+        ..bataille_digitize::classify::HexsideSamples::default()
+    }
+    .with_legend(&map.hexside_types, &map.terrain)
+}
+
+/// What `bataille digitize` runs on a scan once it is read: the clicks fitted and refined on
+/// the printed grid lines, the map's shape, the terrain, then the hexsides (the lines traced)
+/// and the terrain in doubt judged again with the lines' inks masked. Returns the terrain and
+/// the hexsides.
+pub fn command_pass(
+    scan: &bataille_digitize::Scan,
+    map: &Map,
+    clicks: &[bataille_schema::map::ControlPoint],
+    samples: &BTreeMap<String, Vec<HexIndex>>,
+    hexside_samples: &bataille_digitize::classify::HexsideSamples,
+) -> (
+    bataille_digitize::TerrainSuggestions,
+    Vec<bataille_digitize::HexsideSuggestion>,
+    bataille_digitize::shape::Shape,
+) {
+    use bataille_digitize::classify::{
+        ClassifyOptions, suggest_hexsides_and_terrain, suggest_terrain,
+    };
+    use bataille_digitize::refine::{RefineOptions, calibrate_on_print};
+    use bataille_digitize::scan::no_progress;
+    let grid = &map.grid;
+    let calibrated = calibrate_on_print(
+        scan,
+        grid,
+        clicks,
+        bataille_schema::map::FitKind::Affine,
+        &RefineOptions::default(),
+    )
+    .expect("calibrate");
+    let mapping = calibrated.mapping();
+    let shape = match calibrated.refinement.as_ref() {
+        Ok(r) => bataille_digitize::shape::from_printed_sides(
+            grid,
+            &r.printed_sides,
+            &|i| r.centre(grid, i),
+            scan.width(),
+            scan.height(),
+        ),
+        Err(_) => bataille_digitize::shape::from_scan_bounds(
+            grid,
+            &mapping.matrix,
+            scan.width(),
+            scan.height(),
+        ),
+    };
+    let options = ClassifyOptions::default();
+    let terrain = suggest_terrain(scan, grid, &mapping, samples, &options).expect("terrain");
+    let (hexsides, terrain) = suggest_hexsides_and_terrain(
+        scan,
+        grid,
+        &mapping,
+        &terrain,
+        hexside_samples,
+        &options,
+        &no_progress,
+    )
+    .expect("hexsides");
+    (terrain, hexsides, shape)
+}
