@@ -151,14 +151,33 @@ pub fn plan_save_moving(
     Ok(plan)
 }
 
-/// Writes a plan's files (each only when its text changed; atomically) and returns what the
-/// disk holds afterwards, to remember.
+/// Writes a plan's files (each only when its text changed) all or none, through the writer
+/// every command uses ([`bataille_schema::files::Outputs`]): each staged in a temporary file
+/// beside its place, then all renamed. A scenario and its map were written one after the
+/// other, so a scenario that could not be written (its folder gone, a full disk) left the map
+/// replaced and the scenario old. Returns what the disk holds afterwards, to remember.
 pub fn write_plan(plan: &Plan) -> std::io::Result<DiskStamps> {
+    use bataille_schema::files::WriteError;
+    let mut outputs = bataille_schema::files::Outputs::new();
+    for target in plan.targets.iter().filter(|t| !t.unchanged()) {
+        let limit = bataille_schema::io::MAX_FILE_BYTES;
+        if target.text.len() as u64 > limit {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!(
+                    "{} would be {} bytes; the largest file the readers accept is {limit} bytes, so nothing was saved",
+                    target.path.display(),
+                    target.text.len()
+                ),
+            ));
+        }
+        outputs
+            .stage(&target.path, target.text.as_bytes())
+            .map_err(WriteError::into_io)?;
+    }
+    outputs.commit().map_err(WriteError::into_io)?;
     let mut stamps = DiskStamps::default();
     for target in &plan.targets {
-        if !target.unchanged() {
-            bataille_schema::io::write_atomic(&target.path, &target.text)?;
-        }
         stamps.record(&target.path, target.text.as_bytes());
     }
     Ok(stamps)
@@ -281,4 +300,50 @@ pub fn unsaved_sentence(files: &[String]) -> String {
         text = first.to_uppercase() + &text[1..];
     }
     format!("{text} changes that are not saved. Save them first?")
+}
+
+#[cfg(test)]
+mod all_or_none {
+    use super::*;
+
+    /// A scenario that cannot be written (its folder is gone) leaves its map as it was: the
+    /// map was written first and stayed replaced.
+    #[test]
+    fn a_save_that_fails_leaves_every_file_as_it_was() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let map = dir.path().join("m.ron");
+        std::fs::write(&map, "Map(old)").expect("written");
+        let scenario = dir.path().join("gone").join("s.ron");
+        let target = |path: &Path, kind, role, text: &str| {
+            Target::new(path, kind, role, text.to_owned()).expect("readable")
+        };
+        let plan = Plan {
+            targets: vec![
+                target(&map, DocumentKind::Map, "the map", "Map(new)"),
+                target(
+                    &scenario,
+                    DocumentKind::Scenario,
+                    "the scenario",
+                    "Scenario()",
+                ),
+            ],
+            saved: Saved {
+                map_path: None,
+                scenario: None,
+                unwritten: Vec::new(),
+            },
+        };
+        assert!(write_plan(&plan).is_err());
+        assert_eq!(std::fs::read_to_string(&map).expect("read"), "Map(old)");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).expect("listed").collect();
+        assert_eq!(left.len(), 1, "no temporary left beside the map");
+
+        std::fs::create_dir(dir.path().join("gone")).expect("made");
+        write_plan(&plan).expect("saved");
+        assert_eq!(std::fs::read_to_string(&map).expect("read"), "Map(new)");
+        assert_eq!(
+            std::fs::read_to_string(&scenario).expect("read"),
+            "Scenario()"
+        );
+    }
 }
