@@ -46,10 +46,12 @@ use crate::colour::Lab;
 use crate::mapping::GridMapping;
 use crate::scan::Scan;
 
+mod along;
 mod cells;
 mod chain;
 mod ink;
 mod morphology;
+mod pattern;
 mod through;
 use cells::{Cells, ink_cells};
 use chain::{agrees_with, goes_on};

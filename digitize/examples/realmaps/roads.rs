@@ -4,10 +4,10 @@
 //! join neighbouring hexes.
 //!
 //! Per click draw (four clicks, each the printed centre ± 2 px, an affine fit, refined on the
-//! print with `--refine`), as the command would: terrain from three hexes each of clear,
-//! bocage and sea, the hexsides with their inks (three marked rivers), then the lines through
-//! the hexes ([`bataille_digitize::trace::trace_through`]) from three marked crossings of each
-//! kind (the marks in the truth file). Scored: the hexsides of the labelled areas, both hexes on the print, not `?` and not
+//! print with `--refine`), as the command runs it: terrain from three hexes each of clear,
+//! bocage and sea, then the one pass the command and the editor share
+//! ([`bataille_digitize::classify::suggest_features`]: the hexsides with three marked rivers,
+//! then the lines through the hexes from the crossings of each kind marked in the truth file). Scored: the hexsides of the labelled areas, both hexes on the print, not `?` and not
 //! marked.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -15,12 +15,12 @@ use std::time::Instant;
 
 use bataille_digitize::calibrate::{apply, fit};
 use bataille_digitize::classify::{
-    ClassifyOptions, DOUBTFUL_BELOW, FeatureKind, HexsideSamples, interior_hexsides,
-    suggest_hexsides_with_inks, suggest_terrain,
+    ClassifyOptions, DOUBTFUL_BELOW, FeatureKind, HexsideSamples, PathSamples, interior_hexsides,
+    suggest_features, suggest_terrain,
 };
 use bataille_digitize::refine::{RefineOptions, refine};
+use bataille_digitize::scan::no_progress;
 use bataille_digitize::synth::Rng;
-use bataille_digitize::trace::{Colours, ThroughLine, trace_through};
 use bataille_schema::map::{FitKind, HexsideSymbol};
 use bataille_schema::{HexIndex, Id};
 
@@ -116,10 +116,13 @@ pub(super) fn measure(map: &RealMap, draws: u64, refined: bool) -> anyhow::Resul
         .collect();
     let marked = truth.marks.clone();
     let marked_set: HashSet<Hexside> = marked.iter().flatten().copied().collect();
-    let lines: Vec<ThroughLine> = marked
-        .iter()
-        .map(|m| ThroughLine { crossed: m.clone() })
-        .collect();
+    let paths = PathSamples {
+        lines: KINDS
+            .iter()
+            .zip(&marked)
+            .map(|(kind, m)| (Id::from(*kind), m.clone()))
+            .collect(),
+    };
     // Terrain and rivers as in the rivers benchmark: the colours the trace tells ink from.
     let blue = blue_hexes(map, &exact);
     let (river_scored, rivers) = river_truth(map, &exact, &blue);
@@ -184,7 +187,7 @@ pub(super) fn measure(map: &RealMap, draws: u64, refined: bool) -> anyhow::Resul
         marked_set.len()
     );
     println!(
-        "| grid | draws | found with the right type, per draw (%) | found as a line (%) | false per 100 hexsides (highest) | wrong and not doubtful (highest) | doubtful (mean) | of them wrong (mean) | trace ms (mean) |"
+        "| grid | draws | found with the right type, per draw (%) | found as a line (%) | false per 100 hexsides (highest) | wrong and not doubtful (highest) | doubtful (mean) | of them wrong (mean) | pass ms (mean: hexsides and trace) |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let hexes = click_hexes(map, 4);
@@ -235,42 +238,28 @@ pub(super) fn measure(map: &RealMap, draws: u64, refined: bool) -> anyhow::Resul
         };
         let options = ClassifyOptions::default();
         let terrain = suggest_terrain(&map.scan, &map.grid, &m, &terrain_samples, &options)?;
-        let (_, inks) =
-            suggest_hexsides_with_inks(&map.scan, &map.grid, &m, &terrain, &samples, &options)?;
-        let hex = |index: HexIndex| terrain.get(&map.grid, index).and_then(|s| s.colour);
-        let colours = Colours {
-            hex: &hex,
-            terrain: terrain
-                .hexes
-                .iter()
-                .filter(|s| s.marked)
-                .filter_map(|s| s.colour)
-                .collect(),
-            grid_ink: inks.first().copied(),
-        };
         let t = Instant::now();
-        let water: Vec<_> = inks
-            .get(1)
-            .copied()
-            .into_iter()
-            .chain(
-                terrain
-                    .hexes
-                    .iter()
-                    .filter(|s| s.marked && s.code.as_deref() == Some("~"))
-                    .filter_map(|s| s.colour)
-                    .take(1),
-            )
-            .collect();
-        let suggested = trace_through(
-            &map.scan, &map.grid, &m, &lines, &colours, &water, &hexsides,
-        )
-        .unwrap_or_default();
+        let features = suggest_features(
+            &map.scan,
+            &map.grid,
+            &m,
+            &terrain,
+            &samples,
+            &paths,
+            &options,
+            &no_progress,
+        )?;
         seconds += t.elapsed().as_secs_f64();
-        let by: HashMap<Hexside, (Option<usize>, f32)> = hexsides
+        let suggested = features.crossings.unwrap_or_default();
+        let by: HashMap<Hexside, (Option<usize>, f32)> = suggested
             .iter()
-            .zip(&suggested)
-            .map(|(h, c)| (*h, (c.feature, c.confidence)))
+            .map(|c| {
+                let kind = c
+                    .line
+                    .as_ref()
+                    .and_then(|l| KINDS.iter().position(|k| *k == l.as_str()));
+                ((c.index, c.side), (kind, c.confidence))
+            })
             .collect();
         let (mut hit, mut line_hit, mut total, mut false_ones, mut wrong_sure, mut listed) =
             (0, 0, 0, 0, 0, 0);

@@ -49,7 +49,7 @@ pub(super) fn chamfer(source: &[bool], w: usize, h: usize) -> Vec<u32> {
     d
 }
 
-fn find(parent: &mut [u32], mut i: u32) -> u32 {
+pub(super) fn find(parent: &mut [u32], mut i: u32) -> u32 {
     while parent[i as usize] != i {
         let next = parent[parent[i as usize] as usize];
         parent[i as usize] = next;
@@ -60,7 +60,7 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 
 /// The 8-connected components of `mask`, as a union-find forest: two pixels of the mask are in
 /// one component when [`find`] gives them the same root.
-fn components(mask: &[bool], w: usize, h: usize) -> Vec<u32> {
+pub(super) fn components(mask: &[bool], w: usize, h: usize) -> Vec<u32> {
     let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
     for y in 0..h {
         for x in 0..w {
