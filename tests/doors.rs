@@ -530,9 +530,9 @@ fn sources(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
     }
 }
 
-/// A command reads a document, writes a file or prints only through the doors: no other file
-/// of the command or of a library it uses opens, reads or writes files itself, and no file of
-/// the command prints but through `say!`/`tell!`.
+/// A command or the editor reads a document, writes a file or prints only through the doors:
+/// no other file of the command, the editor or a library they use opens, reads or writes files
+/// itself, and no file of the command prints but through `say!`/`tell!`.
 #[test]
 fn commands_read_and_write_files_only_through_the_two_doors() {
     let root = root();
@@ -545,10 +545,16 @@ fn commands_read_and_write_files_only_through_the_two_doors() {
         "export/src",
         "table/src",
         "digitize/src",
+        // The editor opens, imports, saves and recovers files as the commands do: through
+        // `door::open`, `files::read_limited`, `load_scan` and `Outputs` (issue 19).
+        "editor/src",
     ] {
         sources(&root.join(dir), &mut files);
     }
     assert!(files.len() > 40, "the sources were found");
+    // What a file may do beside the doors, and why: the editor's recovery lock is an empty
+    // file opened to be locked, never read or written.
+    let allowed = [("editor/src/services/recovery.rs", "OpenOptions::new(")];
     // The doors themselves (the door in and out's own unit tests make files), and what only
     // lists folders.
     let doors = [
@@ -581,7 +587,7 @@ fn commands_read_and_write_files_only_through_the_two_doors() {
             continue;
         }
         for pattern in io {
-            if code.contains(pattern) {
+            if code.contains(pattern) && !allowed.contains(&(name.as_ref(), pattern)) {
                 wrong.push(format!("{name}: {pattern}"));
             }
         }
