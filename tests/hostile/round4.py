@@ -10,10 +10,18 @@ one or more runs under `timeout` and `ulimit -v`, and what must hold. Prints one
 case (HELD / HOLE, class, surface, what) and the tally. Run from the repository after
 `cargo build -p bataille`:
 
-    python3 tests/hostile/round4.py
+    python3 tests/hostile/round4.py            # the cases (about 10 minutes, debug)
+    python3 tests/hostile/round4.py --sweeps   # and the refused-names sweep (a few minutes)
     BATAILLE=/path/to/bataille python3 tests/hostile/round4.py
 
-The end-to-end tests that keep each class from coming back are in tests/hostile_round4.rs.
+The editor's cases run `target/debug/bataille-editor` (BATAILLE_EDITOR) on the X display
+HOSTILE_DISPLAY (default :47; start one with `Xvfb :47`); without it they are holes marked
+"harness".
+
+The end-to-end tests that keep each class from coming back: tests/hostile_round4.rs (image
+names per id, table sizes, --doubtful-below, schema --out all or none), tests/refused_values.rs
+(refused names not counted), digitize/tests/metadata_bombs.rs (a profile held once),
+editor/src/services/save.rs (a save all or none), tests/doors.rs (the editor through the doors).
 """
 import os, re, json, zipfile, struct, zlib, subprocess, sys, shutil
 
@@ -675,6 +683,27 @@ def _():
     for i in range(200):
         xdg(d + f"c{i}-00000000000000{i:02x}-1.recovery.ron", "(written_at: 1, map: (" + "x" * 100000 + "))")
     return editor(S)
+
+
+# ------------------------------------------------------------------ sweep: refused names counted
+# With `--sweeps`: every id-like string of Denain's scenario, map, a system and a variant
+# renamed, everywhere it is written, to a name the schema refuses ("BAD X"); each file then
+# validated with `--max-per-code 1`. Only E0105s may be counted: a summary of another code with
+# "0 shown" is a rule that counted a refused name beyond the bound (the W1010 and E1011 this
+# round found).
+if "--sweeps" in sys.argv:
+    for rel in [S, M, "systems/age-of-honor.ron", V]:
+        @case("cascade", f"{rel}", "every id-like string renamed to a refused name: only E0105s counted")
+        def _():
+            text = read(rel)
+            p = []
+            for tok in sorted(set(re.findall(r'"([a-z0-9][a-z0-9_.\-]*)"', text))):
+                write(rel, text.replace(f'"{tok}"', '"BAD X"'))
+                files = [S, rel] if rel != S else [S]
+                r = run("validate", "--max-per-code", "1", *files)
+                p += sane(r) + [f"{tok}: {l}" for l in r.all.splitlines() if "0 shown" in l and "E0105" not in l]
+            write(rel, text)
+            return p[:5]
 
 
 if __name__ == "__main__":
