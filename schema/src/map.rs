@@ -55,14 +55,14 @@ pub struct Map {
     /// road. A path may start or end with a hexside (`"1001/N"`): the road leaves the map (or
     /// the hex) through it. Hexes of the overlay that no path names are drawn as before.
     #[serde(
-        deserialize_with = "crate::unique::deserialize",
+        deserialize_with = "crate::unique::deserialize_lists",
         default,
         skip_serializing_if = "BTreeMap::is_empty"
     )]
     pub paths: BTreeMap<Id, Vec<String>>,
     /// Overlays present in a hex, by hex name.
     #[serde(
-        deserialize_with = "crate::unique::deserialize",
+        deserialize_with = "crate::unique::deserialize_lists",
         default,
         skip_serializing_if = "BTreeMap::is_empty"
     )]
@@ -70,7 +70,7 @@ pub struct Map {
     pub overlays: BTreeMap<HexName, Vec<Id>>,
     /// Hexside features: feature id → the hexsides it lies on.
     #[serde(
-        deserialize_with = "crate::unique::deserialize",
+        deserialize_with = "crate::unique::deserialize_lists",
         default,
         skip_serializing_if = "BTreeMap::is_empty"
     )]

@@ -373,6 +373,7 @@ pub enum Placement {
         #[schemars(range(min = bounds::REINFORCEMENT_TURN.min))]
         turn: u32,
         #[schemars(length(min = 1))]
+        #[serde(deserialize_with = "crate::unique::fitted")]
         entry: Vec<HexName>,
     },
 }

@@ -21,7 +21,32 @@ where
     K: Deserialize<'de> + Ord + Borrow<str>,
     V: Deserialize<'de>,
 {
-    deserializer.deserialize_map(UniqueVisitor(PhantomData))
+    deserializer.deserialize_map(UniqueVisitor(PhantomData, |_| {}))
+}
+
+/// [`deserialize`] for a map of lists (a map's `overlays`, `hexsides`, `paths`), each list
+/// held at its length. serde reads a list growing it from room for four: a one-id list of
+/// overlays held room for four ids (96 bytes, 112 with the allocator's header), for 21 bytes
+/// of file (issue 19: a map of 285,000 overlays peaked at 16 times the file).
+pub fn deserialize_lists<'de, D, K, T>(deserializer: D) -> Result<BTreeMap<K, Vec<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    K: Deserialize<'de> + Ord + Borrow<str>,
+    T: Deserialize<'de>,
+{
+    deserializer.deserialize_map(UniqueVisitor(PhantomData, Vec::shrink_to_fit))
+}
+
+/// A list held at its length (see [`deserialize_lists`]):
+/// `#[serde(deserialize_with = "crate::unique::fitted")]`.
+pub fn fitted<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let mut list = Vec::<T>::deserialize(deserializer)?;
+    list.shrink_to_fit();
+    Ok(list)
 }
 
 /// Reads a map of maps (a unit's `ratings`), refusing a key given twice at either level.
@@ -35,7 +60,7 @@ where
     V: Deserialize<'de>,
 {
     let outer: BTreeMap<K, Unique<K2, V>> =
-        deserializer.deserialize_map(UniqueVisitor(PhantomData))?;
+        deserializer.deserialize_map(UniqueVisitor(PhantomData, |_| {}))?;
     Ok(outer.into_iter().map(|(k, v)| (k, v.0)).collect())
 }
 
@@ -48,12 +73,14 @@ where
 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer
-            .deserialize_map(UniqueVisitor(PhantomData))
+            .deserialize_map(UniqueVisitor(PhantomData, |_| {}))
             .map(Unique)
     }
 }
 
-struct UniqueVisitor<K, V>(PhantomData<(K, V)>);
+/// The visitor of a map refusing a key given twice; each value handed to its function once
+/// read (a list shrunk to its length).
+struct UniqueVisitor<K, V>(PhantomData<(K, V)>, fn(&mut V));
 
 impl<'de, K, V> Visitor<'de> for UniqueVisitor<K, V>
 where
@@ -75,9 +102,37 @@ where
                     Borrow::<str>::borrow(&key)
                 )));
             }
-            let value = access.next_value::<V>()?;
+            let mut value = access.next_value::<V>()?;
+            (self.1)(&mut value);
             map.insert(key, value);
         }
         Ok(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    #[derive(serde::Deserialize)]
+    struct Lists {
+        #[serde(deserialize_with = "super::deserialize_lists")]
+        lists: BTreeMap<String, Vec<String>>,
+        #[serde(deserialize_with = "super::fitted")]
+        list: Vec<u8>,
+    }
+
+    /// Each list is held at its length, not with serde's room for four more.
+    #[test]
+    fn lists_are_held_at_their_length() {
+        let read: Lists =
+            ron::from_str(r#"(lists: {"a": ["x"], "b": ["x", "y", "z", "w", "v"]}, list: [1])"#)
+                .unwrap();
+        for list in read.lists.values() {
+            assert_eq!(list.capacity(), list.len());
+        }
+        assert_eq!(read.list.capacity(), 1);
+        let twice: Result<Lists, _> = ron::from_str(r#"(lists: {"a": [], "a": []}, list: [])"#);
+        assert!(twice.is_err_and(|e| e.to_string().contains(super::DUPLICATE_KEY)));
     }
 }
