@@ -210,8 +210,12 @@ fn placed_units<'a>(ctx: &'a Ctx<'a>, view: &MapView<'a>) -> Vec<Placed<'a>> {
     let grid = view.grid;
     // Units on the map.
     let mut placed: Vec<Placed<'_>> = Vec::new();
-    for counter in ctx.counters.iter().filter(|c| c.role == CounterRole::Unit) {
-        let (Some(unit), Some(hex)) = (counter.unit, counter.placement.hex()) else {
+    for counter in ctx
+        .counters
+        .iter()
+        .filter(|c| c.role() == CounterRole::Unit)
+    {
+        let (Some(unit), Some(hex)) = (counter.unit(), counter.placement().hex()) else {
             continue;
         };
         let (Some(kind), Some(index)) = (ctx.kind(unit.kind.as_str()), grid.lookup(hex)) else {
@@ -219,7 +223,7 @@ fn placed_units<'a>(ctx: &'a Ctx<'a>, view: &MapView<'a>) -> Vec<Placed<'a>> {
         };
         let classes = classify(grid, kind, unit.facing, view.is_fortified(index));
         placed.push(Placed {
-            army: counter.army,
+            army: counter.army(),
             unit,
             kind,
             hex: index,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use foldhash::{HashMap, HashMapExt};
 
 use bataille_schema::map::{Effects, MoveCost, TerrainType};
-use bataille_schema::scenario::{Placement, Unit, UnitKind};
+use bataille_schema::scenario::{Commander, LineLeader, Placement, Unit, UnitKind};
 use bataille_schema::source::push_pointer;
 use bataille_schema::{DocumentKind, Grid, HexIndex, HexName, Id, Map, Scenario};
 
@@ -132,24 +132,90 @@ impl CounterRole {
     }
 }
 
-/// A counter of the scenario with where it is written. Its lists are borrowed as the
-/// scenario's own vectors (one pointer each, not a slice's two): a big battle holds one
-/// `Counter` per counter while its checks run (issue 19).
+/// A counter of the scenario with where it is written: 24 bytes (issue 19: a big battle
+/// holds one `Counter` per counter while its checks run; with its fields borrowed one by one
+/// it was 64 bytes, a sixth of the file for a file of the shortest units).
+#[derive(Clone, Copy)]
 pub(crate) struct Counter<'a> {
-    pub role: CounterRole,
-    pub army: usize,
-    pub id: &'a Id,
-    pub placement: &'a Placement,
-    pub allow: &'a Vec<bataille_schema::common::Code>,
-    pub unit: Option<&'a Unit>,
-    /// For a commander in chief, the corps he commands (8.1); empty for the others.
-    pub commands: &'a Vec<Id>,
-    /// Its index in its army's list (commanders, units; a line leader: its corps').
-    pub index: usize,
+    who: Who<'a>,
+    army: u32,
+    index: u32,
 }
 
-/// The corps a line leader or unit does not command.
-static NO_COMMANDS: Vec<Id> = Vec::new();
+/// The counter itself, by role.
+#[derive(Clone, Copy)]
+enum Who<'a> {
+    Unit(&'a Unit),
+    Commander(&'a Commander),
+    Leader(&'a LineLeader),
+}
+
+const _: () = assert!(std::mem::size_of::<Counter<'static>>() == 24);
+
+/// An index as a counter keeps it: a file's lists are far shorter than `u32::MAX` (the file
+/// size limit is 64 MiB).
+fn index_of(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl<'a> Counter<'a> {
+    pub fn role(&self) -> CounterRole {
+        match self.who {
+            Who::Unit(_) => CounterRole::Unit,
+            Who::Commander(_) => CounterRole::Commander,
+            Who::Leader(_) => CounterRole::Leader,
+        }
+    }
+
+    /// Its army's index.
+    pub fn army(&self) -> usize {
+        self.army as usize
+    }
+
+    /// Its index in its army's list (commanders, units; a line leader: its corps').
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+
+    pub fn id(&self) -> &'a Id {
+        match self.who {
+            Who::Unit(u) => &u.id,
+            Who::Commander(c) => &c.id,
+            Who::Leader(l) => &l.id,
+        }
+    }
+
+    pub fn placement(&self) -> &'a Placement {
+        match self.who {
+            Who::Unit(u) => &u.placement,
+            Who::Commander(c) => &c.placement,
+            Who::Leader(l) => &l.placement,
+        }
+    }
+
+    pub fn allow(&self) -> &'a [bataille_schema::common::Code] {
+        match self.who {
+            Who::Unit(u) => &u.allow,
+            Who::Commander(c) => &c.allow,
+            Who::Leader(l) => &l.allow,
+        }
+    }
+
+    pub fn unit(&self) -> Option<&'a Unit> {
+        match self.who {
+            Who::Unit(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// For a commander in chief, the corps he commands (8.1); empty for the others.
+    pub fn commands(&self) -> &'a [Id] {
+        match self.who {
+            Who::Commander(c) => &c.commands,
+            _ => &[],
+        }
+    }
+}
 
 impl Counter<'_> {
     /// JSON pointer of the counter: written when a diagnostic needs it, not for every counter
@@ -157,7 +223,7 @@ impl Counter<'_> {
     pub fn pointer(&self) -> String {
         let a = self.army;
         let i = self.index;
-        match self.role {
+        match self.role() {
             CounterRole::Commander => format!("/armies/{a}/commanders/{i}"),
             CounterRole::Leader => format!("/armies/{a}/corps/{i}/leader"),
             CounterRole::Unit => format!("/armies/{a}/units/{i}"),
@@ -166,7 +232,7 @@ impl Counter<'_> {
 
     /// The pointer of the hex it stands on at set-up (its `Hex` or `Free.at` value).
     pub fn hex_pointer(&self) -> String {
-        placement_hex_pointer(&self.pointer(), self.placement)
+        placement_hex_pointer(&self.pointer(), self.placement())
     }
 }
 
@@ -215,41 +281,26 @@ impl<'a> Ctx<'a> {
             armies.entry(army.id.as_str()).or_insert(a);
             for (c, commander) in army.commanders.iter().enumerate() {
                 counters.push(Counter {
-                    role: CounterRole::Commander,
-                    army: a,
-                    id: &commander.id,
-                    placement: &commander.placement,
-                    allow: &commander.allow,
-                    unit: None,
-                    commands: &commander.commands,
-                    index: c,
+                    who: Who::Commander(commander),
+                    army: index_of(a),
+                    index: index_of(c),
                 });
             }
             for (c, body) in army.corps.iter().enumerate() {
                 corps.entry(body.id.as_str()).or_insert((a, c));
                 if let Some(leader) = &body.leader {
                     counters.push(Counter {
-                        role: CounterRole::Leader,
-                        army: a,
-                        id: &leader.id,
-                        placement: &leader.placement,
-                        allow: &leader.allow,
-                        unit: None,
-                        commands: &NO_COMMANDS,
-                        index: c,
+                        who: Who::Leader(leader),
+                        army: index_of(a),
+                        index: index_of(c),
                     });
                 }
             }
             for (u, unit) in army.units.iter().enumerate() {
                 counters.push(Counter {
-                    role: CounterRole::Unit,
-                    army: a,
-                    id: &unit.id,
-                    placement: &unit.placement,
-                    allow: &unit.allow,
-                    unit: Some(unit),
-                    commands: &NO_COMMANDS,
-                    index: u,
+                    who: Who::Unit(unit),
+                    army: index_of(a),
+                    index: index_of(u),
                 });
             }
         }

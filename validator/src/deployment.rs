@@ -73,34 +73,34 @@ pub(crate) fn deployment(ctx: &mut Ctx<'_>) {
 /// allowed, or when the owner is unknown (E0202, E0206 say so).
 fn foreign_zone(ctx: &Ctx<'_>, counter: &Counter<'_>, zone: &Zone) -> Option<String> {
     let s = ctx.scenario;
-    let own_corps: Vec<&str> = match counter.role {
+    let own_corps: Vec<&str> = match counter.role() {
         CounterRole::Unit => counter
-            .unit
+            .unit()
             .and_then(|u| u.corps.as_ref())
             .map(|c| c.as_str())
             .into_iter()
             .collect(),
         CounterRole::Leader => s
             .armies
-            .get(counter.army)
-            .and_then(|a| a.corps.get(counter.index))
+            .get(counter.army())
+            .and_then(|a| a.corps.get(counter.index()))
             .map(|c| c.id.as_str())
             .into_iter()
             .collect(),
-        CounterRole::Commander => counter.commands.iter().map(|c| c.as_str()).collect(),
+        CounterRole::Commander => counter.commands().iter().map(|c| c.as_str()).collect(),
     };
     let admits = |owner: &Owner| match owner {
-        Owner::Army(army) => ctx.armies.get(army.as_str()) == Some(&counter.army),
+        Owner::Army(army) => ctx.armies.get(army.as_str()) == Some(&counter.army()),
         Owner::Corps(corps) => own_corps.contains(&corps.as_str()),
     };
     if admits(&zone.owner) || zone.shared_with.iter().any(admits) {
         return None;
     }
     let owner_army = zone_army(ctx, &zone.owner)?;
-    let id = counter.id;
+    let id = counter.id();
     Some(match &zone.owner {
-        Owner::Corps(corps) if owner_army == counter.army => {
-            match (counter.role, own_corps.first()) {
+        Owner::Corps(corps) if owner_army == counter.army() => {
+            match (counter.role(), own_corps.first()) {
                 (CounterRole::Commander, _) => {
                     format!("corps `{corps}`, which `{id}` does not command (8.1)")
                 }
@@ -111,7 +111,7 @@ fn foreign_zone(ctx: &Ctx<'_>, counter: &Counter<'_>, zone: &Zone) -> Option<Str
         Owner::Corps(corps) => format!("corps `{corps}` of army `{}`", ctx.army_id(owner_army)),
         Owner::Army(army) => format!(
             "army `{army}`, not to its army `{}`",
-            ctx.army_id(counter.army)
+            ctx.army_id(counter.army())
         ),
     })
 }
@@ -135,12 +135,12 @@ fn placements(ctx: &mut Ctx<'_>) {
         })
         .collect();
     for counter in ctx.counters.iter() {
-        if let Some(hex) = counter.placement.hex()
+        if let Some(hex) = counter.placement().hex()
             && !placed_on_the_map(ctx, counter, hex, &mut found)
         {
             continue;
         }
-        match counter.placement {
+        match counter.placement() {
             Placement::Free { zone, at } => {
                 free_in_zone(ctx, counter, zone, at.as_ref(), &zone_hexes, &mut found)
             }
@@ -163,8 +163,8 @@ fn placed_on_the_map(
     found: &mut Sink<'_>,
 ) -> bool {
     let s = ctx.scenario;
-    let noun = counter.role.noun();
-    let id = counter.id.as_str();
+    let noun = counter.role().noun();
+    let id = counter.id().as_str();
     if let Some(no) = off_map_text(ctx, hex) {
         if let Some(why) = no.why() {
             found.push(
@@ -182,7 +182,8 @@ fn placed_on_the_map(
         return false;
     }
     // Terrain its kind cannot enter (Terrain Table; Denain 7).
-    if let (Some(unit), Some(view), Some(index)) = (counter.unit, ctx.map.as_ref(), ctx.lookup(hex))
+    if let (Some(unit), Some(view), Some(index)) =
+        (counter.unit(), ctx.map.as_ref(), ctx.lookup(hex))
         && ctx.kind(unit.kind.as_str()).is_some()
     {
         let class = ctx.movement_class(&unit.kind);
@@ -205,7 +206,7 @@ fn placed_on_the_map(
     }
     // Leaders move as a class of unit (9: "a line leader moves as a cavalry unit"; the
     // commanders in chief as `commanders_move_as`), so they stand where it can enter.
-    let class = match counter.role {
+    let class = match counter.role() {
         CounterRole::Unit => None,
         CounterRole::Leader => s.rules.command.leaders_move_as.as_ref(),
         CounterRole::Commander => s.rules.command.commanders_move_as.as_ref(),
@@ -213,7 +214,7 @@ fn placed_on_the_map(
     if let (Some(class), Some(view), Some(index)) = (class, ctx.map.as_ref(), ctx.lookup(hex))
         && let Some((MoveCost::Impassable, what)) = view.entry_cost(index, class.as_str())
     {
-        let setting = match counter.role {
+        let setting = match counter.role() {
             CounterRole::Commander => "commanders_move_as",
             _ => "leaders_move_as",
         };
@@ -248,8 +249,8 @@ fn free_in_zone(
     found: &mut Sink<'_>,
 ) {
     let s = ctx.scenario;
-    let noun = counter.role.noun();
-    let id = counter.id.as_str();
+    let noun = counter.role().noun();
+    let id = counter.id().as_str();
     let Some(&z) = ctx.zones.get(zone.as_str()) else {
         return; // E0203
     };

@@ -329,7 +329,7 @@ fn corps_named(ctx: &mut Ctx<'_>) {
 fn zones_named(ctx: &mut Ctx<'_>) {
     let known = || known_list(ctx.scenario.zones.iter().map(|z| z.id.as_str()));
     for counter in ctx.counters.iter() {
-        if let Placement::Free { zone, .. } = counter.placement
+        if let Placement::Free { zone, .. } = counter.placement()
             && !ctx.zones.contains_key(zone.as_str())
         {
             ctx.out.push_about(
@@ -339,12 +339,12 @@ fn zones_named(ctx: &mut Ctx<'_>) {
                     format!("{}/placement/Free/zone", counter.pointer()),
                     format!(
                         "{} `{}` is placed free in zone `{zone}`, which does not exist",
-                        counter.role.noun(),
-                        counter.id
+                        counter.role().noun(),
+                        counter.id()
                     ),
                 )
                 .help(format!("name a zone of the scenario's zones ({})", known()))
-                .subject(counter.id.as_str()),
+                .subject(counter.id().as_str()),
                 zone.is_refused(),
             );
         }
@@ -436,8 +436,8 @@ impl<'c, 'a> LazyIds<'c, 'a> {
             .get_or_init(|| {
                 self.counters
                     .iter()
-                    .filter(|c| (self.wanted)(c.role))
-                    .map(|c| c.id.as_str())
+                    .filter(|c| (self.wanted)(c.role()))
+                    .map(|c| c.id().as_str())
                     .collect()
             })
             .contains(id)

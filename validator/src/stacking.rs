@@ -434,7 +434,7 @@ fn opposing(ctx: &mut Ctx<'_>) {
     // dropped; the others taken in the order of their first counter.
     let mut placed: Vec<(Key<'_>, usize, &HexName)> = Vec::with_capacity(ctx.counters.len());
     for (i, counter) in ctx.counters.iter().enumerate() {
-        let Some(hex) = counter.placement.hex() else {
+        let Some(hex) = counter.placement().hex() else {
             continue;
         };
         let Some(key) = key_of(ctx, hex) else {
@@ -455,23 +455,23 @@ fn opposing(ctx: &mut Ctx<'_>) {
         };
         // File order: armies in order, each army's commanders, line leaders, then units.
         let mut members: Vec<usize> = counters.iter().map(|(_, i, _)| *i).collect();
-        members.sort_by_key(|&i| (ctx.counters[i].army, i));
+        members.sort_by_key(|&i| (ctx.counters[i].army(), i));
         let Some(&first) = members.first() else {
             continue;
         };
-        let first_army = ctx.counters[first].army;
+        let first_army = ctx.counters[first].army();
         // Allies (`sides`) share hexes: only another side's counter is an enemy.
         let Some(&second) = members
             .iter()
-            .find(|&&i| !ctx.allied(ctx.counters[i].army, first_army))
+            .find(|&&i| !ctx.allied(ctx.counters[i].army(), first_army))
         else {
             continue;
         };
         let subject = &ctx.counters[second];
         let enemies: Vec<&str> = members
             .iter()
-            .filter(|&&i| !ctx.allied(ctx.counters[i].army, subject.army))
-            .map(|&i| ctx.counters[i].id.as_str())
+            .filter(|&&i| !ctx.allied(ctx.counters[i].army(), subject.army()))
+            .map(|&i| ctx.counters[i].id().as_str())
             .collect();
         let mut d = Diagnostic::new(
             Code::E0304,
@@ -479,9 +479,9 @@ fn opposing(ctx: &mut Ctx<'_>) {
             subject.hex_pointer(),
             format!(
                 "hex {hex}: {} `{}` of army `{}` stands with {} of army `{}`",
-                subject.role.noun(),
-                subject.id,
-                ctx.army_id(subject.army),
+                subject.role().noun(),
+                subject.id(),
+                ctx.army_id(subject.army()),
                 describe_ids(&enemies),
                 ctx.army_id(first_army)
             ),
@@ -489,19 +489,19 @@ fn opposing(ctx: &mut Ctx<'_>) {
         .help(format!(
             "move `{}` or the enemy elsewhere: only friendly counters stack{}, and no move \
              may enter a hex the enemy holds{}",
-            subject.id,
+            subject.id(),
             ctx.cite(&ctx.numbers().stacking),
             ctx.cite(&ctx.numbers().enemy_hexes)
         ))
         .hex(hex.as_str())
-        .subject(subject.id.as_str());
+        .subject(subject.id().as_str());
         let named = enemies.len().min(MAX_RELATED);
         d.related
             .reserve_exact(named + usize::from(enemies.len() > named));
         let mut listed = 0;
         for &i in &members {
             let other = &ctx.counters[i];
-            if ctx.allied(other.army, subject.army) {
+            if ctx.allied(other.army(), subject.army()) {
                 continue;
             }
             if listed == named {
@@ -512,7 +512,7 @@ fn opposing(ctx: &mut Ctx<'_>) {
                         format!(
                             "and {} more enemy counters are here, from `{}` on",
                             enemies.len() - named,
-                            other.id
+                            other.id()
                         ),
                     )
                     .hex(hex.as_str()),
@@ -526,13 +526,13 @@ fn opposing(ctx: &mut Ctx<'_>) {
                     other.hex_pointer(),
                     format!(
                         "{} `{}` of army `{}` is here",
-                        other.role.noun(),
-                        other.id,
-                        ctx.army_id(other.army)
+                        other.role().noun(),
+                        other.id(),
+                        ctx.army_id(other.army())
                     ),
                 )
                 .hex(hex.as_str())
-                .subject(other.id.as_str()),
+                .subject(other.id().as_str()),
             );
         }
         found.push(d);

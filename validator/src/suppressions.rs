@@ -13,8 +13,8 @@ use crate::diagnostic::Diagnostic;
 pub(crate) fn allow_lists(ctx: &mut Ctx<'_>) {
     // Only the lists that hold something (most counters have none: no pointer written).
     let mut lists: Vec<(String, &[AllowCode])> = vec![("/allow".into(), &ctx.scenario.allow)];
-    for counter in ctx.counters.iter().filter(|c| !c.allow.is_empty()) {
-        lists.push((format!("{}/allow", counter.pointer()), counter.allow));
+    for counter in ctx.counters.iter().filter(|c| !c.allow().is_empty()) {
+        lists.push((format!("{}/allow", counter.pointer()), counter.allow()));
     }
     for (a, army) in ctx.scenario.armies.iter().enumerate() {
         for (c, corps) in army.corps.iter().enumerate() {

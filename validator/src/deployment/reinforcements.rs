@@ -21,8 +21,8 @@ pub(super) fn reinforcement(
     found: &mut Sink<'_>,
 ) {
     let s = ctx.scenario;
-    let noun = counter.role.noun();
-    let id = counter.id.as_str();
+    let noun = counter.role().noun();
+    let id = counter.id().as_str();
     if turn > s.turns {
         let d = Diagnostic::new(
             Code::E0508,
@@ -68,7 +68,7 @@ pub(super) fn reinforcement(
         }
         // The entry hex is the first hex it enters: terrain its kind (or, for a
         // leader, its movement class) cannot enter is no entry (E0513).
-        let class = match (counter.role, counter.unit) {
+        let class = match (counter.role(), counter.unit()) {
             (CounterRole::Unit, Some(unit)) => Some(ctx.movement_class(&unit.kind)),
             (CounterRole::Leader, _) => s.rules.command.leaders_move_as.as_ref().map(Id::as_str),
             (CounterRole::Commander, _) => {
@@ -118,7 +118,7 @@ pub(super) fn column_entry(ctx: &mut Ctx<'_>) {
     let mut arrivals: Vec<(usize, u32, Vec<usize>)> = Vec::new();
     for (i, counter) in ctx.counters.iter().enumerate() {
         let (CounterRole::Unit, Placement::Reinforcement { turn, entry }) =
-            (counter.role, counter.placement)
+            (counter.role(), counter.placement())
         else {
             continue;
         };
@@ -220,7 +220,7 @@ pub(super) fn column_entry(ctx: &mut Ctx<'_>) {
             ),
         )
         .help("bring some of them in earlier or by another entry hex, or let more enter a turn (rules.stacking.column_entry)")
-        .subject(counter.id.as_str());
+        .subject(counter.id().as_str());
         if let [hex] = names.as_slice() {
             d = d.hex(hex.as_str());
         }
