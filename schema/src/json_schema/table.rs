@@ -20,15 +20,14 @@ pub struct Tabled;
 
 /// One value of the table, as read (see [`Slot`] for how it is kept).
 #[derive(Debug, Clone, Copy)]
-enum Item {
+enum Item<'t> {
     Null,
     Bool(bool),
     U64(u64),
     /// A negative integer (a positive one is a `U64`, as in `serde_json`).
     I64(i64),
     F64(f64),
-    /// Text: its byte range in [`Table::text`].
-    Str(u32, u32),
+    Str(&'t str),
     /// `len` elements, the last item of the array's contents before `end`.
     Array {
         len: u32,
@@ -52,7 +51,10 @@ enum Slot {
     Bool(bool),
     /// A number: its index in [`Table::numbers`].
     Number(u32),
-    /// Text shorter than 64 KiB: its start in [`Table::text`] and its length.
+    /// Text of at most [`INLINE`] bytes (a hex name, a code, a side), held in the item: its
+    /// length and bytes.
+    Inline(u8, [u8; INLINE]),
+    /// Longer text, shorter than 64 KiB: its start in [`Table::text`] and its length.
     Text(u32, u16),
     /// Longer text: its index in [`Table::long`] (start, end).
     Long(u32),
@@ -63,6 +65,9 @@ enum Slot {
 }
 
 const _: () = assert!(std::mem::size_of::<Slot>() == 8);
+
+/// The longest text an item holds itself (a six-digit hex name: no copy of a zone's hexes).
+const INLINE: usize = 6;
 
 /// A position as the table keeps it; past `u32` the table is marked too big.
 fn position(n: usize, too_big: &mut bool) -> u32 {
@@ -149,14 +154,31 @@ impl Table {
     }
 
     fn push_str(&mut self, text: &str) {
+        if let Ok(len) = u8::try_from(text.len())
+            && usize::from(len) <= INLINE
+        {
+            let mut inline = [0; INLINE];
+            inline[..text.len()].copy_from_slice(text.as_bytes());
+            self.items.push(Slot::Inline(len, inline));
+            return;
+        }
         let start = position(self.text.len(), &mut self.too_big);
         self.text.push_str(text);
         let end = position(self.text.len(), &mut self.too_big);
-        self.push(Item::Str(start, end));
+        let slot = match u16::try_from(text.len()) {
+            Ok(len) => Slot::Text(start, len),
+            Err(_) => {
+                let at = position(self.long.len(), &mut self.too_big);
+                self.long.push((start, end));
+                Slot::Long(at)
+            }
+        };
+        self.items.push(slot);
     }
 
-    /// The slot that keeps `item`, what does not fit in it pushed beside.
-    fn slot(&mut self, item: Item) -> Slot {
+    /// The slot that keeps `item` (not a text: see [`Table::push_str`]), what does not fit in
+    /// it pushed beside.
+    fn slot(&mut self, item: Item<'_>) -> Slot {
         let mut index = |n: usize| position(n, &mut self.too_big);
         match item {
             Item::Null => Slot::Null,
@@ -171,14 +193,7 @@ impl Table {
                 });
                 Slot::Number(at)
             }
-            Item::Str(start, end) => match u16::try_from(end.saturating_sub(start)) {
-                Ok(len) => Slot::Text(start, len),
-                Err(_) => {
-                    let at = index(self.long.len());
-                    self.long.push((start, end));
-                    Slot::Long(at)
-                }
-            },
+            Item::Str(_) => Slot::Null,
             Item::Array { len, end } | Item::Object { len, end } => {
                 let at = index(self.containers.len());
                 self.containers.push((len, end));
@@ -192,13 +207,16 @@ impl Table {
     }
 
     /// Pushes an item at the end.
-    fn push(&mut self, item: Item) {
+    fn push(&mut self, item: Item<'_>) {
+        if let Item::Str(text) = item {
+            return self.push_str(text);
+        }
         let slot = self.slot(item);
         self.items.push(slot);
     }
 
     /// Sets the container at `at` (pushed as a placeholder when it was opened) to its size.
-    fn set(&mut self, at: usize, item: Item) {
+    fn set(&mut self, at: usize, item: Item<'_>) {
         let (Item::Array { len, end } | Item::Object { len, end }) = item else {
             return;
         };
@@ -245,9 +263,12 @@ impl Table {
         Ok(())
     }
 
-    fn item(&self, index: usize) -> Item {
+    fn item(&self, index: usize) -> Item<'_> {
         let size = |c: u32| self.containers.get(c as usize).copied().unwrap_or((0, 0));
-        match self.items.get(index).copied().unwrap_or(Slot::Null) {
+        let Some(slot) = self.items.get(index) else {
+            return Item::Null;
+        };
+        match *slot {
             Slot::Null => Item::Null,
             Slot::Bool(b) => Item::Bool(b),
             Slot::Number(n) => match self.numbers.get(n as usize) {
@@ -256,10 +277,18 @@ impl Table {
                 Some(Num::F(f)) => Item::F64(*f),
                 None => Item::Null,
             },
-            Slot::Text(start, len) => Item::Str(start, start.saturating_add(u32::from(len))),
+            Slot::Inline(len, ref bytes) => Item::Str(
+                bytes
+                    .get(..usize::from(len))
+                    .and_then(|b| std::str::from_utf8(b).ok())
+                    .unwrap_or(""),
+            ),
+            Slot::Text(start, len) => {
+                Item::Str(self.str_at(start, start.saturating_add(u32::from(len))))
+            }
             Slot::Long(l) => {
                 let (start, end) = self.long.get(l as usize).copied().unwrap_or((0, 0));
-                Item::Str(start, end)
+                Item::Str(self.str_at(start, end))
             }
             Slot::Array(c) => {
                 let (len, end) = size(c);
@@ -322,6 +351,11 @@ mod tests {
         assert_eq!(std::mem::size_of_val(&table.items[0]), 8);
         assert_eq!(table.long.len(), 2, "the two long texts are kept beside");
         assert_eq!(table.root().to_value().into_owned(), value);
+        // Texts of up to six bytes (hex names) are held in their items: none is copied.
+        let hexes = serde_json::json!(["100100", "x", "", "é", "0101", "k", {"k": "01.01"}]);
+        assert!(table.fill(&hexes));
+        assert!(table.text.is_empty());
+        assert_eq!(table.root().to_value().into_owned(), hexes);
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl JsonNumber for Num {
 const SHOWN: usize = 41;
 
 impl<'a> At<'a> {
-    fn item(&self) -> Item {
+    fn item(&self) -> Item<'a> {
         self.table.item(self.index)
     }
 
@@ -100,7 +100,7 @@ impl<'a> At<'a> {
             Item::U64(u) => Value::Number(Number::from(u)),
             Item::I64(i) => Value::Number(Number::from(i)),
             Item::F64(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
-            Item::Str(start, end) => Value::String(self.table.str_at(start, end).to_owned()),
+            Item::Str(text) => Value::String(text.to_owned()),
             Item::Array { .. } => Value::Array(
                 ArrayAt(*self)
                     .elements()
@@ -147,7 +147,7 @@ impl<'a> Node<'a, Tabled> for At<'a> {
 
     fn as_string(&self) -> Option<Cow<'a, str>> {
         match self.item() {
-            Item::Str(start, end) => Some(Cow::Borrowed(self.table.str_at(start, end))),
+            Item::Str(text) => Some(Cow::Borrowed(text)),
             _ => None,
         }
     }
@@ -187,7 +187,7 @@ impl<'a> Node<'a, Tabled> for At<'a> {
         // Text, booleans and null directly (enum and const keywords compare every facing and
         // symbol this way); numbers and containers as `serde_json` values.
         match (self.item(), expected) {
-            (Item::Str(start, end), Value::String(text)) => self.table.str_at(start, end) == text,
+            (Item::Str(found), Value::String(text)) => found == text,
             (Item::Str(..), _) => false,
             (Item::Bool(b), Value::Bool(e)) => b == *e,
             (Item::Null, Value::Null) => true,
@@ -231,7 +231,7 @@ impl<'a> Iterator for Members<'a> {
         self.left -= 1;
         let table = self.at.table;
         let name = match table.item(self.next) {
-            Item::Str(start, end) => table.str_at(start, end),
+            Item::Str(text) => text,
             _ => "",
         };
         let value = self.at.at(self.next + 1);
@@ -314,7 +314,7 @@ impl<'a> Array<'a, Tabled> for ArrayAt<'a> {
     fn is_unique(&self) -> bool {
         let table = self.0.table;
         let text = |index: &u32| match table.item(*index as usize) {
-            Item::Str(start, end) => Some(table.str_at(start, end)),
+            Item::Str(text) => Some(text),
             _ => None,
         };
         let mut texts = Vec::with_capacity(self.len());
