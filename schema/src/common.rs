@@ -55,8 +55,11 @@ pub fn allow_list<'de, D: serde::Deserializer<'de>>(
                 }
                 codes.push(code);
             }
-            codes.shrink_to_fit();
-            Ok(codes)
+            // Moved into a list of its length, not shrunk: the allocator would keep the room
+            // cut off where no later list fits (see `crate::unique::Fitted`).
+            let mut fitted = Vec::with_capacity(codes.len());
+            fitted.append(&mut codes);
+            Ok(fitted)
         }
     }
     deserializer.deserialize_seq(Codes)

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 
 /// The start of the error message of a repeated key, followed by the key quoted as in RON.
 pub const DUPLICATE_KEY: &str = "the key is given twice: ";
@@ -21,32 +21,84 @@ where
     K: Deserialize<'de> + Ord + Borrow<str>,
     V: Deserialize<'de>,
 {
-    deserializer.deserialize_map(UniqueVisitor(PhantomData, |_| {}))
+    deserializer.deserialize_map(UniqueVisitor(PhantomData, |v: V| v))
 }
 
 /// [`deserialize`] for a map of lists (a map's `overlays`, `hexsides`, `paths`), each list
-/// held at its length. serde reads a list growing it from room for four: a one-id list of
-/// overlays held room for four ids (96 bytes, 112 with the allocator's header), for 21 bytes
-/// of file (issue 19: a map of 285,000 overlays peaked at 16 times the file).
+/// allocated at its length ([`Fitted`]). serde reads a list growing it from room for four: a
+/// one-id list of overlays held room for four ids (96 bytes, 112 with the allocator's header)
+/// for 21 bytes of file (issue 19: a map of 285,000 overlays peaked at 16 times the file).
 pub fn deserialize_lists<'de, D, K, T>(deserializer: D) -> Result<BTreeMap<K, Vec<T>>, D::Error>
 where
     D: Deserializer<'de>,
     K: Deserialize<'de> + Ord + Borrow<str>,
     T: Deserialize<'de>,
 {
-    deserializer.deserialize_map(UniqueVisitor(PhantomData, Vec::shrink_to_fit))
+    deserializer.deserialize_map(UniqueVisitor(PhantomData, |list: Fitted<T>| list.0))
 }
 
-/// A list held at its length (see [`deserialize_lists`]):
+/// A list allocated at its length (see [`deserialize_lists`]):
 /// `#[serde(deserialize_with = "crate::unique::fitted")]`.
 pub fn fitted<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    let mut list = Vec::<T>::deserialize(deserializer)?;
-    list.shrink_to_fit();
-    Ok(list)
+    Fitted::deserialize(deserializer).map(|list| list.0)
+}
+
+/// A list read into one allocation of its length. Shrinking serde's list afterwards does not
+/// do: the allocator keeps the room cut off each small list (80 bytes after a one-id list)
+/// where no later list of the same size fits, so the memory stays taken. The first
+/// [`FIRST`] elements are read on the stack; a longer list grows, then is moved into a list
+/// of its length (freeing the grown one whole, for the next long list to reuse).
+pub struct Fitted<T>(pub Vec<T>);
+
+/// How many elements [`Fitted`] reads before allocating.
+const FIRST: usize = 4;
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Fitted<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Elements<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Elements<T> {
+            type Value = Fitted<T>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+                let mut first: [Option<T>; FIRST] = std::array::from_fn(|_| None);
+                let mut read = 0;
+                while read < FIRST {
+                    match access.next_element::<T>()? {
+                        Some(element) => first[read] = Some(element),
+                        None => break,
+                    }
+                    read += 1;
+                }
+                let Some(more) = (read == FIRST)
+                    .then(|| access.next_element::<T>())
+                    .transpose()?
+                    .flatten()
+                else {
+                    let mut list = Vec::with_capacity(read);
+                    list.extend(first.into_iter().flatten());
+                    return Ok(Fitted(list));
+                };
+                let mut grown = Vec::with_capacity(2 * FIRST);
+                grown.extend(first.into_iter().flatten());
+                grown.push(more);
+                while let Some(element) = access.next_element::<T>()? {
+                    grown.push(element);
+                }
+                let mut list = Vec::with_capacity(grown.len());
+                list.append(&mut grown);
+                Ok(Fitted(list))
+            }
+        }
+        deserializer.deserialize_seq(Elements(PhantomData))
+    }
 }
 
 /// Reads a map of maps (a unit's `ratings`), refusing a key given twice at either level.
@@ -60,7 +112,7 @@ where
     V: Deserialize<'de>,
 {
     let outer: BTreeMap<K, Unique<K2, V>> =
-        deserializer.deserialize_map(UniqueVisitor(PhantomData, |_| {}))?;
+        deserializer.deserialize_map(UniqueVisitor(PhantomData, |v: Unique<K2, V>| v))?;
     Ok(outer.into_iter().map(|(k, v)| (k, v.0)).collect())
 }
 
@@ -73,19 +125,19 @@ where
 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer
-            .deserialize_map(UniqueVisitor(PhantomData, |_| {}))
+            .deserialize_map(UniqueVisitor(PhantomData, |v: V| v))
             .map(Unique)
     }
 }
 
-/// The visitor of a map refusing a key given twice; each value handed to its function once
-/// read (a list shrunk to its length).
-struct UniqueVisitor<K, V>(PhantomData<(K, V)>, fn(&mut V));
+/// The visitor of a map refusing a key given twice; each value read as `R` and kept as its
+/// function makes it (a [`Fitted`] list kept as its `Vec`).
+struct UniqueVisitor<K, R, V>(PhantomData<(K, R)>, fn(R) -> V);
 
-impl<'de, K, V> Visitor<'de> for UniqueVisitor<K, V>
+impl<'de, K, R, V> Visitor<'de> for UniqueVisitor<K, R, V>
 where
     K: Deserialize<'de> + Ord + Borrow<str>,
-    V: Deserialize<'de>,
+    R: Deserialize<'de>,
 {
     type Value = BTreeMap<K, V>;
 
@@ -102,9 +154,8 @@ where
                     Borrow::<str>::borrow(&key)
                 )));
             }
-            let mut value = access.next_value::<V>()?;
-            (self.1)(&mut value);
-            map.insert(key, value);
+            let value = access.next_value::<R>()?;
+            map.insert(key, (self.1)(value));
         }
         Ok(map)
     }
@@ -126,11 +177,13 @@ mod tests {
     #[test]
     fn lists_are_held_at_their_length() {
         let read: Lists =
-            ron::from_str(r#"(lists: {"a": ["x"], "b": ["x", "y", "z", "w", "v"]}, list: [1])"#)
+            ron::from_str(r#"(lists: {"a": ["x"], "b": ["x", "y", "z", "w", "v"], "c": ["1", "2", "3", "4"], "d": []}, list: [1])"#)
                 .unwrap();
         for list in read.lists.values() {
             assert_eq!(list.capacity(), list.len());
         }
+        assert_eq!(read.lists["b"], ["x", "y", "z", "w", "v"]);
+        assert_eq!(read.lists["c"], ["1", "2", "3", "4"]);
         assert_eq!(read.list.capacity(), 1);
         let twice: Result<Lists, _> = ron::from_str(r#"(lists: {"a": [], "a": []}, list: [])"#);
         assert!(twice.is_err_and(|e| e.to_string().contains(super::DUPLICATE_KEY)));
