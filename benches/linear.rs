@@ -19,7 +19,7 @@
 //!   items for their size (the shortest units, two-character codes, a zone of bad or of
 //!   distinct hexes, a map of overlays, about 6 MB each), in every format: ≤ 8 × the file.
 //!
-//! `cargo bench -p bataille --bench linear` (a bench binary, not criterion: most runs are whole
+//! `cargo bench -p bataille-benches --bench linear` (a bench binary, not criterion: most runs are whole
 //! processes; `/usr/bin/time` gives their CPU time and peak memory). `-- --quick` runs only the
 //! reports at 10,000; `-- --reports`, `-- --vassal`, `-- --calibration`, `-- --bounds` only
 //! those parts. The reports of 100,000 diagnostics are made with `--max-per-code 0` (every
@@ -114,7 +114,7 @@ fn run_on(dir: &Path, args: &[&str], threads: Option<usize>) -> Run {
     }
     let output = command
         .args(["-f", "BENCH %U %S %M"])
-        .arg(env!("CARGO_BIN_EXE_bataille"))
+        .arg(bataille_benches::bataille())
         .args(args)
         .env("NO_COLOR", "1")
         .current_dir(dir)

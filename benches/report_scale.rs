@@ -2,7 +2,7 @@
 //! time of human and JSON reports of 10,000 to 100,000 errors, and peak memory (max RSS, from
 //! `/usr/bin/time`) of `validate`, `export` and `fmt` on a generated big scenario.
 //!
-//! `cargo bench -p bataille --bench report_scale` (a bench binary, not criterion: each run is a
+//! `cargo bench -p bataille-benches --bench report_scale` (a bench binary, not criterion: each run is a
 //! whole process). `-- --units 500000` (the default, 64.8 MB) sets the size of the big scenario, `-- --quick` skips it.
 
 #![allow(
@@ -70,7 +70,7 @@ fn time_report(dir: &Path, format: &str) -> ((Duration, Duration), usize) {
         // `/usr/bin/time` reports the CPU time to stderr, after the command's own stderr.
         let output = Command::new("/usr/bin/time")
             .args(["-f", "CPU %U %S"])
-            .arg(env!("CARGO_BIN_EXE_bataille"))
+            .arg(bataille_benches::bataille())
             // Every diagnostic listed: the report's scale, which the bound would hide.
             .args([
                 "validate",
@@ -109,7 +109,7 @@ fn peak_kb(args: &[&str], dir: &Path) -> Option<u64> {
     let output = Command::new("/usr/bin/time")
         .arg("-f")
         .arg("PEAK %M")
-        .arg(env!("CARGO_BIN_EXE_bataille"))
+        .arg(bataille_benches::bataille())
         .args(args)
         .current_dir(dir)
         .env("RAYON_NUM_THREADS", "1")
