@@ -14,7 +14,7 @@ pub use bataille_schema::fit::{Matrix, apply, invert, local_scale, multiply};
 /// Why a fit could not be made.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CalibrationError {
-    #[error("a {kind} fit needs at least {needed} control points (got {got})")]
+    #[error("the {kind} fit needs at least {needed} control points (got {got})")]
     TooFewPoints {
         kind: &'static str,
         needed: usize,
@@ -23,7 +23,7 @@ pub enum CalibrationError {
     #[error("control point {index}: {message}")]
     BadPoint { index: usize, message: String },
     #[error(
-        "the control points do not fix a {0} fit (they coincide or lie on one line): spread them over the map"
+        "the control points do not fix the {0} fit (they coincide or lie on one line): spread them over the map"
     )]
     Degenerate(&'static str),
     #[error("the hex size must be a positive number of pixels (got {0})")]
