@@ -339,11 +339,23 @@ pub fn read_recovery(path: &Path) -> Result<Recovery, String> {
 }
 
 /// Moves a file that could not be read to `<name>.broken` beside it (so it is neither lost
-/// nor read again) and says so.
+/// nor read again) and says so; to `<name>.broken-2` (and on) when one was kept aside before,
+/// which a rename would have replaced (a recovery file a newer editor wrote, kept aside twice,
+/// lost the first).
 pub fn keep_aside(file: &Path, what: &str, error: &str) -> String {
-    let mut aside = file.as_os_str().to_owned();
-    aside.push(".broken");
-    let aside = PathBuf::from(aside);
+    let named = |n: u32| {
+        let mut aside = file.as_os_str().to_owned();
+        aside.push(if n == 1 {
+            ".broken".to_owned()
+        } else {
+            format!(".broken-{n}")
+        });
+        PathBuf::from(aside)
+    };
+    let aside = (1..=1000)
+        .map(named)
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| named(1000));
     match std::fs::rename(file, &aside) {
         Ok(()) => format!(
             "The {what} file {} could not be read ({error}); it was kept as {}.",
@@ -416,5 +428,11 @@ mod broken_files {
         assert!(!dir.path().join("settings.ron").exists());
         // Nothing to say about a missing file.
         assert!(Settings::load_reporting(Some(dir.path())).1.is_none());
+        // Broken again: the first copy kept aside stays, the second goes beside it.
+        std::fs::write(dir.path().join("settings.ron"), "(recent: [again").expect("written");
+        let message = Settings::load_reporting(Some(dir.path())).1.expect("told");
+        assert!(message.contains("settings.ron.broken-2"), "{message}");
+        let first = std::fs::read_to_string(dir.path().join("settings.ron.broken")).expect("kept");
+        assert_eq!(first, "(recent: [oops");
     }
 }
