@@ -285,3 +285,34 @@ fn a_road_and_a_railway_of_one_ink_are_followed_through_the_hexes_and_told_apart
         assert!(c.feature.is_none(), "{}: {c:?}", name(*h));
     }
 }
+
+#[test]
+fn a_crossing_whose_line_stops_in_both_hexes_is_for_review() {
+    let grid = grid();
+    // A road through five hexes, and one crossing alone further off (letters across a side).
+    let road = crossed(
+        &grid,
+        &path(
+            &grid,
+            HexIndex::new(1, 2),
+            &[Side::SE, Side::NE, Side::SE, Side::NE],
+        ),
+    );
+    let alone = grid.canonical_hexside(HexIndex::new(6, 6), Side::N);
+    let hexsides: Vec<(HexIndex, Side)> = road.iter().copied().chain([alone]).collect();
+    let mut decided: Vec<Crossing> = hexsides
+        .iter()
+        .map(|_| Crossing {
+            feature: Some(0),
+            confidence: SURE,
+        })
+        .collect();
+    alone_for_review(&grid, &hexsides, &mut decided, &[0]);
+    for (h, c) in hexsides.iter().zip(&decided) {
+        let expected = if *h == alone { REVIEW } else { SURE };
+        assert_eq!(c.confidence, expected, "{h:?}");
+        assert_eq!(c.feature, Some(0));
+    }
+    // The end of a road (at the map's edge, in a town) goes on in one of its hexes: sure.
+    assert_eq!(decided[0].confidence, SURE);
+}

@@ -419,7 +419,46 @@ pub fn trace_through(
             decided[*s].confidence = REVIEW;
         }
     }
+    alone_for_review(grid, hexsides, &mut decided, &same);
     Some(decided)
+}
+
+/// A line runs on from hex to hex: a crossing sure of its line whose two hexes the line
+/// crosses no other side of (the ink went in and stopped on both sides: a place name's letters
+/// across the side, read as a railway's ties) is for review.
+fn alone_for_review(
+    grid: &Grid,
+    hexsides: &[(HexIndex, Side)],
+    decided: &mut [Crossing],
+    same: &[usize],
+) {
+    let mut at: HashMap<HexIndex, Vec<usize>> = HashMap::new();
+    for (s, d) in decided.iter().enumerate() {
+        if let Some(f) = d.feature {
+            let (index, side) = hexsides[s];
+            for hex in [Some(index), grid.neighbour(index, side)]
+                .into_iter()
+                .flatten()
+            {
+                at.entry(hex).or_default().push(same[f]);
+            }
+        }
+    }
+    for (s, d) in decided.iter_mut().enumerate() {
+        let Some(f) = d.feature else { continue };
+        let (index, side) = hexsides[s];
+        // This crossing counts once in each of its hexes.
+        let goes_on = [Some(index), grid.neighbour(index, side)]
+            .into_iter()
+            .flatten()
+            .any(|hex| {
+                at.get(&hex)
+                    .is_some_and(|l| l.iter().filter(|g| **g == same[f]).count() > 1)
+            });
+        if !goes_on {
+            d.confidence = d.confidence.min(REVIEW);
+        }
+    }
 }
 
 /// The next crossing along a line lies this far (hex radii) at most: one hex on (neighbouring
