@@ -10,7 +10,7 @@ use bataille_schema::map::{Background, FitKind};
 use bataille_schema::{FORMAT_VERSION, Grid, HexIndex, HexsideRef, Id, Map, Side};
 
 use bataille_digitize::GridMapping;
-use bataille_digitize::calibrate::{calibrate, check};
+use bataille_digitize::calibrate::{CalibrationError, calibrate, check, min_points, start_kind};
 use bataille_digitize::classify::{
     ClassifyOptions, HexsideSamples, PathSamples, suggest_features, suggest_terrain,
 };
@@ -124,6 +124,15 @@ fn empty_map(grid: &Grid) -> Map {
     }
 }
 
+/// The kind's word in a sentence ("a similarity fit").
+fn start_word(kind: FitKind) -> &'static str {
+    match kind {
+        FitKind::Similarity => "similarity",
+        FitKind::Affine => "affine",
+        FitKind::Projective => "projective",
+    }
+}
+
 fn kind_name(kind: FitKind) -> String {
     format!("{kind:?}")
 }
@@ -136,19 +145,28 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = args.fit.map_or(calibration.fit, FitKind::from);
     let mut report = Report::default();
     // The clicks' fit and check first: a calibration that cannot be fitted is reported
-    // before the scan is read.
-    let clicks_fit = calibrate(&grid, &calibration.points, kind)
+    // before the scan is read. Refined on the print, two clicks are enough to start any kind
+    // (a similarity; the print then fits the kind asked, issue 20); without the print the
+    // clicks must fix the kind asked.
+    let start = if args.no_refine {
+        kind
+    } else {
+        start_kind(kind, calibration.points.len())
+    };
+    let clicks_fit = calibrate(&grid, &calibration.points, start)
+        .map_err(|e| match e {
+            CalibrationError::TooFewPoints { .. } if args.no_refine && start_kind(kind, calibration.points.len()) != kind => {
+                anyhow!("{e}: two are enough when the grid is refined on the print (without --no-refine)")
+            }
+            e => e.into(),
+        })
         .with_context(|| format!("fitting {}", args.calibration.display()))?;
     // The clicks' own check: a click the others outvote, a richer kind of fit they ask for
     // (then the print refines that kind: a keystoned photo is not affine).
-    let checked = check(&grid, &calibration.points, kind)
+    let checked = check(&grid, &calibration.points, start)
         .with_context(|| format!("checking {}", args.calibration.display()))?;
     if let Some(advice) = &checked.kind_advice {
-        let flag = match advice.better {
-            FitKind::Projective => "projective",
-            FitKind::Affine => "affine",
-            FitKind::Similarity => "similarity",
-        };
+        let flag = start_word(advice.better);
         report
             .warnings
             .push(format!("{} (--fit {flag})", advice.message()));
@@ -178,7 +196,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         )
     };
     report.fit = FitReport {
-        kind: kind_name(kind),
+        kind: kind_name(start),
         rms_px: clicks_fit.rms_px,
         points: calibration
             .points
@@ -222,7 +240,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             if let Some(suspect) = &checked.suspect {
                 report.warnings.push(suspect.message());
             }
-            (GridMapping::global(clicks_fit.grid_to_image), kind)
+            if start != kind {
+                let more = min_points(kind).saturating_sub(calibration.points.len());
+                report.warnings.push(format!(
+                    "the clicks' fit is {} ({} clicks): click {more} more hex {} for the {} fit",
+                    start_word(start),
+                    calibration.points.len(),
+                    if more == 1 { "centre" } else { "centres" },
+                    start_word(kind)
+                ));
+            }
+            (GridMapping::global(clicks_fit.grid_to_image), start)
         }
     };
     // The map's shape: which hexes are on the print.

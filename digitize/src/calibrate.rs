@@ -60,6 +60,17 @@ pub fn min_points(kind: FitKind) -> usize {
     }
 }
 
+/// The kind the clicks can start from when `kind` is asked: `kind` itself when there are
+/// enough of them, else the richest simpler kind they allow (two clicks make a similarity,
+/// three an affine map). The print's refinement then fits `kind` on the printed lines, so two
+/// clicks are enough to start whatever kind is asked (issue 20).
+pub fn start_kind(kind: FitKind, clicks: usize) -> FitKind {
+    [kind, FitKind::Affine, FitKind::Similarity]
+        .into_iter()
+        .find(|k| min_points(*k) <= min_points(kind) && clicks >= min_points(*k))
+        .unwrap_or(kind)
+}
+
 /// Fits grid → image over control points named by hex. Residuals follow the points' order.
 pub fn calibrate(
     grid: &Grid,

@@ -519,11 +519,8 @@ pub fn calibrate_on_print(
     kind: FitKind,
     options: &RefineOptions,
 ) -> Result<Calibrated, crate::calibrate::CalibrationError> {
-    use crate::calibrate::{calibrate, calibrate_without, check, min_points};
-    let start_kind = [kind, FitKind::Affine, FitKind::Similarity]
-        .into_iter()
-        .find(|k| min_points(*k) <= min_points(kind) && points.len() >= min_points(*k))
-        .unwrap_or(kind);
+    use crate::calibrate::{calibrate, calibrate_without, check};
+    let start_kind = crate::calibrate::start_kind(kind, points.len());
     let checked = check(grid, points, start_kind)?;
     let clicks_fit = match &checked.suspect {
         Some(s) => calibrate_without(grid, points, start_kind, s.index)?,

@@ -3,7 +3,8 @@
 //! lies on the printed lines everywhere (the two clicks' similarity did not), as one undo step;
 //! the tab says how many hexsides showed the line. A click 10 px off among them is named by
 //! the print, not by the other clicks. The map's shape found on the print (half hexes at the
-//! sheet's edge) is offered and applied as one undo step.
+//! sheet's edge) is offered and applied as one undo step. Two clicks are enough to start an
+//! affine or projective fit too: the print fits the kind chosen.
 
 #![allow(
     clippy::unwrap_used,
@@ -25,9 +26,14 @@ use common::*;
 /// Clicks `hexes` (with their names) where `truth` puts them, each `error` px to the right,
 /// naming each, with the similarity fit.
 fn click_named(h: &mut H, truth: &[f64; 9], hexes: &[((u32, u32), &str, f64)]) {
+    click_named_with(h, truth, hexes, FitKind::Similarity);
+}
+
+/// [`click_named`] with the fit kind `kind` chosen first.
+fn click_named_with(h: &mut H, truth: &[f64; 9], hexes: &[((u32, u32), &str, f64)], kind: FitKind) {
     h.get_by_label("Calibrate").click();
     h.run();
-    h.get_by_label(kind_name(FitKind::Similarity)).click();
+    h.get_by_label(kind_name(kind)).click();
     settle(h);
     h.get_by_label("✚ Click hex centres").click();
     h.run();
@@ -78,6 +84,46 @@ fn two_rough_clicks_are_refined_on_the_printed_grid_lines() {
         h.query_by_label_contains("from the centre the printed grid lines give it")
             .is_none()
     );
+}
+
+#[test]
+fn two_clicks_start_an_affine_or_projective_fit_refined_on_the_print() {
+    // Issue 20: "two should be enough to start" whatever kind is chosen. The two clicks place
+    // the grid as a similarity (no "needs at least" error), the tab says so, and the print
+    // fits the kind chosen.
+    for kind in [FitKind::Affine, FitKind::Projective] {
+        let (dir, map_path, scan, truth) = setup(None);
+        let mut h = harness(app_with_file(dir.path(), &map_path));
+        h.run();
+        import(&mut h, &scan);
+        click_named_with(
+            &mut h,
+            &truth,
+            &[((1, 1), "0202", 0.5), ((10, 7), "1108", -0.5)],
+            kind,
+        );
+        assert!(
+            h.query_by_label_contains("needs at least").is_none(),
+            "{kind:?}"
+        );
+        h.get_by_label_contains("2 clicks place the grid as a similarity fit");
+        let map = h.state().doc.map.clone();
+        let placed = map.background.as_ref().expect("a background");
+        assert_eq!(placed.fit, FitKind::Similarity, "what was fitted");
+        assert!(
+            max_matrix_error(&map, &placed.grid_to_image, &truth) < 3.0,
+            "{kind:?}: the two clicks place the grid"
+        );
+        h.get_by_label("Refine on the print").click();
+        h.run();
+        wait_for_jobs(&mut h);
+        let app = h.state();
+        let bg = app.doc.map.background.as_ref().expect("a background");
+        assert_eq!(bg.fit, kind, "the print fits the kind chosen");
+        let error = max_matrix_error(&app.doc.map, &bg.grid_to_image, &truth);
+        assert!(error < 0.75, "{kind:?}: worst centre {error:.2} px off");
+        h.get_by_label_contains("hexsides show the printed line");
+    }
 }
 
 #[test]

@@ -8,7 +8,7 @@
 
 use bataille_digitize::calibrate::{
     CalibrationCheck, CalibrationError, Fit, calibrate, check, from_first_centre_and_size,
-    min_points,
+    min_points, start_kind,
 };
 use bataille_schema::map::{Background, ControlPoint, FitKind, Grid};
 use bataille_schema::{HexIndex, HexName};
@@ -79,6 +79,15 @@ pub fn kind_name(kind: FitKind) -> &'static str {
     }
 }
 
+/// The fit kind's word in a sentence.
+fn word(kind: FitKind) -> &'static str {
+    match kind {
+        FitKind::Similarity => "similarity",
+        FitKind::Affine => "affine",
+        FitKind::Projective => "projective",
+    }
+}
+
 impl Calibration {
     /// Takes the document's control points when they changed behind the tool's back (undo,
     /// opening a map); rows being typed are kept otherwise.
@@ -102,6 +111,24 @@ impl Calibration {
         }
         self.synced = points;
         self.refit_only(grid);
+    }
+
+    /// When the named clicks are too few for the kind asked but place the grid as a simpler
+    /// kind: what that means and what to do.
+    pub fn start_note(&self) -> Option<String> {
+        let fit = self.fit.as_ref()?.as_ref().ok()?;
+        if fit.kind == self.kind {
+            return None;
+        }
+        let more = min_points(self.kind).saturating_sub(fit.residuals_px.len());
+        Some(format!(
+            "{} clicks place the grid as a {} fit: \"Refine on the print\" fits the {} kind on \
+             the printed grid lines (or click {more} more hex {})",
+            fit.residuals_px.len(),
+            word(fit.kind),
+            word(self.kind),
+            if more == 1 { "centre" } else { "centres" }
+        ))
     }
 
     /// The residual of a row in pixels, when it took part in the fit.
@@ -148,23 +175,22 @@ impl Calibration {
     fn refit_only(&mut self, grid: &Grid) -> Option<Fit> {
         let (points, rows) = self.named(grid);
         self.fitted_rows = rows;
-        self.check = check(grid, &points, self.kind).unwrap_or_default();
-        if points.len() < min_points(self.kind) {
+        // Two clicks are enough to start any kind (issue 20): they place the grid as a
+        // similarity (three as an affine map), and "Refine on the print" fits the kind asked.
+        let kind = start_kind(self.kind, points.len());
+        self.check = check(grid, &points, kind).unwrap_or_default();
+        if points.len() < min_points(kind) {
             self.fit = (!points.is_empty()).then(|| {
                 Err(CalibrationError::TooFewPoints {
-                    kind: match self.kind {
-                        FitKind::Similarity => "similarity",
-                        FitKind::Affine => "affine",
-                        FitKind::Projective => "projective",
-                    },
-                    needed: min_points(self.kind),
+                    kind: word(kind),
+                    needed: min_points(kind),
                     got: points.len(),
                 }
                 .to_string())
             });
             return None;
         }
-        match calibrate(grid, &points, self.kind) {
+        match calibrate(grid, &points, kind) {
             Ok(fit) => {
                 self.fit = Some(Ok(fit.clone()));
                 Some(fit)
@@ -185,7 +211,7 @@ impl Calibration {
         let next = match fit {
             Some(fit) => Background {
                 image: current.image.clone(),
-                fit: self.kind,
+                fit: fit.kind,
                 grid_to_image: fit.grid_to_image,
                 control_points: points,
             },

@@ -79,19 +79,20 @@ impl PrintRefine {
         }
     }
 
-    /// Starts refining the background's clicks on the scan.
+    /// Starts refining the background's clicks on the scan, fitting `kind` on the print (the
+    /// kind the user asked: two clicks place the background as a similarity only).
     pub fn start(
         &mut self,
         ctx: &egui::Context,
         scan: Arc<Scan>,
         grid: &Grid,
         background: &Background,
+        kind: FitKind,
     ) {
         self.error = None;
         self.refining = Arc::downgrade(&scan);
         let grid = grid.clone();
         let points = background.control_points.clone();
-        let kind = background.fit;
         self.job = Some(Job::spawn("Refining on the print", ctx, move |_| {
             let calibrated =
                 calibrate_on_print(&scan, &grid, &points, kind, &RefineOptions::default())

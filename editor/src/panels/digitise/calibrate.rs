@@ -165,12 +165,15 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
                 fit.rms_px,
                 fit.residuals_px.len()
             ));
+            if let Some(note) = calibration.start_note() {
+                ui.colored_label(WAITING, note);
+            }
         }
         Some(Err(e)) => {
             ui.colored_label(PROBLEM, e);
         }
         None => {
-            ui.weak("Click at least three hex centres spread over the map and name them.");
+            ui.weak("Click at least two hex centres far apart on the map and name them.");
         }
     }
     // What the check found, as `bataille digitize` says it.
@@ -230,9 +233,13 @@ fn on_the_print(
         .clicked()
         && let Some(scan) = &digitise.scan
     {
-        digitise
-            .print_refine
-            .start(ui.ctx(), scan.scan.clone(), &ctx.doc.map.grid, current);
+        digitise.print_refine.start(
+            ui.ctx(),
+            scan.scan.clone(),
+            &ctx.doc.map.grid,
+            current,
+            digitise.calibration.kind,
+        );
     }
     crate::services::jobs::progress_row(ui, digitise.print_refine.job.as_ref());
     if let Some(error) = &digitise.print_refine.error {
