@@ -46,6 +46,7 @@ mod arnhem;
 mod arnhem_features;
 mod naw_terrain;
 mod roads;
+mod tld_shape;
 
 /// A map with its grid and the printed centre of each lattice hex (row-major over the grid,
 /// `None` where the hex is not on the print).
@@ -56,6 +57,9 @@ struct RealMap {
     truth: Vec<Option<[f64; 2]>>,
     /// Which hexes are on the print (row-major), whether or not their centre is known.
     on_print: Vec<bool>,
+    /// Which hexes are *wholly* on the print, when that differs from `on_print` (tld's
+    /// module flags only its centres: [`tld_shape`]): the map's shape is checked against it.
+    whole: Option<Vec<bool>>,
 }
 
 fn grid(columns: u32, rows: u32, first_row: u32, shifted: Shifted) -> Grid {
@@ -137,6 +141,7 @@ fn naw(dir: &Path) -> anyhow::Result<RealMap> {
         scan: load(&dir, "napoleon_at_waterloo.jpeg")?,
         grid,
         on_print: truth.iter().map(Option::is_some).collect(),
+        whole: None,
         truth,
     })
 }
@@ -278,12 +283,14 @@ fn tld(dir: &Path) -> anyhow::Result<RealMap> {
     eprintln!(
         "tld: {read_from_print} of {on_print} hexes on the print have a printed centre read from their own outline; VASSAL's grid is {mean:.2} px off them on average, {worst:.2} px at worst"
     );
+    let whole = tld_shape::whole_on_print(&scan, &grid, &vassal, &on_print_flags);
     Ok(RealMap {
         name: "tld".into(),
         scan,
         grid,
         truth,
         on_print: on_print_flags,
+        whole: Some(whole),
     })
 }
 
@@ -318,6 +325,7 @@ fn asl(dir: &Path) -> anyhow::Result<RealMap> {
         scan: load(&dir, "asl_02.png")?,
         grid,
         on_print: truth.iter().map(Option::is_some).collect(),
+        whole: None,
         truth,
     })
 }
@@ -358,6 +366,7 @@ fn bent(map: &RealMap, name: &str, shift: &dyn Fn([f64; 2]) -> [f64; 2]) -> Real
         scan: Scan::from(out),
         grid: map.grid.clone(),
         on_print: map.on_print.clone(),
+        whole: map.whole.clone(),
         truth: map
             .truth
             .iter()
@@ -650,8 +659,9 @@ fn run_case(map: &RealMap, clicks: usize, bad: bool, draws: u64) {
 }
 
 /// The map's shape found from a refinement ([`bataille_digitize::shape`]) against which hexes
-/// are on the print (`on_print`: naw's and asl's hexes with a truth centre, tld's module flags),
-/// to stderr: on-print hexes offered as half or off (wrong), off-print hexes found.
+/// are wholly on the print (`on_print`: naw's and asl's hexes with a truth centre; tld's
+/// `whole`, see [`tld_shape`]), to stderr: hexes wholly on the print offered as half or off
+/// (wrong), the others found, and those missed (offered as on).
 fn shape_check(map: &RealMap, r: &bataille_digitize::refine::Refinement) {
     use bataille_digitize::shape::{Place, from_printed_sides};
     let grid = &map.grid;
@@ -663,8 +673,9 @@ fn shape_check(map: &RealMap, r: &bataille_digitize::refine::Refinement) {
         map.scan.height(),
     );
     let (mut wrong, mut found, mut off) = (Vec::new(), 0usize, 0usize);
+    let mut missed = Vec::new();
     for i in grid.indices() {
-        let printed = map.on_print[slot(grid, i)];
+        let printed = map.whole.as_ref().unwrap_or(&map.on_print)[slot(grid, i)];
         let place = shape.place(grid, i);
         if printed && place != Place::On {
             wrong.push(grid.name(i).to_string());
@@ -672,11 +683,20 @@ fn shape_check(map: &RealMap, r: &bataille_digitize::refine::Refinement) {
         if !printed {
             off += 1;
             found += usize::from(place != Place::On);
+            // Half on the print, offered as on (a hex wholly off it is not named: many).
+            if place == Place::On && map.on_print[slot(grid, i)] {
+                missed.push(grid.name(i).to_string());
+            }
         }
     }
     eprintln!(
-        "{} shape: {found} of {off} hexes off the print found; {} on it offered as half or off{}{}",
+        "{} shape: {found} of {off} hexes off the print found{}; {} on it offered as half or off{}{}",
         map.name,
+        if missed.is_empty() {
+            String::new()
+        } else {
+            format!(" (half hexes missed: {})", missed.join(" "))
+        },
         wrong.len(),
         if wrong.is_empty() { "" } else { ": " },
         wrong.join(" ")
