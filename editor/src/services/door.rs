@@ -384,7 +384,17 @@ const VARIANT_SCAN_FILES: usize = 256;
 /// The variants of the scenario at `base_path`: the `Variant(` files in its folder and in its
 /// repository's `scenarios/` whose `base` (confined to that root) is that file, each read
 /// through the door's bounded reader and parser (nothing they name is opened), in path order.
+/// Only a file whose first 64 KiB begin `Variant(` is read in full: the other files of a large
+/// folder (maps, scenarios, strangers' files) cost a small head each, on open and on every save.
 pub fn variants_beside(base_path: &Path) -> Vec<crate::model::variant::VariantFile> {
+    variants_beside_with(base_path, door::read_document)
+}
+
+/// [`variants_beside`], each candidate read in full by `read` (the door's reader; a test counts).
+fn variants_beside_with(
+    base_path: &Path,
+    mut read: impl FnMut(&Path) -> Result<(door::Parsed, SourceFile), Box<door::Refused>>,
+) -> Vec<crate::model::variant::VariantFile> {
     let Ok(this) = std::fs::canonicalize(base_path) else {
         return Vec::new();
     };
@@ -411,7 +421,10 @@ pub fn variants_beside(base_path: &Path) -> Vec<crate::model::variant::VariantFi
             if std::fs::canonicalize(&file).ok().as_ref() == Some(&this) {
                 continue;
             }
-            let Ok((door::Parsed::Variant(v), _)) = door::read_document(&file) else {
+            if bataille_schema::files::existing_document(&file) != Some("scenario variant") {
+                continue;
+            }
+            let Ok((door::Parsed::Variant(v), _)) = read(&file) else {
                 continue;
             };
             let names_this = bataille_schema::files::resolve_reference(&file, &v.base, Some(&root))
@@ -447,5 +460,43 @@ pub fn variant_base(path: &Path) -> Result<Scenario, String> {
             path.display()
         )),
         _ => Err(format!("{} is not a scenario file", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only the `Variant(` files of a folder are read in full: a large map or scenario beside
+    /// the base costs its head, and the variant naming the base is still found.
+    #[test]
+    fn variants_beside_reads_in_full_only_variants() {
+        let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("denain-1712.ron");
+        std::fs::copy(scenarios.join("denain-1712.ron"), &base).unwrap();
+        let variant = dir.path().join("denain-1712-tingry-tard.ron");
+        std::fs::copy(scenarios.join("denain-1712-tingry-tard.ron"), &variant).unwrap();
+        let big = format!("Map(\n{}\n)\n", " ".repeat(1 << 20));
+        std::fs::write(dir.path().join("big-map.ron"), big).unwrap();
+        std::fs::copy(
+            scenarios.join("fontenoy-1745.ron"),
+            dir.path().join("other-scenario.ron"),
+        )
+        .unwrap();
+        let mut read = Vec::new();
+        let found = variants_beside_with(&base, |p| {
+            read.push(p.to_path_buf());
+            door::read_document(p)
+        });
+        assert_eq!(
+            read,
+            vec![variant.clone()],
+            "only the variant is read in full"
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].path, variant);
+        assert_eq!(found[0].name, "Tingry sort trop tard");
+        assert_eq!(variants_beside(&base), found);
     }
 }
