@@ -31,7 +31,8 @@ impl EditorApp {
 
     pub(crate) fn toast(&mut self, text: String) {
         self.ui.toasts.push(Toast {
-            text,
+            // A toast is a line or two: a message quoting a file's text whole is clipped.
+            text: crate::services::files::clipped(&text, 4 * crate::services::files::MESSAGE_CHARS),
             until: self.own.time + 4.0,
         });
     }

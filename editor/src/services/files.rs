@@ -338,11 +338,30 @@ pub fn read_recovery(path: &Path) -> Result<Recovery, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The most characters of a message quoted from a file that a toast or a report shows.
+pub const MESSAGE_CHARS: usize = 400;
+
+/// `text` cut to at most `max` characters, with "…" and the count of what was cut.
+pub fn clipped(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_owned(),
+        Some((end, _)) => format!(
+            "{}… ({} more characters)",
+            &text[..end],
+            text[end..].chars().count()
+        ),
+    }
+}
+
 /// Moves a file that could not be read to `<name>.broken` beside it (so it is neither lost
 /// nor read again) and says so; to `<name>.broken-2` (and on) when one was kept aside before,
 /// which a rename would have replaced (a recovery file a newer editor wrote, kept aside twice,
 /// lost the first).
 pub fn keep_aside(file: &Path, what: &str, error: &str) -> String {
+    // The parser's message quotes the file's own text (a 100 KB identifier whole): clipped, so
+    // 200 such files do not cost the editor gigabytes of laid-out toasts (hostile round 4).
+    let error = clipped(error, MESSAGE_CHARS);
+    let error = error.as_str();
     let named = |n: u32| {
         let mut aside = file.as_os_str().to_owned();
         aside.push(if n == 1 {

@@ -240,6 +240,21 @@ mod tests {
     }
 
     #[test]
+    fn a_broken_recovery_file_quoting_a_long_identifier_gives_a_short_message() {
+        // Hostile round 4: 200 recovery files of `(written_at: 1, map: (xxx…))` with a 100 KB
+        // identifier aborted the editor (8 GB of address space): each message quoted it whole.
+        let dir = tempfile::tempdir().expect("dir");
+        let text = format!("(written_at: 1, map: ({}))", "x".repeat(100_000));
+        std::fs::write(dir.path().join("map-1.recovery.ron"), text).expect("write");
+        let (found, broken) = find_recoveries_reporting(Some(dir.path()));
+        assert!(found.is_empty());
+        assert_eq!(broken.len(), 1, "{broken:?}");
+        assert!(broken[0].len() < 2_000, "{} bytes", broken[0].len());
+        assert!(broken[0].contains("more characters"), "{}", broken[0]);
+        assert!(dir.path().join("map-1.recovery.ron.broken").exists());
+    }
+
+    #[test]
     fn a_broken_recovery_file_is_reported_and_kept_aside() {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let file = dir.path().join("map-1.recovery.ron");
