@@ -482,17 +482,7 @@ impl Suggest {
 
     /// The next (or previous) doubtful hexside after the one reviewed, wrapping around.
     pub fn step_side_review(&mut self, doc: &Document, forward: bool) -> Option<(HexIndex, Side)> {
-        let list = self.doubtful_hexsides(doc);
-        let at = self
-            .side_review
-            .and_then(|h| list.iter().position(|x| *x == h));
-        let next = match (at, forward) {
-            (Some(p), true) => list.get(p + 1).or(list.first()),
-            (Some(p), false) => p.checked_sub(1).and_then(|q| list.get(q)).or(list.last()),
-            (None, true) => list.first(),
-            (None, false) => list.last(),
-        };
-        self.side_review = next.copied();
+        self.side_review = step_wrapping(&self.doubtful_hexsides(doc), self.side_review, forward);
         self.side_review
     }
 
@@ -706,4 +696,38 @@ pub fn heat(confidence: f32) -> Color32 {
         (2.0 - c * 2.0, 1.0)
     };
     Color32::from_rgba_unmultiplied((r * 230.0) as u8, (g * 200.0) as u8, 40, 150)
+}
+
+/// The entry after (or before) `current` in a review list, wrapping around; the first (or last)
+/// when `current` is not in it. The hexside and crossing review queues step with it.
+pub(crate) fn step_wrapping<T: Copy + PartialEq>(
+    list: &[T],
+    current: Option<T>,
+    forward: bool,
+) -> Option<T> {
+    let at = current.and_then(|h| list.iter().position(|x| *x == h));
+    let next = match (at, forward) {
+        (Some(p), true) => list.get(p + 1).or(list.first()),
+        (Some(p), false) => p.checked_sub(1).and_then(|q| list.get(q)).or(list.last()),
+        (None, true) => list.first(),
+        (None, false) => list.last(),
+    };
+    next.copied()
+}
+
+#[cfg(test)]
+mod step_wrapping_tests {
+    use super::step_wrapping;
+
+    #[test]
+    fn steps_wrap_around_and_start_at_an_end() {
+        let list = [3, 5, 8];
+        assert_eq!(step_wrapping(&list, Some(5), true), Some(8));
+        assert_eq!(step_wrapping(&list, Some(8), true), Some(3));
+        assert_eq!(step_wrapping(&list, Some(3), false), Some(8));
+        assert_eq!(step_wrapping(&list, Some(5), false), Some(3));
+        assert_eq!(step_wrapping(&list, None, true), Some(3));
+        assert_eq!(step_wrapping(&list, Some(4), false), Some(8));
+        assert_eq!(step_wrapping::<i32>(&[], Some(4), true), None);
+    }
 }

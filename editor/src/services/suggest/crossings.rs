@@ -166,17 +166,8 @@ impl Suggest {
         doc: &Document,
         forward: bool,
     ) -> Option<(HexIndex, Side)> {
-        let list = self.doubtful_crossings(doc);
-        let at = self
-            .crossing_review
-            .and_then(|h| list.iter().position(|x| *x == h));
-        let next = match (at, forward) {
-            (Some(p), true) => list.get(p + 1).or(list.first()),
-            (Some(p), false) => p.checked_sub(1).and_then(|q| list.get(q)).or(list.last()),
-            (None, true) => list.first(),
-            (None, false) => list.last(),
-        };
-        self.crossing_review = next.copied();
+        self.crossing_review =
+            super::step_wrapping(&self.doubtful_crossings(doc), self.crossing_review, forward);
         self.crossing_review
     }
 
