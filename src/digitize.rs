@@ -15,7 +15,7 @@ use bataille_digitize::classify::{
     ClassifyOptions, HexsideSamples, PathSamples, suggest_features, suggest_terrain,
 };
 use bataille_digitize::files::{read_calibration, read_samples};
-use bataille_digitize::paths::paths_from_crossings;
+use bataille_digitize::paths::paths_from_crossings_on;
 use bataille_digitize::refine::{RefineOptions, calibrate_on_print};
 use bataille_digitize::scan::{ScanLimits, load_scan, no_progress};
 use bataille_digitize::shape::{self, Place};
@@ -368,11 +368,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             });
         }
         if !path_samples.is_empty() {
+            // A line crossing from a hex on the print into one that is not (half on it, or
+            // beyond its edge) leaves the printed map there: its path ends by that hexside.
             let crossings: Vec<_> = found
                 .crossings
                 .unwrap_or_default()
                 .into_iter()
-                .filter(|c| both_on_print(c.index, c.side))
+                .filter(|c| {
+                    on_print(c.index) || grid.neighbour(c.index, c.side).is_some_and(on_print)
+                })
                 .collect();
             if crossings.is_empty() {
                 report.warnings.push(
@@ -391,7 +395,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 }
             }
             for (id, crossed) in &by_line {
-                let written = paths_from_crossings(&grid, crossed);
+                let written = paths_from_crossings_on(&grid, crossed, &on_print);
                 for hex in bataille_digitize::paths::hexes_of_paths(&grid, &written) {
                     overlays.entry(grid.name(hex)).or_default().push(id.clone());
                 }

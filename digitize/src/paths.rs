@@ -16,17 +16,24 @@ fn hex_of(grid: &Grid, token: &str) -> Option<HexIndex> {
 }
 
 /// The hexsides (canonical) that paths of neighbouring hexes cross: each pair of hexes in a
-/// row of a path (a hexside at a path's end stands for its hex). Tokens that are no hex of
-/// the grid and hexes that are not neighbours are left out.
+/// row of a path (a hexside at a path's end stands for its hex), and the hexside at a path's
+/// end itself (where the line leaves the map, as [`paths_from_crossings_on`] writes it). Tokens
+/// that are no hex of the grid and hexes that are not neighbours are left out.
 pub fn crossings_of_paths(grid: &Grid, paths: &[String]) -> BTreeSet<(HexIndex, Side)> {
     let mut out = BTreeSet::new();
     for path in paths {
+        let tokens: Vec<&str> = path.split_whitespace().collect();
         let mut previous: Option<HexIndex> = None;
-        for token in path.split_whitespace() {
+        for (t, token) in tokens.iter().enumerate() {
             let Some(index) = hex_of(grid, token) else {
                 previous = None;
                 continue;
             };
+            if (t == 0 || t + 1 == tokens.len())
+                && let Ok((hex, side)) = grid.parse_hexside(token)
+            {
+                out.insert(grid.canonical_hexside(hex, side));
+            }
             if let Some(before) = previous
                 && let Some(side) = grid.side_between(before, index)
             {
@@ -41,19 +48,45 @@ pub fn crossings_of_paths(grid: &Grid, paths: &[String]) -> BTreeSet<(HexIndex, 
 /// Paths of neighbouring hexes (`"0901 1002 1102"`, as a map file's `paths`) that cross
 /// exactly the given hexsides, each once: the crossings' graph cut into as few paths as a walk
 /// from each odd junction gives, each path going on straight through a hex where it can
-/// (a road crossing another goes on across it). Hexsides with a hex off the grid are left out.
+/// (a road crossing another goes on across it). A hexside on the grid's edge is where the line
+/// leaves the map, written at a path's end (see [`paths_from_crossings_on`]).
 pub fn paths_from_crossings(grid: &Grid, crossings: &BTreeSet<(HexIndex, Side)>) -> Vec<String> {
-    // Each hex's crossed sides, not yet walked.
+    paths_from_crossings_on(grid, crossings, &|_| true)
+}
+
+/// [`paths_from_crossings`] on a map whose hexes are those `on_map` says are (and the grid
+/// holds): a hexside crossed between a hex of the map and one that is not (off the grid, an
+/// absent cell, a hex beyond the print's edge) is where the line leaves the map, written at a
+/// path's end as that hexside (`"1001/N 1002 1102"`: the road enters hex 1001 by its north
+/// side, as the file format has it). A hexside with neither hex on the map is left out.
+/// `on_map` is asked only of hexes the grid holds.
+pub fn paths_from_crossings_on(
+    grid: &Grid,
+    crossings: &BTreeSet<(HexIndex, Side)>,
+    on_map: &dyn Fn(HexIndex) -> bool,
+) -> Vec<String> {
+    let on_map = |i: HexIndex| grid.contains(i) && on_map(i);
+    // Each hex's crossed sides, not yet walked; and the sides by which the line leaves the
+    // map.
     let mut open: BTreeMap<HexIndex, BTreeSet<Side>> = BTreeMap::new();
+    let mut exits: BTreeSet<(HexIndex, Side)> = BTreeSet::new();
     for &(index, side) in crossings {
-        if !grid.contains(index) {
-            continue;
+        let other = grid.neighbour(index, side).filter(|n| on_map(*n));
+        match (on_map(index), other) {
+            (true, Some(other)) => {
+                open.entry(index).or_default().insert(side);
+                open.entry(other).or_default().insert(opposite(side));
+            }
+            (true, None) => {
+                open.entry(index).or_default().insert(side);
+                exits.insert((index, side));
+            }
+            (false, Some(other)) => {
+                open.entry(other).or_default().insert(opposite(side));
+                exits.insert((other, opposite(side)));
+            }
+            (false, None) => {}
         }
-        let Some(other) = grid.neighbour(index, side) else {
-            continue;
-        };
-        open.entry(index).or_default().insert(side);
-        open.entry(other).or_default().insert(opposite(side));
     }
     let order = sides(grid.orientation);
     let turn = |from: Side, to: Side| {
@@ -61,19 +94,33 @@ pub fn paths_from_crossings(grid: &Grid, crossings: &BTreeSet<(HexIndex, Side)>)
         let d = (at(to) - at(from)).rem_euclid(6);
         d.min(6 - d)
     };
+    let hexside = |index: HexIndex, side: Side| format!("{}/{}", grid.name(index), side.as_str());
     let mut out = Vec::new();
     loop {
         // Start at a hex where an odd number of crossings is left (an end or a junction),
-        // else anywhere (a loop).
+        // else anywhere (a loop); where the line comes in from off the map, by that side.
         let start = open
             .iter()
-            .find(|(_, s)| s.len() % 2 == 1)
+            .filter(|(_, s)| s.len() % 2 == 1)
+            .find(|(i, s)| s.iter().any(|side| exits.contains(&(**i, *side))))
+            .or_else(|| open.iter().find(|(_, s)| s.len() % 2 == 1))
             .or_else(|| open.iter().find(|(_, s)| !s.is_empty()))
             .map(|(i, _)| *i);
         let Some(start) = start else { break };
+        let entry = open
+            .get(&start)
+            .and_then(|s| s.iter().find(|side| exits.contains(&(start, **side))))
+            .copied();
         let mut names = vec![grid.name(start).to_string()];
-        let mut here = start;
         let mut came: Option<Side> = None;
+        if let Some(side) = entry {
+            if let Some(s) = open.get_mut(&start) {
+                s.remove(&side);
+            }
+            names[0] = hexside(start, side);
+            came = Some(side);
+        }
+        let mut here = start;
         while let Some(left) = open.get(&here).filter(|s| !s.is_empty()) {
             // Straight on (the side opposite the one it came in by) where it can.
             let side = match came {
@@ -83,12 +130,22 @@ pub fn paths_from_crossings(grid: &Grid, crossings: &BTreeSet<(HexIndex, Side)>)
                     .unwrap_or(&from),
                 None => *left.iter().next().unwrap_or(&Side::N),
             };
-            let Some(next) = grid.neighbour(here, side) else {
-                break;
-            };
             if let Some(s) = open.get_mut(&here) {
                 s.remove(&side);
             }
+            if exits.contains(&(here, side)) {
+                // Off the map: the path ends by that side (a path that came in by another
+                // side of this one hex names it twice).
+                let last = hexside(here, side);
+                match names.last_mut() {
+                    Some(l) if !l.contains('/') => *l = last,
+                    _ => names.push(last),
+                }
+                break;
+            }
+            let Some(next) = grid.neighbour(here, side) else {
+                break;
+            };
             if let Some(s) = open.get_mut(&next) {
                 s.remove(&opposite(side));
             }

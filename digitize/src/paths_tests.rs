@@ -95,8 +95,10 @@ fn a_path_leaving_the_map_crosses_from_its_hex_and_strange_tokens_cross_nothing(
         "0505 0507".to_owned(),
     ];
     let crossings = crossings_of_paths(&grid, &paths);
-    // The hexside at the start stands for its hex (the road leaves the map there).
+    // The hexside at the start stands for its hex (the road leaves the map there), and is
+    // crossed itself.
     let expected: BTreeSet<_> = [
+        grid.canonical_hexside(HexIndex::new(0, 0), Side::N),
         grid.canonical_hexside(HexIndex::new(0, 0), Side::S),
         grid.canonical_hexside(HexIndex::new(0, 2), Side::S),
     ]
@@ -108,6 +110,79 @@ fn a_path_leaving_the_map_crosses_from_its_hex_and_strange_tokens_cross_nothing(
         .map(|i| grid.name(*i).to_string())
         .collect();
     assert_eq!(hexes, ["0101", "0102", "0103", "0104", "0505", "0507"]);
+}
+
+/// A road running in from the map's north edge, through three hexes, out by an absent cell
+/// (not on the map): one path, its ends the hexsides it leaves the map by.
+#[test]
+fn a_road_leaving_the_map_ends_with_the_hexside_it_leaves_by() {
+    let grid = grid();
+    let top = HexIndex::new(4, 0);
+    let hexes = walk(&grid, top, &[Side::S, Side::S, Side::S]);
+    let absent = *hexes.last().unwrap();
+    let mut crossings = crossed(&grid, &hexes);
+    crossings.insert(grid.canonical_hexside(top, Side::N));
+    let on_map = |i: HexIndex| i != absent;
+    let paths = paths_from_crossings_on(&grid, &crossings, &on_map);
+    let name = |i: HexIndex| grid.name(i).to_string();
+    let forward = format!(
+        "{}/N {} {}/S",
+        name(hexes[0]),
+        name(hexes[1]),
+        name(hexes[2])
+    );
+    let backward = format!(
+        "{}/S {} {}/N",
+        name(hexes[2]),
+        name(hexes[1]),
+        name(hexes[0])
+    );
+    assert!(
+        paths == [forward.clone()] || paths == [backward.clone()],
+        "{paths:?}, expected {forward}"
+    );
+    // Read back, the same crossings.
+    assert_eq!(crossings_of_paths(&grid, &paths), crossings);
+    // Every hex of the grid on the map: the road leaves it only by the grid's edge.
+    let whole = paths_from_crossings(&grid, &crossings);
+    let name3 = name(hexes[3]);
+    assert!(
+        whole
+            == [format!(
+                "{}/N {} {} {name3}",
+                name(hexes[0]),
+                name(hexes[1]),
+                name(hexes[2])
+            )]
+            || whole
+                == [format!(
+                    "{name3} {} {} {}/N",
+                    name(hexes[2]),
+                    name(hexes[1]),
+                    name(hexes[0])
+                )],
+        "{whole:?}"
+    );
+}
+
+/// A road through one hex from edge to edge of the map is that hex's two hexsides.
+#[test]
+fn a_road_through_one_hex_of_the_map_names_both_its_hexsides() {
+    let grid = grid();
+    let hex = HexIndex::new(4, 3);
+    let crossings: BTreeSet<_> = [
+        grid.canonical_hexside(hex, Side::N),
+        grid.canonical_hexside(hex, Side::S),
+    ]
+    .into_iter()
+    .collect();
+    let on_map = |i: HexIndex| i == hex;
+    let paths = paths_from_crossings_on(&grid, &crossings, &on_map);
+    let name = grid.name(hex);
+    assert!(
+        paths == [format!("{name}/N {name}/S")] || paths == [format!("{name}/S {name}/N")],
+        "{paths:?}"
+    );
 }
 
 proptest! {
