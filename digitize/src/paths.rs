@@ -159,6 +159,58 @@ pub fn paths_from_crossings_on(
     out
 }
 
+/// The paths without the crossing of `hexside` (any name of it): each path crossing it is cut
+/// there into the two paths either side, a hexside at a path's end that is this one is taken
+/// off (the hex stays), and what is left of a path that crosses nothing (one hex) is dropped.
+/// Paths not crossing it are kept as they are, in their order.
+pub fn without_crossing(grid: &Grid, paths: &[String], hexside: (HexIndex, Side)) -> Vec<String> {
+    let target = grid.canonical_hexside(hexside.0, hexside.1);
+    let mut out = Vec::new();
+    for path in paths {
+        let tokens: Vec<&str> = path.split_whitespace().collect();
+        let ends_here = |t: usize| {
+            (t == 0 || t + 1 == tokens.len())
+                && grid
+                    .parse_hexside(tokens[t])
+                    .is_ok_and(|(i, s)| grid.canonical_hexside(i, s) == target)
+        };
+        let crosses_here = |t: usize| {
+            let (Some(a), Some(b)) = (hex_of(grid, tokens[t]), hex_of(grid, tokens[t + 1])) else {
+                return false;
+            };
+            grid.side_between(a, b)
+                .is_some_and(|side| grid.canonical_hexside(a, side) == target)
+        };
+        let touched = (0..tokens.len()).any(ends_here)
+            || (0..tokens.len().saturating_sub(1)).any(crosses_here);
+        if !touched {
+            out.push(path.clone());
+            continue;
+        }
+        let mut piece: Vec<String> = Vec::new();
+        let mut pieces: Vec<Vec<String>> = Vec::new();
+        for (t, token) in tokens.iter().enumerate() {
+            let token = if ends_here(t) {
+                token.split_once('/').map_or(*token, |(hex, _)| hex)
+            } else {
+                token
+            };
+            piece.push(token.to_owned());
+            if t + 1 < tokens.len() && crosses_here(t) {
+                pieces.push(std::mem::take(&mut piece));
+            }
+        }
+        pieces.push(piece);
+        for piece in pieces {
+            // A piece crosses something when it has two hexes or leaves the map.
+            if piece.len() >= 2 || piece.iter().any(|t| t.contains('/')) {
+                out.push(piece.join(" "));
+            }
+        }
+    }
+    out
+}
+
 /// The hexes the paths pass through: where the overlay stands.
 pub fn hexes_of_paths(grid: &Grid, paths: &[String]) -> BTreeSet<HexIndex> {
     paths

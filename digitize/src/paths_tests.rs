@@ -185,6 +185,49 @@ fn a_road_through_one_hex_of_the_map_names_both_its_hexsides() {
     );
 }
 
+/// Removing a crossing cuts the path there; its ends and the other paths stay.
+#[test]
+fn a_crossing_removed_cuts_its_path_in_two() {
+    let grid = grid();
+    let hexes = walk(
+        &grid,
+        HexIndex::new(2, 0),
+        &[Side::S, Side::S, Side::S, Side::S],
+    );
+    let name = |i: HexIndex| grid.name(i).to_string();
+    let line: Vec<String> = hexes.iter().map(|i| name(*i)).collect();
+    let paths = vec![
+        format!("{}/N {}", line[0], line[1..].join(" ")),
+        "0707 0708".to_owned(),
+    ];
+    let before = crossings_of_paths(&grid, &paths);
+    // The middle crossing, named from the lower hex.
+    let cut = (hexes[3], Side::N);
+    let after = without_crossing(&grid, &paths, cut);
+    assert_eq!(
+        after,
+        [
+            format!("{}/N {} {}", line[0], line[1], line[2]),
+            format!("{} {}", line[3], line[4]),
+            "0707 0708".to_owned(),
+        ]
+    );
+    let mut expected = before.clone();
+    expected.remove(&grid.canonical_hexside(cut.0, cut.1));
+    assert_eq!(crossings_of_paths(&grid, &after), expected);
+    // The exit at the path's end: the hexside comes off, the hex stays.
+    let exit = without_crossing(&grid, &after, (hexes[0], Side::N));
+    assert_eq!(exit[0], format!("{} {} {}", line[0], line[1], line[2]));
+    // A cut next to a path's end leaves one hex, which crosses nothing: dropped.
+    let first = without_crossing(&grid, &exit, (hexes[0], Side::S));
+    assert_eq!(first[0], format!("{} {}", line[1], line[2]));
+    // A crossing no path makes changes nothing.
+    assert_eq!(
+        without_crossing(&grid, &paths, (HexIndex::new(8, 6), Side::N)),
+        paths
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
 

@@ -404,7 +404,7 @@ fn hexsides_classified_on(
         ],
     );
     assert_eq!(h.state().services.digitise.suggest.side_samples.len(), 4);
-    run_suggestion(&mut h, "Find hexside features");
+    run_suggestion(&mut h, "Find hexside features and roads");
     assert!(h.state().services.digitise.suggest.hexsides.is_some());
     (dir, h, grid)
 }
@@ -718,7 +718,7 @@ fn finding_hexsides_judges_the_terrain_again_as_the_command_does() {
     h.run();
     h.get_by_label("Suggest hexsides…").click();
     h.run();
-    run_suggestion(&mut h, "Find hexside features");
+    run_suggestion(&mut h, "Find hexside features and roads");
 
     let state = h.state();
     let suggest = &state.services.digitise.suggest;

@@ -1,6 +1,6 @@
 //! Roads drawn through the hexes, digitised through the real app (egui_kittest): a map with
 //! two crossing roads rendered by bataille-render plays the scan; three crossings marked in
-//! the Hexsides tab ("Sample crossings of Road"), "Find hexside features" runs the library's
+//! the Hexsides tab ("Sample crossings of Road"), "Find hexside features and roads" runs the library's
 //! one pass, "Accept all crossings" writes the roads as the map's paths and overlays in one
 //! undo step, and the review queue accepts one doubtful crossing at a time.
 
@@ -15,6 +15,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use bataille_digitize::classify::CrossingSuggestion;
 use bataille_digitize::paths::{crossings_of_paths, hexes_of_paths};
 use bataille_render::{Layout, render_map};
 use bataille_schema::map::{Background, FitKind};
@@ -129,7 +130,7 @@ fn marked_road_crossings_become_the_maps_paths_in_one_step() {
         );
     }
     h.get_by_label_contains("Sample crossings of Road: 3");
-    h.get_by_label("Find hexside features").click();
+    h.get_by_label("Find hexside features and roads").click();
     h.run();
     wait_for_jobs(&mut h);
     {
@@ -173,29 +174,141 @@ fn marked_road_crossings_become_the_maps_paths_in_one_step() {
     assert!(h.state().doc.map.paths.is_empty());
     assert!(h.state().doc.map.overlays.is_empty());
 
-    // The review queue: with the threshold above every confidence, each suggested crossing
-    // the map lacks is in it; accepting the one reviewed adds that crossing alone.
-    h.state_mut().services.digitise.suggest.threshold = 1.01;
+    // The review queue: with the threshold above every typed crossing's confidence, each
+    // crossing a line is suggested for is in it; accepting the one reviewed adds that
+    // crossing alone.
+    h.state_mut().services.digitise.suggest.threshold = 0.99;
     h.run();
-    let queue = {
-        let app = h.state();
-        app.services.digitise.suggest.doubtful_crossings(&app.doc)
+    let (queue, typed) = {
+        let suggest = &h.state().services.digitise.suggest;
+        let typed: Vec<(HexIndex, Side)> = suggest
+            .crossings
+            .iter()
+            .flatten()
+            .filter(|s| !s.marked && s.line.is_some())
+            .map(|s| (s.index, s.side))
+            .collect();
+        (suggest.doubtful_crossings(), typed)
     };
-    assert!(queue.len() >= 10, "{queue:?}");
+    assert!(typed.len() >= 10, "{typed:?}");
+    assert!(typed.iter().all(|t| queue.contains(t)), "{queue:?}");
     h.get_by_label("Next doubtful crossing ▶").click();
     h.run();
     assert_eq!(
         h.state().services.digitise.suggest.crossing_review,
         Some(queue[0])
     );
-    h.get_by_label_contains("Road suggested");
+    h.get_by_label_contains("suggested (");
     h.get_by_label("Accept crossing").click();
     h.run();
     let after: Vec<_> = road_crossings(&h.state().doc.map).into_iter().collect();
-    assert_eq!(after, vec![queue[0]]);
+    let expected: Vec<_> = typed.iter().copied().filter(|t| *t == queue[0]).collect();
+    assert_eq!(after, expected);
     assert_eq!(
         h.state().services.digitise.suggest.crossing_review,
         Some(queue[1]),
         "on to the next"
     );
+}
+
+/// The review queue lists a crossing the trace saw ink across but could not type ("none"
+/// suggested); "Add as Road" adds it to the map's paths, and on a crossing the map's paths
+/// make, "Remove from Road" cuts the path there and takes the overlay off the hexes no path
+/// passes through any more; each is one undo step.
+#[test]
+fn a_crossing_in_doubt_is_added_as_a_line_or_removed_from_the_paths() {
+    let (dir, map_path, _, truth_matrix) = setup_with(None, write_road_scan);
+    let mut map = blank_map(12, 9);
+    map.background = Some(Background {
+        image: "../scans/scan.png".into(),
+        fit: FitKind::Similarity,
+        grid_to_image: truth_matrix,
+        control_points: Vec::new(),
+    });
+    let grid = map.grid.clone();
+    // The map has one road: 0402 0403 0404 (column 3, rows 1 to 3).
+    let road = Id::from("road");
+    let hexes = [
+        HexIndex::new(3, 1),
+        HexIndex::new(3, 2),
+        HexIndex::new(3, 3),
+    ];
+    let names: Vec<String> = hexes.iter().map(|h| grid.name(*h).to_string()).collect();
+    map.paths.insert(road.clone(), vec![names.join(" ")]);
+    for h in &hexes {
+        map.overlays
+            .entry(grid.name(*h))
+            .or_default()
+            .push(road.clone());
+    }
+    write_map(&map_path, &map);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    wait_for_jobs(&mut h);
+    h.get_by_label("Digitise").click();
+    h.run();
+    h.get_by_label("Suggest hexsides…").click();
+    h.run();
+    // What a trace left: a crossing in doubt with no line (off the map's road), and one the
+    // road on the map makes, in doubt too.
+    let loose = grid.canonical_hexside(HexIndex::new(7, 4), Side::N);
+    let on_road = grid.canonical_hexside(hexes[1], Side::S);
+    let doubt = |(index, side): (HexIndex, Side), line: Option<Id>| CrossingSuggestion {
+        index,
+        side,
+        line,
+        confidence: 0.15,
+        marked: false,
+    };
+    {
+        let suggest = &mut h.state_mut().services.digitise.suggest;
+        suggest.crossings = Some(vec![doubt(on_road, Some(road.clone())), doubt(loose, None)]);
+    }
+    h.run();
+    let queue = h.state().services.digitise.suggest.doubtful_crossings();
+    let expected = vec![on_road, loose];
+    assert_eq!(
+        BTreeSet::from_iter(queue.iter().copied()),
+        BTreeSet::from_iter(expected),
+        "both in the queue, the one with no line too"
+    );
+    h.get_by_label_contains("Review the doubtful crossings (2)");
+    // Step to the loose crossing: no line suggested, not on the map.
+    while h.state().services.digitise.suggest.crossing_review != Some(loose) {
+        h.get_by_label("Next doubtful crossing ▶").click();
+        h.run();
+    }
+    h.get_by_label_contains("no line suggested (15 %), not on the map");
+    let depth = h.state().doc.history().undo_depth();
+    h.get_by_label("Add as Road").click();
+    h.run();
+    assert_eq!(h.state().doc.history().undo_depth(), depth + 1, "one step");
+    assert!(road_crossings(&h.state().doc.map).contains(&loose));
+    // Step to the crossing the road on the map makes; remove it.
+    while h.state().services.digitise.suggest.crossing_review != Some(on_road) {
+        h.get_by_label("Next doubtful crossing ▶").click();
+        h.run();
+    }
+    h.get_by_label_contains("on the map: Road");
+    h.get_by_label("Remove from Road").click();
+    h.run();
+    assert_eq!(h.state().doc.history().undo_depth(), depth + 2, "one step");
+    {
+        let map = &h.state().doc.map;
+        let crossings = road_crossings(map);
+        assert!(!crossings.contains(&on_road), "{:?}", map.paths);
+        assert!(
+            crossings.contains(&grid.canonical_hexside(hexes[0], Side::S)),
+            "the rest of the road stays: {:?}",
+            map.paths
+        );
+        // 0404 is on no path of the road any more: its overlay went with the crossing.
+        assert!(!h.state().doc.has_overlay(&grid.name(hexes[2]), &road));
+        assert!(h.state().doc.has_overlay(&grid.name(hexes[1]), &road));
+    }
+    // Undo brings the crossing and the overlay back.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(road_crossings(&h.state().doc.map).contains(&on_road));
+    assert!(h.state().doc.has_overlay(&grid.name(hexes[2]), &road));
 }

@@ -347,7 +347,9 @@ pub(super) fn hexsides_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut Di
         digitise.suggest.crossing_line = Some(line);
         digitise.mode = Mode::SampleHexside;
     }
-    let (label, start) = ("Find hexside features", Suggest::start_hexsides);
+    // One pass finds both: the hexside features from their samples, the roads and railways
+    // from their marked crossings.
+    let (label, start) = ("Find hexside features and roads", Suggest::start_hexsides);
     classify_row(
         ctx,
         ui,
@@ -466,45 +468,101 @@ fn crossings_rows(ctx: &ViewContext<'_>, ui: &mut Ui, suggest: &mut Suggest) {
         }
     }
     ui.separator();
-    let doubtful = suggest.doubtful_crossings(doc).len();
+    let doubtful = suggest.doubtful_crossings().len();
     ui.strong(format!("Review the doubtful crossings ({doubtful})"));
     let reviewed = suggest.crossing_review;
+    // A line of the legend added to the reviewed crossing, or taken off it.
+    let mut edit: Option<(&'static str, Vec<Change>)> = None;
     let describe = |ui: &mut Ui| {
         let Some(s) = reviewed.and_then(|h| suggest.crossing_suggestion(h)) else {
             return;
         };
         let grid = &doc.map.grid;
+        let hexside = (s.index, s.side);
+        let line_name = |id: &Id| {
+            doc.map
+                .overlay_types
+                .get(id)
+                .map_or_else(|| id.to_string(), |t| t.name.clone())
+        };
         let name = s
             .line
             .as_ref()
-            .and_then(|l| doc.map.overlay_types.get(l))
-            .map_or("no line", |t| t.name.as_str());
+            .map_or_else(|| "no line".to_owned(), line_name);
         let from = grid.name(s.index);
         let to = grid
             .neighbour(s.index, s.side)
             .map(|n| grid.name(n).to_string())
             .unwrap_or_default();
+        let on_map = Suggest::lines_crossing(doc, hexside);
+        let on_map_text = if on_map.is_empty() {
+            "not on the map".to_owned()
+        } else {
+            format!(
+                "on the map: {}",
+                on_map.iter().map(line_name).collect::<Vec<_>>().join(", ")
+            )
+        };
         ui.label(format!(
-            "{from} to {to}: {name} suggested ({:.0} %), not on the map",
+            "{from} to {to}: {name} suggested ({:.0} %), {on_map_text}",
             s.confidence * 100.0
         ));
-    };
-    let go = match review_rows(ui, "crossing", reviewed.is_some(), describe) {
-        None => None,
-        Some(Review::Step(forward)) => suggest.step_crossing_review(doc, forward),
-        Some(Review::Accept) => {
-            let changes = suggest.accept_crossing_reviewed(doc);
-            if !changes.is_empty() {
-                ctx.send(AppCommand::Edit {
-                    label: "Accept road crossing".into(),
-                    changes,
-                });
+        ui.horizontal_wrapped(|ui| {
+            for id in line_overlays(doc) {
+                let there = on_map.contains(&id);
+                let text = if there {
+                    format!("Remove from {}", line_name(&id))
+                } else {
+                    format!("Add as {}", line_name(&id))
+                };
+                let hover = if there {
+                    "Cut the map's path of this line at this hexside"
+                } else {
+                    "Add this crossing to the map's paths of this line"
+                };
+                if ui.button(text).on_hover_text(hover).clicked() {
+                    edit = Some(if there {
+                        (
+                            "Remove road crossing",
+                            Suggest::removing_crossing(doc, hexside, &id),
+                        )
+                    } else {
+                        (
+                            "Add road crossing",
+                            Suggest::adding_crossing(doc, hexside, &id),
+                        )
+                    });
+                }
             }
-            suggest.step_crossing_review(doc, true)
+        });
+    };
+    let asked = review_rows(ui, "crossing", reviewed.is_some(), describe);
+    let go = if let Some((label, changes)) = edit {
+        if !changes.is_empty() {
+            ctx.send(AppCommand::Edit {
+                label: label.into(),
+                changes,
+            });
         }
-        Some(Review::Skip) => {
-            suggest.crossing_skipped.extend(reviewed);
-            suggest.step_crossing_review(doc, true)
+        suggest.step_crossing_review(true)
+    } else {
+        match asked {
+            None => None,
+            Some(Review::Step(forward)) => suggest.step_crossing_review(forward),
+            Some(Review::Accept) => {
+                let changes = suggest.accept_crossing_reviewed(doc);
+                if !changes.is_empty() {
+                    ctx.send(AppCommand::Edit {
+                        label: "Accept road crossing".into(),
+                        changes,
+                    });
+                }
+                suggest.step_crossing_review(true)
+            }
+            Some(Review::Skip) => {
+                suggest.crossing_skipped.extend(reviewed);
+                suggest.step_crossing_review(true)
+            }
         }
     };
     show_reviewed(ctx, go.map(|(hex, _)| hex));

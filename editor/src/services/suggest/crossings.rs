@@ -12,7 +12,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use bataille_digitize::classify::{CrossingSuggestion, PathSamples};
-use bataille_digitize::paths::{crossings_of_paths, hexes_of_paths, paths_from_crossings};
+use bataille_digitize::paths::{
+    crossings_of_paths, hexes_of_paths, paths_from_crossings, without_crossing,
+};
 use bataille_schema::map::{Grid, OverlaySymbol};
 use bataille_schema::{HexIndex, Id, Side};
 use egui::{Color32, Rect, Shape, Stroke, pos2};
@@ -136,22 +138,68 @@ impl Suggest {
         Self::adding(doc, &self.missing(doc, threshold))
     }
 
-    /// The crossing review queue: crossings a line is suggested for that the map lacks, with
-    /// a confidence under the threshold, not skipped, row by row.
-    pub fn doubtful_crossings(&self, doc: &Document) -> Vec<(HexIndex, Side)> {
-        let all = self.missing(doc, 0.0);
+    /// The crossing review queue: every crossing the trace left in doubt (a confidence under
+    /// the threshold), a line suggested or none (ink crossing the side that the trace could
+    /// not type: a junction, a label, a town), on the map's paths or not, not skipped, row by
+    /// row. The review accepts it, adds it as a line of the legend, or removes it from the
+    /// map's paths.
+    pub fn doubtful_crossings(&self) -> Vec<(HexIndex, Side)> {
         self.crossings
             .iter()
             .flatten()
             .filter(|s| !s.marked && s.confidence < self.threshold)
-            .filter(|s| {
-                s.line
-                    .as_ref()
-                    .is_some_and(|l| all.get(l).is_some_and(|m| m.contains(&(s.index, s.side))))
-            })
             .map(|s| (s.index, s.side))
             .filter(|h| !self.crossing_skipped.contains(h))
             .collect()
+    }
+
+    /// The lines of the legend whose paths on the map cross `hexside` (canonical).
+    pub fn lines_crossing(doc: &Document, hexside: (HexIndex, Side)) -> Vec<Id> {
+        doc.map
+            .paths
+            .keys()
+            .filter(|line| Self::on_map(doc, line).contains(&hexside))
+            .cloned()
+            .collect()
+    }
+
+    /// The changes adding the crossing of `hexside` (canonical) to the paths of `line`, a
+    /// line of the legend (one undo step; none when its paths already cross it).
+    pub fn adding_crossing(doc: &Document, hexside: (HexIndex, Side), line: &Id) -> Vec<Change> {
+        if !doc.map.overlay_types.contains_key(line) || Self::on_map(doc, line).contains(&hexside) {
+            return Vec::new();
+        }
+        let new = BTreeMap::from([(line.clone(), BTreeSet::from([hexside]))]);
+        Self::adding(doc, &new)
+    }
+
+    /// The changes removing the crossing of `hexside` from the paths of `line` (one undo
+    /// step): the path crossing it is cut there, and the hexes no path of the line passes
+    /// through any more lose its overlay.
+    pub fn removing_crossing(doc: &Document, hexside: (HexIndex, Side), line: &Id) -> Vec<Change> {
+        let grid = &doc.map.grid;
+        let before = doc.map.paths.get(line).cloned().unwrap_or_default();
+        let after = without_crossing(grid, &before, hexside);
+        if after == before {
+            return Vec::new();
+        }
+        let still = hexes_of_paths(grid, &after);
+        let mut changes: Vec<Change> = hexes_of_paths(grid, &before)
+            .difference(&still)
+            .map(|hex| grid.name(*hex))
+            .filter(|name| doc.has_overlay(name, line))
+            .map(|hex| Change::Overlay {
+                hex,
+                overlay: line.clone(),
+                present: false,
+            })
+            .collect();
+        changes.push(Change::Paths {
+            overlay: line.clone(),
+            before,
+            after,
+        });
+        changes
     }
 
     /// The suggestion for a hexside (canonical): the line crossing it and the confidence.
@@ -161,17 +209,14 @@ impl Suggest {
     }
 
     /// The next (or previous) doubtful crossing after the one reviewed, wrapping around.
-    pub fn step_crossing_review(
-        &mut self,
-        doc: &Document,
-        forward: bool,
-    ) -> Option<(HexIndex, Side)> {
+    pub fn step_crossing_review(&mut self, forward: bool) -> Option<(HexIndex, Side)> {
         self.crossing_review =
-            super::step_wrapping(&self.doubtful_crossings(doc), self.crossing_review, forward);
+            super::step_wrapping(&self.doubtful_crossings(), self.crossing_review, forward);
         self.crossing_review
     }
 
-    /// The changes accepting the reviewed crossing (one undo step).
+    /// The changes accepting the reviewed crossing (one undo step): the line suggested added
+    /// to the map's paths; with none suggested, nothing.
     pub fn accept_crossing_reviewed(&self, doc: &Document) -> Vec<Change> {
         let Some(s) = self
             .crossing_review
@@ -182,17 +227,12 @@ impl Suggest {
         let Some(line) = &s.line else {
             return Vec::new();
         };
-        if !doc.map.overlay_types.contains_key(line)
-            || Self::on_map(doc, line).contains(&(s.index, s.side))
-        {
-            return Vec::new();
-        }
-        let new = BTreeMap::from([(line.clone(), BTreeSet::from([(s.index, s.side)]))]);
-        Self::adding(doc, &new)
+        Self::adding_crossing(doc, (s.index, s.side), line)
     }
 
     /// Draws the crossings over the map: each suggested one the map lacks as a dashed line
-    /// from hex centre to hex centre (blue, orange when doubtful), each marked one solid in
+    /// from hex centre to hex centre (blue, orange when doubtful, grey when in doubt with no
+    /// line suggested), each marked one solid in
     /// its overlay's colour, the reviewed one in magenta.
     pub(super) fn paint_crossings(
         &self,
@@ -215,7 +255,22 @@ impl Suggest {
         if self.overlay != Overlay::Off {
             let missing = self.missing(doc, 0.0);
             for s in self.crossings.iter().flatten() {
-                let Some(line) = &s.line else { continue };
+                let Some(line) = &s.line else {
+                    // Ink crossing the side that the trace could not type: grey, for review.
+                    if !s.marked
+                        && s.confidence < self.threshold
+                        && in_view(s.index)
+                        && let Some(points) = across(s.index, s.side)
+                    {
+                        shapes.extend(Shape::dashed_line(
+                            &points,
+                            Stroke::new(width, Color32::from_gray(140)),
+                            5.0,
+                            4.0,
+                        ));
+                    }
+                    continue;
+                };
                 if s.marked
                     || !in_view(s.index)
                     || !missing
