@@ -4,7 +4,8 @@
 //! the tab says how many hexsides showed the line. A click 10 px off among them is named by
 //! the print, not by the other clicks. The map's shape found on the print (half hexes at the
 //! sheet's edge) is offered and applied as one undo step. Two clicks are enough to start an
-//! affine or projective fit too: the print fits the kind chosen.
+//! affine or projective fit too: the print fits the kind chosen. A click added or the fit
+//! kind changed after refining keeps the grid where the print placed it, and says so.
 
 #![allow(
     clippy::unwrap_used,
@@ -84,6 +85,24 @@ fn two_rough_clicks_are_refined_on_the_printed_grid_lines() {
         h.query_by_label_contains("from the centre the printed grid lines give it")
             .is_none()
     );
+    // A third click named after refining, and the fit kind changed: the refit of the clicks
+    // does not move the grid the print placed (it would be several px off again).
+    let refined = h.state().doc.map.background.as_ref().unwrap().grid_to_image;
+    h.get_by_label("✚ Click hex centres").click();
+    h.run();
+    let at = screen_of_scan_hex(&h, &truth, HexIndex::new(4, 6), 2.0);
+    click_at(&mut h, at);
+    type_text_into(&mut h, "Hex of point 3", "0507");
+    h.get_by_label("✚ Click hex centres").click();
+    h.run();
+    h.get_by_label(kind_name(FitKind::Affine)).click();
+    settle(&mut h);
+    {
+        let bg = h.state().doc.map.background.clone().unwrap();
+        assert_eq!(bg.control_points.len(), 3, "the click is kept");
+        assert_eq!(bg.grid_to_image, refined, "the print's matrix is kept");
+    }
+    h.get_by_label_contains("the grid stays where the print placed it");
 }
 
 #[test]

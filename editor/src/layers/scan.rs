@@ -61,7 +61,12 @@ impl ScanLayer {
             Mode::Calibrate => {
                 if let Some(bg) = &map.background {
                     let px = image_point(ctx.view, rect, &bg.grid_to_image, pos);
-                    if let Some(next) = digitise.calibration.click(&map.grid, bg, px, hex) {
+                    // A click added after refining does not move the grid the print placed.
+                    if let Some(next) = digitise
+                        .calibration
+                        .click(&map.grid, bg, px, hex)
+                        .and_then(|next| digitise.print_refine.keep_refined(bg, next))
+                    {
                         ctx.send(AppCommand::SetBackground {
                             label: "Calibrate".into(),
                             after: Some(Box::new(next)),

@@ -50,6 +50,15 @@ pub struct PrintRefine {
     /// The last refinement's mapping (with its local correction), for the scan and the
     /// background it was fitted for.
     fitted: Option<(Weak<Scan>, Background, GridMapping)>,
+    /// The clicks changed since the refinement and the print's matrix was kept
+    /// ([`PrintRefine::keep_refined`]).
+    pub kept: bool,
+}
+
+/// The same placement of the grid on the same image: the clicks may differ (a click added or
+/// dropped after refining does not move the grid the print placed).
+fn same_placement(a: &Background, b: &Background) -> bool {
+    a.image == b.image && a.fit == b.fit && a.grid_to_image == b.grid_to_image
 }
 
 /// The names of the hexes in `place`, for a report.
@@ -71,12 +80,40 @@ impl PrintRefine {
     pub fn mapping(&self, scan: &Arc<Scan>, background: &Background) -> GridMapping {
         match &self.fitted {
             Some((on, fitted, mapping))
-                if Weak::ptr_eq(on, &Arc::downgrade(scan)) && fitted == background =>
+                if Weak::ptr_eq(on, &Arc::downgrade(scan))
+                    && same_placement(fitted, background) =>
             {
                 mapping.clone()
             }
             _ => GridMapping::global(background.grid_to_image),
         }
+    }
+
+    /// Whether `background` places the grid where the last refinement on the print did.
+    pub fn refined(&self, background: &Background) -> bool {
+        self.fitted
+            .as_ref()
+            .is_some_and(|(_, fitted, _)| same_placement(fitted, background))
+    }
+
+    /// A refit of the clicks (`next`, proposed from `current`: a click added, dropped or
+    /// renamed, another fit kind): when `current` is the placement refined on the print, the
+    /// print's matrix stays and only the clicks change (a fit of a few clicks is coarser than
+    /// one on every printed line; "Refine on the print" again fits the changed clicks), and
+    /// [`PrintRefine::kept`] says so. Otherwise `next` as it is. `None` when nothing changes.
+    pub fn keep_refined(&mut self, current: &Background, next: Background) -> Option<Background> {
+        let next = if self.refined(current) && next.image == current.image {
+            if next.grid_to_image != current.grid_to_image || next.fit != current.fit {
+                self.kept = true;
+            }
+            Background {
+                control_points: next.control_points,
+                ..current.clone()
+            }
+        } else {
+            next
+        };
+        (next != *current).then_some(next)
     }
 
     /// Starts refining the background's clicks on the scan, fitting `kind` on the print (the
@@ -126,6 +163,7 @@ impl PrintRefine {
     pub fn poll(&mut self, current: &Background) -> Option<Background> {
         let end = self.job.as_mut().and_then(Job::poll)?;
         self.job = None;
+        self.kept = false;
         let (calibrated, places, shape) = match end {
             JobEnd::Done(Ok(done)) => done,
             JobEnd::Done(Err(e)) | JobEnd::Failed(e) => {
@@ -206,6 +244,48 @@ mod tests {
 
     use super::*;
 
+    /// A refit of the clicks after refining keeps the print's matrix and says so; a placement
+    /// the print did not refine is replaced by the refit.
+    #[test]
+    fn a_refit_of_the_clicks_keeps_the_matrix_refined_on_the_print() {
+        let scan = Arc::new(Scan::from(image::RgbImage::new(8, 8)));
+        let refined = Background {
+            image: "scan.png".into(),
+            fit: FitKind::Affine,
+            grid_to_image: [20.0, 0.1, 5.0, -0.1, 20.0, 5.0, 0.0, 0.0, 1.0],
+            control_points: Vec::new(),
+        };
+        let mut refine = PrintRefine {
+            fitted: Some((
+                Arc::downgrade(&scan),
+                refined.clone(),
+                GridMapping::global(refined.grid_to_image),
+            )),
+            ..PrintRefine::default()
+        };
+        let point = |x: f64| bataille_schema::map::ControlPoint {
+            hex: "0101".into(),
+            x,
+            y: 5.0,
+        };
+        let refit = Background {
+            fit: FitKind::Similarity,
+            grid_to_image: [20.0, 0.0, 6.0, 0.0, 20.0, 5.0, 0.0, 0.0, 1.0],
+            control_points: vec![point(6.0)],
+            ..refined.clone()
+        };
+        let next = refine.keep_refined(&refined, refit.clone()).unwrap();
+        assert_eq!(next.grid_to_image, refined.grid_to_image);
+        assert_eq!(next.fit, FitKind::Affine);
+        assert_eq!(next.control_points, vec![point(6.0)]);
+        assert!(refine.kept);
+        assert!(refine.refined(&next), "still the print's placement");
+        // Not refined on the print: the clicks' fit stands.
+        let mut fresh = PrintRefine::default();
+        assert_eq!(fresh.keep_refined(&refined, refit.clone()), Some(refit));
+        assert!(!fresh.kept);
+    }
+
     #[test]
     fn the_local_correction_holds_only_for_its_scan_and_background() {
         let scan = Arc::new(Scan::from(image::RgbImage::new(8, 8)));
@@ -245,6 +325,16 @@ mod tests {
             refine.mapping(&other, &background),
             GridMapping::global(background.grid_to_image)
         );
+        // The clicks changed, the placement kept: still the correction fitted for it.
+        let clicked = Background {
+            control_points: vec![bataille_schema::map::ControlPoint {
+                hex: "0101".into(),
+                x: 5.0,
+                y: 5.0,
+            }],
+            ..background.clone()
+        };
+        assert_eq!(refine.mapping(&scan, &clicked), warped);
         // Never refined: the background's matrix.
         assert_eq!(
             PrintRefine::default().mapping(&scan, &background),

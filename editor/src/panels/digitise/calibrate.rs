@@ -194,6 +194,8 @@ pub(super) fn calibrate_tab(ctx: &ViewContext<'_>, ui: &mut Ui, digitise: &mut D
             next = calibration.refit(grid, current);
         }
     }
+    // A refit of the clicks does not move a grid the print placed.
+    let mut next = next.and_then(|n| digitise.print_refine.keep_refined(current, n));
     if let Some(refined) = on_the_print(ctx, ui, digitise) {
         next = Some(refined);
     }
@@ -244,6 +246,13 @@ fn on_the_print(
     crate::services::jobs::progress_row(ui, digitise.print_refine.job.as_ref());
     if let Some(error) = &digitise.print_refine.error {
         ui.colored_label(PROBLEM, error);
+    }
+    if digitise.print_refine.kept && digitise.print_refine.refined(current) {
+        ui.colored_label(
+            WAITING,
+            "The clicks changed since the refinement: the grid stays where the print placed it. \
+             Refine on the print again to fit it from the changed clicks.",
+        );
     }
     if let Some(report) = &digitise.print_refine.report {
         if report.printed {
