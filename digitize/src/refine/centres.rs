@@ -49,22 +49,21 @@ fn line_edges(
     let steps = (4.0 * reach).ceil() as usize;
     let along = 12;
     let at = |s: usize| -reach + 2.0 * reach * s as f64 / steps as f64;
-    let profile: Option<Vec<f64>> = (0..=steps)
-        .map(|s| {
+    let sampler = Sampler::new(scan);
+    // Along the side, then across it at each step along (see `probe::find_line`): each
+    // offset's sum is added up along the side in order, the same to the bit.
+    let mut sums = vec![0.0f64; steps + 1];
+    for u in 0..along {
+        let v = (-0.3 + 0.6 * f64::from(u) / f64::from(along - 1)) * length;
+        for (s, sum) in sums.iter_mut().enumerate() {
             let across = at(s);
-            let mut sum = 0.0;
-            for u in 0..along {
-                let v = (-0.3 + 0.6 * f64::from(u) / f64::from(along - 1)) * length;
-                sum += luminance(bilinear(
-                    scan,
-                    mid[0] + tangent[0] * v + normal[0] * across,
-                    mid[1] + tangent[1] * v + normal[1] * across,
-                )?);
-            }
-            Some(sum / f64::from(along))
-        })
-        .collect();
-    let profile = profile?;
+            *sum += luminance(sampler.at(
+                mid[0] + tangent[0] * v + normal[0] * across,
+                mid[1] + tangent[1] * v + normal[1] * across,
+            )?);
+        }
+    }
+    let profile: Vec<f64> = sums.iter().map(|s| s / f64::from(along)).collect();
     let (low, min) = profile
         .iter()
         .copied()

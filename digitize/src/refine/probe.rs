@@ -51,40 +51,65 @@ pub(super) struct Observation {
     pub(super) ridge: f32,
 }
 
-/// The colour of the scan at a point, bilinear between pixel centres.
-pub(super) fn bilinear(scan: &Scan, x: f64, y: f64) -> Option<[f32; 3]> {
-    let (width, height) = (scan.width(), scan.height());
-    let (w, h) = (f64::from(width), f64::from(height));
-    if !(x >= 0.0 && y >= 0.0 && x < w && y < h) {
-        return None;
+/// The scan's pixels ready to be read at sub-pixel points, many times: the buffer and its
+/// sizes taken once, and [`Sampler::at`] inlined into the loops that read a side's profile
+/// (called on its own, `bilinear` was half of a refinement's time on a large scan, most of it
+/// the call and the sizes fetched again at each point). The same arithmetic as before, in the
+/// same order: the colours read are the same to the bit.
+#[derive(Clone, Copy)]
+pub(super) struct Sampler<'a> {
+    raw: &'a [u8],
+    width: u32,
+    height: u32,
+    w: f64,
+    h: f64,
+}
+
+impl<'a> Sampler<'a> {
+    pub(super) fn new(scan: &'a Scan) -> Self {
+        let (width, height) = (scan.width(), scan.height());
+        Self {
+            raw: scan.image.as_raw(),
+            width,
+            height,
+            w: f64::from(width),
+            h: f64::from(height),
+        }
     }
-    let fx = (x - 0.5).clamp(0.0, w - 1.0);
-    let fy = (y - 0.5).clamp(0.0, h - 1.0);
-    // Both are ≥ 0: truncation is the floor (without a call to libm's `floor`, a tenth of a
-    // refinement's time).
-    let (i, j) = (fx as u32, fy as u32);
-    let (u, v) = ((fx - f64::from(i)) as f32, (fy - f64::from(j)) as f32);
-    let i1 = (i + 1).min(width - 1);
-    let j1 = (j + 1).min(height - 1);
-    // The pixels straight from the buffer (three bytes each, row-major).
-    let raw = scan.image.as_raw();
-    let px = |a: u32, b: u32| {
-        let k = 3 * (b as usize * width as usize + a as usize);
-        [
-            f32::from(raw[k]),
-            f32::from(raw[k + 1]),
-            f32::from(raw[k + 2]),
-        ]
-    };
-    let (p00, p10, p01, p11) = (px(i, j), px(i1, j), px(i, j1), px(i1, j1));
-    let mut out = [0.0; 3];
-    for c in 0..3 {
-        out[c] = (1.0 - u) * (1.0 - v) * p00[c]
-            + u * (1.0 - v) * p10[c]
-            + (1.0 - u) * v * p01[c]
-            + u * v * p11[c];
+
+    /// The colour of the scan at `(x, y)`, bilinear between pixel centres; `None` off it.
+    #[inline(always)]
+    pub(super) fn at(&self, x: f64, y: f64) -> Option<[f32; 3]> {
+        let (width, height, w, h) = (self.width, self.height, self.w, self.h);
+        if !(x >= 0.0 && y >= 0.0 && x < w && y < h) {
+            return None;
+        }
+        let fx = (x - 0.5).clamp(0.0, w - 1.0);
+        let fy = (y - 0.5).clamp(0.0, h - 1.0);
+        // Both are ≥ 0: truncation is the floor (without a call to libm's `floor`, a tenth of
+        // a refinement's time).
+        let (i, j) = (fx as u32, fy as u32);
+        let (u, v) = ((fx - f64::from(i)) as f32, (fy - f64::from(j)) as f32);
+        let i1 = (i + 1).min(width - 1);
+        let j1 = (j + 1).min(height - 1);
+        // The pixels straight from the buffer (three bytes each, row-major), one bounds
+        // check each.
+        let raw = self.raw;
+        let px = |a: u32, b: u32| {
+            let k = 3 * (b as usize * width as usize + a as usize);
+            let p = &raw[k..k + 3];
+            [f32::from(p[0]), f32::from(p[1]), f32::from(p[2])]
+        };
+        let (p00, p10, p01, p11) = (px(i, j), px(i1, j), px(i, j1), px(i1, j1));
+        let mut out = [0.0; 3];
+        for c in 0..3 {
+            out[c] = (1.0 - u) * (1.0 - v) * p00[c]
+                + u * (1.0 - v) * p10[c]
+                + (1.0 - u) * v * p01[c]
+                + u * v * p11[c];
+        }
+        Some(out)
     }
-    Some(out)
 }
 
 /// Looks for the printed line across one side: the profile across it (averaged along its
@@ -108,28 +133,36 @@ pub(super) fn find_line(
     let step = (reach / 60.0).max(0.5);
     let n = (reach / step).ceil() as i64;
     let along_n = ((2.0 * half_along_px).ceil() as i64).clamp(3, 24);
-    let mut profile: Vec<Lab> = Vec::with_capacity((2 * n + 1) as usize);
-    for k in -n..=n {
-        let t = k as f64 * step;
-        let mut sum = [0.0f32; 3];
-        let mut count = 0.0f32;
-        for s in 0..along_n {
-            let u = -half_along_px + 2.0 * half_along_px * (s as f64 + 0.5) / along_n as f64;
+    let sampler = Sampler::new(scan);
+    // Read along the side, then across it at each step along (consecutive reads a fraction
+    // of a pixel apart, in the same pixels: across first, a large scan's rows came from
+    // memory again at each read, half of a refinement's time); each offset's sum is still
+    // added up along the side in order, so the profile is the same to the bit.
+    let width = (2 * n + 1) as usize;
+    let mut sums = vec![[0.0f32; 3]; width];
+    let mut counts = vec![0.0f32; width];
+    for s in 0..along_n {
+        let u = -half_along_px + 2.0 * half_along_px * (s as f64 + 0.5) / along_n as f64;
+        for (slot, k) in (-n..=n).enumerate() {
+            let t = k as f64 * step;
             let x = centre[0] + tangent[0] * u + normal[0] * t;
             let y = centre[1] + tangent[1] * u + normal[1] * t;
-            if let Some(c) = bilinear(scan, x, y) {
-                for (a, b) in sum.iter_mut().zip(c) {
+            if let Some(c) = sampler.at(x, y) {
+                for (a, b) in sums[slot].iter_mut().zip(c) {
                     *a += b;
                 }
-                count += 1.0;
+                counts[slot] += 1.0;
             }
         }
-        if count < along_n as f32 * 0.5 {
-            return None;
-        }
-        let rgb = sum.map(|v| (v / count).round().clamp(0.0, 255.0) as u8);
-        profile.push(srgb_to_lab(rgb));
     }
+    if counts.iter().any(|c| *c < along_n as f32 * 0.5) {
+        return None;
+    }
+    let profile: Vec<Lab> = sums
+        .iter()
+        .zip(&counts)
+        .map(|(sum, count)| srgb_to_lab(sum.map(|v| (v / count).round().clamp(0.0, 255.0) as u8)))
+        .collect();
     let g = ((gap_px / step).round() as usize).max(1);
     let len = profile.len();
     if len <= 2 * g + 2 {
@@ -216,6 +249,7 @@ pub(super) fn side_colours(
     if normal[0] * (towards[0] - c[0]) + normal[1] * (towards[1] - c[1]) < 0.0 {
         normal = [-normal[0], -normal[1]];
     }
+    let sampler = Sampler::new(scan);
     let mean = |sign: f64| -> Option<Lab> {
         let mut sum = [0.0f32; 3];
         let mut count = 0.0f32;
@@ -227,7 +261,7 @@ pub(super) fn side_colours(
                 let t = sign * (2.0 + (gap + 1.0) * k as f64 / (across_n - 1) as f64);
                 let x = c[0] + tangent[0] * u + normal[0] * t;
                 let y = c[1] + tangent[1] * u + normal[1] * t;
-                let rgb = bilinear(scan, x, y)?;
+                let rgb = sampler.at(x, y)?;
                 for (a, b) in sum.iter_mut().zip(rgb) {
                     *a += b;
                 }
