@@ -277,19 +277,40 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let on_print = |i: HexIndex| !missing.contains(&i);
 
-    let parse_hex = |name: &str| {
-        grid.parse(name)
-            .map_err(|error| anyhow!("{}: {error}", args.samples.display()))
+    // Each sampled hex or hexside a name of this grid, a refusal located at its place in the
+    // samples file (`s.ron:3:41`), as the file's own errors are.
+    let at = |field: &str, key: &str, k: usize, error: bataille_schema::NameError| {
+        let pointer = match key {
+            "" => format!("/{field}/{k}"),
+            key => format!(
+                "/{field}/{}/{k}",
+                bataille_digitize::files::pointer_token(key)
+            ),
+        };
+        anyhow::Error::new(bataille_digitize::files::located(
+            &args.samples,
+            &pointer,
+            error.to_string(),
+        ))
     };
-    let parse_side = |text: &HexsideRef| -> anyhow::Result<(HexIndex, Side)> {
-        grid.parse_hexside(text.as_str())
-            .map_err(|error| anyhow!("{}: {error}", args.samples.display()))
+    let sides = |field: &str, key: &str, refs: &[HexsideRef]| {
+        refs.iter()
+            .enumerate()
+            .map(|(k, text)| {
+                grid.parse_hexside(text.as_str())
+                    .map_err(|error| at(field, key, k, error))
+            })
+            .collect::<anyhow::Result<Vec<(HexIndex, Side)>>>()
     };
     let mut terrain_samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::new();
     for (code, hexes) in &samples.samples {
         let list = hexes
             .iter()
-            .map(|h| parse_hex(h.as_str()))
+            .enumerate()
+            .map(|(k, h)| {
+                grid.parse(h.as_str())
+                    .map_err(|error| at("samples", code, k, error))
+            })
             .collect::<anyhow::Result<Vec<_>>>()?;
         terrain_samples.insert(code.clone(), list);
     }
@@ -300,26 +321,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut overlays: BTreeMap<bataille_schema::HexName, Vec<Id>> = BTreeMap::new();
     let mut path_samples = PathSamples::default();
     for (id, refs) in &samples.path_samples {
-        let list = refs
-            .iter()
-            .map(&parse_side)
-            .collect::<anyhow::Result<Vec<_>>>()?;
+        let list = sides("path_samples", id.as_str(), refs)?;
         path_samples.lines.insert(id.clone(), list);
     }
     if !samples.hexside_samples.is_empty() || !path_samples.is_empty() {
         let mut hexside_samples = HexsideSamples::default();
         for (id, refs) in &samples.hexside_samples {
-            let list = refs
-                .iter()
-                .map(&parse_side)
-                .collect::<anyhow::Result<Vec<_>>>()?;
+            let list = sides("hexside_samples", id.as_str(), refs)?;
             hexside_samples.features.insert(id.clone(), list);
         }
-        hexside_samples.plain = samples
-            .plain_hexsides
-            .iter()
-            .map(&parse_side)
-            .collect::<anyhow::Result<Vec<_>>>()?;
+        hexside_samples.plain = sides("plain_hexsides", "", &samples.plain_hexsides)?;
         let hexside_samples = hexside_samples.with_legend(&samples.hexside_types, &samples.terrain);
         // The one pass the editor runs too: hexside features, the hexes crowded by the
         // printed lines judged again once the lines' inks are masked, and the lines drawn

@@ -46,7 +46,15 @@ fn report(result: anyhow::Result<()>) -> Outcome {
                 // Already printed (the door's refusal, with its report).
                 return *outcome;
             }
-            tell!("error: {}", causes_once(&error));
+            // Clipped: a cause may quote a file's text no schema bounded (the sink's bound; the
+            // readers clip their own quotes first).
+            tell!(
+                "error: {}",
+                bataille_schema::limits::clipped(
+                    &causes_once(&error),
+                    4 * bataille_schema::limits::MESSAGE_CHARS
+                )
+            );
             outcome_of(&error)
         }
     }

@@ -132,7 +132,10 @@ pub fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<T, 
             path: name.to_owned(),
             line,
             column,
-            message: error.message(),
+            message: bataille_schema::limits::clipped(
+                &error.message(),
+                bataille_schema::limits::MESSAGE_CHARS,
+            ),
         });
     }
     drop(source);
@@ -142,7 +145,12 @@ pub fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<T, 
             path: name.to_owned(),
             line: error.span.start.line,
             column: error.span.start.col,
-            message: error.code.to_string(),
+            // The parser quotes an unknown field or variant whole (a megabyte name was
+            // printed whole, hostile round 5).
+            message: bataille_schema::limits::clipped(
+                &error.code.to_string(),
+                bataille_schema::limits::MESSAGE_CHARS,
+            ),
         })
 }
 
@@ -159,6 +167,15 @@ pub fn read_calibration(path: &Path) -> Result<CalibrationFile, FileError> {
         ));
     }
     for (i, point) in file.points.iter().enumerate() {
+        // A hex of this grid, said at its place (a name of a megabyte, or of another grid,
+        // was said by the fit with no place, quoted whole).
+        if let Err(error) = file.grid.parse(point.hex.as_str()) {
+            return Err(located(
+                path,
+                &format!("/points/{i}/hex"),
+                format!("point {}: {error}", i + 1),
+            ));
+        }
         for (axis, value) in [("x", point.x), ("y", point.y)] {
             if !value.is_finite() {
                 return Err(located(
@@ -191,42 +208,65 @@ pub fn located(path: &Path, pointer: &str, message: String) -> FileError {
 }
 
 /// Reads a samples file, checking that every sampled code is in the legend and is one
-/// character.
+/// character, and that every feature or line sampled is in its legend; each refusal located at
+/// the key it names (`s.ron:4:17`), as a syntax error is.
 pub fn read_samples(path: &Path) -> Result<SamplesFile, FileError> {
     let samples: SamplesFile = read(path)?;
-    let invalid = |message: String| FileError::Invalid {
-        path: path.display().to_string(),
-        message,
-    };
+    let at = |pointer: String, message: String| located(path, &pointer, message);
+    let key = |field: &str, key: &str| format!("/{field}/{}", pointer_token(key));
+    // A key quoted in a message is cut: the samples file has no schema bounding its keys.
+    let quote =
+        |key: &str| bataille_schema::limits::clipped(key, bataille_schema::limits::QUOTED_CHARS);
     for code in samples.terrain.keys() {
         if code.chars().count() != 1 {
-            return Err(invalid(format!(
-                "terrain code `{code}` must be exactly one character"
-            )));
+            return Err(at(
+                key("terrain", code),
+                format!(
+                    "terrain code `{}` must be exactly one character",
+                    quote(code)
+                ),
+            ));
         }
     }
     for code in samples.samples.keys() {
         if !samples.terrain.contains_key(code) {
-            return Err(invalid(format!(
-                "samples name terrain code `{code}`, which is not in the legend"
-            )));
+            return Err(at(
+                key("samples", code),
+                format!(
+                    "samples name terrain code `{}`, which is not in the legend",
+                    quote(code)
+                ),
+            ));
         }
     }
     for id in samples.hexside_samples.keys() {
         if !samples.hexside_types.contains_key(id) {
-            return Err(invalid(format!(
-                "hexside samples name feature `{id}`, which is not in hexside_types"
-            )));
+            return Err(at(
+                key("hexside_samples", id.as_str()),
+                format!(
+                    "hexside samples name feature `{}`, which is not in hexside_types",
+                    quote(id.as_str())
+                ),
+            ));
         }
     }
     for id in samples.path_samples.keys() {
         if !samples.overlay_types.contains_key(id) {
-            return Err(invalid(format!(
-                "path samples name overlay `{id}`, which is not in overlay_types"
-            )));
+            return Err(at(
+                key("path_samples", id.as_str()),
+                format!(
+                    "path samples name overlay `{}`, which is not in overlay_types",
+                    quote(id.as_str())
+                ),
+            ));
         }
     }
     Ok(samples)
+}
+
+/// A key as one JSON Pointer token (`~` and `/` escaped).
+pub fn pointer_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// The text of a calibration file (for the editor to save).

@@ -42,6 +42,13 @@ pub enum NameError {
     },
 }
 
+/// `name` as a [`NameError`] quotes it: a hex name is seven characters at most, and a file
+/// read by no JSON Schema (digitize's calibration and samples) may hold a megabyte one, which
+/// every message quoting it printed whole (hostile round 5).
+fn quoted(name: &str) -> String {
+    crate::limits::clipped(name, crate::limits::QUOTED_CHARS)
+}
+
 fn hexx_orientation(orientation: Orientation) -> HexOrientation {
     match orientation {
         Orientation::Flat => HexOrientation::Flat,
@@ -300,14 +307,14 @@ impl Grid {
     pub fn parse(&self, name: &str) -> Result<HexIndex, NameError> {
         let (col, row) = self
             .parse_numbers(name)
-            .ok_or_else(|| NameError::BadHexName(name.to_owned(), self.naming_hint()))?;
+            .ok_or_else(|| NameError::BadHexName(quoted(name), self.naming_hint()))?;
         let col = col.checked_sub(self.first_column);
         let row = row.checked_sub(self.first_row);
         match (col, row) {
             (Some(col), Some(row)) if col < self.columns && row < self.rows => {
                 Ok(HexIndex { col, row })
             }
-            _ => Err(NameError::OffMap(name.to_owned())),
+            _ => Err(NameError::OffMap(quoted(name))),
         }
     }
 
@@ -368,9 +375,9 @@ impl Grid {
     pub fn parse_hexside(&self, text: &str) -> Result<(HexIndex, Side), NameError> {
         let (hex, side) = text
             .split_once('/')
-            .ok_or_else(|| NameError::BadHexside(text.to_owned()))?;
+            .ok_or_else(|| NameError::BadHexside(quoted(text)))?;
         let index = self.parse(hex)?;
-        let side = Side::parse(side).ok_or_else(|| NameError::BadHexside(text.to_owned()))?;
+        let side = Side::parse(side).ok_or_else(|| NameError::BadHexside(quoted(text)))?;
         if !sides(self.orientation).contains(&side) {
             return Err(NameError::BadSide {
                 side: side.to_string(),

@@ -11,6 +11,28 @@ pub use crate::map::MAX_HEXES_PER_SIDE;
 /// Largest file accepted, in bytes (64 MiB): a bigger "scenario" is not one.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The most characters of a file's text a message quotes (a name, a key, a parser's error):
+/// a longer quote is cut by [`clipped`].
+pub const QUOTED_CHARS: usize = 40;
+
+/// The most characters of a parser's or a reader's message quoted whole (it may quote a
+/// file's identifier of a megabyte): the editor's toasts, the command's error line.
+pub const MESSAGE_CHARS: usize = 400;
+
+/// `text` cut to at most `max` characters, with `…` and the count of what was cut: the one way
+/// a message quotes a file's text that no schema bounded (the command's errors, the editor's
+/// dialogs and toasts), so a megabyte name is never printed or laid out whole.
+pub fn clipped(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_owned(),
+        Some((end, _)) => format!(
+            "{}… ({} more characters)",
+            &text[..end],
+            text[end..].chars().count()
+        ),
+    }
+}
+
 /// Deepest nesting of brackets accepted.
 pub const MAX_DEPTH: usize = 64;
 
