@@ -17,6 +17,7 @@ use std::path::Path;
 use bataille_editor::Dialog;
 use common::scan::wait_for_jobs;
 use common::*;
+use egui_kittest::kittest::Queryable;
 
 const SECRET: &str = "SECRET-MARKER-e41a";
 
@@ -230,4 +231,38 @@ fn a_colour_profile_bomb_in_the_maps_scan_is_skipped_and_said() {
             .any(|t| t.contains("scan.png") && t.contains("skipped")),
         "{toasts:?}"
     );
+}
+
+/// Hostile round 5: a map of 999 rows, each of the wrong length, is opened and repaired; the
+/// dialog saying so listed all 999 repair notes, and its OK button was far below the window.
+/// The dialog now shows 20 notes and how many more, and OK is on the screen and closes it.
+#[test]
+fn a_dialog_of_a_thousand_repair_notes_keeps_its_ok_button_on_the_screen() {
+    let dir = club();
+    let map = dir.path().join("maps/denain-1712.ron");
+    let text = std::fs::read_to_string(&map).expect("map");
+    let start = text.find("    rows: [\n").expect("rows");
+    let end = start + text[start..].find("\n    ],").expect("rows end");
+    let rows = (0..999).map(|_| "        \".\",\n").collect::<String>();
+    let mut text = format!("{}    rows: [\n{rows}{}", &text[..start], &text[end + 1..]);
+    let grid = regex_rows(&text);
+    text = text.replacen(&grid, "rows: 999,", 1);
+    std::fs::write(&map, text).expect("write");
+    let mut h = harness(app_with_file(dir.path(), &map));
+    wait_opened(&mut h);
+    let said = message(&h);
+    assert!(said.lines().count() <= 21, "{} lines", said.lines().count());
+    assert!(said.ends_with("more lines"), "{said}");
+    let ok = h.get_by_label("OK").rect();
+    assert!(ok.bottom() < 800.0, "OK at {ok:?}, below the 800 px window");
+    h.get_by_label("OK").click();
+    let _ = h.run_ok();
+    assert!(h.state().ui.dialog.is_none(), "{:?}", h.state().ui.dialog);
+}
+
+/// The grid's `rows: N,` of a map's text.
+fn regex_rows(text: &str) -> String {
+    let at = text.find("rows: ").expect("the grid's rows");
+    let end = at + text[at..].find(',').expect("comma");
+    text[at..=end].to_owned()
 }

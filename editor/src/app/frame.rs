@@ -369,13 +369,12 @@ impl EditorApp {
                 self.ui.view.fit_pending = true;
             }
             Some(ImportEnd::Failed(message)) => {
-                self.ui.dialog = Some(Dialog::Error {
-                    title: "Could not import the scan".into(),
+                self.show_error(
+                    "Could not import the scan",
                     message,
-                    hint: "Use a PNG, JPEG or TIFF scan of at most 12,000 × 12,000 pixels (scan \
-                           at a lower resolution or crop it), then Digitise › Import scan again."
-                        .into(),
-                });
+                    "Use a PNG, JPEG or TIFF scan of at most 12,000 × 12,000 pixels (scan at a \
+                     lower resolution or crop it), then Digitise › Import scan again.",
+                );
             }
             None => {}
         }

@@ -21,10 +21,15 @@ impl EditorApp {
     // -----------------------------------------------------------------------------------------
     // Files.
 
+    /// The error dialog, the one way a message reaches it: the title and the message are
+    /// clipped ([`crate::services::files::dialog_text`]), as they may quote a file's text (a
+    /// path, a parser's error, one repair note per row of a map), and the dialog must keep its
+    /// OK button on the screen.
     pub(crate) fn show_error(&mut self, title: &str, message: String, hint: &str) {
+        use crate::services::files::{MESSAGE_CHARS, clipped, dialog_text};
         self.ui.dialog = Some(Dialog::Error {
-            title: title.to_owned(),
-            message,
+            title: clipped(title, MESSAGE_CHARS),
+            message: dialog_text(&message),
             hint: hint.to_owned(),
         });
     }

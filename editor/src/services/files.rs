@@ -339,18 +339,30 @@ pub fn read_recovery(path: &Path) -> Result<Recovery, String> {
 }
 
 /// The most characters of a message quoted from a file that a toast or a report shows.
-pub const MESSAGE_CHARS: usize = 400;
+pub use bataille_schema::limits::MESSAGE_CHARS;
 
-/// `text` cut to at most `max` characters, with "…" and the count of what was cut.
-pub fn clipped(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_owned(),
-        Some((end, _)) => format!(
-            "{}… ({} more characters)",
-            &text[..end],
-            text[end..].chars().count()
-        ),
+/// `text` cut to at most `max` characters, with "…" and the count of what was cut (the
+/// workspace's one clip, `bataille_schema::limits::clipped`).
+pub use bataille_schema::limits::clipped;
+
+/// The most lines an error dialog's message shows.
+pub const DIALOG_LINES: usize = 20;
+
+/// A message as the error dialog shows it: at most [`DIALOG_LINES`] lines, then how many more
+/// there were, and at most four [`MESSAGE_CHARS`] in all. A map with 999 rows of the wrong
+/// length gave a dialog of 999 repair notes, whose OK button was far below the screen
+/// (hostile round 5).
+pub fn dialog_text(message: &str) -> String {
+    let total = message.lines().count();
+    let mut shown = message
+        .lines()
+        .take(DIALOG_LINES)
+        .collect::<Vec<_>>()
+        .join("\n");
+    if total > DIALOG_LINES {
+        shown.push_str(&format!("\n… and {} more lines", total - DIALOG_LINES));
     }
+    clipped(&shown, 4 * MESSAGE_CHARS)
 }
 
 /// Moves a file that could not be read to `<name>.broken` beside it (so it is neither lost
@@ -417,6 +429,22 @@ mod tests {
     fn formats_time() {
         assert_eq!(format_time(0), "1970-01-01 00:00 UTC");
         assert_eq!(format_time(1_700_000_000), "2023-11-14 22:13 UTC");
+    }
+
+    /// An error dialog's message stays a screenful: 999 repair notes, or one line of a
+    /// megabyte, are cut and say what was cut.
+    #[test]
+    fn dialog_text_is_bounded_in_lines_and_characters() {
+        let notes: Vec<String> = (1..=999)
+            .map(|r| format!("terrain row {r} has 1 hexes, not 32; it was padded with `.`"))
+            .collect();
+        let shown = dialog_text(&notes.join("\n"));
+        assert_eq!(shown.lines().count(), DIALOG_LINES + 1, "{shown}");
+        assert!(shown.ends_with("… and 979 more lines"), "{shown}");
+        let long = dialog_text(&"x".repeat(1_000_000));
+        assert!(long.len() < 4 * MESSAGE_CHARS + 100, "{} bytes", long.len());
+        assert!(long.ends_with("(998400 more characters)"), "{long}");
+        assert_eq!(dialog_text("short\ntwo lines"), "short\ntwo lines");
     }
 
     #[test]
