@@ -5,48 +5,81 @@ use std::collections::HashMap;
 
 /// Chamfer (3-4) distance from every pixel to the nearest pixel where `source` is true, in
 /// thirds of a pixel (capped).
+///
+/// Row by row: in each pass a row first takes the row before it (straight 3, diagonal 4: no
+/// dependence along the row, so the loop runs without the pixel-by-pixel chain), then sweeps
+/// along itself (3). The same distances as the textbook pixel-by-pixel passes, a few times
+/// faster: on a 5,340 x 5,024 sheet the trace takes several of these.
 pub(super) fn chamfer(source: &[bool], w: usize, h: usize) -> Vec<u32> {
     const FAR: u32 = u32::MAX / 4;
     let mut d: Vec<u32> = source.iter().map(|s| if *s { 0 } else { FAR }).collect();
+    if w == 0 || h == 0 {
+        return d;
+    }
+    // From the row before (`before`) into `row`.
+    let take = |row: &mut [u32], before: &[u32]| {
+        let (row, before) = (&mut row[..w], &before[..w]);
+        row[0] = row[0].min(before[0] + 3);
+        if w > 1 {
+            row[0] = row[0].min(before[1] + 4);
+            row[w - 1] = row[w - 1].min(before[w - 1] + 3).min(before[w - 2] + 4);
+        }
+        for x in 1..w.saturating_sub(1) {
+            let straight = before[x] + 3;
+            let diagonal = before[x - 1].min(before[x + 1]) + 4;
+            row[x] = row[x].min(straight.min(diagonal));
+        }
+    };
     for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            let mut v = d[i];
-            if x > 0 {
-                v = v.min(d[i - 1] + 3);
-            }
-            if y > 0 {
-                v = v.min(d[i - w] + 3);
-                if x > 0 {
-                    v = v.min(d[i - w - 1] + 4);
-                }
-                if x + 1 < w {
-                    v = v.min(d[i - w + 1] + 4);
-                }
-            }
-            d[i] = v;
+        let (done, rest) = d.split_at_mut(y * w);
+        let row = &mut rest[..w];
+        if y > 0 {
+            take(row, &done[(y - 1) * w..]);
+        }
+        for x in 1..w {
+            row[x] = row[x].min(row[x - 1] + 3);
         }
     }
     for y in (0..h).rev() {
-        for x in (0..w).rev() {
-            let i = y * w + x;
-            let mut v = d[i];
-            if x + 1 < w {
-                v = v.min(d[i + 1] + 3);
-            }
-            if y + 1 < h {
-                v = v.min(d[i + w] + 3);
-                if x + 1 < w {
-                    v = v.min(d[i + w + 1] + 4);
-                }
-                if x > 0 {
-                    v = v.min(d[i + w - 1] + 4);
-                }
-            }
-            d[i] = v;
+        let (row, after) = d[y * w..].split_at_mut(w);
+        if y + 1 < h {
+            take(row, after);
+        }
+        for x in (0..w - 1).rev() {
+            row[x] = row[x].min(row[x + 1] + 3);
         }
     }
     d
+}
+
+/// The pixels within one step (the 8 neighbours) of a pixel of `mask`: `chamfer(mask) <= 4`,
+/// without the distances.
+pub(super) fn grown_by_one(mask: &[bool], w: usize, h: usize) -> Vec<bool> {
+    // Along the rows, then across them.
+    let mut along = vec![false; w * h];
+    for (row, out) in mask.chunks_exact(w).zip(along.chunks_exact_mut(w)) {
+        for x in 0..w {
+            out[x] = row[x] || (x > 0 && row[x - 1]) || (x + 1 < w && row[x + 1]);
+        }
+    }
+    let mut out = vec![false; w * h];
+    for y in 0..h {
+        let row = &mut out[y * w..(y + 1) * w];
+        for (o, a) in row.iter_mut().zip(&along[y * w..(y + 1) * w]) {
+            *o = *a;
+        }
+        if y > 0 {
+            for (o, a) in row.iter_mut().zip(&along[(y - 1) * w..y * w]) {
+                *o |= *a;
+            }
+        }
+        if y + 1 < h {
+            for (o, a) in row.iter_mut().zip(&along[(y + 1) * w..(y + 2) * w]) {
+                *o |= *a;
+            }
+        }
+    }
+    out
 }
 
 pub(super) fn find(parent: &mut [u32], mut i: u32) -> u32 {
@@ -200,4 +233,75 @@ pub(super) fn without_blobs(
     (0..w * h)
         .map(|i| mask[i] && near_core[i] > thick + 3)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The textbook passes, pixel by pixel.
+    fn chamfer_by_pixel(source: &[bool], w: usize, h: usize) -> Vec<u32> {
+        const FAR: u32 = u32::MAX / 4;
+        let mut d: Vec<u32> = source.iter().map(|s| if *s { 0 } else { FAR }).collect();
+        for y in 0..h {
+            for x in 0..w {
+                let i = y * w + x;
+                let mut v = d[i];
+                if x > 0 {
+                    v = v.min(d[i - 1] + 3);
+                }
+                if y > 0 {
+                    v = v.min(d[i - w] + 3);
+                    if x > 0 {
+                        v = v.min(d[i - w - 1] + 4);
+                    }
+                    if x + 1 < w {
+                        v = v.min(d[i - w + 1] + 4);
+                    }
+                }
+                d[i] = v;
+            }
+        }
+        for y in (0..h).rev() {
+            for x in (0..w).rev() {
+                let i = y * w + x;
+                let mut v = d[i];
+                if x + 1 < w {
+                    v = v.min(d[i + 1] + 3);
+                }
+                if y + 1 < h {
+                    v = v.min(d[i + w] + 3);
+                    if x + 1 < w {
+                        v = v.min(d[i + w + 1] + 4);
+                    }
+                    if x > 0 {
+                        v = v.min(d[i + w - 1] + 4);
+                    }
+                }
+                d[i] = v;
+            }
+        }
+        d
+    }
+
+    /// Row-wise passes and the one-step growth give exactly what the pixel-by-pixel passes
+    /// give, on masks of every size from one pixel up (a fixed pseudo-random fill).
+    #[test]
+    fn row_wise_chamfer_and_growth_match_the_pixel_passes() {
+        let mut seed = 12345u32;
+        for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2), (13, 9), (40, 31)] {
+            for density in [1u32, 5, 30] {
+                let mask: Vec<bool> = (0..w * h)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        (seed >> 16) % 100 < density
+                    })
+                    .collect();
+                let slow = chamfer_by_pixel(&mask, w, h);
+                assert_eq!(chamfer(&mask, w, h), slow, "{w} x {h}, {density} %");
+                let near: Vec<bool> = slow.iter().map(|d| *d <= 4).collect();
+                assert_eq!(grown_by_one(&mask, w, h), near, "{w} x {h}, {density} %");
+            }
+        }
+    }
 }

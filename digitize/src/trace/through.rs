@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use super::along::{Placed, along_the_line};
 use super::cells::{Cells, ink_cells};
 use super::ink::feature_ink;
-use super::morphology::{chamfer, long_components, without_blobs};
+use super::morphology::{chamfer, grown_by_one, long_components, without_blobs};
 use super::pattern::{NOVEL, Pattern, TYPE_MARGIN, distance, pattern};
 use super::{BINS, Colours, THICK};
 use crate::colour::{Lab, delta_e};
@@ -193,15 +193,14 @@ pub fn trace_through(
         // of a blob on the line (a town's dot), measured with the blob.
         // The grid line's band is bridged where the line's ink lies just beyond it on both
         // sides, straight across.
-        let near_ink: Vec<bool> = chamfer(&mask, w, h).iter().map(|d| *d <= 4).collect();
+        let near_ink = grown_by_one(&mask, w, h);
         let bridged: Vec<bool> = (0..w * h)
             .map(|i| {
                 mask[i]
                     || across[i].is_some_and(|(a, b)| near_ink[a as usize] && near_ink[b as usize])
             })
             .collect();
-        let from_ink = chamfer(&bridged, w, h);
-        let grown: Vec<bool> = from_ink.iter().map(|d| *d <= 4).collect();
+        let grown = grown_by_one(&bridged, w, h);
         let long = long_components(&grown, w, h, MIN_LINE * unit);
         for (i, (l, keep)) in line.iter_mut().zip(long).enumerate() {
             let bridge = !mask[i] && bridged[i];
