@@ -75,6 +75,29 @@ fn benches(c: &mut Criterion) {
     group.bench_function("command_pass", |b| {
         b.iter(|| support::command_pass(&scan, &map, &clicks, &samples, &with_legend))
     });
+    // The same pass on the map with roads drawn through the hexes, three crossings marked:
+    // the roads traced too, as `bataille digitize` runs it with `path_samples`.
+    let roads = support::big_map_with_roads();
+    let roads_scan = import_scan(
+        &support::ensure_big_roads_scan(&roads),
+        &ImportOptions::default(),
+        &no_progress,
+    )
+    .expect("import")
+    .scan;
+    let paths = support::road_samples(&roads);
+    group.bench_function("command_pass_with_roads", |b| {
+        b.iter(|| {
+            support::command_pass_with_roads(
+                &roads_scan,
+                &roads,
+                &clicks,
+                &samples,
+                &with_legend,
+                &paths,
+            )
+        })
+    });
     group.finish();
 }
 

@@ -5,10 +5,12 @@
 //! other work the CPU time is what the classification itself costs, and on two idle cores the
 //! wall time is about half of it. Last, the whole pass as `bataille digitize` runs it (the
 //! clicks refined on the print, the shape, terrain, hexsides, the terrain in doubt again),
-//! three times, with the same times and what it found.
+//! three times, with the same times and what it found. Then that pass again on the same map
+//! with four roads drawn through the hexes (its own 10,000 × 7,000 JPEG) and three crossings
+//! marked, as `bataille digitize` runs it with `path_samples`: the roads traced too.
 //!
-//! `cargo run --release -p bataille-digitize --example import [-- SCAN]` (no SCAN: the
-//! benchmark's 10,000 × 7,000 JPEG, written first when missing).
+//! `cargo run --release -p bataille-digitize --example import [-- SCAN] [--no-roads]` (no
+//! SCAN: the benchmark's 10,000 × 7,000 JPEG, written first when missing).
 
 #![allow(
     clippy::unwrap_used,
@@ -29,7 +31,10 @@ use bataille_schema::Id;
 
 fn main() -> anyhow::Result<()> {
     let map = support::big_map();
-    let path = match std::env::args_os().nth(1) {
+    let path = match std::env::args_os()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with("--"))
+    {
         Some(path) => path.into(),
         None => support::ensure_big_scan(&map),
     };
@@ -154,6 +159,54 @@ fn main() -> anyhow::Result<()> {
             terrain.hexes.len(),
             truth.len(),
             shape.whole()
+        );
+    }
+    // The same with roads drawn through the hexes and three crossings marked: the pass
+    // traces them too (`--no-roads` leaves this out).
+    if std::env::args().any(|a| a == "--no-roads") {
+        return Ok(());
+    }
+    let map = support::big_map_with_roads();
+    let imported = import_scan(
+        &support::ensure_big_roads_scan(&map),
+        &ImportOptions::default(),
+        &no_progress,
+    )?;
+    let paths = support::road_samples(&map);
+    let road = Id::from("road");
+    let truth = bataille_digitize::paths::crossings_of_paths(&map.grid, &map.paths[&road]);
+    for run in 1..=3 {
+        let (wall, cpu) = (Instant::now(), cpu_seconds());
+        let (_, _, crossings) = support::command_pass_with_roads(
+            &imported.scan,
+            &map,
+            &clicks,
+            &samples,
+            &with_legend,
+            &paths,
+        );
+        let (wall, cpu) = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+        let on =
+            |c: &&bataille_digitize::classify::CrossingSuggestion| c.line.as_ref() == Some(&road);
+        let found = crossings
+            .iter()
+            .filter(on)
+            .filter(|c| truth.contains(&(c.index, c.side)))
+            .count();
+        let false_crossings: Vec<f32> = crossings
+            .iter()
+            .filter(on)
+            .filter(|c| !truth.contains(&(c.index, c.side)))
+            .map(|c| c.confidence)
+            .collect();
+        let sure = false_crossings
+            .iter()
+            .filter(|c| **c >= bataille_digitize::classify::DOUBTFUL_BELOW)
+            .count();
+        println!(
+            "command pass with roads {run} (as above, and the roads from 3 marked crossings): {wall:.3} s wall, {cpu:.2} s CPU; {found}/{} road crossings found, {} false ({sure} not doubtful)",
+            truth.len(),
+            false_crossings.len()
         );
     }
     Ok(())

@@ -238,3 +238,141 @@ pub fn command_pass(
     .expect("hexsides");
     (terrain, hexsides, shape)
 }
+
+/// The big map with roads drawn through the hexes: two from the west edge to the east, two
+/// from the north edge to the south, as the map's `paths` and `overlays`.
+pub fn big_map_with_roads() -> Map {
+    use bataille_schema::Side;
+    use bataille_schema::map::{OverlaySymbol, OverlayType};
+    let mut map = big_map();
+    let grid = map.grid.clone();
+    let road = bataille_schema::Id::from("road");
+    map.overlay_types.insert(
+        road.clone(),
+        OverlayType {
+            name: "Road".into(),
+            symbol: OverlaySymbol::Road,
+            colour: None,
+            bridge: false,
+            effects: Default::default(),
+        },
+    );
+    let walk = |start: HexIndex, steps: &[Side]| {
+        let mut hexes = vec![start];
+        for s in steps {
+            let Some(next) = grid.neighbour(*hexes.last().unwrap(), *s) else {
+                break;
+            };
+            hexes.push(next);
+        }
+        hexes
+    };
+    let across: Vec<Side> = (0..grid.columns - 1)
+        .map(|c| if c % 4 < 2 { Side::NE } else { Side::SE })
+        .collect();
+    let down: Vec<Side> = (0..grid.rows - 1)
+        .map(|r| if r % 5 == 4 { Side::SE } else { Side::S })
+        .collect();
+    let roads = [
+        walk(HexIndex::new(0, 8), &across),
+        walk(HexIndex::new(0, 25), &across),
+        walk(HexIndex::new(12, 0), &down),
+        walk(HexIndex::new(40, 0), &down),
+    ];
+    let mut paths = Vec::new();
+    for hexes in &roads {
+        for h in hexes {
+            let list = map.overlays.entry(grid.name(*h)).or_default();
+            if !list.contains(&road) {
+                list.push(road.clone());
+            }
+        }
+        paths.push(
+            hexes
+                .iter()
+                .map(|h| grid.name(*h).to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+    }
+    map.paths.insert(road, paths);
+    map
+}
+
+/// The big scan of [`big_map_with_roads`] (written when missing), kept beside the other.
+pub fn ensure_big_roads_scan(map: &Map) -> PathBuf {
+    let path = std::env::temp_dir().join("bataille-bench-scan-10000x7000-roads.jpg");
+    if !path.exists() {
+        write_big_scan(map, &path);
+    }
+    path
+}
+
+/// Three marked crossings of the roads of [`big_map_with_roads`], spread along them.
+pub fn road_samples(map: &Map) -> bataille_digitize::classify::PathSamples {
+    let road = bataille_schema::Id::from("road");
+    let list: Vec<_> = bataille_digitize::paths::crossings_of_paths(&map.grid, &map.paths[&road])
+        .into_iter()
+        .collect();
+    let marked = vec![list[3], list[list.len() / 2], list[list.len() - 4]];
+    bataille_digitize::classify::PathSamples {
+        lines: [(road, marked)].into_iter().collect(),
+    }
+}
+
+/// [`command_pass`] with the roads traced too, as `bataille digitize` runs it with marked
+/// crossings ([`bataille_digitize::classify::suggest_features`]): returns the terrain, the
+/// hexsides and the crossings.
+pub fn command_pass_with_roads(
+    scan: &bataille_digitize::Scan,
+    map: &Map,
+    clicks: &[bataille_schema::map::ControlPoint],
+    samples: &BTreeMap<String, Vec<HexIndex>>,
+    hexside_samples: &bataille_digitize::classify::HexsideSamples,
+    paths: &bataille_digitize::classify::PathSamples,
+) -> (
+    bataille_digitize::TerrainSuggestions,
+    Vec<bataille_digitize::HexsideSuggestion>,
+    Vec<bataille_digitize::classify::CrossingSuggestion>,
+) {
+    use bataille_digitize::classify::{ClassifyOptions, suggest_features, suggest_terrain};
+    use bataille_digitize::refine::{RefineOptions, calibrate_on_print};
+    use bataille_digitize::scan::no_progress;
+    let grid = &map.grid;
+    let calibrated = calibrate_on_print(
+        scan,
+        grid,
+        clicks,
+        bataille_schema::map::FitKind::Affine,
+        &RefineOptions::default(),
+    )
+    .expect("calibrate");
+    let mapping = calibrated.mapping();
+    if let Ok(r) = calibrated.refinement.as_ref() {
+        bataille_digitize::shape::from_printed_sides(
+            grid,
+            &r.printed_sides,
+            &|i| r.centre(grid, i),
+            scan.width(),
+            scan.height(),
+        );
+    }
+    let options = ClassifyOptions::default();
+    let terrain = suggest_terrain(scan, grid, &mapping, samples, &options).expect("terrain");
+    let found = suggest_features(
+        scan,
+        grid,
+        &mapping,
+        &terrain,
+        hexside_samples,
+        paths,
+        &options,
+        &no_progress,
+    )
+    .expect("features");
+    (
+        found.terrain,
+        found.hexsides,
+        found.crossings.unwrap_or_default(),
+    )
+}
