@@ -6,10 +6,13 @@
 //! ink, and their midpoint — and the hex's shift is the one that best explains the sides read.
 //! A side is read clearly when the line is darker than the paper by [`DEPTH`] with the same
 //! paper on both sides ([`BALANCE`]: not the edge of a town or a field), as wide as the print's
-//! median line ([`WIDTH`]: not a river or a road beside it) and within [`OFF_PX`] of the
-//! refined grid. The shift is kept only where four or more sides are read clearly, two
-//! opposite pairs among them, agreeing with one shift to [`AGREE_PX`], and it is larger than
-//! what reading adds ([`SHIFT_AT_LEAST`]), so the hexes of a regular print stay on the lattice.
+//! median line ([`WIDTH`]: not a river or a road beside it) and within half that width of the
+//! refined grid ([`off_px`]). The shift is kept only where four or more sides are read clearly,
+//! two opposite pairs among them, agreeing with one shift to a third of the line's width
+//! ([`agree_px`]), and it is larger than what reading adds ([`SHIFT_AT_LEAST`]), so the hexes of
+//! a regular print stay on the lattice. The distances are the print's own: its median line
+//! width, measured on the sheet (Arnhem's 6 px lines gave the 3 px and 2 px these were first
+//! set to; naw's, asl-bd02's and tld's are 1.2-2 px).
 
 #[allow(clippy::wildcard_imports, reason = "the parent's model and constants")]
 use super::*;
@@ -17,10 +20,17 @@ use bataille_schema::Side;
 use rayon::prelude::*;
 use std::collections::HashMap;
 
-/// The sides read must agree with the hex's one shift to this (px): a hex drawn a little
-/// large or small moves opposite sides apart, by up to a pixel and a half.
-const AGREE_PX: f64 = 2.0;
-/// A shift under this (px) is reading noise as much as the print's: not applied.
+/// The sides read must agree with the hex's one shift to a third of the print's line width
+/// `typical` (px): a hex drawn a little large or small moves opposite sides apart, by up to a
+/// pixel and a half on Arnhem's 6 px lines, as the pen went.
+fn agree_px(typical: f64) -> f64 {
+    typical / 3.0
+}
+/// A shift under this (px) is reading noise as much as the print's: not applied. In the scan's
+/// pixels, not the print's line width: the noise of a line read across is the sampling's.
+/// (As a share of the line width — an eighth, 0.75 px on Arnhem's lines — it moved 58 of
+/// asl-bd02's hexes, its worst centre 0.12 -> 0.34 px against its grid file, and 1,410 of
+/// tld's: shifts of 0.15-0.35 px that are reading noise on a print fitted to 0.06 px.)
 const SHIFT_AT_LEAST: f64 = 0.75;
 /// The line is darker than the paper beside it by at least this (luminance, 0-255)...
 const DEPTH: f64 = 25.0;
@@ -28,8 +38,14 @@ const DEPTH: f64 = 25.0;
 const BALANCE: f64 = 0.25;
 /// A side read this much narrower or wider than the print's median line is not its line.
 const WIDTH: (f64, f64) = (0.6, 1.5);
-/// A side read further than this (px) from where the refined grid puts it is another line.
-const OFF_PX: f64 = 3.0;
+/// A side read further from where the refined grid puts it than half the print's line width
+/// `typical` (px) is another line: the grid's own line covers that. Never under twice the least
+/// shift applied, or no hex of a print with thin lines could be moved at all (a hex moved by
+/// [`SHIFT_AT_LEAST`] moves its sides' readings by up to as much, and reading adds as much
+/// again): tld's, asl-bd02's and naw's 1.2-2 px lines.
+fn off_px(typical: f64) -> f64 {
+    (typical / 2.0).max(2.0 * SHIFT_AT_LEAST)
+}
 
 fn luminance(p: [f32; 3]) -> f64 {
     f64::from(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2])
@@ -164,8 +180,9 @@ pub(super) fn hex_shifts(scan: &Scan, grid: &Grid, model: &GridMapping) -> Optio
             .flat_map(|r| r.iter().flatten().map(|(_, _, w)| *w))
             .collect(),
     );
+    let (off, agree) = (off_px(typical), agree_px(typical));
     let clear = |(_, o, w): &([f64; 2], f64, f64)| {
-        (WIDTH.0 * typical..=WIDTH.1 * typical).contains(w) && o.abs() <= OFF_PX
+        (WIDTH.0 * typical..=WIDTH.1 * typical).contains(w) && o.abs() <= off
     };
     let shifts: Vec<[f64; 2]> = readings
         .iter()
@@ -196,7 +213,7 @@ pub(super) fn hex_shifts(scan: &Scan, grid: &Grid, model: &GridMapping) -> Optio
             let s = [(a22 * b1 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det];
             let agree = sides
                 .iter()
-                .all(|(n, o)| (n[0] * s[0] + n[1] * s[1] - o).abs() <= AGREE_PX);
+                .all(|(n, o)| (n[0] * s[0] + n[1] * s[1] - o).abs() <= agree);
             if !agree || s[0].hypot(s[1]) < SHIFT_AT_LEAST {
                 return [0.0, 0.0];
             }

@@ -290,6 +290,17 @@ fn the_banded_solve_matches_the_dense_one() {
 /// nearest centre's, a 3 px line where two cells meet — so moving one hex's centre by `d`
 /// moves each of its sides by half of `d` across it, as a hex printed off the lattice.
 fn printed_from_centres(grid: &Grid, m: &Matrix, moved: &dyn Fn(HexIndex) -> [f64; 2]) -> Scan {
+    printed_lines(grid, m, (700, 600), 1.5, moved)
+}
+
+/// [`printed_from_centres`] on a `size` sheet with lines `2 × half_width` px wide.
+fn printed_lines(
+    grid: &Grid,
+    m: &Matrix,
+    size: (u32, u32),
+    half_width: f64,
+    moved: &dyn Fn(HexIndex) -> [f64; 2],
+) -> Scan {
     let inverse = invert(m).unwrap();
     let centre = |i: HexIndex| {
         let [x, y] = grid.centre(i);
@@ -297,7 +308,7 @@ fn printed_from_centres(grid: &Grid, m: &Matrix, moved: &dyn Fn(HexIndex) -> [f6
         let d = moved(i);
         [p[0] + d[0], p[1] + d[1]]
     };
-    let image = image::RgbImage::from_fn(700, 600, |i, j| {
+    let image = image::RgbImage::from_fn(size.0, size.1, |i, j| {
         let x = [f64::from(i) + 0.5, f64::from(j) + 0.5];
         let g = apply(&inverse, x);
         let Some(hex) = grid.hex_at([g[0] as f32, g[1] as f32]) else {
@@ -317,7 +328,7 @@ fn printed_from_centres(grid: &Grid, m: &Matrix, moved: &dyn Fn(HexIndex) -> [f6
         near.sort_by(|a, b| a.0.total_cmp(&b.0));
         let ((d1, p1), (d2, p2)) = (near[0], near[1]);
         let between = (p1[0] - p2[0]).hypot(p1[1] - p2[1]);
-        if (d2 * d2 - d1 * d1) / (2.0 * between) < 1.5 {
+        if (d2 * d2 - d1 * d1) / (2.0 * between) < half_width {
             image::Rgb([40, 35, 30])
         } else {
             image::Rgb([235, 225, 195])
@@ -370,4 +381,52 @@ fn a_hex_printed_off_the_lattice_gets_its_own_centre_and_a_regular_print_none() 
     let matrix = r.mapping.hex(&grid, odd);
     let at = apply(&matrix, [f64::from(x), f64::from(y)]);
     assert!((at[0] - own[0]).hypot(at[1] - own[1]) < 1e-9);
+}
+
+#[test]
+fn how_far_a_side_may_be_read_off_the_grid_follows_the_print_s_line_width() {
+    // A print with 7.2 px lines (hexes of 60 px): one hex drawn 7.6 px off the lattice
+    // between two sides' normals, so four of its sides are read 3.3 px off the grid, within
+    // half the line's width. With the 3 px first set on Arnhem's 6 px lines, those four were
+    // taken for other lines and the hex kept the lattice.
+    let grid = Grid {
+        columns: 6,
+        rows: 5,
+        ..grid()
+    };
+    let m = [60.0, 0.0, 45.0, 0.0, 60.0, 45.0, 0.0, 0.0, 1.0];
+    let odd = HexIndex::new(2, 2);
+    let d = [3.8, 6.58];
+    let scan = printed_lines(&grid, &m, (700, 700), 3.6, &|i| {
+        if i == odd { d } else { [0.0, 0.0] }
+    });
+    let r = refine(
+        &scan,
+        &grid,
+        &m,
+        &[[1.5, 1.7], [7.5, 6.1]],
+        FitKind::Affine,
+        &RefineOptions::default(),
+    )
+    .unwrap();
+    let shifts = r
+        .mapping
+        .hex_shifts
+        .as_ref()
+        .expect("a hex with its own centre");
+    let slot = |i: HexIndex| i.row as usize * grid.columns as usize + i.col as usize;
+    let s = shifts[slot(odd)];
+    assert!((s[0] - d[0] / 2.0).hypot(s[1] - d[1] / 2.0) < 0.5, "{s:?}");
+    // Hexes that share no side with it keep the lattice (a neighbour's outline has one side
+    // moved with it: its own centre may move a little, as its outline says).
+    let touching: Vec<HexIndex> = sides(grid.orientation)
+        .iter()
+        .filter_map(|side| grid.neighbour(odd, *side))
+        .collect();
+    for i in grid
+        .indices()
+        .filter(|i| *i != odd && !touching.contains(i))
+    {
+        assert_eq!(shifts[slot(i)], [0.0, 0.0], "{}", grid.name(i));
+    }
 }
