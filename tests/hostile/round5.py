@@ -232,7 +232,7 @@ def _():
     grid, px = waterloo_scan()
     (x1, y1), (x2, y2) = px(0, 0), px(22, 16)
     write("c.ron", f'Calibration(grid: {grid}, fit: Affine, points: [(hex: "0101", x: {x1}, y: {y1}), (hex: "2317", x: {x2}, y: {y2})])')
-    assert '"1003 1004' in read(W) and '"0103/SW 0202 0302' in read(W), "harness: Waterloo's roads changed"
+    assert '1003 1004' in read(W) and '"0103/SW 0202 0302' in read(W), "harness: Waterloo's roads changed"
     # 0202 -> 0302 leaves by NE, 1003 -> 1004 by S; 1003/S twice, 0101/N off the print.
     write("s.ron", waterloo_samples('{"road": ["0202/NE", "1003/S", "1003/S", "0101/N", "2317/S"]}'))
     r = run("digitize", "naw.png", "--calibration", "c.ron", "--samples", "s.ron", "--out", "dm.ron", timeout=180)
