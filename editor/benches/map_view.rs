@@ -155,6 +155,7 @@ fn app_with(map: Map) -> EditorApp {
         recovery_every_edits: 20,
         recovery_interval: Duration::from_secs(30),
         open_in_background_bytes: u64::MAX,
+        variants_off_thread: false,
     };
     let mut app = EditorApp::new(config);
     let (doc, _) = bataille_editor::model::document::Document::from_map(map, None);

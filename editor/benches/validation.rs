@@ -35,6 +35,7 @@ fn app_with(map: Map, scenario: Scenario, mode: Mode) -> EditorApp {
         recovery_every_edits: u64::MAX,
         recovery_interval: Duration::from_secs(3600),
         open_in_background_bytes: u64::MAX,
+        variants_off_thread: false,
     };
     let mut app = EditorApp::new(config);
     let (mut doc, _) = Document::from_map(map, None);

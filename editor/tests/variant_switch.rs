@@ -233,3 +233,34 @@ fn new_variant_starts_an_empty_one() {
     assert!(h.state().doc.variant.is_some(), "opened");
     assert!(same(&scenario_path(&h), &target));
 }
+
+/// The editor looks for a scenario's variants off the UI thread (a folder of large files
+/// costs up to 64 MiB of reading, which froze the window at every open and save): the open
+/// returns at once, and the variants are offered once the look ends.
+#[test]
+fn variants_are_looked_for_off_the_ui_thread() {
+    let (dir, base, tingry) = repo();
+    let mut config = bataille_editor::EditorConfig::isolated(dir.path());
+    config.variants_off_thread = true;
+    let app = bataille_editor::EditorApp::with_file(config, &base);
+    assert!(
+        app.services.variant_scan.is_some() && app.doc.variants_beside.is_empty(),
+        "the open returned with the look running beside the UI"
+    );
+    let mut h = harness(app);
+    let start = std::time::Instant::now();
+    while h.state().services.variant_scan.is_some() {
+        h.step();
+        assert!(start.elapsed().as_secs() < 60, "the look never ended");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let found: Vec<PathBuf> = h
+        .state()
+        .doc
+        .variants_beside
+        .iter()
+        .map(|v| v.path.clone())
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(same(&found[0], &tingry));
+}

@@ -494,10 +494,37 @@ fn document_kind(bytes: &[u8]) -> Option<&'static str> {
 /// The kind of document an existing file is, from its first 64 KiB (a regular file only):
 /// `"map"`, `"scenario"`, `"miniatures system"`, `"scenario variant"`.
 pub fn existing_document(path: &Path) -> Option<&'static str> {
-    let (file, _) = open_regular(path).ok()?;
-    let mut head = Vec::with_capacity(64 << 10);
-    file.take(64 << 10).read_to_end(&mut head).ok()?;
-    document_kind(&head)
+    let (Head::Kind(kind), _) = document_head(path)? else {
+        return None;
+    };
+    Some(kind)
+}
+
+/// What the first 64 KiB of an existing file say of the document it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Head {
+    Kind(&'static str), // `Other`: no document
+    /// Only blanks and comments, and more after them (a long licence before the name).
+    Undecided,
+    Other,
+}
+
+/// [`existing_document`] telling only comments (`Undecided`) from no document; and the size.
+pub fn document_head(path: &Path) -> Option<(Head, u64)> {
+    const HEAD: u64 = 64 << 10;
+    let (file, meta) = open_regular(path).ok()?;
+    let mut head = Vec::with_capacity(HEAD as usize);
+    file.take(HEAD).read_to_end(&mut head).ok()?;
+    let blanks_to_the_end = || {
+        let text = String::from_utf8_lossy(&head);
+        let text = text.trim_start_matches('\u{feff}'); // a `//` cut in two leaves a `/`:
+        text.len() - crate::source::skip_blanks(text) <= 1
+    };
+    Some(match document_kind(&head) {
+        Some(kind) => (Head::Kind(kind), meta.len()),
+        None if meta.len() > HEAD && blanks_to_the_end() => (Head::Undecided, meta.len()),
+        None => (Head::Other, meta.len()),
+    })
 }
 
 /// The repository an output path lies in as written: the nearest folder above it holding

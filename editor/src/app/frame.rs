@@ -43,6 +43,7 @@ impl EditorApp {
         self.digitise_frame(&ctx);
         self.export_frame(&ctx);
         self.open_frame(&ctx);
+        self.variants_frame();
         if self.ui.table.shown {
             let systems = self.scenario_systems();
             let mut table = std::mem::take(&mut self.ui.table);

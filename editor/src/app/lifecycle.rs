@@ -126,6 +126,7 @@ impl EditorApp {
                 self.services.digitise.trust_scan(opened.scan.as_deref());
                 self.replace_document(opened.doc, false);
                 self.doc.disk = opened.disk;
+                self.refresh_variants();
                 self.ui.settings.add_recent(path);
                 self.save_settings();
                 if !opened.notes.is_empty() {

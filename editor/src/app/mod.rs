@@ -38,6 +38,9 @@ pub struct EditorConfig {
     pub recovery_interval: Duration,
     /// A file bigger than this is opened off the UI thread, with a modal and Cancel.
     pub open_in_background_bytes: u64,
+    /// Look for a scenario's variants beside it off the UI thread (a folder of large files
+    /// costs up to 64 MiB of reading); tests look on the UI thread, as their checks run inline.
+    pub variants_off_thread: bool,
 }
 
 impl EditorConfig {
@@ -50,6 +53,7 @@ impl EditorConfig {
             recovery_every_edits: 20,
             recovery_interval: Duration::from_secs(30),
             open_in_background_bytes: 4 * 1024 * 1024,
+            variants_off_thread: true,
         }
     }
 
@@ -62,6 +66,7 @@ impl EditorConfig {
             recovery_every_edits: 20,
             recovery_interval: Duration::from_secs(30),
             open_in_background_bytes: 4 * 1024 * 1024,
+            variants_off_thread: false,
         }
     }
 }

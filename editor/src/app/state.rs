@@ -88,6 +88,13 @@ pub struct Services {
     pub counters: crate::map::counters::CounterCache,
     /// A file being opened off the UI thread.
     pub opening: Option<lifecycle::Opening>,
+    /// The look for the open scenario's variants beside it, off the UI thread (a folder of
+    /// large files costs up to 64 MiB of reading): the base it is for, and the job.
+    pub variant_scan: Option<(
+        std::path::PathBuf,
+        crate::services::jobs::Job<crate::services::door::VariantsBeside>,
+    )>,
+
     /// File operations that failed (each also shown in a toast).
     pub io_errors: Vec<String>,
 }

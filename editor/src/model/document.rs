@@ -33,6 +33,9 @@ pub struct Document {
     /// The variants of the open scenario (of the variant's base when a variant is open), found
     /// beside it when it was opened or saved.
     pub variants_beside: Vec<super::variant::VariantFile>,
+    /// The `.ron` files beside it that may be variants of it but were not read: the folder's
+    /// files passed the byte budget of one look (the door's `variants_beside`).
+    pub variants_not_read: Vec<PathBuf>,
 }
 
 /// What an applied change touched, for redrawing.
@@ -228,6 +231,7 @@ impl Document {
             scenario: None,
             variant: None,
             variants_beside: Vec::new(),
+            variants_not_read: Vec::new(),
         }
     }
 
@@ -252,6 +256,7 @@ impl Document {
                 scenario: None,
                 variant: None,
                 variants_beside: Vec::new(),
+                variants_not_read: Vec::new(),
             },
             notes,
         )

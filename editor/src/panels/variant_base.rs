@@ -127,6 +127,9 @@ pub fn variant_menu(ctx: &ViewContext<'_>, ui: &mut Ui) {
                 ctx.send(AppCommand::OpenPath(v.path.clone()));
             }
         }
+        if let Some(note) = not_read_note(&ctx.doc.variants_not_read) {
+            ui.weak(note);
+        }
     });
     if ctx.doc.variant.is_some() && ui.button(UiCommand::OpenBaseScenario.label()).clicked() {
         ctx.send(UiCommand::OpenBaseScenario);
@@ -140,6 +143,32 @@ pub fn variant_menu(ctx: &ViewContext<'_>, ui: &mut Ui) {
             ctx.send(command);
         }
     }
+}
+
+/// The files beside the scenario that may be variants but were not read (the folder's files
+/// passed the byte budget of one look), named: at most five, then how many more.
+pub fn not_read_note(files: &[std::path::PathBuf]) -> Option<String> {
+    if files.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = files
+        .iter()
+        .take(5)
+        .map(|p| {
+            p.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        })
+        .collect();
+    let more = files.len().saturating_sub(5);
+    Some(format!(
+        "Not read (the folder's files passed 64 MiB): {}{}",
+        names.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    ))
 }
 
 /// The "Open variant…" dialog: one button a variant. Returns whether it stays open.
@@ -165,6 +194,9 @@ pub fn variants_dialog(
                 cx.send(AppCommand::OpenPath(v.path.clone()));
                 keep = false;
             }
+        }
+        if let Some(note) = not_read_note(&cx.doc.variants_not_read) {
+            ui.weak(note);
         }
         if ui.button("Cancel").clicked() {
             keep = false;

@@ -247,8 +247,8 @@ pub fn open_document(path: &Path) -> Result<OpenedDocument, OpenRefused> {
                 base: v.base.scenario,
                 base_path: v.base.path,
             });
-            let base_path = doc.variant.as_ref().map_or(path, |v| v.base_path.as_path());
-            doc.variants_beside = variants_beside(base_path);
+            // The variants beside it are looked for by the editor once it is open, off the
+            // UI thread (`EditorApp::refresh_variants`).
             Ok(OpenedDocument {
                 doc,
                 notes,
@@ -378,25 +378,43 @@ pub fn check_recovered(
     Ok(Recovered { scan })
 }
 
-/// At most this many files are read in each folder looked at for variants.
+/// At most this many files are looked at in each folder looked at for variants.
 const VARIANT_SCAN_FILES: usize = 256;
+
+/// At most this many bytes are read in each folder looked at for variants, heads and whole
+/// files together: a folder of large files costs one look of 64 MiB, not 256 of 64 MiB each.
+const VARIANT_SCAN_BYTES: u64 = 64 << 20;
+
+/// What one look for a scenario's variants found: the variants, and the files that may be
+/// variants but were not read (the folder's byte budget was spent), to be named.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VariantsBeside {
+    pub found: Vec<crate::model::variant::VariantFile>,
+    pub not_read: Vec<PathBuf>,
+}
 
 /// The variants of the scenario at `base_path`: the `Variant(` files in its folder and in its
 /// repository's `scenarios/` whose `base` (confined to that root) is that file, each read
 /// through the door's bounded reader and parser (nothing they name is opened), in path order.
-/// Only a file whose first 64 KiB begin `Variant(` is read in full: the other files of a large
-/// folder (maps, scenarios, strangers' files) cost a small head each, on open and on every save.
-pub fn variants_beside(base_path: &Path) -> Vec<crate::model::variant::VariantFile> {
-    variants_beside_with(base_path, door::read_document)
+/// Only a file whose first 64 KiB begin `Variant(`, or are all blanks and comments (a long
+/// licence before the name), is read in full: the other files of a large folder (maps,
+/// scenarios, strangers' files) cost a small head each. Each folder's reads stop at
+/// `VARIANT_SCAN_BYTES`; a candidate beyond it is named in `not_read`, never silently missed.
+pub fn variants_beside(base_path: &Path) -> VariantsBeside {
+    variants_beside_with(base_path, VARIANT_SCAN_BYTES, door::read_document)
 }
 
-/// [`variants_beside`], each candidate read in full by `read` (the door's reader; a test counts).
+/// [`variants_beside`] with a byte budget per folder, each candidate read in full by `read`
+/// (the door's reader; a test counts).
 fn variants_beside_with(
     base_path: &Path,
+    budget: u64,
     mut read: impl FnMut(&Path) -> Result<(door::Parsed, SourceFile), Box<door::Refused>>,
-) -> Vec<crate::model::variant::VariantFile> {
+) -> VariantsBeside {
+    use bataille_schema::files::{Head, document_head};
+    let mut out = VariantsBeside::default();
     let Ok(this) = std::fs::canonicalize(base_path) else {
-        return Vec::new();
+        return out;
     };
     let root = bataille_schema::files::default_root(base_path);
     let mut folders = vec![this.parent().map(Path::to_path_buf).unwrap_or_default()];
@@ -405,7 +423,6 @@ fn variants_beside_with(
     {
         folders.push(scenarios);
     }
-    let mut found = Vec::new();
     for folder in folders {
         let Ok(entries) = std::fs::read_dir(&folder) else {
             continue;
@@ -417,13 +434,25 @@ fn variants_beside_with(
             .collect();
         files.sort();
         files.truncate(VARIANT_SCAN_FILES);
+        let mut spent: u64 = 0;
         for file in files {
             if std::fs::canonicalize(&file).ok().as_ref() == Some(&this) {
                 continue;
             }
-            if bataille_schema::files::existing_document(&file) != Some("scenario variant") {
+            let Some((head, size)) = document_head(&file) else {
+                continue;
+            };
+            spent = spent.saturating_add(size.min(64 << 10));
+            if !matches!(head, Head::Kind("scenario variant") | Head::Undecided) {
                 continue;
             }
+            if spent.saturating_add(size) > budget {
+                if !out.not_read.contains(&file) {
+                    out.not_read.push(file);
+                }
+                continue;
+            }
+            spent += size;
             let Ok((door::Parsed::Variant(v), _)) = read(&file) else {
                 continue;
             };
@@ -431,19 +460,15 @@ fn variants_beside_with(
                 .ok()
                 .and_then(|b| std::fs::canonicalize(b).ok())
                 .is_some_and(|b| b == this);
-            if names_this
-                && !found
-                    .iter()
-                    .any(|f: &crate::model::variant::VariantFile| f.path == file)
-            {
-                found.push(crate::model::variant::VariantFile {
+            if names_this && !out.found.iter().any(|f| f.path == file) {
+                out.found.push(crate::model::variant::VariantFile {
                     path: file,
                     name: v.name,
                 });
             }
         }
     }
-    found
+    out
 }
 
 /// The scenario saved at `path`, through the door, for a variant to be made of: refused when
@@ -485,7 +510,7 @@ mod tests {
         )
         .unwrap();
         let mut read = Vec::new();
-        let found = variants_beside_with(&base, |p| {
+        let found = variants_beside_with(&base, VARIANT_SCAN_BYTES, |p| {
             read.push(p.to_path_buf());
             door::read_document(p)
         });
@@ -494,9 +519,39 @@ mod tests {
             vec![variant.clone()],
             "only the variant is read in full"
         );
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].path, variant);
-        assert_eq!(found[0].name, "Tingry sort trop tard");
+        assert_eq!(found.found.len(), 1);
+        assert_eq!(found.found[0].path, variant);
+        assert_eq!(found.found[0].name, "Tingry sort trop tard");
+        assert!(found.not_read.is_empty());
         assert_eq!(variants_beside(&base), found);
+    }
+
+    /// A variant whose leading comments pass the 64 KiB head was never found (its kind was
+    /// not in the head); it is read and found. Past the folder's byte budget a candidate is
+    /// not read, and named (hostile round 5).
+    #[test]
+    fn a_variant_behind_long_comments_is_found_and_one_past_the_budget_named() {
+        let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("denain-1712.ron");
+        std::fs::copy(scenarios.join("denain-1712.ron"), &base).unwrap();
+        let text = std::fs::read_to_string(scenarios.join("denain-1712-tingry-tard.ron")).unwrap();
+        let licence = "// A licence line of the club's files, long enough.\n".repeat(2_000);
+        assert!(licence.len() > 64 << 10);
+        let commented = dir.path().join("a-commented.ron");
+        std::fs::write(&commented, format!("{licence}{text}")).unwrap();
+        let later = dir.path().join("b-later.ron");
+        std::fs::write(&later, format!("{licence}{text}")).unwrap();
+        let found = variants_beside(&base);
+        let paths: Vec<_> = found.found.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(paths, vec![commented.clone(), later.clone()]);
+        assert!(found.not_read.is_empty());
+
+        // A budget for one of them: the first is read, the second named.
+        let one = std::fs::metadata(&commented).unwrap().len() + (64 << 10);
+        let found = variants_beside_with(&base, one + (64 << 10), door::read_document);
+        let paths: Vec<_> = found.found.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(paths, vec![commented]);
+        assert_eq!(found.not_read, vec![later]);
     }
 }

@@ -33,14 +33,65 @@ impl EditorApp {
         }
     }
 
-    /// Looks for the open scenario's variants again (after a save made or moved one).
+    /// Looks for the open scenario's variants again (after an open, or a save that made or
+    /// moved one), off the UI thread: the lists are replaced when the look ends
+    /// ([`EditorApp::variants_frame`]).
     pub(crate) fn refresh_variants(&mut self) {
-        let found = self
-            .variants_base_path()
-            .map(|base| crate::services::door::variants_beside(&base))
-            .unwrap_or_default();
-        if found != self.doc.variants_beside {
-            self.doc.write().variants_beside = found;
+        let Some(base) = self.variants_base_path() else {
+            self.set_variants(crate::services::door::VariantsBeside::default());
+            return;
+        };
+        if !self.own.config.variants_off_thread {
+            self.set_variants(crate::services::door::variants_beside(&base));
+            return;
+        }
+        let for_base = base.clone();
+        let job = crate::services::jobs::Job::spawn(
+            "Looking for variants",
+            &self.own.egui_ctx,
+            move |_| crate::services::door::variants_beside(&for_base),
+        );
+        // A look still running for an older state is dropped (its thread ends on its own).
+        self.services.variant_scan = Some((base, job));
+    }
+
+    /// Each frame: the look for variants, once ended, replaces the lists (and the open
+    /// "Open variant…" dialog's) when it is for the base still open.
+    pub(crate) fn variants_frame(&mut self) {
+        let Some((base, job)) = &mut self.services.variant_scan else {
+            return;
+        };
+        let Some(end) = job.poll() else {
+            return;
+        };
+        let base = base.clone();
+        self.services.variant_scan = None;
+        match end {
+            crate::services::jobs::JobEnd::Done(found)
+                if self.variants_base_path().as_ref() == Some(&base) =>
+            {
+                self.set_variants(found);
+            }
+            crate::services::jobs::JobEnd::Done(_) => {}
+            crate::services::jobs::JobEnd::Failed(error) => self.toast(error),
+        }
+    }
+
+    fn set_variants(&mut self, found: crate::services::door::VariantsBeside) {
+        if found.found != self.doc.variants_beside || found.not_read != self.doc.variants_not_read {
+            let doc = self.doc.write();
+            doc.variants_beside = found.found;
+            doc.variants_not_read = found.not_read;
+        }
+        if let Some(Dialog::Variants(files)) = &mut self.ui.dialog {
+            let here = self.doc.scenario.as_ref().map(|f| f.path.clone());
+            *files = self
+                .doc
+                .variants_beside
+                .iter()
+                .filter(|v| Some(&v.path) != here.as_ref())
+                .cloned()
+                .collect();
         }
     }
 
