@@ -180,6 +180,22 @@ fn digitize_gives_back_the_roads_of_a_rendered_map_as_paths() {
 
     let digitised = load_map(&out).unwrap().map;
     let written = &digitised.paths[&road];
+    // Where the roads leave the map (`"1001/N 1002 …"`): the paths end by those hexsides.
+    let exits = |paths: &[String]| -> BTreeSet<String> {
+        paths
+            .iter()
+            .flat_map(|p| p.split_whitespace())
+            .filter(|t| t.contains('/'))
+            .map(str::to_owned)
+            .collect()
+    };
+    let (exits_truth, exits_written) = (exits(&original.paths[&road]), exits(written));
+    assert_eq!(exits_truth.len(), 5, "{exits_truth:?}");
+    assert!(
+        exits_written.is_subset(&exits_truth)
+            && exits_truth.intersection(&exits_written).count() >= 4,
+        "{exits_written:?} of {exits_truth:?}: {written:?}"
+    );
     let found = crossings_of_paths(grid, written);
     let hits = truth.intersection(&found).count();
     let wrong = found.difference(&truth).count();

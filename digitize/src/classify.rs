@@ -19,7 +19,7 @@ use crate::scan::{Progress, Scan, no_progress};
 pub(crate) use crate::suggestion::map_with_progress;
 pub use crate::suggestion::{
     ClassifyError, ClassifyOptions, DOUBTFUL_BELOW, FeatureKind, HexSuggestion, HexsideSamples,
-    HexsideSuggestion, TerrainSuggestions, interior_hexsides,
+    HexsideSuggestion, TerrainSuggestions, edge_hexsides, interior_hexsides,
 };
 
 mod features;

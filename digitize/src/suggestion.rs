@@ -189,6 +189,20 @@ pub fn interior_hexsides(grid: &Grid) -> Vec<(HexIndex, Side)> {
         .collect()
 }
 
+/// Every side of a map hex on the grid's edge (no hex beyond it), row by row: where a road
+/// leaves the map.
+pub fn edge_hexsides(grid: &Grid) -> Vec<(HexIndex, Side)> {
+    let all = sides(grid.orientation);
+    grid.indices()
+        .flat_map(|index| {
+            all.iter()
+                .filter(move |side| grid.neighbour(index, **side).is_none())
+                .map(move |side| (index, *side))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// What the legend says of a feature, for the map's structure.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FeatureKind {

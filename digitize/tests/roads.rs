@@ -14,7 +14,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use bataille_digitize::classify::{
-    ClassifyOptions, HexsideSamples, PathSamples, suggest_features, suggest_terrain,
+    ClassifyOptions, HexsideSamples, PathSamples, edge_hexsides, suggest_features, suggest_terrain,
 };
 use bataille_digitize::paths::{crossings_of_paths, hexes_of_paths, paths_from_crossings};
 use bataille_digitize::scan::no_progress;
@@ -102,7 +102,11 @@ fn rendered_roads_come_back_as_their_paths() {
     )
     .unwrap();
     let crossings = found.crossings.expect("the road's ink is read");
-    assert_eq!(crossings.len(), found.hexsides.len(), "every hexside");
+    assert_eq!(
+        crossings.len(),
+        found.hexsides.len() + edge_hexsides(&map.grid).len(),
+        "every hexside between two hexes and every side on the grid's edge"
+    );
     let suggested: BTreeSet<_> = crossings
         .iter()
         .filter(|c| c.line.as_ref() == Some(&road))

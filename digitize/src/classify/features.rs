@@ -166,7 +166,9 @@ fn suggest_crossings(
             water.push(colour);
         }
     }
-    let hexsides = interior_hexsides(grid);
+    // Every side between two hexes, and the sides on the grid's edge (a road leaving the map).
+    let mut hexsides = interior_hexsides(grid);
+    hexsides.extend(crate::suggestion::edge_hexsides(grid));
     let found = trace_through(scan, grid, mapping, &lines, &colours, &water, &hexsides)?;
     let marked: BTreeMap<(HexIndex, Side), usize> = lines
         .iter()

@@ -234,10 +234,22 @@ pub fn trace_through(
         Some((s, t, (p[0] - q[0]).hypot(p[1] - q[1])))
     };
     let bin = |t: f32| 1u16 << ((t * BINS as f32) as u32).min(BINS - 1);
-    let hex_row = |y: usize| -> Vec<Option<HexIndex>> {
+    // Per cell of a line's ink: its hex, `None` off the grid (beyond the map's edge).
+    let hex_row = |y: usize| -> Vec<Option<Option<HexIndex>>> {
         (0..w)
-            .map(|x| (line[y * w + x] > 0).then(|| grid.hex_at(grid_point(x, y)))?)
+            .map(|x| (line[y * w + x] > 0).then(|| grid.hex_at(grid_point(x, y))))
             .collect()
+    };
+    // Ink this near a side on the grid's edge reaches it (the band and a cell).
+    let edge_reach = reach_across + (1.0 / unit) as f32;
+    // The side of `a` on the grid's edge nearest to `p`, where its ink runs off the grid.
+    let edge_side = |a: HexIndex, p: [f32; 2]| -> Option<(usize, f32)> {
+        all_sides
+            .into_iter()
+            .filter(|side| grid.neighbour(a, *side).is_none())
+            .filter_map(|side| along(a, side, p))
+            .min_by(|x, y| x.2.total_cmp(&y.2))
+            .map(|(s, t, _)| (s, t))
     };
     let mut next = if h > 0 { hex_row(0) } else { Vec::new() };
     for y in 0..h {
@@ -248,40 +260,67 @@ pub fn trace_through(
             Vec::new()
         };
         for x in 0..w {
-            let Some(a) = here[x] else { continue };
+            let Some(cell) = here[x] else { continue };
             let f = usize::from(line[y * w + x]) - 1;
             let p = grid_point(x, y);
             // Ink near a side of its hex, on which side of it.
-            for side in all_sides {
-                if let Some((s, t, dist)) = along(a, side, p)
-                    && dist <= NEAR
-                {
-                    let canonical = grid.canonical_hexside(a, side);
-                    let which = usize::from(canonical.0 != a);
-                    seen[s][f].near[which] |= bin(t);
+            if let Some(a) = cell {
+                for side in all_sides {
+                    if let Some((s, t, dist)) = along(a, side, p)
+                        && dist <= NEAR
+                    {
+                        let canonical = grid.canonical_hexside(a, side);
+                        let which = usize::from(canonical.0 != a);
+                        seen[s][f].near[which] |= bin(t);
+                        // At the grid's edge the grid line's band cuts the line's ink with
+                        // nothing beyond to join: ink reaching the band there is the line
+                        // leaving the map.
+                        if dist <= edge_reach && grid.neighbour(a, side).is_none() {
+                            seen[s][f].crossed |= bin(t);
+                            seen[s][f].pairs += 1;
+                        }
+                    }
                 }
             }
-            // Touching ink in the next hex: the line crosses their side.
+            // Touching ink in the next hex: the line crosses their side; touching ink off the
+            // grid: the line leaves the map by the side of the grid's edge there.
             let touching = [
-                (x + 1 < w).then(|| here[x + 1]).flatten(),
-                (x > 0 && y + 1 < h).then(|| next[x - 1]).flatten(),
-                (y + 1 < h).then(|| next[x]).flatten(),
-                (x + 1 < w && y + 1 < h).then(|| next[x + 1]).flatten(),
+                (x + 1 < w).then(|| (here[x + 1], x + 1, y)),
+                (x > 0 && y + 1 < h).then(|| (next[x - 1], x - 1, y + 1)),
+                (y + 1 < h).then(|| (next[x], x, y + 1)),
+                (x + 1 < w && y + 1 < h).then(|| (next[x + 1], x + 1, y + 1)),
             ];
-            for b in touching.into_iter().flatten() {
-                if b == a {
-                    continue;
-                }
-                let Some(side) = all_sides
-                    .into_iter()
-                    .find(|s| grid.neighbour(a, *s) == Some(b))
-                else {
-                    continue;
+            for (other, ox, oy) in touching.into_iter().flatten() {
+                let Some(other) = other else { continue };
+                let (s, t, f) = match (cell, other) {
+                    (Some(a), Some(b)) if a != b => {
+                        let Some(side) = all_sides
+                            .into_iter()
+                            .find(|s| grid.neighbour(a, *s) == Some(b))
+                        else {
+                            continue;
+                        };
+                        let Some((s, t, _)) = along(a, side, p) else {
+                            continue;
+                        };
+                        (s, t, f)
+                    }
+                    (Some(a), None) => {
+                        let Some((s, t)) = edge_side(a, p) else {
+                            continue;
+                        };
+                        (s, t, f)
+                    }
+                    (None, Some(b)) => {
+                        let Some((s, t)) = edge_side(b, grid_point(ox, oy)) else {
+                            continue;
+                        };
+                        (s, t, usize::from(line[oy * w + ox]) - 1)
+                    }
+                    _ => continue,
                 };
-                if let Some((s, t, _)) = along(a, side, p) {
-                    seen[s][f].crossed |= bin(t);
-                    seen[s][f].pairs += 1;
-                }
+                seen[s][f].crossed |= bin(t);
+                seen[s][f].pairs += 1;
             }
         }
     }

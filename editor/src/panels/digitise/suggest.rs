@@ -492,8 +492,7 @@ fn crossings_rows(ctx: &ViewContext<'_>, ui: &mut Ui, suggest: &mut Suggest) {
         let from = grid.name(s.index);
         let to = grid
             .neighbour(s.index, s.side)
-            .map(|n| grid.name(n).to_string())
-            .unwrap_or_default();
+            .map_or_else(|| "off the map".to_owned(), |n| grid.name(n).to_string());
         let on_map = Suggest::lines_crossing(doc, hexside);
         let on_map_text = if on_map.is_empty() {
             "not on the map".to_owned()
