@@ -243,9 +243,16 @@ impl Suggest {
         in_view: &dyn Fn(HexIndex) -> bool,
     ) {
         let grid = &doc.map.grid;
+        // From hex centre to hex centre; to the side's middle where the line leaves the map.
         let across = |index: HexIndex, side: Side| {
-            let other = grid.neighbour(index, side)?;
-            let [a, b] = [grid.centre(index), grid.centre(other)];
+            let a = grid.centre(index);
+            let b = match grid.neighbour(index, side) {
+                Some(other) => grid.centre(other),
+                None => {
+                    let [p, q] = grid.side_corners(index, side)?;
+                    [(p[0] + q[0]) / 2.0, (p[1] + q[1]) / 2.0]
+                }
+            };
             Some([
                 view.to_screen(rect, pos2(a[0], a[1])),
                 view.to_screen(rect, pos2(b[0], b[1])),
