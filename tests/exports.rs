@@ -1098,7 +1098,7 @@ fn kit_text_checks(scenario: &str, pdf: &Path) {
     for army in &loaded.scenario.armies {
         for unit in army.units.iter().take(3) {
             assert!(
-                text.contains(&unit.name),
+                text.contains(unit.name.as_str()),
                 "{scenario}: {} not in the text",
                 unit.name
             );

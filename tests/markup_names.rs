@@ -150,7 +150,7 @@ fn rename(scenario: &mut Scenario, map: &mut Map, names: &Names) {
     if let Some(leader) = corps.leader.as_mut() {
         leader.name.clone_from(&names.leader);
     }
-    army.units[0].name.clone_from(&names.unit);
+    army.units[0].name = names.unit.as_str().into();
 }
 
 fn build_file(module: &[u8]) -> String {

@@ -178,7 +178,7 @@ pub fn counters<'a>(scenario: &'a Scenario, map: &Map) -> Vec<Counter<'a>> {
                 let look = looks.unit(army, unit);
                 out.push(Counter {
                     id: unit.id.as_str().to_owned(),
-                    name: unit.name.clone(),
+                    name: unit.name.to_string(),
                     army: Some(army.id.as_str()),
                     corps: corps_id,
                     kind: CounterKind::Unit { unit, look },

@@ -22,179 +22,11 @@ pub const MAX_ALLOW_CODES: u32 = 128;
 pub const TOO_MANY: &str = "the list holds more than ";
 
 /// A diagnostic code as an `allow` list names it (`"W0601"`, or any text: an unknown one is
-/// reported), read and written as a string. 16 bytes: up to 14 bytes are held inline (a code
-/// is 5), a longer text on the heap. Issue 19: as a heap string a code took 56 bytes, ten
+/// reported), read and written as a string: a 16-byte [`ShortStr`](crate::short::ShortStr)
+/// (a code is 5 bytes, held inline). Issue 19: as a heap string a code took 56 bytes, ten
 /// times the file for a file of them; as a `SmolStr`, 24 (nine units of 128 two-character
 /// codes a kilobyte: a file of them peaked at 8.7 times its size).
-#[derive(Clone)]
-pub struct Code(CodeText);
-
-#[derive(Clone)]
-enum CodeText {
-    /// Length and bytes.
-    Inline(u8, [u8; CODE_INLINE]),
-    Heap(Box<Box<str>>),
-}
-
-/// The longest code held inline.
-const CODE_INLINE: usize = 14;
-
-const _: () = assert!(std::mem::size_of::<Code>() == 16);
-
-impl Code {
-    /// The text as written.
-    pub fn as_str(&self) -> &str {
-        match &self.0 {
-            CodeText::Inline(len, bytes) => bytes
-                .get(..usize::from(*len))
-                .and_then(|b| std::str::from_utf8(b).ok())
-                .unwrap_or(""),
-            CodeText::Heap(text) => text,
-        }
-    }
-}
-
-impl From<&str> for Code {
-    fn from(text: &str) -> Self {
-        match u8::try_from(text.len()) {
-            Ok(len) if text.len() <= CODE_INLINE => {
-                let mut bytes = [0; CODE_INLINE];
-                bytes[..text.len()].copy_from_slice(text.as_bytes());
-                Code(CodeText::Inline(len, bytes))
-            }
-            _ => Code(CodeText::Heap(Box::new(text.into()))),
-        }
-    }
-}
-
-impl From<String> for Code {
-    fn from(text: String) -> Self {
-        if text.len() <= CODE_INLINE {
-            Code::from(text.as_str())
-        } else {
-            Code(CodeText::Heap(Box::new(text.into_boxed_str())))
-        }
-    }
-}
-
-impl From<&String> for Code {
-    fn from(text: &String) -> Self {
-        Code::from(text.as_str())
-    }
-}
-
-impl std::ops::Deref for Code {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl AsRef<str> for Code {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl std::borrow::Borrow<str> for Code {
-    fn borrow(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl PartialEq for Code {
-    fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl Eq for Code {}
-
-impl PartialEq<str> for Code {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for Code {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl PartialOrd for Code {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Code {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
-    }
-}
-
-impl std::hash::Hash for Code {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state);
-    }
-}
-
-impl std::fmt::Debug for Code {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl std::fmt::Display for Code {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for Code {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for Code {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Text;
-        impl serde::de::Visitor<'_> for Text {
-            type Value = Code;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Code, E> {
-                Ok(Code::from(text))
-            }
-            fn visit_string<E: serde::de::Error>(self, text: String) -> Result<Code, E> {
-                Ok(Code::from(text))
-            }
-            // Bytes that are UTF-8 are taken as text, as `SmolStr` (what a code was) takes
-            // them: a file's `b"W0601"` reads as it did.
-            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Code, E> {
-                std::str::from_utf8(bytes)
-                    .map(Code::from)
-                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Bytes(bytes), &self))
-            }
-        }
-        deserializer.deserialize_str(Text)
-    }
-}
-
-impl JsonSchema for Code {
-    fn inline_schema() -> bool {
-        String::inline_schema()
-    }
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        String::schema_name()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        String::json_schema(generator)
-    }
-}
+pub type Code = crate::short::ShortStr;
 
 /// Reads an `allow` list, refusing it at its entry past
 /// [`MAX_ALLOW_CODES`]: no list of 500,000 codes is ever held
@@ -235,6 +67,13 @@ pub fn allow_list<'de, D: serde::Deserializer<'de>>(
     deserializer.deserialize_seq(Codes)
 }
 
+/// [`allow_list`] held thin ([`crate::thin::Thin`]), for a unit's.
+pub fn allow_list_thin<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<crate::thin::Thin<Vec<Code>>, D::Error> {
+    allow_list(deserializer).map(crate::thin::Thin::from)
+}
+
 /// Most miniatures systems a scenario names (`miniatures`): the games have two.
 pub const MAX_MINIATURES: u32 = 16;
 
@@ -255,7 +94,7 @@ macro_rules! string_newtype {
         #[serde(transparent)]
         pub struct $name(
             #[schemars(with = "String", length(min = 1, max = $max), pattern($pattern))]
-            pub smol_str::SmolStr,
+            pub crate::short::ShortStr,
         );
 
         impl $name {
@@ -357,7 +196,7 @@ impl Colour {
 
     /// A colour from its bytes, written `#rrggbb` in lower case.
     pub fn from_rgb([r, g, b]: [u8; 3]) -> Self {
-        Self(smol_str::format_smolstr!("#{r:02x}{g:02x}{b:02x}"))
+        Self(format!("#{r:02x}{g:02x}{b:02x}").into())
     }
 }
 
@@ -529,48 +368,5 @@ mod conform_tests {
         }
         assert!(HexName::conforms("1518") && !HexName::conforms("nope-x"));
         assert!(Id::from(too_long_id.as_str()).is_refused());
-    }
-}
-
-#[cfg(test)]
-mod code_tests {
-    use super::Code;
-
-    /// A code reads, compares, sorts, hashes and writes as its text, inline or on the heap.
-    #[test]
-    fn a_code_is_its_text() {
-        let texts = [
-            "",
-            "W0601",
-            "é",
-            "fourteen bytes",
-            "fifteen bytes!!",
-            "a much longer code",
-        ];
-        let codes: Vec<Code> = texts.iter().map(|t| Code::from(*t)).collect();
-        for (text, code) in texts.iter().zip(&codes) {
-            assert_eq!(code.as_str(), *text);
-            assert_eq!(code, text);
-            assert_eq!(Code::from(text.to_string()), *code);
-            assert_eq!(format!("{code:?}"), format!("{text:?}"));
-            let written = ron::to_string(code).unwrap();
-            assert_eq!(written, ron::to_string(text).unwrap());
-            assert_eq!(ron::from_str::<Code>(&written).unwrap(), *code);
-        }
-        let mut sorted = codes.clone();
-        sorted.sort();
-        let mut by_text = texts.to_vec();
-        by_text.sort();
-        assert_eq!(sorted.iter().map(Code::as_str).collect::<Vec<_>>(), by_text);
-        let set: std::collections::HashSet<&str> =
-            codes.iter().map(std::borrow::Borrow::borrow).collect();
-        assert!(set.contains("fifteen bytes!!"));
-        // A byte string is refused as it was when a code was a `SmolStr`.
-        assert_eq!(
-            ron::from_str::<Code>(r#"b"W0601""#).map_err(|e| e.to_string()),
-            ron::from_str::<smol_str::SmolStr>(r#"b"W0601""#)
-                .map(|_| Code::from(""))
-                .map_err(|e| e.to_string())
-        );
     }
 }

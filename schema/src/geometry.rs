@@ -255,12 +255,12 @@ impl Grid {
         let naming = &self.hex_names;
         let col = self.first_column + index.col;
         let row = self.first_row + index.row;
-        HexName(smol_str::format_smolstr!(
+        HexName(crate::short::ShortStr::format(format_args!(
             "{col:0cw$}{sep}{row:0rw$}",
             cw = naming.column_digits as usize,
             sep = naming.separator,
             rw = naming.row_digits as usize
-        ))
+        )))
     }
 
     /// A description of the expected hex name form (`CCRR, e.g. 0101`).
@@ -408,7 +408,11 @@ impl Grid {
     /// The reference text of a hexside, in canonical form.
     pub fn hexside_ref(&self, index: HexIndex, side: Side) -> HexsideRef {
         let (index, side) = self.canonical_hexside(index, side);
-        HexsideRef(smol_str::format_smolstr!("{}/{}", self.name(index), side))
+        HexsideRef(crate::short::ShortStr::format(format_args!(
+            "{}/{}",
+            self.name(index),
+            side
+        )))
     }
 
     /// The two hexes a hexside lies between (the second `None` on the map's edge).

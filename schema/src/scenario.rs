@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounds;
 use crate::common::{Colour, HexName, Id, MapEdge, Side, is_false};
+use crate::thin::Thin;
 
 pub use address::{ItemAt, ItemId};
 pub use rules::{
@@ -297,8 +298,8 @@ pub struct Unit {
     /// Stable id, unique in the scenario.
     pub id: Id,
     /// The name printed on the counter (`"Navarre 1/"`).
-    #[schemars(length(min = 1, max = 120))]
-    pub name: String,
+    #[schemars(with = "String", length(min = 1, max = 120))]
+    pub name: crate::short::ShortStr,
     /// The unit kind, from the rules' `unit_kinds`.
     pub kind: Id,
     /// The corps it belongs to; every combat unit has one.
@@ -330,21 +331,27 @@ pub struct Unit {
     pub placement: Placement,
     /// Ratings under other rules systems, by system id then rating name
     /// (`"age-of-honor": { "quality": "elite", "stands": 4 }`).
+    // Held behind a pointer, absent when empty (`Thin`): few units have any.
     #[serde(
-        deserialize_with = "crate::unique::deserialize_nested",
+        deserialize_with = "crate::unique::deserialize_nested_thin",
         default,
-        skip_serializing_if = "BTreeMap::is_empty"
+        skip_serializing_if = "Thin::is_empty"
     )]
-    pub ratings: BTreeMap<Id, BTreeMap<Id, Rating>>,
+    #[schemars(with = "BTreeMap<Id, BTreeMap<Id, Rating>>")]
+    pub ratings: Thin<UnitRatings>,
     /// Diagnostic codes allowed for this unit.
+    // Held behind a pointer, absent when empty (`Thin`).
     #[serde(
         default,
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "crate::common::allow_list"
+        skip_serializing_if = "Thin::is_empty",
+        deserialize_with = "crate::common::allow_list_thin"
     )]
     #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
-    pub allow: Vec<crate::common::Code>,
+    pub allow: Thin<Vec<crate::common::Code>>,
 }
+
+/// A unit's ratings under other rules systems, by system id then rating name.
+pub type UnitRatings = BTreeMap<Id, BTreeMap<Id, Rating>>;
 
 /// A rating value under another rules system.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -417,4 +424,16 @@ pub struct Zone {
 pub enum Owner {
     Army(Id),
     Corps(Id),
+}
+
+const _: () = assert!(std::mem::size_of::<Placement>() <= 40);
+#[test]
+fn sizes() {
+    eprintln!(
+        "unit {} placement {} hexname {} optid {}",
+        std::mem::size_of::<Unit>(),
+        std::mem::size_of::<Placement>(),
+        std::mem::size_of::<HexName>(),
+        std::mem::size_of::<Option<Id>>()
+    );
 }

@@ -28,7 +28,9 @@ pub struct SourceFile {
     pub text: String,
     /// The file started with a byte-order mark, which is not in `text`.
     pub bom: bool,
-    line_starts: Vec<usize>,
+    /// Each line's first byte: 4 bytes a line (a document is at most 64 MiB; a text past
+    /// 4 GiB would count its later lines as one).
+    line_starts: Vec<u32>,
 }
 
 /// A place in a file: 1-based line and column (columns in characters), and the byte span.
@@ -64,7 +66,7 @@ impl SourceFile {
                     .iter()
                     .enumerate()
                     .filter(|&(i, &b)| b == b'\n' || b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
-                    .map(|(i, _)| i + 1),
+                    .map(|(i, _)| u32::try_from(i + 1).unwrap_or(u32::MAX)),
             )
             .collect();
         Self {
@@ -87,8 +89,10 @@ impl SourceFile {
     /// from, for a caller counting many columns on one line in order.
     pub fn line_of(&self, byte: usize) -> (usize, usize, usize) {
         let byte = self.floor_char_boundary(byte.min(self.text.len()));
-        let line = self.line_starts.partition_point(|&start| start <= byte);
-        (byte, line, self.line_starts[line - 1])
+        let line = self
+            .line_starts
+            .partition_point(|&start| start as usize <= byte);
+        (byte, line, self.line_start(line))
     }
 
     /// The bytes of the whole line holding `byte` (its newline included), and its 1-based
@@ -99,9 +103,15 @@ impl SourceFile {
         let end = self
             .line_starts
             .get(line)
-            .copied()
-            .unwrap_or(self.text.len());
+            .map_or(self.text.len(), |&start| (start as usize).min(self.text.len()));
         (start..end, line)
+    }
+
+    /// The first byte of a 1-based line (the first line's for 0).
+    fn line_start(&self, line: usize) -> usize {
+        self.line_starts
+            .get(line.saturating_sub(1))
+            .map_or(0, |&start| (start as usize).min(self.text.len()))
     }
 
     fn floor_char_boundary(&self, mut byte: usize) -> usize {
@@ -157,6 +167,7 @@ impl SourceFile {
         let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
             return "";
         };
+        let start = (start as usize).min(self.text.len());
         self.text[start..self.line_end(start)].trim_end_matches('\r')
     }
 }

@@ -341,7 +341,7 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
                 radius_hexes: Some((side + 2).min(crate::bounds::RADIUS_HEXES.max)),
                 always_in_command: false,
                 placement: Placement::Hex(grid.name(centre)),
-                allow: Vec::new(),
+                allow: Default::default(),
             }),
             friendly_edges: Vec::new(),
             allow: Vec::new(),
@@ -372,7 +372,7 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
             };
             army.units.push(Unit {
                 id: Id::from(format!("unit-{next_unit:05}")),
-                name: format!("Regiment {next_unit}"),
+                name: format!("Regiment {next_unit}").into(),
                 kind: Id::from(kind),
                 corps: Some(corps_id.clone()),
                 cp: Some(if kind == "artillery" {
@@ -386,8 +386,8 @@ fn generate_scenario(map: &Map, size: StressSize, map_file: &str) -> Scenario {
                 always_in_command: false,
                 facing: Some(if army_index == 0 { Side::NE } else { Side::SW }),
                 placement,
-                ratings: BTreeMap::new(),
-                allow: Vec::new(),
+                ratings: Default::default(),
+                allow: Default::default(),
             });
             next_unit += 1;
         }

@@ -116,6 +116,16 @@ where
     Ok(outer.into_iter().map(|(k, v)| (k, v.0)).collect())
 }
 
+/// [`deserialize_nested`] held thin ([`crate::thin::Thin`]), for a unit's ratings.
+pub fn deserialize_nested_thin<'de, D>(
+    deserializer: D,
+) -> Result<crate::thin::Thin<crate::scenario::UnitRatings>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    deserialize_nested(deserializer).map(crate::thin::Thin::from)
+}
+
 struct Unique<K, V>(BTreeMap<K, V>);
 
 impl<'de, K, V> Deserialize<'de> for Unique<K, V>

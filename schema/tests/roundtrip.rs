@@ -258,7 +258,7 @@ fn unit(zones: &[Id]) -> impl Strategy<Value = Unit> + use<> {
                 allow,
             )| Unit {
                 id,
-                name,
+                name: name.into(),
                 kind: Id::from(kind),
                 corps,
                 cp,
@@ -268,7 +268,7 @@ fn unit(zones: &[Id]) -> impl Strategy<Value = Unit> + use<> {
                 always_in_command: always,
                 facing,
                 placement,
-                ratings,
+                ratings: ratings.into(),
                 allow: allow.into_iter().map(Into::into).collect(),
             },
         )
@@ -617,11 +617,11 @@ proptest! {
             let unit = &mut scenario.armies[a].units[u];
             match how {
                 0 => unit.cp = Some(200),
-                1 => unit.name = String::new(),
+                1 => unit.name = "".into(),
                 2 => unit.placement = Placement::Hex(HexName::from("x")),
                 // Past the schema's length, bounds and item counts (the fast path's verdict
                 // must agree with the `serde_json` one for each).
-                3 => unit.name = "n".repeat(121),
+                3 => unit.name = "n".repeat(121).into(),
                 4 => unit.fire_modifier = Some(i8::MIN),
                 5 => unit.placement = Placement::Reinforcement { turn: 0, entry: Vec::new() },
                 _ => unit.id = Id::from("Not An Id"),

@@ -203,7 +203,7 @@ pub(crate) fn lay_out(
                 hex,
                 PlacedUnit {
                     id: unit.id.to_string(),
-                    name: unit.name.clone(),
+                    name: unit.name.to_string(),
                     army: a,
                     hex: grid.name(hex).to_string(),
                     hex_centre: centre_mm(map, hex, mm_per_grid),

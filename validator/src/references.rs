@@ -7,9 +7,7 @@ mod sides;
 
 pub(crate) use sides::sides_and_layout;
 
-use std::collections::hash_map::Entry;
-
-use foldhash::{HashMap, HashMapExt, HashSet};
+use foldhash::HashSet;
 
 use bataille_schema::scenario::{ItemAt, Owner, Placement, Zone};
 
@@ -20,31 +18,51 @@ use crate::diagnostic::{Diagnostic, Related};
 /// Every id of the scenario lives in one namespace (armies, commanders, corps, line leaders,
 /// units, zones): a repeat is reported at the second definition, with the first as related.
 pub(crate) fn unique_ids(ctx: &mut Ctx<'_>) {
-    // Where an id is defined, by the scenario's one address for its items (pointers are
-    // written only for repeats).
-    // The items are walked twice (counted, then read) rather than collected: the list of
-    // 200,000 items was 16-22 MB beside the diagnostics at the checks' peak (issue 19).
+    // Each id with its item's number in `ItemAt::all`'s order, sorted by id: a repeat is next
+    // to its first definition. 16 bytes an item, where a table of first definitions by id was
+    // 40 bytes a slot (200,000 ids made an 11 MB table, held beside the schema pass and the
+    // other checks: 10.7 MB of a file of 158,000 of the shortest units' 57 MB, issue 19).
     let s = ctx.scenario;
-    let mut first: HashMap<&str, ItemAt> = HashMap::with_capacity(ItemAt::all(s).count());
-    let mut repeats = 0;
-    for (at, id) in ItemAt::all(s) {
-        match first.entry(id.as_str()) {
-            Entry::Occupied(_) => repeats += 1,
-            Entry::Vacant(e) => {
-                e.insert(at);
-            }
+    let mut ids: Vec<(&str, u32)> = ItemAt::all(s)
+        .zip(0u32..)
+        .map(|((_, id), n)| (id.as_str(), n))
+        .collect();
+    ids.sort_unstable();
+    // (the repeat, its first definition), by number, in the order of the file's items.
+    let mut numbered = Vec::new();
+    for group in ids.chunk_by(|a, b| a.0 == b.0) {
+        if let Some((&(_, earliest), rest)) = group.split_first() {
+            numbered.extend(rest.iter().map(|&(_, n)| (n, earliest)));
         }
     }
-    // The repeats, each with its first definition, listed before any diagnostic is made and
-    // the table of first definitions dropped: 200,000 ids made an 11 MB table, held beside
-    // 100,000 diagnostics at the checks' peak (issue 19).
-    let mut pairs = Vec::with_capacity(repeats);
-    for (at, id) in ItemAt::all(s) {
-        if let Some(&earlier) = first.get(id.as_str()).filter(|&&earlier| earlier != at) {
-            pairs.push((at, earlier, id));
+    drop(ids);
+    numbered.sort_unstable();
+    // The first definitions' addresses, found in one more walk of the items.
+    let mut earliest: Vec<(u32, ItemAt)> = numbered
+        .iter()
+        .map(|&(_, e)| (e, ItemAt::Army(0)))
+        .collect();
+    earliest.sort_unstable_by_key(|&(n, _)| n);
+    earliest.dedup_by_key(|&mut (n, _)| n);
+    let mut pairs = Vec::with_capacity(numbered.len());
+    let mut repeats = numbered.iter().peekable();
+    let mut firsts = 0;
+    for ((at, id), n) in ItemAt::all(s).zip(0u32..) {
+        if let Some(first) = earliest.get_mut(firsts).filter(|(e, _)| *e == n) {
+            first.1 = at;
+            firsts += 1;
+        }
+        if let Some(&(_, e)) = repeats.next_if(|&&(r, _)| r == n) {
+            pairs.push((at, e, id));
         }
     }
-    drop(first);
+    let pairs: Vec<_> = pairs
+        .into_iter()
+        .filter_map(|(at, e, id)| {
+            let i = earliest.binary_search_by_key(&e, |&(n, _)| n).ok()?;
+            Some((at, earliest.get(i)?.1, id))
+        })
+        .collect();
     for (at, earlier, id) in pairs {
         // One copy of the id, shared by the diagnostic and its related place.
         let subject: std::sync::Arc<str> = id.as_str().into();

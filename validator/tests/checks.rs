@@ -164,7 +164,7 @@ fn enemy(id: &str, kind: &str, at: HexName, facing: Option<Side>) -> Unit {
         facing,
         placement: Placement::Hex(at),
         ratings: Default::default(),
-        allow: vec![],
+        allow: Default::default(),
     }
 }
 
@@ -339,7 +339,7 @@ fn suppressions_by_counter_by_scenario_and_by_option() {
     scenario.allow = vec!["W0901".into()];
     assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
     scenario.allow.clear();
-    unit_mut(&mut scenario, "gardes-1").allow = vec!["W0901".into()];
+    unit_mut(&mut scenario, "gardes-1").allow = vec!["W0901".into()].into();
     assert!(validate_documents(&scenario, &map, &Options::editor()).is_empty());
     // Another counter's allow list does not suppress it.
     unit_mut(&mut scenario, "gardes-1").allow.clear();

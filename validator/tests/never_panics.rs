@@ -250,7 +250,7 @@ fn unit() -> impl Strategy<Value = Unit> {
                 always_in_command,
                 facing,
                 placement,
-                ratings: BTreeMap::new(),
+                ratings: Default::default(),
                 allow: allow.into_iter().map(Into::into).collect(),
             },
         )

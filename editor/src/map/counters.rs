@@ -396,7 +396,7 @@ pub fn paint(
             && let Some(unit) = s.armies.get(a).and_then(|army| army.units.get(u))
         {
             let galley = painter.layout_no_wrap(
-                unit.name.clone(),
+                unit.name.to_string(),
                 crate::map::text::font_id(
                     Face::Regular,
                     (0.2 * side).min(16.0),

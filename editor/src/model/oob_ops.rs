@@ -148,7 +148,7 @@ pub fn add_unit(
     let unit = Unit {
         // Made from the name (and again when the name is first typed: see the unit form).
         id: unique_id(&taken, &name),
-        name,
+        name: name.into(),
         kind,
         corps: corps_id.clone(),
         cp: Some(1),
@@ -159,7 +159,7 @@ pub fn add_unit(
         facing: None,
         placement: Placement::Unplaced,
         ratings: Default::default(),
-        allow: Vec::new(),
+        allow: Default::default(),
     };
     let slot = unit_slot(army, corps_id.as_ref());
     Some((
@@ -217,7 +217,7 @@ pub fn duplicate_unit(s: &Scenario, a: usize, u: usize) -> Option<((String, Vec<
             .map(|(_, n)| n)
             .max()
             .unwrap_or(1);
-        copy.name = format!("{stem} {}", highest.saturating_add(1));
+        copy.name = format!("{stem} {}", highest.saturating_add(1)).into();
     } else {
         let highest = army
             .units
@@ -230,14 +230,14 @@ pub fn duplicate_unit(s: &Scenario, a: usize, u: usize) -> Option<((String, Vec<
             .unwrap_or(1);
         if number.is_none() {
             let mut renamed = unit.clone();
-            renamed.name = format!("{stem} 1/");
+            renamed.name = format!("{stem} 1/").into();
             changes.push(item_change(
                 ItemPath::Unit(a, u),
                 Some(Item::Unit(Box::new(unit.clone()))),
                 Some(Item::Unit(Box::new(renamed))),
             ));
         }
-        copy.name = format!("{stem} {}/", highest.saturating_add(1));
+        copy.name = format!("{stem} {}/", highest.saturating_add(1)).into();
     }
     copy.id = unique_id(&ids_in_use(s), &copy.name);
     copy.placement = crate::model::scenario_edit::placement_removed(&unit.placement);
@@ -412,7 +412,7 @@ pub fn names_by_id(s: &Scenario) -> std::collections::HashMap<String, String> {
             }
         }
         for u in &army.units {
-            names.insert(u.id.to_string(), u.name.clone());
+            names.insert(u.id.to_string(), u.name.to_string());
         }
     }
     for z in &s.zones {
@@ -523,7 +523,7 @@ mod tests {
                     Change::Scenario(ScenarioChange::Item {
                         after: Some(Item::Unit(u)),
                         ..
-                    }) => Some(u.name.clone()),
+                    }) => Some(u.name.to_string()),
                     _ => None,
                 })
                 .chain(std::iter::once(format!("{}", s.armies[0].units.len())))

@@ -190,7 +190,7 @@ fn units_tool_options(ctx: &ViewContext<'_>, ui: &mut Ui) {
                 }
                 for (u, unit) in army.units.iter().enumerate() {
                     if needs_placing(&unit.placement) {
-                        rows.push((CounterAt::Unit(a, u), unit.name.clone()));
+                        rows.push((CounterAt::Unit(a, u), unit.name.to_string()));
                     }
                 }
                 if rows.is_empty() {

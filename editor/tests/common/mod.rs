@@ -289,7 +289,7 @@ pub fn unit(id: &str, name: &str, corps: &str, at: Option<&str>) -> Unit {
         facing: None,
         placement: at.map_or(Placement::Unplaced, |h| Placement::Hex(h.into())),
         ratings: Default::default(),
-        allow: Vec::new(),
+        allow: Default::default(),
     }
 }
 

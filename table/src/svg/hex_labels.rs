@@ -43,7 +43,7 @@ pub(super) fn hex_numbers_and_entries(
                     .corps
                     .as_ref()
                     .and_then(|c| army.corps.iter().find(|k| &k.id == c))
-                    .map_or_else(|| unit.name.clone(), |k| k.name.clone());
+                    .map_or_else(|| unit.name.to_string(), |k| k.name.clone());
                 add(*turn, entry, name);
             }
         }

@@ -133,7 +133,7 @@ impl Draft {
                     unit.id = id;
                 }
                 if let Some(name) = field(texts, "name").read(|t| name_of(t, "Name")) {
-                    unit.name = name;
+                    unit.name = name.into();
                 }
                 for (key, slot, range, what) in [
                     ("cp", &mut unit.cp, bounds::UNIT_CP, "CP"),

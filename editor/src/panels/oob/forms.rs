@@ -47,7 +47,7 @@ impl OobPanel {
             Sel::Unit(a, u) => {
                 let unit = s.armies.get(a)?.units.get(u)?;
                 texts.insert("id", unit.id.to_string());
-                texts.insert("name", unit.name.clone());
+                texts.insert("name", unit.name.to_string());
                 texts.insert("cp", opt_text(unit.cp));
                 texts.insert("mp", opt_text(unit.mp));
                 texts.insert("morale", opt_text(unit.morale));
