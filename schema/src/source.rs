@@ -103,7 +103,9 @@ impl SourceFile {
         let end = self
             .line_starts
             .get(line)
-            .map_or(self.text.len(), |&start| (start as usize).min(self.text.len()));
+            .map_or(self.text.len(), |&start| {
+                (start as usize).min(self.text.len())
+            });
         (start..end, line)
     }
 

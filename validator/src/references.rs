@@ -10,24 +10,25 @@ pub(crate) use sides::sides_and_layout;
 use foldhash::HashSet;
 
 use bataille_schema::scenario::{ItemAt, Owner, Placement, Zone};
+use bataille_schema::{Id, Scenario};
 
 use crate::codes::Code;
 use crate::context::{Counter, CounterRole, Ctx, SCENARIO, key_pointer};
 use crate::diagnostic::{Diagnostic, Related};
+use crate::sink::Sink;
 
 /// Every id of the scenario lives in one namespace (armies, commanders, corps, line leaders,
 /// units, zones): a repeat is reported at the second definition, with the first as related.
-pub(crate) fn unique_ids(ctx: &mut Ctx<'_>) {
+pub(crate) fn unique_ids(s: &Scenario, out: &mut Sink<'_>) {
     // Each id with its item's number in `ItemAt::all`'s order, sorted by id: a repeat is next
     // to its first definition. 16 bytes an item, where a table of first definitions by id was
     // 40 bytes a slot (200,000 ids made an 11 MB table, held beside the schema pass and the
     // other checks: 10.7 MB of a file of 158,000 of the shortest units' 57 MB, issue 19).
-    let s = ctx.scenario;
-    let mut ids: Vec<(&str, u32)> = ItemAt::all(s)
+    let mut ids: Vec<(&Id, u32)> = ItemAt::all(s)
         .zip(0u32..)
-        .map(|((_, id), n)| (id.as_str(), n))
+        .map(|((_, id), n)| (id, n))
         .collect();
-    ids.sort_unstable();
+    ids.sort_unstable_by(|a, b| a.0.as_str().cmp(b.0.as_str()).then(a.1.cmp(&b.1)));
     // (the repeat, its first definition), by number, in the order of the file's items.
     let mut numbered = Vec::new();
     for group in ids.chunk_by(|a, b| a.0 == b.0) {
@@ -82,7 +83,7 @@ pub(crate) fn unique_ids(ctx: &mut Ctx<'_>) {
         .related(
             Related::new(SCENARIO, earlier.pointer(), first_defined_as(earlier)).subject(subject),
         );
-        ctx.push(d);
+        out.push(d);
     }
 }
 
