@@ -168,7 +168,7 @@ fn a_line_leaders_arrival_survives_save_and_reopen() {
         if let Some(l) = after.leader.as_mut() {
             l.placement = Placement::Reinforcement {
                 turn: 3,
-                entry: vec!["3211".into()],
+                entry: vec!["3211".into()].into(),
             };
         }
         vec![Change::Scenario(ScenarioChange::Item {
@@ -205,7 +205,7 @@ fn a_reinforcements_turn_and_entry_survive_save_and_reopen() {
         unit_edit(s, "al-wurtemberg", |u| {
             u.placement = Placement::Reinforcement {
                 turn: 2,
-                entry: vec!["2719".into()],
+                entry: vec!["2719".into()].into(),
             }
         })
     });

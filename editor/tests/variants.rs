@@ -70,7 +70,7 @@ fn a_variant_opens_as_its_scenario_and_saves_only_its_changes() {
         valenciennes.placement,
         Placement::Reinforcement {
             turn: 4,
-            entry: vec!["3211".into(), "3212".into()]
+            entry: vec!["3211".into(), "3212".into()].into()
         }
     );
     assert_eq!(valenciennes.cp, Some(2), "the base's value");

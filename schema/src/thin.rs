@@ -41,7 +41,11 @@ macro_rules! thin_empty {
     )*};
 }
 
-thin_empty!(Vec<crate::common::Code>, crate::scenario::UnitRatings);
+thin_empty!(
+    Vec<crate::common::Code>,
+    Vec<crate::HexName>,
+    crate::scenario::UnitRatings
+);
 
 #[cfg(test)]
 thin_empty!(Vec<u32>);

@@ -47,6 +47,16 @@ where
     Fitted::deserialize(deserializer).map(|list| list.0)
 }
 
+/// [`fitted`] held thin ([`crate::thin::Thin`]), for a reinforcement's entry hexes.
+pub fn fitted_thin<'de, D>(
+    deserializer: D,
+) -> Result<crate::thin::Thin<Vec<crate::HexName>>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    fitted(deserializer).map(crate::thin::Thin::from)
+}
+
 /// A list read into one allocation of its length. Shrinking serde's list afterwards does not
 /// do: the allocator keeps the room cut off each small list (80 bytes after a one-id list)
 /// where no later list of the same size fits, so the memory stays taken. The first

@@ -195,7 +195,7 @@ fn denain_13_1_placements_fixed_and_free() {
         placement(&scenario, "bearn"),
         Placement::Reinforcement {
             turn: 1,
-            entry: vec!["3211".into(), "3212".into()]
+            entry: vec!["3211".into(), "3212".into()].into()
         }
     );
     // Fechenbach 1/ and the allied artillery share 1812 (infantry + battery).

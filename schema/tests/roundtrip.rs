@@ -623,7 +623,7 @@ proptest! {
                 // must agree with the `serde_json` one for each).
                 3 => unit.name = "n".repeat(121).into(),
                 4 => unit.fire_modifier = Some(i8::MIN),
-                5 => unit.placement = Placement::Reinforcement { turn: 0, entry: Vec::new() },
+                5 => unit.placement = Placement::Reinforcement { turn: 0, entry: Vec::new().into() },
                 _ => unit.id = Id::from("Not An Id"),
             }
         }

@@ -49,7 +49,7 @@ fn changes_apply_by_id_and_the_trace_follows_units_that_moved_up() {
         unit(&r.scenario, "al-wurtemberg").placement,
         Placement::Reinforcement {
             turn: 2,
-            entry: vec!["2820".into()]
+            entry: vec!["2820".into()].into()
         }
     );
     assert!(
@@ -230,7 +230,7 @@ fn every_kind_of_change_survives_a_diff_and_resolve() {
         ("reinforcement turn and entry", |s| {
             unit_mut(s, "al-wurtemberg").placement = Placement::Reinforcement {
                 turn: 2,
-                entry: vec!["2719".into()],
+                entry: vec!["2719".into()].into(),
             }
         }),
         ("move a leader", |s| {

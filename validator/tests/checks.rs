@@ -642,7 +642,7 @@ fn column_entry_follows_halls_condition_over_entry_hexes() {
     };
     scenario.armies[1].units[1].placement = Placement::Reinforcement {
         turn: 7,
-        entry: vec!["1008".into()],
+        entry: vec!["1008".into()].into(),
     };
     // A by 1008, B by 1008 or 1007: A takes 1008 and B 1007 on turn 7.
     arrive(&mut scenario, "b", &["1008", "1007"]);

@@ -219,7 +219,7 @@ fn placement() -> impl Strategy<Value = Placement> {
         1 => Just(Placement::Unplaced),
         4 => hex_name().prop_map(Placement::Hex),
         2 => (id(), option::of(hex_name())).prop_map(|(zone, at)| Placement::Free { zone, at }),
-        1 => (0u32..12, vec(hex_name(), 0..3)).prop_map(|(turn, entry)| Placement::Reinforcement { turn, entry }),
+        1 => (0u32..12, vec(hex_name(), 0..3)).prop_map(|(turn, entry)| Placement::Reinforcement { turn, entry: entry.into() }),
     ]
 }
 

@@ -232,7 +232,7 @@ impl ZoneTool {
                 };
                 let mut after = before.clone();
                 let (turn, mut entry) = match &before.placement {
-                    Placement::Reinforcement { turn, entry } => (*turn, entry.clone()),
+                    Placement::Reinforcement { turn, entry } => (*turn, entry.to_vec()),
                     _ => (1, Vec::new()),
                 };
                 if add && !entry.contains(&name) {
@@ -243,7 +243,10 @@ impl ZoneTool {
                 after.placement = if entry.is_empty() {
                     Placement::Unplaced
                 } else {
-                    Placement::Reinforcement { turn, entry }
+                    Placement::Reinforcement {
+                        turn,
+                        entry: entry.into(),
+                    }
                 };
                 if after != *before {
                     out.changes.push(Change::Scenario(ScenarioChange::Item {

@@ -115,7 +115,7 @@ fn arrival(
             *t = turn;
         }
         if let Some(entry) = entry {
-            *e = entry.clone();
+            *e = entry.clone().into();
         }
     }
     p

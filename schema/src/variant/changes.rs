@@ -48,7 +48,7 @@ pub(super) fn reinforcement(
                 if old_entry == entry {
                     r.unchanged(push_pointer(at, "entry"), &format!("{who}'s entry hexes"));
                 }
-                *old_entry = entry.clone();
+                *old_entry = entry.clone().into();
             }
         }
         _ => {

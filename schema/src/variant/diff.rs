@@ -152,7 +152,7 @@ fn placement_change(
         ) => (
             None,
             (old_turn != turn).then_some(*turn),
-            (old_entry != entry).then(|| entry.clone()),
+            (old_entry != entry).then(|| entry.to_vec()),
         ),
         _ => (Some(new.clone()), None, None),
     }

@@ -176,10 +176,16 @@ impl Draft {
                         let turn = number(&turn_text, bounds::REINFORCEMENT_TURN, "Turn").ok();
                         match (typed, turn, entry.is_empty()) {
                             (true, Some(turn), false) => {
-                                unit.placement = Placement::Reinforcement { turn, entry };
+                                unit.placement = Placement::Reinforcement {
+                                    turn,
+                                    entry: entry.into(),
+                                };
                             }
                             (true, None, false) => {
-                                unit.placement = Placement::Reinforcement { turn: 1, entry };
+                                unit.placement = Placement::Reinforcement {
+                                    turn: 1,
+                                    entry: entry.into(),
+                                };
                                 field(texts, "turn").text = "1".to_owned();
                             }
                             _ => {}
