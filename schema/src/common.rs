@@ -67,13 +67,6 @@ pub fn allow_list<'de, D: serde::Deserializer<'de>>(
     deserializer.deserialize_seq(Codes)
 }
 
-/// [`allow_list`] held thin ([`crate::thin::Thin`]), for a unit's.
-pub fn allow_list_thin<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<crate::thin::Thin<Vec<Code>>, D::Error> {
-    allow_list(deserializer).map(crate::thin::Thin::from)
-}
-
 /// Most miniatures systems a scenario names (`miniatures`): the games have two.
 pub const MAX_MINIATURES: u32 = 16;
 

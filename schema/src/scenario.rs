@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounds;
 use crate::common::{Colour, HexName, Id, MapEdge, Side, is_false};
-use crate::thin::Thin;
+use crate::thin::{Thin, ThinEmpty};
 
 pub use address::{ItemAt, ItemId};
 pub use rules::{
@@ -333,7 +333,7 @@ pub struct Unit {
     /// (`"age-of-honor": { "quality": "elite", "stands": 4 }`).
     // Held behind a pointer, absent when empty (`Thin`): few units have any.
     #[serde(
-        deserialize_with = "crate::unique::deserialize_nested_thin",
+        deserialize_with = "nested_thin",
         default,
         skip_serializing_if = "Thin::is_empty"
     )]
@@ -344,7 +344,7 @@ pub struct Unit {
     #[serde(
         default,
         skip_serializing_if = "Thin::is_empty",
-        deserialize_with = "crate::common::allow_list_thin"
+        deserialize_with = "allow_list_thin"
     )]
     #[schemars(with = "Vec<String>", length(max = crate::common::MAX_ALLOW_CODES))]
     pub allow: Thin<Vec<crate::common::Code>>,
@@ -381,7 +381,7 @@ pub enum Placement {
         turn: u32,
         // Behind one pointer (`Thin`): a placement is then 32 bytes, not 40, in every unit.
         #[schemars(with = "Vec<HexName>", length(min = 1))]
-        #[serde(deserialize_with = "crate::unique::fitted_thin")]
+        #[serde(deserialize_with = "fitted_thin")]
         entry: Thin<Vec<HexName>>,
     },
 }
@@ -425,6 +425,44 @@ pub struct Zone {
 pub enum Owner {
     Army(Id),
     Corps(Id),
+}
+
+/// What a unit and a placement hold thin ([`Thin`]), each with its empty value.
+macro_rules! thin_empty {
+    ($($ty:ty),*) => {$(
+        impl ThinEmpty for $ty {
+            fn is_empty_value(&self) -> bool {
+                self.is_empty()
+            }
+            fn empty() -> &'static Self {
+                static EMPTY: $ty = <$ty>::new();
+                &EMPTY
+            }
+        }
+    )*};
+}
+
+thin_empty!(Vec<crate::common::Code>, Vec<HexName>, UnitRatings);
+
+/// A unit's ratings, read as every map of a document is ([`crate::unique`]), held thin.
+fn nested_thin<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Thin<UnitRatings>, D::Error> {
+    crate::unique::deserialize_nested(deserializer).map(Thin::from)
+}
+
+/// A unit's `allow` list ([`crate::common::allow_list`]), held thin.
+fn allow_list_thin<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Thin<Vec<crate::common::Code>>, D::Error> {
+    crate::common::allow_list(deserializer).map(Thin::from)
+}
+
+/// A reinforcement's entry hexes, at their length ([`crate::unique::fitted`]), held thin.
+fn fitted_thin<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Thin<Vec<HexName>>, D::Error> {
+    crate::unique::fitted(deserializer).map(Thin::from)
 }
 
 // Issue 19: a file of the shortest units holds one `Unit` a 40-byte line; it was 208 bytes.

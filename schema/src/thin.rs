@@ -26,29 +26,16 @@ pub trait ThinEmpty: 'static {
     fn empty() -> &'static Self;
 }
 
-/// The values a unit holds thin, each with its empty value.
-macro_rules! thin_empty {
-    ($($ty:ty),*) => {$(
-        impl ThinEmpty for $ty {
-            fn is_empty_value(&self) -> bool {
-                self.is_empty()
-            }
-            fn empty() -> &'static Self {
-                static EMPTY: $ty = <$ty>::new();
-                &EMPTY
-            }
-        }
-    )*};
-}
-
-thin_empty!(
-    Vec<crate::common::Code>,
-    Vec<crate::HexName>,
-    crate::scenario::UnitRatings
-);
-
 #[cfg(test)]
-thin_empty!(Vec<u32>);
+impl ThinEmpty for Vec<u32> {
+    fn is_empty_value(&self) -> bool {
+        self.is_empty()
+    }
+    fn empty() -> &'static Self {
+        static EMPTY: Vec<u32> = Vec::new();
+        &EMPTY
+    }
+}
 
 impl<T: Default + ThinEmpty> From<T> for Thin<T> {
     fn from(value: T) -> Self {

@@ -47,16 +47,6 @@ where
     Fitted::deserialize(deserializer).map(|list| list.0)
 }
 
-/// [`fitted`] held thin ([`crate::thin::Thin`]), for a reinforcement's entry hexes.
-pub fn fitted_thin<'de, D>(
-    deserializer: D,
-) -> Result<crate::thin::Thin<Vec<crate::HexName>>, D::Error>
-where
-    D: Deserializer<'de>,
-{
-    fitted(deserializer).map(crate::thin::Thin::from)
-}
-
 /// A list read into one allocation of its length. Shrinking serde's list afterwards does not
 /// do: the allocator keeps the room cut off each small list (80 bytes after a one-id list)
 /// where no later list of the same size fits, so the memory stays taken. The first
@@ -124,16 +114,6 @@ where
     let outer: BTreeMap<K, Unique<K2, V>> =
         deserializer.deserialize_map(UniqueVisitor(PhantomData, |v: Unique<K2, V>| v))?;
     Ok(outer.into_iter().map(|(k, v)| (k, v.0)).collect())
-}
-
-/// [`deserialize_nested`] held thin ([`crate::thin::Thin`]), for a unit's ratings.
-pub fn deserialize_nested_thin<'de, D>(
-    deserializer: D,
-) -> Result<crate::thin::Thin<crate::scenario::UnitRatings>, D::Error>
-where
-    D: Deserializer<'de>,
-{
-    deserialize_nested(deserializer).map(crate::thin::Thin::from)
 }
 
 struct Unique<K, V>(BTreeMap<K, V>);
