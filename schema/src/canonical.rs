@@ -57,7 +57,9 @@ impl Scenario {
         }
         for army in &mut self.armies {
             sort_dedup(&mut army.friendly_edges);
-            for unit in &mut army.units {
+            // Only a list there is sorted: writing through an absent one would box an empty
+            // list in every unit (`Thin`).
+            for unit in army.units.iter_mut().filter(|u| !u.allow.is_empty()) {
                 sort_dedup(&mut unit.allow);
             }
             for corps in &mut army.corps {
