@@ -221,7 +221,8 @@ fn the_editor_draws_napoleon_at_waterloo_as_bataille_render_does() {
     );
     let drawn = |map: &Map| {
         let (doc, _) = Document::from_map(map.clone(), None);
-        let d = chunk_drawings(&doc, &BTreeMap::new(), 0, (0, columns), (0, rows));
+        let paths = bataille_render::symbology::part::RoadPaths::of(&doc.map);
+        let d = chunk_drawings(&doc, &BTreeMap::new(), &paths, 0, (0, columns), (0, rows));
         (d[FILL].items.len(), d[OUTLINE].items.len())
     };
     let mut whole = map.clone();

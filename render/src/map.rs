@@ -22,6 +22,7 @@ const UNKNOWN: [u8; 3] = [0xff, 0x00, 0xff];
 
 use hexsides::draw_hexsides;
 pub(crate) use hexsides::{draw_hexside, hexside_priority};
+pub use overlays::RoadPaths;
 use overlays::draw_overlays;
 pub(crate) use overlays::{draw_hex_overlays, draw_roads, road_linked};
 use patterns::draw_pattern;

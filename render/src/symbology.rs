@@ -128,6 +128,7 @@ pub mod part {
 
     use super::Drawing;
     use crate::Layout;
+    pub use crate::map::RoadPaths;
 
     /// The hex's terrain colour (`code` is its terrain code; `None` or a code missing from the
     /// legend draws magenta), grown by half a unit so neighbours leave no seam.
@@ -194,7 +195,8 @@ pub mod part {
 
     /// The hex's road overlays: their dark casing (`casing`, drawn under every road) or the
     /// roads themselves, towards each linked road neighbour. `is_road` tells which hexes have a
-    /// road overlay; a hex's roads depend on the hexes within two of it.
+    /// road overlay; a hex's roads depend on the hexes within two of it. `paths` is the map's
+    /// `paths` indexed once ([`RoadPaths::of`]) for all the hexes drawn.
     pub fn roads(
         d: &mut Drawing,
         map: &Map,
@@ -202,8 +204,9 @@ pub mod part {
         index: HexIndex,
         casing: bool,
         is_road: &dyn Fn(HexIndex) -> bool,
+        paths: &RoadPaths,
     ) {
-        crate::map::draw_roads(d, map, layout, index, casing, is_road);
+        crate::map::draw_roads(d, map, layout, index, casing, is_road, paths);
     }
 
     /// Whether the roads of neighbouring hexes `a` and `b` are drawn joined: both roads, and

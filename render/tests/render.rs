@@ -414,3 +414,50 @@ fn band_by_band(map: &bataille_schema::Map, px_per_hex: f32) {
         "at {px_per_hex} px a hex, {differ} of {pixels} pixels differ, by up to {most} levels"
     );
 }
+
+/// A map whose road runs 0102 – 0202 – 0302 (the middle hex, 0202, joins both neighbours),
+/// stated by `paths` (each entry one path of the "road" overlay).
+fn road_map(paths: &str) -> Map {
+    let text = MAP
+        .replace(
+            "    rows: [",
+            "    overlay_types: { \"road\": (name: \"Road\", symbol: Road, colour: \"#8b6f47\") },\n    rows: [",
+        )
+        .replace(
+            "    hexsides: {",
+            &format!(
+                "    overlays: {{ \"0102\": [\"road\"], \"0202\": [\"road\"], \"0302\": [\"road\"] }},\n    paths: {{ \"road\": [{paths}] }},\n    hexsides: {{"
+            ),
+        );
+    let source = source_from_bytes(Path::new("road.ron"), text.into_bytes()).unwrap();
+    parse_map(&source).unwrap()
+}
+
+/// The strokes drawn for one hex's road (the road itself, not its casing).
+fn road_strokes(map: &Map, hex: &str) -> usize {
+    use bataille_render::symbology::{Drawing, part};
+    let layout = Layout::new(&map.grid, &no_text()).unwrap();
+    let index = map.grid.parse(hex).unwrap();
+    let is_road = |i: bataille_schema::HexIndex| map.overlays.contains_key(&map.grid.name(i));
+    let paths = part::RoadPaths::of(map);
+    let mut d = Drawing::new();
+    part::roads(&mut d, map, &layout, index, false, &is_road, &paths);
+    d.items.len()
+}
+
+#[test]
+fn a_stated_road_is_drawn_once_however_many_paths_state_it() {
+    // 0202 joins 0102 and 0302: two strokes from its centre.
+    let once = road_map("\"0102 0202 0302\"");
+    assert_eq!(road_strokes(&once, "0202"), 2);
+    // The same road stated again by a second path, and walked back and forth by a third,
+    // draws the same two strokes, not one per statement (a doubled stroke darkens its edges,
+    // and a path walked back and forth 200,000 times drew 400,000 strokes per page).
+    let walked = ["\"0102 0202\""; 500].join(" ").replace("\" \"", " ");
+    let again = road_map(&format!("\"0102 0202 0302\", \"0102 0202 0302\", {walked}"));
+    assert_eq!(road_strokes(&again, "0202"), 2);
+    assert_eq!(road_strokes(&again, "0102"), 1);
+    // A hex no path names draws no stated stroke toward hexes the paths do not join.
+    let apart = road_map("\"0102 0202\"");
+    assert_eq!(road_strokes(&apart, "0202"), 1);
+}

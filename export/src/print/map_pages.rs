@@ -211,6 +211,8 @@ pub(super) struct MapParts<'a> {
     /// Terrain code of each hex, by row then column.
     codes: Vec<Vec<Option<char>>>,
     roads: HashSet<HexIndex>,
+    /// The map's road paths, indexed once for every section.
+    paths: symbology::part::RoadPaths<'a>,
     /// Per section (row-major): its hexes, in the grid's order.
     hexes: Vec<Vec<HexIndex>>,
     /// Per section: its hexside features (drawing order, hex, side, feature).
@@ -245,6 +247,7 @@ impl<'a> MapParts<'a> {
             options,
             codes,
             roads: HashSet::new(),
+            paths: symbology::part::RoadPaths::of(map),
             hexes: vec![Vec::new(); n],
             hexsides: vec![Vec::new(); n],
             labels: vec![Vec::new(); n],
@@ -344,7 +347,7 @@ impl<'a> MapParts<'a> {
             let is_road = |index: HexIndex| self.roads.contains(&index);
             for casing in [true, false] {
                 for &index in hexes.iter().filter(|i| self.roads.contains(i)) {
-                    part::roads(&mut d, map, layout, index, casing, &is_road);
+                    part::roads(&mut d, map, layout, index, casing, &is_road, &self.paths);
                 }
             }
             for &index in hexes {

@@ -1,11 +1,11 @@
 //! The hex overlays: roads as a network (stated paths or guessed from road neighbours),
 //! towns, redoubts, bridges and the other overlay symbols.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use bataille_schema::geometry::sides;
 use bataille_schema::map::{OverlaySymbol, OverlayType};
-use bataille_schema::{Grid, HexIndex, Map};
+use bataille_schema::{Grid, HexIndex, Id, Map};
 use tiny_skia::Transform;
 
 use crate::drawing::{Drawing, fill, line, stroke};
@@ -34,9 +34,10 @@ pub(super) fn draw_overlays(
         }
     }
     let is_road = |index: HexIndex| roads.contains(&index);
+    let paths = RoadPaths::of(map);
     for casing in [true, false] {
         for index in &road_hexes {
-            draw_roads(d, map, layout, *index, casing, &is_road);
+            draw_roads(d, map, layout, *index, casing, &is_road, &paths);
         }
     }
     let code_at = |index: HexIndex| codes[index.row as usize][index.col as usize];
@@ -64,7 +65,8 @@ fn overlay_types(map: &Map, index: HexIndex) -> impl Iterator<Item = &OverlayTyp
 }
 
 /// The roads of one hex: its casing (`casing`, drawn under every road) or the road itself,
-/// from the centre to each linked road neighbour (`is_road` tells which hexes have a road).
+/// from the centre to each linked road neighbour (`is_road` tells which hexes have a road,
+/// `paths` the map's stated paths, indexed once).
 pub(crate) fn draw_roads(
     d: &mut Drawing,
     map: &Map,
@@ -72,6 +74,7 @@ pub(crate) fn draw_roads(
     index: HexIndex,
     casing: bool,
     is_road: &dyn Fn(HexIndex) -> bool,
+    paths: &RoadPaths,
 ) {
     let grid = &map.grid;
     let r = layout.radius_px;
@@ -86,7 +89,7 @@ pub(crate) fn draw_roads(
             (colour, 0.12 * r)
         };
         let mut ends = Vec::new();
-        let stated = stated_links(map, index);
+        let stated = stated_links(map, index, paths);
         if let Some(links) = &stated {
             // The file states where the road runs: from hex to hex along its paths.
             for link in links {
@@ -214,53 +217,87 @@ pub(crate) enum Link {
     Side(bataille_schema::Side),
 }
 
+/// The map's `paths` read once: each path's tokens, and for each hex a token names, where
+/// (which path, which token). Drawing a hex's roads then reads only the tokens naming it, not
+/// every path of the map: a print kit draws its road hexes once per page and the editor once
+/// per chunk, so reading every path each time was the paths' length times the road hexes
+/// (hostile round 5: a path of 400,000 hexes kept `print` past two minutes).
+pub struct RoadPaths<'a> {
+    /// Each path's overlay id and tokens, in the file's order.
+    paths: Vec<(&'a Id, Vec<&'a str>)>,
+    /// For each hex name a token holds (before any `/side`), its (path, token) places in order.
+    at: HashMap<&'a str, Vec<(u32, u32)>>,
+}
+
+impl<'a> RoadPaths<'a> {
+    /// Indexes the map's paths (every overlay's; a hex's roads read those of its overlays).
+    pub fn of(map: &'a Map) -> RoadPaths<'a> {
+        let mut paths = Vec::new();
+        let mut at: HashMap<&'a str, Vec<(u32, u32)>> = HashMap::new();
+        for (id, list) in &map.paths {
+            for path in list {
+                let tokens: Vec<&'a str> = path.split_whitespace().collect();
+                let p = paths.len() as u32;
+                for (t, token) in tokens.iter().enumerate() {
+                    let hex = token.split_once('/').map_or(*token, |(hex, _)| hex);
+                    at.entry(hex).or_default().push((p, t as u32));
+                }
+                paths.push((id, tokens));
+            }
+        }
+        RoadPaths { paths, at }
+    }
+}
+
 /// The links the map's `paths` state for a hex of a road overlay, or `None` when no path of
 /// the hex's road overlays names it (its roads are then guessed from its road neighbours).
-pub(crate) fn stated_links(map: &Map, index: HexIndex) -> Option<Vec<Link>> {
+/// A link is listed once however many paths state it (at most the hex's six neighbours and
+/// six sides), in the order the paths first state it.
+pub(crate) fn stated_links(map: &Map, index: HexIndex, paths: &RoadPaths) -> Option<Vec<Link>> {
     if map.paths.is_empty() {
         return None;
     }
     let grid = &map.grid;
     let name = grid.name(index);
     let ids = map.overlays.get(&name)?;
+    let places = paths.at.get(name.as_str())?;
     let mut links: Vec<Link> = Vec::new();
+    let mut push = |link: Link| {
+        if !links.contains(&link) {
+            links.push(link);
+        }
+    };
     let mut named = false;
     for id in ids {
-        let Some(paths) = map.paths.get(id) else {
-            continue;
-        };
-        for path in paths {
-            let tokens: Vec<&str> = path.split_whitespace().collect();
-            for (t, token) in tokens.iter().enumerate() {
-                let (hex, side) = match token.split_once('/') {
-                    Some((hex, side)) => (hex, bataille_schema::Side::parse(side)),
-                    None => (*token, None),
+        for &(p, t) in places {
+            let (path_id, tokens) = &paths.paths[p as usize];
+            if *path_id != id {
+                continue;
+            }
+            let t = t as usize;
+            named = true;
+            if let Some(side) = tokens[t]
+                .split_once('/')
+                .and_then(|(_, side)| bataille_schema::Side::parse(side))
+            {
+                push(Link::Side(side));
+            }
+            for other in [t.checked_sub(1), Some(t + 1)].into_iter().flatten() {
+                let Some(next) = tokens.get(other) else {
+                    continue;
                 };
-                if hex != name.as_str() {
+                let next_hex = next.split_once('/').map_or(*next, |(h, _)| h);
+                if next_hex == name.as_str() {
                     continue;
                 }
-                named = true;
-                if let Some(side) = side {
-                    links.push(Link::Side(side));
-                }
-                for other in [t.checked_sub(1), Some(t + 1)].into_iter().flatten() {
-                    let Some(next) = tokens.get(other) else {
-                        continue;
-                    };
-                    let next_hex = next.split_once('/').map_or(*next, |(h, _)| h);
-                    if next_hex == name.as_str() {
-                        continue;
-                    }
-                    if let Some(n) = grid.lookup(&bataille_schema::HexName::from(next_hex))
-                        && grid.side_between(index, n).is_some()
-                    {
-                        links.push(Link::Hex(n));
-                    }
+                if let Some(n) = grid.lookup(&bataille_schema::HexName::from(next_hex))
+                    && grid.side_between(index, n).is_some()
+                {
+                    push(Link::Hex(n));
                 }
             }
         }
     }
-    links.dedup();
     named.then_some(links)
 }
 

@@ -136,6 +136,8 @@ impl Cache {
     pub(super) fn rebuild_dirty(&mut self, doc: &Document, view: Option<Rect>) -> usize {
         self.prepare(doc);
         let mut count = 0;
+        // The map's road paths, indexed once for every chunk rebuilt now (and only when one is).
+        let mut paths = None;
         for i in 0..self.chunks.len() {
             let chunk = &self.chunks[i];
             if chunk.meshes.is_some() {
@@ -146,7 +148,9 @@ impl Cache {
             {
                 continue;
             }
-            let meshes = build_chunk(doc, &self.side_index, i, chunk);
+            let paths = paths
+                .get_or_insert_with(|| bataille_render::symbology::part::RoadPaths::of(&doc.map));
+            let meshes = build_chunk(doc, &self.side_index, paths, i, chunk);
             let chunk = &mut self.chunks[i];
             chunk.meshes = Some(meshes.map(Arc::new));
             chunk.screen = Default::default();

@@ -64,6 +64,7 @@ impl<'a> Roads<'a> {
 pub fn chunk_drawings(
     doc: &Document,
     side_index: &BTreeMap<(usize, HexIndex, Side), Vec<SideFeature>>,
+    paths: &part::RoadPaths,
     index: usize,
     cols: (u32, u32),
     rows: (u32, u32),
@@ -89,8 +90,16 @@ pub fn chunk_drawings(
             part::pattern(&mut d[PATTERN], map, &layout, hex, code);
             part::grid_line(&mut d[OUTLINE], map, &layout, hex);
             if !doc.overlays_at(hex).is_empty() {
-                part::roads(&mut d[ROAD_CASING], map, &layout, hex, true, &is_road);
-                part::roads(&mut d[ROADS], map, &layout, hex, false, &is_road);
+                part::roads(
+                    &mut d[ROAD_CASING],
+                    map,
+                    &layout,
+                    hex,
+                    true,
+                    &is_road,
+                    paths,
+                );
+                part::roads(&mut d[ROADS], map, &layout, hex, false, &is_road, paths);
                 part::overlays(&mut d[OVERLAYS], map, &layout, hex, &code_at);
             }
         }
@@ -120,10 +129,11 @@ pub fn chunk_drawings(
 pub(super) fn build_chunk(
     doc: &Document,
     side_index: &BTreeMap<(usize, HexIndex, Side), Vec<SideFeature>>,
+    paths: &part::RoadPaths,
     index: usize,
     chunk: &Chunk,
 ) -> [Mesh; MESHES] {
-    let drawings = chunk_drawings(doc, side_index, index, chunk.cols, chunk.rows);
+    let drawings = chunk_drawings(doc, side_index, paths, index, chunk.cols, chunk.rows);
     let place = to_grid();
     drawings.map(|drawing| {
         let mut mesh = Mesh::default();

@@ -202,9 +202,10 @@ impl Overview {
             let roads = super::mesh::Roads::new(doc);
             let is_road = |hex: HexIndex| roads.at(hex);
             let code_at = |hex: HexIndex| doc.code(hex);
+            let paths = part::RoadPaths::of(map);
             for casing in [true, false] {
                 for hex in &overlaid {
-                    part::roads(&mut drawing, map, &layout, *hex, casing, &is_road);
+                    part::roads(&mut drawing, map, &layout, *hex, casing, &is_road, &paths);
                 }
             }
             for hex in &overlaid {
