@@ -4,7 +4,7 @@ binary run under `timeout` and `ulimit -v`, the checks every run must pass (the 
 contract, no raw control on a terminal, well-formed XML) and the tally. Imported by
 round2.py and round3.py.
 """
-import os, re, shutil, subprocess, sys, json, zipfile, struct, zlib, xml.dom.minidom
+import os, re, shutil, subprocess, sys, json, zipfile, struct, zlib, time, xml.dom.minidom
 
 import tempfile
 
@@ -126,3 +126,90 @@ def unit_name(name):
 def vmod_xml():
     z = zipfile.ZipFile(path("out.vmod"))
     return z.read("buildFile.xml")
+
+
+# ------------------------------------------------------------------ digitize (rounds 4 and 5)
+CAL = 'Calibration(grid: (orientation: Flat, shifted: Odd, first_column: 1, first_row: 1, columns: 4, rows: 4, hex_names: (column_digits: 2, row_digits: 2)), fit: Affine, points: [(hex: "0101", x: 10.0, y: 10.0), (hex: "0401", x: 70.0, y: 20.0), (hex: "0104", x: 10.0, y: 70.0), (hex: "0404", x: 70.0, y: 80.0)])'
+SAM = 'Samples(terrain: {"c": (name: "Clear", colour: "#ffffff")}, samples: {"c": ["0101"]})'
+
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+
+
+def plain_png(w=100, h=100, extra=b""):
+    raw = b"".join(b"\x00" + bytes([200, 180, 140]) * w for _ in range(h))
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + extra + png_chunk(b"IDAT", zlib.compress(raw)) + png_chunk(b"IEND", b"")
+
+
+def digitize(scan="x.png", cal=CAL, sam=SAM, *extra, timeout=TIMEOUT):
+    if cal is not None:
+        write("c.ron", cal)
+    if sam is not None:
+        write("s.ron", sam)
+    if os.path.exists(path("dm.ron")):
+        os.remove(path("dm.ron"))
+    return run("digitize", scan, "--calibration", "c.ron", "--samples", "s.ron", "--out", "dm.ron", *extra, timeout=timeout)
+
+
+# ------------------------------------------------------------------ the editor (its real binary)
+# The editor opens a stranger's file as a volunteer would (`bataille-editor FILE`) on a virtual
+# display, with its own settings and recovery folders; it must still be running, without a
+# panic, after the time it is given (a crash, an abort or running out of memory ends it early).
+EDITOR = os.environ.get("BATAILLE_EDITOR", os.path.join(REPO, "target", "debug", "bataille-editor"))
+DISPLAY = os.environ.get("HOSTILE_DISPLAY", ":47")
+HAVE_DISPLAY = subprocess.run(["xdpyinfo", "-display", DISPLAY], capture_output=True).returncode == 0 if shutil.which("xdpyinfo") else os.path.exists(f"/tmp/.X11-unix/X{DISPLAY.lstrip(':')}")
+
+
+def editor(file, seconds=20, limit=8_000_000, keys=None, rss_mb=None):
+    """The editor on `file` for `seconds` (after `keys`: xdotool commands run once it is up);
+    problems if it ended early, panicked, or (with `rss_mb`) grew past that many MB."""
+    if not HAVE_DISPLAY:
+        return [f"harness: no display {DISPLAY} (start `Xvfb {DISPLAY}`)"]
+    config, cache = os.path.join(WORK, "../xdg-config"), os.path.join(WORK, "../xdg-cache")
+    os.makedirs(config, exist_ok=True)
+    os.makedirs(cache, exist_ok=True)
+    env = dict(os.environ, DISPLAY=DISPLAY, XDG_CONFIG_HOME=os.path.abspath(config), XDG_CACHE_HOME=os.path.abspath(cache))
+    quoted = "'" + file.replace("'", "'\\''") + "'" if file else ""
+    q = subprocess.Popen(["bash", "-c", f"ulimit -v {limit}; exec timeout -s KILL {seconds} {EDITOR} {quoted}"],
+                         cwd=WORK, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    peak = 0
+    if keys:
+        time.sleep(min(8, seconds / 2))
+        for k in keys:
+            subprocess.run(["xdotool"] + k, env=env, capture_output=True)
+            time.sleep(0.5)
+    while q.poll() is None:
+        peak = max(peak, rss_tree(q.pid))
+        time.sleep(0.5)
+    err = q.stderr.read().decode("utf-8", "replace")
+    with open(LOG, "a") as log:
+        log.write(f"\n=== editor {file!r} -> {q.returncode} peak {peak} MB\n{err[-1500:]}\n")
+    problems = []
+    if q.returncode not in (137, -9):
+        problems.append(f"the editor ended early: exit {q.returncode}: {err[-300:]}")
+    if "panicked" in err or "memory allocation" in err:
+        problems.append("panic/abort: " + err[-300:])
+    if rss_mb and peak > rss_mb:
+        problems.append(f"the editor grew to {peak} MB (more than {rss_mb})")
+    return problems
+
+
+def rss_tree(pid):
+    """The resident MB of a process and its descendants (`timeout` runs the editor as a child)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                total += next((int(l.split()[1]) for l in f if l.startswith("VmRSS:")), 0)
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except OSError:
+            pass
+    return total // 1024
+
+
+def xdg(rel, text, mode="w"):
+    write("../" + rel, text, mode)

@@ -28,30 +28,8 @@ import os, re, json, zipfile, struct, zlib, subprocess, sys, shutil
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from club import *  # noqa: F401,F403 (the shared club, runner and checks)
 
-CAL = 'Calibration(grid: (orientation: Flat, shifted: Odd, first_column: 1, first_row: 1, columns: 4, rows: 4, hex_names: (column_digits: 2, row_digits: 2)), fit: Affine, points: [(hex: "0101", x: 10.0, y: 10.0), (hex: "0401", x: 70.0, y: 20.0), (hex: "0104", x: 10.0, y: 70.0), (hex: "0404", x: 70.0, y: 80.0)])'
-SAM = 'Samples(terrain: {"c": (name: "Clear", colour: "#ffffff")}, samples: {"c": ["0101"]})'
 V = "scenarios/denain-1712-tingry-tard.ron"
 GARDES = '                (id: "fr-gardes-francaises", name: "Gardes françaises", kind: "infantry", corps: "fr-maison-du-roi", cp: 3, mp: 4, morale: 5, facing: SE, placement: Free(zone: "fr-zone-maison-du-roi", at: "1608")),\n'
-
-
-def png_chunk(kind, data):
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
-
-
-def plain_png(w=100, h=100, extra=b""):
-    raw = b"".join(b"\x00" + bytes([200, 180, 140]) * w for _ in range(h))
-    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + extra + png_chunk(b"IDAT", zlib.compress(raw)) + png_chunk(b"IEND", b"")
-
-
-def digitize(scan="x.png", cal=CAL, sam=SAM, *extra, timeout=TIMEOUT):
-    if cal is not None:
-        write("c.ron", cal)
-    if sam is not None:
-        write("s.ron", sam)
-    if os.path.exists(path("dm.ron")):
-        os.remove(path("dm.ron"))
-    return run("digitize", scan, "--calibration", "c.ron", "--samples", "s.ron", "--out", "dm.ron", *extra, timeout=timeout)
 
 
 def add_unit_like_gardes(new_id, values="cp: 3, mp: 4, morale: 5"):
@@ -575,36 +553,8 @@ def _():
 # ------------------------------------------------------------------ the editor (its real binary)
 # The editor opens a stranger's file as a volunteer would (`bataille-editor FILE`) on a virtual
 # display, with its own settings and recovery folders; it must still be running, without a
-# panic, after the time it is given (a crash, an abort or running out of memory ends it early).
-EDITOR = os.environ.get("BATAILLE_EDITOR", os.path.join(REPO, "target", "debug", "bataille-editor"))
-DISPLAY = os.environ.get("HOSTILE_DISPLAY", ":47")
-HAVE_DISPLAY = subprocess.run(["xdpyinfo", "-display", DISPLAY], capture_output=True).returncode == 0 if shutil.which("xdpyinfo") else os.path.exists(f"/tmp/.X11-unix/X{DISPLAY.lstrip(':')}")
-
-
-def editor(file, seconds=20, limit=8_000_000):
-    """The editor on `file` for `seconds`; problems if it ended early or panicked."""
-    if not HAVE_DISPLAY:
-        return [f"harness: no display {DISPLAY} (start `Xvfb {DISPLAY}`)"]
-    config, cache = os.path.join(WORK, "../xdg-config"), os.path.join(WORK, "../xdg-cache")
-    os.makedirs(config, exist_ok=True)
-    os.makedirs(cache, exist_ok=True)
-    env = dict(os.environ, DISPLAY=DISPLAY, XDG_CONFIG_HOME=os.path.abspath(config), XDG_CACHE_HOME=os.path.abspath(cache))
-    quoted = "'" + file.replace("'", "'\\''") + "'" if file else ""
-    p = subprocess.run(["bash", "-c", f"ulimit -v {limit}; exec timeout -s KILL {seconds} {EDITOR} {quoted}"],
-                       cwd=WORK, capture_output=True, env=env)
-    err = p.stderr.decode("utf-8", "replace")
-    with open(LOG, "a") as log:
-        log.write(f"\n=== editor {file!r} -> {p.returncode}\n{err[-1500:]}\n")
-    problems = []
-    if p.returncode not in (137, -9):
-        problems.append(f"the editor ended early: exit {p.returncode}: {err[-300:]}")
-    if "panicked" in err or "memory allocation" in err:
-        problems.append("panic/abort: " + err[-300:])
-    return problems
-
-
-def xdg(rel, text, mode="w"):
-    write("../" + rel, text, mode)
+# panic, after the time it is given (a crash, an abort or running out of memory ends it early):
+# `editor` and `xdg` are in club.py.
 
 
 @case("editor", "open", "a map whose scan is a 16-bit RGBA PNG of 12,000 x 12,000 (1.1 GB of pixels)")

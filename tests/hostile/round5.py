@@ -34,26 +34,6 @@ V = "scenarios/denain-1712-tingry-tard.ron"
 W = "maps/napoleon-at-waterloo.ron"
 
 
-def png_chunk(kind, data):
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
-
-
-def plain_png(w=100, h=100):
-    raw = b"".join(b"\x00" + bytes([200, 180, 140]) * w for _ in range(h))
-    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + png_chunk(b"IDAT", zlib.compress(raw)) + png_chunk(b"IEND", b"")
-
-
-def digitize(scan="x.png", cal=CAL, sam=SAM, *extra, timeout=TIMEOUT):
-    if cal is not None:
-        write("c.ron", cal)
-    if sam is not None:
-        write("s.ron", sam)
-    if os.path.exists(path("dm.ron")):
-        os.remove(path("dm.ron"))
-    return run("digitize", scan, "--calibration", "c.ron", "--samples", "s.ron", "--out", "dm.ron", *extra, timeout=timeout)
-
-
 def with_roads(paths_text, extra_legend=""):
     """Samples with a road legend and `path_samples` given as RON text."""
     return SAM[:-1] + ', overlay_types: {' + ROAD + extra_legend + '}, path_samples: ' + paths_text + ')'
@@ -486,64 +466,7 @@ def _():
 
 
 # ------------------------------------------------------------------ the editor (its real binary)
-EDITOR = os.environ.get("BATAILLE_EDITOR", os.path.join(REPO, "target", "debug", "bataille-editor"))
-DISPLAY = os.environ.get("HOSTILE_DISPLAY", ":47")
-HAVE_DISPLAY = subprocess.run(["xdpyinfo", "-display", DISPLAY], capture_output=True).returncode == 0 if shutil.which("xdpyinfo") else os.path.exists(f"/tmp/.X11-unix/X{DISPLAY.lstrip(':')}")
-
-
-def editor(file, seconds=20, limit=8_000_000, keys=None, rss_mb=None):
-    """The editor on `file` for `seconds` (after `keys`: xdotool commands run once it is up);
-    problems if it ended early, panicked, or (with `rss_mb`) grew past that many MB."""
-    if not HAVE_DISPLAY:
-        return [f"harness: no display {DISPLAY} (start `Xvfb {DISPLAY}`)"]
-    config, cache = os.path.join(WORK, "../xdg-config"), os.path.join(WORK, "../xdg-cache")
-    os.makedirs(config, exist_ok=True)
-    os.makedirs(cache, exist_ok=True)
-    env = dict(os.environ, DISPLAY=DISPLAY, XDG_CONFIG_HOME=os.path.abspath(config), XDG_CACHE_HOME=os.path.abspath(cache))
-    quoted = "'" + file.replace("'", "'\\''") + "'" if file else ""
-    q = subprocess.Popen(["bash", "-c", f"ulimit -v {limit}; exec timeout -s KILL {seconds} {EDITOR} {quoted}"],
-                         cwd=WORK, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    peak = 0
-    if keys:
-        time.sleep(min(8, seconds / 2))
-        for k in keys:
-            subprocess.run(["xdotool"] + k, env=env, capture_output=True)
-            time.sleep(0.5)
-    while q.poll() is None:
-        peak = max(peak, rss_tree(q.pid))
-        time.sleep(0.5)
-    err = q.stderr.read().decode("utf-8", "replace")
-    with open(LOG, "a") as log:
-        log.write(f"\n=== editor {file!r} -> {q.returncode} peak {peak} MB\n{err[-1500:]}\n")
-    problems = []
-    if q.returncode not in (137, -9):
-        problems.append(f"the editor ended early: exit {q.returncode}: {err[-300:]}")
-    if "panicked" in err or "memory allocation" in err:
-        problems.append("panic/abort: " + err[-300:])
-    if rss_mb and peak > rss_mb:
-        problems.append(f"the editor grew to {peak} MB (more than {rss_mb})")
-    return problems
-
-
-def rss_tree(pid):
-    """The resident MB of a process and its descendants (`timeout` runs the editor as a child)."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            with open(f"/proc/{p}/status") as f:
-                total += next((int(l.split()[1]) for l in f if l.startswith("VmRSS:")), 0)
-            with open(f"/proc/{p}/task/{p}/children") as f:
-                todo += [int(c) for c in f.read().split()]
-        except OSError:
-            pass
-    return total // 1024
-
-
-def xdg(rel, text, mode="w"):
-    write("../" + rel, text, mode)
-
-
+# (`editor`, `xdg` and `rss_tree` are in club.py.)
 def background(points, image="x.png"):
     edit(M, '    grid:', f'    background: (image: "{image}", fit: Affine, grid_to_image: (10.0, 0.0, 5.0, 0.0, 10.0, 5.0, 0.0, 0.0, 1.0), control_points: [{points}]),\n    grid:')
 
@@ -602,6 +525,15 @@ def _():
     return editor(S, seconds=40, rss_mb=2000)
 
 
+# (cases run as they are declared: what they call is declared above them)
+def stat_is_fifo(p):
+    import stat
+    try:
+        return stat.S_ISFIFO(os.lstat(p).st_mode)
+    except OSError:
+        return False
+
+
 @case("editor", "settings", "the settings file a FIFO, a folder, a link to /dev/zero, 70 MB of spaces")
 def _():
     d = os.path.join(WORK, "../xdg-config/bataille-editor")
@@ -617,14 +549,6 @@ def _():
         make()
         p += editor(S, seconds=15, rss_mb=1500)
     return p
-
-
-def stat_is_fifo(p):
-    import stat
-    try:
-        return stat.S_ISFIFO(os.lstat(p).st_mode)
-    except OSError:
-        return False
 
 
 @case("editor", "recovery", "recovery files: a FIFO, a folder, a link to /dev/zero named .recovery.ron, and 5,000 small ones")
