@@ -212,7 +212,7 @@ pub(super) struct MapParts<'a> {
     codes: Vec<Vec<Option<char>>>,
     roads: HashSet<HexIndex>,
     /// The map's road paths, indexed once for every section.
-    paths: symbology::part::RoadPaths<'a>,
+    paths: symbology::part::RoadPaths,
     /// Per section (row-major): its hexes, in the grid's order.
     hexes: Vec<Vec<HexIndex>>,
     /// Per section: its hexside features (drawing order, hex, side, feature).

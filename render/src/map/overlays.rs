@@ -89,8 +89,8 @@ pub(crate) fn draw_roads(
             (colour, 0.12 * r)
         };
         let mut ends = Vec::new();
-        let stated = stated_links(map, index, paths);
-        if let Some(links) = &stated {
+        let stated = paths.links.get(&index);
+        if let Some(links) = stated {
             // The file states where the road runs: from hex to hex along its paths.
             for link in links {
                 match link {
@@ -217,50 +217,66 @@ pub(crate) enum Link {
     Side(bataille_schema::Side),
 }
 
-/// The map's `paths` read once: each path's tokens, and for each hex a token names, where
-/// (which path, which token). Drawing a hex's roads then reads only the tokens naming it, not
-/// every path of the map: a print kit draws its road hexes once per page and the editor once
-/// per chunk, so reading every path each time was the paths' length times the road hexes
-/// (hostile round 5: a path of 400,000 hexes kept `print` past two minutes).
-pub struct RoadPaths<'a> {
-    /// Each path's overlay id and tokens, in the file's order.
-    paths: Vec<(&'a Id, Vec<&'a str>)>,
-    /// For each hex name a token holds (before any `/side`), its (path, token) places in order.
-    at: HashMap<&'a str, Vec<(u32, u32)>>,
+/// The links the map's `paths` state, worked out once for every hex they name. Drawing a hex's
+/// roads then looks its links up instead of reading every path of the map: a print kit draws
+/// its road hexes once per page and the editor once per chunk, so reading the paths each time
+/// was the paths' length times the road hexes drawn (hostile round 5: a path of 400,000 hexes
+/// kept `print` past two minutes).
+pub struct RoadPaths {
+    /// Per hex a path of one of its overlays names (by its own name), the links stated there.
+    links: HashMap<HexIndex, Vec<Link>>,
 }
 
-impl<'a> RoadPaths<'a> {
-    /// Indexes the map's paths (every overlay's; a hex's roads read those of its overlays).
-    pub fn of(map: &'a Map) -> RoadPaths<'a> {
-        let mut paths = Vec::new();
-        let mut at: HashMap<&'a str, Vec<(u32, u32)>> = HashMap::new();
+impl RoadPaths {
+    /// Reads the map's paths once (every overlay's; a hex's links come from the paths of the
+    /// overlays it has).
+    pub fn of(map: &Map) -> RoadPaths {
+        let grid = &map.grid;
+        let mut paths: Vec<(&Id, Vec<&str>)> = Vec::new();
+        // For each hex name a token holds (before any `/side`), its (path, token) places.
+        let mut at: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         for (id, list) in &map.paths {
             for path in list {
-                let tokens: Vec<&'a str> = path.split_whitespace().collect();
-                let p = paths.len() as u32;
+                let tokens: Vec<&str> = path.split_whitespace().collect();
                 for (t, token) in tokens.iter().enumerate() {
                     let hex = token.split_once('/').map_or(*token, |(hex, _)| hex);
-                    at.entry(hex).or_default().push((p, t as u32));
+                    at.entry(hex).or_default().push((paths.len(), t));
                 }
                 paths.push((id, tokens));
             }
         }
-        RoadPaths { paths, at }
+        let mut links = HashMap::new();
+        for (name, places) in at {
+            let Ok(index) = grid.parse(name) else {
+                continue;
+            };
+            let canonical = grid.name(index);
+            if canonical.as_str() != name {
+                continue;
+            }
+            let Some(ids) = map.overlays.get(&canonical) else {
+                continue;
+            };
+            if let Some(stated) = stated_links(grid, index, name, ids, &places, &paths) {
+                links.insert(index, stated);
+            }
+        }
+        RoadPaths { links }
     }
 }
 
-/// The links the map's `paths` state for a hex of a road overlay, or `None` when no path of
-/// the hex's road overlays names it (its roads are then guessed from its road neighbours).
-/// A link is listed once however many paths state it (at most the hex's six neighbours and
-/// six sides), in the order the paths first state it.
-pub(crate) fn stated_links(map: &Map, index: HexIndex, paths: &RoadPaths) -> Option<Vec<Link>> {
-    if map.paths.is_empty() {
-        return None;
-    }
-    let grid = &map.grid;
-    let name = grid.name(index);
-    let ids = map.overlays.get(&name)?;
-    let places = paths.at.get(name.as_str())?;
+/// The links the paths of a hex's overlays (`ids`) state at the hex `name` (its `places` in
+/// `paths`), or `None` when none of them names it (its roads are then guessed from its road
+/// neighbours). A link is listed once however many paths state it (at most the hex's six
+/// neighbours and six sides), in the order the paths first state it.
+fn stated_links(
+    grid: &Grid,
+    index: HexIndex,
+    name: &str,
+    ids: &[Id],
+    places: &[(usize, usize)],
+    paths: &[(&Id, Vec<&str>)],
+) -> Option<Vec<Link>> {
     let mut links: Vec<Link> = Vec::new();
     let mut push = |link: Link| {
         if !links.contains(&link) {
@@ -270,11 +286,10 @@ pub(crate) fn stated_links(map: &Map, index: HexIndex, paths: &RoadPaths) -> Opt
     let mut named = false;
     for id in ids {
         for &(p, t) in places {
-            let (path_id, tokens) = &paths.paths[p as usize];
+            let (path_id, tokens) = &paths[p];
             if *path_id != id {
                 continue;
             }
-            let t = t as usize;
             named = true;
             if let Some(side) = tokens[t]
                 .split_once('/')
@@ -287,7 +302,7 @@ pub(crate) fn stated_links(map: &Map, index: HexIndex, paths: &RoadPaths) -> Opt
                     continue;
                 };
                 let next_hex = next.split_once('/').map_or(*next, |(h, _)| h);
-                if next_hex == name.as_str() {
+                if next_hex == name {
                     continue;
                 }
                 if let Some(n) = grid.lookup(&bataille_schema::HexName::from(next_hex))
