@@ -95,33 +95,25 @@ pub fn paths_from_crossings_on(
         d.min(6 - d)
     };
     let hexside = |index: HexIndex, side: Side| format!("{}/{}", grid.name(index), side.as_str());
+    let mut open = Open::new(open, &exits);
     let mut out = Vec::new();
-    loop {
-        // Start at a hex where an odd number of crossings is left (an end or a junction),
-        // else anywhere (a loop); where the line comes in from off the map, by that side.
-        let start = open
-            .iter()
-            .filter(|(_, s)| s.len() % 2 == 1)
-            .find(|(i, s)| s.iter().any(|side| exits.contains(&(**i, *side))))
-            .or_else(|| open.iter().find(|(_, s)| s.len() % 2 == 1))
-            .or_else(|| open.iter().find(|(_, s)| !s.is_empty()))
-            .map(|(i, _)| *i);
-        let Some(start) = start else { break };
+    // Start at a hex where an odd number of crossings is left (an end or a junction), else
+    // anywhere (a loop); where the line comes in from off the map, by that side.
+    while let Some(start) = open.start() {
         let entry = open
-            .get(&start)
-            .and_then(|s| s.iter().find(|side| exits.contains(&(start, **side))))
+            .sides(start)
+            .iter()
+            .find(|side| exits.contains(&(start, **side)))
             .copied();
         let mut names = vec![grid.name(start).to_string()];
         let mut came: Option<Side> = None;
         if let Some(side) = entry {
-            if let Some(s) = open.get_mut(&start) {
-                s.remove(&side);
-            }
+            open.take(start, side);
             names[0] = hexside(start, side);
             came = Some(side);
         }
         let mut here = start;
-        while let Some(left) = open.get(&here).filter(|s| !s.is_empty()) {
+        while let Some(left) = Some(open.sides(here)).filter(|s| !s.is_empty()) {
             // Straight on (the side opposite the one it came in by) where it can.
             let side = match came {
                 Some(from) => *left
@@ -130,9 +122,7 @@ pub fn paths_from_crossings_on(
                     .unwrap_or(&from),
                 None => *left.iter().next().unwrap_or(&Side::N),
             };
-            if let Some(s) = open.get_mut(&here) {
-                s.remove(&side);
-            }
+            open.take(here, side);
             if exits.contains(&(here, side)) {
                 // Off the map: the path ends by that side (a path that came in by another
                 // side of this one hex names it twice).
@@ -146,17 +136,89 @@ pub fn paths_from_crossings_on(
             let Some(next) = grid.neighbour(here, side) else {
                 break;
             };
-            if let Some(s) = open.get_mut(&next) {
-                s.remove(&opposite(side));
-            }
+            open.take(next, opposite(side));
             names.push(grid.name(next).to_string());
             came = Some(opposite(side));
             here = next;
         }
-        open.retain(|_, s| !s.is_empty());
         out.push(names.join(" "));
     }
     out
+}
+
+/// The crossed sides not yet walked, each hex's, with the hexes a path may start at kept
+/// sorted as they change (issue 19: the start was found by reading every hex left, and the
+/// hexes left were swept after each path, so a scan of thousands of separate short roads
+/// took time in the square of their number).
+struct Open<'a> {
+    sides: BTreeMap<HexIndex, BTreeSet<Side>>,
+    exits: &'a BTreeSet<(HexIndex, Side)>,
+    /// Hexes with an odd number of sides left, one of them where the line leaves the map.
+    odd_exit: BTreeSet<HexIndex>,
+    /// Hexes with an odd number of sides left.
+    odd: BTreeSet<HexIndex>,
+    /// Hexes with any side left.
+    left: BTreeSet<HexIndex>,
+}
+
+impl<'a> Open<'a> {
+    fn new(
+        sides: BTreeMap<HexIndex, BTreeSet<Side>>,
+        exits: &'a BTreeSet<(HexIndex, Side)>,
+    ) -> Self {
+        let hexes: Vec<HexIndex> = sides.keys().copied().collect();
+        let mut open = Open {
+            sides,
+            exits,
+            odd_exit: BTreeSet::new(),
+            odd: BTreeSet::new(),
+            left: BTreeSet::new(),
+        };
+        for hex in hexes {
+            open.sort(hex);
+        }
+        open
+    }
+
+    /// The first hex (in order) with an odd number of sides left and one of them leaving the
+    /// map, else the first with an odd number, else the first with any.
+    fn start(&self) -> Option<HexIndex> {
+        let first = |set: &BTreeSet<HexIndex>| set.first().copied();
+        first(&self.odd_exit)
+            .or_else(|| first(&self.odd))
+            .or_else(|| first(&self.left))
+    }
+
+    /// The sides of `hex` left.
+    fn sides(&self, hex: HexIndex) -> &BTreeSet<Side> {
+        static NONE: BTreeSet<Side> = BTreeSet::new();
+        self.sides.get(&hex).unwrap_or(&NONE)
+    }
+
+    /// `side` of `hex` walked.
+    fn take(&mut self, hex: HexIndex, side: Side) {
+        if let Some(sides) = self.sides.get_mut(&hex) {
+            sides.remove(&side);
+        }
+        self.sort(hex);
+    }
+
+    fn sort(&mut self, hex: HexIndex) {
+        let sides = self.sides.get(&hex);
+        let count = sides.map_or(0, BTreeSet::len);
+        let exit = sides.is_some_and(|s| s.iter().any(|side| self.exits.contains(&(hex, *side))));
+        for (set, is) in [
+            (&mut self.left, count > 0),
+            (&mut self.odd, count % 2 == 1),
+            (&mut self.odd_exit, count % 2 == 1 && exit),
+        ] {
+            if is {
+                set.insert(hex);
+            } else {
+                set.remove(&hex);
+            }
+        }
+    }
 }
 
 /// The paths without the crossing of `hexside` (any name of it): each path crossing it is cut

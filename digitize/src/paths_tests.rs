@@ -228,6 +228,50 @@ fn a_crossing_removed_cuts_its_path_in_two() {
     );
 }
 
+/// Thousands of separate short roads (a scan of them, each crossing one hexside; or exits
+/// all round a map) are as many paths, each found in time that does not grow with how many
+/// others there are (issue 19: each path's start was found by reading every hex left, and
+/// the hexes were swept after each, so 40,000 separate crossings took ~10^10 steps). The
+/// work runs on a thread given 120 s, as every process a test runs has a limit: a hang fails.
+#[test]
+fn thousands_of_separate_roads_are_as_many_paths_in_linear_time() {
+    let grid = Grid {
+        columns: 600,
+        rows: 600,
+        hex_names: HexNaming {
+            column_digits: 3,
+            row_digits: 3,
+            ..HexNaming::default()
+        },
+        ..grid()
+    };
+    let mut crossings = BTreeSet::new();
+    for col in (0..600).step_by(3) {
+        for row in (0..599).step_by(3) {
+            crossings.insert(grid.canonical_hexside(HexIndex::new(col, row), Side::S));
+        }
+    }
+    // And every hex of the first row leaving the map by its north side.
+    for col in (1..600).step_by(3) {
+        crossings.insert(grid.canonical_hexside(HexIndex::new(col, 0), Side::N));
+    }
+    let count = crossings.len();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let given = crossings.clone();
+    let on = grid.clone();
+    std::thread::spawn(move || {
+        let _ = sender.send(paths_from_crossings(&on, &given));
+    });
+    let paths = receiver
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("paths written within 120 s");
+    assert_eq!(paths.len(), count);
+    // The exits first (where the line comes in from off the map), then the others in order.
+    assert_eq!(paths[0], "002001/N");
+    assert_eq!(paths[200], "001001 001002");
+    assert_eq!(crossings_of_paths(&grid, &paths), crossings);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
 
