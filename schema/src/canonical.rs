@@ -53,7 +53,8 @@ impl Scenario {
     pub fn canonicalize(&mut self) {
         sort_dedup(&mut self.allow);
         for zone in &mut self.zones {
-            sort_dedup(&mut zone.hexes);
+            zone.hexes.sort();
+            zone.hexes.dedup();
         }
         for army in &mut self.armies {
             sort_dedup(&mut army.friendly_edges);

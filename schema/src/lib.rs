@@ -24,6 +24,7 @@ pub mod files;
 pub mod fit;
 pub mod flood;
 pub mod geometry;
+pub mod hex_list;
 pub mod ids;
 pub mod io;
 pub mod json_schema;
@@ -45,6 +46,7 @@ mod write;
 
 pub use common::{Colour, HexName, HexsideRef, Id, MapEdge, Side};
 pub use geometry::{HexIndex, NameError};
+pub use hex_list::HexList;
 pub use io::{
     DocumentKind, FORMAT_VERSION, LoadError, LoadedMap, LoadedScenario, load_map, load_scenario,
     map_to_string, save_map, save_scenario, scenario_to_string,

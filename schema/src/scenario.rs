@@ -412,7 +412,7 @@ pub struct Zone {
     pub owner: Owner,
     /// A set: a hex given twice is refused (`uniqueItems`, E0105).
     #[schemars(extend("uniqueItems" = true))]
-    pub hexes: Vec<HexName>,
+    pub hexes: crate::HexList,
     /// Other corps or armies whose counters may also be placed free in it; otherwise a
     /// counter placed free in another corps' or army's zone breaks the set-up (Fontenoy 0.2,
     /// Denain 13.1).

@@ -146,19 +146,55 @@ where
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-        let mut map = BTreeMap::new();
+        let mut map: BTreeMap<K, V> = BTreeMap::new();
+        // The entries read in increasing key order (as `fmt` writes every map) wait in `run`
+        // and join the map together ([`join`]).
+        let mut run: Vec<(K, V)> = Vec::new();
         while let Some(key) = access.next_key::<K>()? {
-            if map.contains_key(&key) {
+            let after = match run.last() {
+                Some((last, _)) => key > *last,
+                None => map.last_key_value().is_none_or(|(last, _)| key > *last),
+            };
+            if !after
+                && (map.contains_key::<K>(&key)
+                    || run.binary_search_by(|(k, _)| k.cmp(&key)).is_ok())
+            {
                 return Err(A::Error::custom(format!(
                     "{DUPLICATE_KEY}{:?}",
                     Borrow::<str>::borrow(&key)
                 )));
             }
-            let value = access.next_value::<R>()?;
-            map.insert(key, (self.1)(value));
+            let value = (self.1)(access.next_value::<R>()?);
+            if after {
+                run.push((key, value));
+                if run.len() >= RUN.max(map.len() / 8) {
+                    join(&mut map, &mut run);
+                }
+            } else {
+                join(&mut map, &mut run);
+                map.insert(key, value);
+            }
         }
+        join(&mut map, &mut run);
         Ok(map)
     }
+}
+
+/// The fewest entries in order [`UniqueVisitor`] gathers before it adds them to its map.
+const RUN: usize = 4096;
+
+/// Adds entries in increasing key order, all after the map's, to the map. A map filled entry
+/// by entry in key order keeps its nodes half full (a node that fills is split in two, and
+/// only the right one is filled again): the 285,000 overlays of a 5.7 MB map held about 80
+/// bytes an entry (issue 19). Built at once, from sorted entries, its nodes are full (about 42
+/// bytes). Each join builds the map again, so the runs grow with the map (an eighth of it):
+/// the work stays linear and the run is a small part of the map.
+fn join<K: Ord, V>(map: &mut BTreeMap<K, V>, run: &mut Vec<(K, V)>) {
+    if run.is_empty() {
+        return;
+    }
+    let mut tail: BTreeMap<K, V> = run.drain(..).collect();
+    map.append(&mut tail);
 }
 
 #[cfg(test)]
@@ -171,6 +207,51 @@ mod tests {
         lists: BTreeMap<String, Vec<String>>,
         #[serde(deserialize_with = "super::fitted")]
         list: Vec<u8>,
+    }
+
+    /// Keys in order and out of order, across the runs gathered before they join the map:
+    /// every entry kept once with its value, and a key given twice refused wherever it is.
+    #[test]
+    fn a_map_keeps_every_entry_and_refuses_a_key_given_twice() {
+        #[derive(serde::Deserialize)]
+        struct Lists {
+            #[serde(deserialize_with = "super::deserialize")]
+            map: BTreeMap<String, u32>,
+        }
+        let n = 3 * super::RUN + 7;
+        // In order, then a key between two read before, then in order again.
+        let mut keys: Vec<u32> = (0..n as u32).map(|k| 2 * k + 10).collect();
+        keys.push(11);
+        keys.extend((0..super::RUN as u32).map(|k| 2 * n as u32 + 20 + k));
+        let entries = |keys: &[u32]| {
+            let entries: Vec<String> = keys.iter().map(|k| format!("\"{k:08}\": {k}")).collect();
+            format!("(map: {{{}}})", entries.join(", "))
+        };
+        let read: Lists = ron::from_str(&entries(&keys)).unwrap();
+        assert_eq!(read.map.len(), keys.len());
+        assert!(
+            read.map
+                .iter()
+                .all(|(k, v)| k.parse::<u32>().unwrap() == *v)
+        );
+        for twice in [10, 2 * (n as u32 - 1) + 10, 11, 2 * n as u32 + 20] {
+            let mut with = keys.clone();
+            with.push(twice);
+            let refused = ron::from_str::<Lists>(&entries(&with)).map(|_| ());
+            let message = refused.unwrap_err().to_string();
+            assert!(
+                message.contains(&format!("{}\"{twice:08}\"", super::DUPLICATE_KEY)),
+                "{message}"
+            );
+        }
+        // A key given twice in a row, in the run.
+        let refused = ron::from_str::<Lists>(&entries(&[10, 12, 12])).map(|_| ());
+        assert!(
+            refused
+                .unwrap_err()
+                .to_string()
+                .contains(super::DUPLICATE_KEY)
+        );
     }
 
     /// Each list is held at its length, not with serde's room for four more.

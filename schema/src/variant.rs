@@ -219,7 +219,7 @@ pub struct ZoneChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<Owner>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hexes: Option<Vec<HexName>>,
+    pub hexes: Option<crate::HexList>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_with: Option<Vec<Owner>>,
 }

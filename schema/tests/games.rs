@@ -189,7 +189,7 @@ fn denain_13_1_placements_fixed_and_free() {
         .iter()
         .find(|z| z.id.as_str() == "centre")
         .unwrap();
-    let hexes: Vec<&str> = zone.hexes.iter().map(|h| h.as_str()).collect();
+    let hexes: Vec<&str> = zone.hexes.texts().collect();
     assert_eq!(hexes, ["1311", "1411", "1510", "1610", "1709"]);
     assert_eq!(
         placement(&scenario, "bearn"),

@@ -79,7 +79,7 @@ proptest! {
             id: Id::from("big"),
             name: "Big".into(),
             owner: Owner::Army(Id::from("Not An Id")),
-            hexes: zone_hexes,
+            hexes: zone_hexes.into(),
             shared_with: Vec::new(),
         });
         match rest_fault {

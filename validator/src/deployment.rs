@@ -129,7 +129,7 @@ fn placements(ctx: &mut Ctx<'_>) {
         .iter()
         .map(|zone| {
             let mut hexes: Vec<HexIndex> =
-                zone.hexes.iter().filter_map(|h| ctx.lookup(h)).collect();
+                zone.hexes.iter().filter_map(|h| ctx.lookup(&h)).collect();
             hexes.sort_unstable();
             hexes
         })
@@ -280,7 +280,7 @@ fn free_in_zone(
                     counter.hex_pointer(),
                     format!(
                         "{noun} `{id}` is placed at {at}, outside its zone `{zone}` ({})",
-                        describe_hexes(grid, &zone_def.hexes)
+                        describe_hexes(grid, &zone_def.hexes.to_vec())
                     ),
                 )
                 .help("move it into the zone or change its placement")
@@ -338,6 +338,7 @@ fn zones(ctx: &mut Ctx<'_>) {
     for (z, zone) in s.zones.iter().enumerate() {
         let army = zone_army(ctx, &zone.owner);
         for (k, hex) in zone.hexes.iter().enumerate() {
+            let hex = &hex;
             if let Some(no) = off_map_text(ctx, hex) {
                 if let Some(why) = no.why() {
                     found.push(

@@ -550,7 +550,7 @@ fn zones_of_other_corps_are_errors_unless_shared() {
         id: "maison-zone".into(),
         name: "Maison".into(),
         owner: Owner::Corps("maison".into()),
-        hexes: vec!["0706".into()],
+        hexes: vec!["0706".into()].into(),
         shared_with: Vec::new(),
     });
     unit_mut(&mut scenario, "guards-1").placement = Placement::Free {

@@ -352,7 +352,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             } else {
                 Owner::Corps(owner)
             },
-            hexes,
+            hexes: hexes.into(),
             shared_with: shared.into_iter().map(Owner::Corps).collect(),
         });
     (

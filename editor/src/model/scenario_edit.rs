@@ -637,7 +637,7 @@ mod tests {
             id: Id::from("z"),
             name: "Z".into(),
             owner: bataille_schema::scenario::Owner::Army(Id::from("fr")),
-            hexes: vec![HexName::from("0102")],
+            hexes: vec![HexName::from("0102")].into(),
             shared_with: Vec::new(),
         });
         let change = ScenarioChange::ZoneHexes {
@@ -648,7 +648,7 @@ mod tests {
         change.apply(&mut doc, true);
         let hexes = |d: &Document| d.scenario.as_ref().unwrap().scenario.zones[0].hexes.clone();
         assert_eq!(hexes(&doc).len(), 3);
-        assert_eq!(hexes(&doc)[0].as_str(), "0101");
+        assert_eq!(hexes(&doc).text(0), Some("0101"));
         change.apply(&mut doc, false);
         assert_eq!(hexes(&doc), vec![HexName::from("0102")]);
     }

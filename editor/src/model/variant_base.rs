@@ -185,7 +185,7 @@ fn owner_text(o: &Owner) -> String {
 
 /// A zone in words, as the forms show the base's: its name, owner and hexes.
 pub fn describe_zone(z: &Zone) -> String {
-    let hexes: Vec<&str> = z.hexes.iter().map(|h| h.as_str()).collect();
+    let hexes: Vec<&str> = z.hexes.texts().collect();
     let mut text = format!(
         "{} ({}), {} hexes: {}",
         z.name,

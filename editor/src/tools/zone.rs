@@ -166,7 +166,7 @@ pub fn new_zone(s: &Scenario, owner: Owner, name: &str) -> Zone {
         id: unique_id(&taken, &base),
         name: name.to_owned(),
         owner,
-        hexes: Vec::new(),
+        hexes: bataille_schema::HexList::new(),
         shared_with: Vec::new(),
     }
 }
@@ -482,7 +482,7 @@ impl ZoneCache {
         for (z, zone) in s.zones.iter().enumerate() {
             let colour = zone_colour(s, zone);
             let hexes: HashSet<HexIndex> =
-                zone.hexes.iter().filter_map(|h| grid.lookup(h)).collect();
+                zone.hexes.iter().filter_map(|h| grid.lookup(&h)).collect();
             let mut mesh = Mesh::default();
             let mut bounds = Rect::NOTHING;
             let tint = Color32::from_rgba_unmultiplied(colour.r(), colour.g(), colour.b(), 70);

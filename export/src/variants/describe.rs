@@ -279,7 +279,7 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
             .or_else(|| zones.get(id.as_str()).copied())
             .unwrap_or(id.as_str());
         if let Some(hexes) = &change.hexes {
-            let hexes: Vec<&str> = hexes.iter().map(|h| h.as_str()).collect();
+            let hexes: Vec<&str> = hexes.texts().collect();
             out.push(fill(
                 w.zone_hexes,
                 &[("name", name), ("hexes", &hexes.join(", "))],
@@ -289,7 +289,7 @@ pub fn describe(variant: &Variant, base: &Scenario) -> Vec<String> {
         }
     }
     for zone in &variant.add_zones {
-        let hexes: Vec<&str> = zone.hexes.iter().map(|h| h.as_str()).collect();
+        let hexes: Vec<&str> = zone.hexes.texts().collect();
         let owner = match &zone.owner {
             Owner::Army(a) | Owner::Corps(a) => a.as_str(),
         };

@@ -19,8 +19,12 @@ use jsonschema::Validator;
 use jsonschema::json::{Array, Json, Node, Object};
 use serde_json::Value;
 
+use jsonschema::error::ValidationErrorKind;
+
 use super::table::{At, Table, Tabled};
+use super::wording::describe;
 use super::{Each, SchemaViolation, errors_each, unexpected_key};
+use crate::HexList;
 use crate::io::DocumentKind;
 
 /// The most items of the table a value may take to be checked whole: its errors are at most
@@ -76,6 +80,95 @@ pub(super) fn check(kind: DocumentKind, pointer: &str, at: At<'_>, prefix: &str,
         key: Table::default(),
     };
     walk.value(pointer.to_owned(), at);
+}
+
+/// Checks a list of hex names the document's table left out (a zone's hexes) as the walk
+/// checks a list at `pointer` in `kind`'s schema (`prefix`: its instance pointer): whole when
+/// it is small, in a table of its own; else its `uniqueItems` in the list itself, and each
+/// hex alone, in `table`.
+pub(super) fn check_hexes(
+    (kind, pointer): (DocumentKind, &str),
+    hexes: &HexList,
+    prefix: &str,
+    table: &mut Table,
+    each: Each<'_>,
+) {
+    if hexes.len() < SMALL {
+        if table.fill(hexes) {
+            check(kind, pointer, table.root(), prefix, each);
+        }
+        return;
+    }
+    let Some(mut walk) = Walk::new(kind, prefix, each) else {
+        return;
+    };
+    table.fill(&[0u8; 0]);
+    let (pointer, schema) = walk.resolved(pointer.to_owned(), table.root());
+    // The list's own schema without its items' (its shell) says `uniqueItems` and `type`,
+    // which a list has (the tests compare with the whole check).
+    if schema.get("uniqueItems") == Some(&Value::Bool(true)) && !hexes.is_unique() {
+        let message = describe(&ValidationErrorKind::UniqueItems, &Value::Null);
+        (walk.each)(SchemaViolation {
+            pointer: walk.path.clone(),
+            message,
+        });
+    }
+    // Each hex is a text, which the walk checks whole against the items' schema: the schema
+    // is found and compiled once, not once a hex.
+    let (items, _) = Tabled::with_string_node(table, "", |node| {
+        walk.resolved(format!("{pointer}/items"), node)
+    });
+    let Some(validator) = compiled(kind, walk.root, &items, Part::Whole) else {
+        return Tabled::with_string_node(table, "", |node| walk.errors(&items, Part::Whole, node));
+    };
+    let depth = walk.path.len();
+    for (index, text) in hexes.texts().enumerate() {
+        Tabled::with_string_node(table, text, |node| {
+            if !validator.is_valid(node) {
+                walk.path.push('/');
+                walk.path.push_str(&index.to_string());
+                errors_each(validator, node, &walk.path, walk.each);
+                walk.path.truncate(depth);
+            }
+        });
+    }
+}
+
+/// Checks the entries of a map the document's table left out (a map's overlays) as the walk
+/// checks an object's members at `pointer` in `kind`'s schema (`prefix`: its instance
+/// pointer), each value alone in `table`. The object's own schema (its shell) must say
+/// nothing of it but its keys (the overlays': a pattern).
+pub(super) fn check_members<'v, V: serde::Serialize + 'v>(
+    (kind, pointer): (DocumentKind, &str),
+    members: impl Iterator<Item = (&'v str, &'v V)>,
+    prefix: &str,
+    table: &mut Table,
+    each: Each<'_>,
+) {
+    let Some(mut walk) = Walk::new(kind, prefix, each) else {
+        return;
+    };
+    table.fill(&std::collections::BTreeMap::<u8, u8>::new());
+    let (pointer, schema) = walk.resolved(pointer.to_owned(), table.root());
+    let refuses = schema.as_object().is_some_and(refuses_other_keys);
+    let depth = walk.path.len();
+    for (name, value) in members {
+        if let Some(child) = walk.member_schema(&pointer, schema, name) {
+            walk.path.push('/');
+            walk.path.push_str(&escape(name));
+            if table.fill(value) {
+                walk.value(child, table.root());
+            } else {
+                (walk.each)(SchemaViolation {
+                    pointer: walk.path.clone(),
+                    message: "internal error: the value is not taken by the schema table".into(),
+                });
+            }
+            walk.path.truncate(depth);
+        } else if refuses && schema.get("properties").and_then(|p| p.get(name)).is_none() {
+            (walk.each)(unexpected_key(&walk.path, name));
+        }
+    }
 }
 
 /// The schema of a kind, kept for the process.
@@ -189,7 +282,26 @@ struct Walk<'e> {
     key: Table,
 }
 
-impl Walk<'_> {
+impl<'e> Walk<'e> {
+    /// A walk of `kind`'s schema, its violations handed to `each` with `prefix` before their
+    /// pointers; `None` (and a violation saying so) when the schema did not compile.
+    fn new(kind: DocumentKind, prefix: &str, each: Each<'e>) -> Option<Self> {
+        let Some(root) = root(kind) else {
+            each(SchemaViolation {
+                pointer: String::new(),
+                message: "internal error: the built-in schema did not compile".into(),
+            });
+            return None;
+        };
+        Some(Walk {
+            kind,
+            root,
+            path: prefix.to_owned(),
+            each,
+            key: Table::default(),
+        })
+    }
+
     /// Checks a value against the schema at `pointer`.
     fn value(&mut self, pointer: String, at: At<'_>) {
         let (pointer, schema) = self.resolved(pointer, at);

@@ -92,31 +92,44 @@ pub struct Table {
     open: Vec<(usize, usize, Option<usize>)>,
     /// A position went past `u32`: the table is not used.
     too_big: bool,
-    /// A struct field left out as the table is filled (see [`Table::fill_without`]): its
-    /// name, at this depth of open containers.
-    skip: Option<(&'static str, usize)>,
+    /// The struct fields left out as the table is filled (see [`Table::fill_without`]).
+    skip: &'static [Skip],
+    /// The document's field being filled (a field of the root).
+    top: &'static str,
+}
+
+/// A struct field [`Table::fill_without`] leaves out: a big part of a document that is checked
+/// apart, one piece at a time (a scenario's units, a zone's hexes, a map's overlays).
+#[derive(Debug)]
+pub struct Skip {
+    /// The field's name.
+    pub field: &'static str,
+    /// How many containers are open around it (a scenario's armies' `units`: 3).
+    pub depth: usize,
+    /// The document's field it lies in (`zones`), or its own name at depth 1.
+    pub top: &'static str,
+    /// Whether it is written as an empty list (a field the schema requires), else left out.
+    pub empty: bool,
 }
 
 impl Table {
     /// Serializes a value into the table (what it held before is dropped); `false` when the
     /// value holds something the table does not take (the caller then uses `serde_json`).
     pub fn fill<T: Serialize + ?Sized>(&mut self, value: &T) -> bool {
-        self.skip = None;
+        self.skip = &[];
         self.filled(value)
     }
 
-    /// [`Table::fill`] leaving out every struct field named `field` found `depth` containers
-    /// down (a scenario's armies' `units`: 3), as if it were empty and skipped, with no copy
-    /// of the rest of the value.
+    /// [`Table::fill`] leaving out the struct fields of `skip` (as if each were absent, or an
+    /// empty list), with no copy of the rest of the value.
     pub fn fill_without<T: Serialize + ?Sized>(
         &mut self,
         value: &T,
-        field: &'static str,
-        depth: usize,
+        skip: &'static [Skip],
     ) -> bool {
-        self.skip = Some((field, depth));
+        self.skip = skip;
         let filled = self.filled(value);
-        self.skip = None;
+        self.skip = &[];
         filled
     }
 
@@ -128,10 +141,16 @@ impl Table {
             && !self.too_big
     }
 
-    /// Whether a struct field is left out here.
-    fn skips(&self, field: &str) -> bool {
+    /// The field of [`Table::skip`] that a struct field is here, if any (`field` is being
+    /// filled: the document's field it lies in is noted).
+    fn skips(&mut self, field: &'static str) -> Option<&'static Skip> {
+        let depth = self.open.len();
+        if depth == 1 {
+            self.top = field;
+        }
         self.skip
-            .is_some_and(|(name, depth)| name == field && depth == self.open.len())
+            .iter()
+            .find(|s| s.field == field && s.depth == depth && s.top == self.top)
     }
 
     /// The document's root.
@@ -151,6 +170,7 @@ impl Table {
         self.long.clear();
         self.open.clear();
         self.too_big = false;
+        self.top = "";
     }
 
     fn push_str(&mut self, text: &str) {

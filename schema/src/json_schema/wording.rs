@@ -67,7 +67,7 @@ fn short(value: &Value) -> String {
 }
 
 /// Our own wording: jsonschema's messages embed whole values (a whole array for `maxItems`).
-fn describe(kind: &ValidationErrorKind, instance: &Value) -> String {
+pub(super) fn describe(kind: &ValidationErrorKind, instance: &Value) -> String {
     match kind {
         ValidationErrorKind::Minimum { limit } => {
             format!("{} is less than the minimum {limit}", short(instance))

@@ -255,7 +255,13 @@ impl ser::SerializeStruct for &mut Table {
     type Ok = ();
     type Error = Unsupported;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Done {
-        if self.skips(key) {
+        if let Some(skip) = self.skips(key) {
+            if skip.empty {
+                self.count();
+                self.push_str(key);
+                self.open(false, None);
+                self.close()?;
+            }
             return Ok(());
         }
         self.count();
