@@ -312,3 +312,113 @@ fn a_crossing_in_doubt_is_added_as_a_line_or_removed_from_the_paths() {
     assert!(road_crossings(&h.state().doc.map).contains(&on_road));
     assert!(h.state().doc.has_overlay(&grid.name(hexes[2]), &road));
 }
+
+/// "Accept crossing" makes the map's paths cross the reviewed hexside as suggested, one undo
+/// step, and the crossing leaves the queue: a crossing the map's road already makes and the
+/// trace suggests as road changes nothing; one the map has as road and the trace suggests as
+/// railway is retyped (the road cut there, the railway added); one the map has as road with no
+/// line suggested is cut; one with no line suggested and none on the map changes nothing.
+#[test]
+fn accepting_a_crossing_already_on_the_map_makes_the_map_agree_and_leaves_the_queue() {
+    let (dir, map_path, _, truth_matrix) = setup_with(None, write_road_scan);
+    let mut map = blank_map(12, 9);
+    map.background = Some(Background {
+        image: "../scans/scan.png".into(),
+        fit: FitKind::Similarity,
+        grid_to_image: truth_matrix,
+        control_points: Vec::new(),
+    });
+    let road = Id::from("road");
+    let railway = Id::from("railway");
+    let mut railway_type = map.overlay_types[&road].clone();
+    railway_type.name = "Railway".into();
+    map.overlay_types.insert(railway.clone(), railway_type);
+    let grid = map.grid.clone();
+    // The map has one road down column 3, rows 1 to 5.
+    let hexes: Vec<HexIndex> = (1..=5).map(|r| HexIndex::new(3, r)).collect();
+    let names: Vec<String> = hexes.iter().map(|h| grid.name(*h).to_string()).collect();
+    map.paths.insert(road.clone(), vec![names.join(" ")]);
+    for h in &hexes {
+        map.overlays
+            .entry(grid.name(*h))
+            .or_default()
+            .push(road.clone());
+    }
+    write_map(&map_path, &map);
+    let mut h = harness(app_with_file(dir.path(), &map_path));
+    h.run();
+    wait_for_jobs(&mut h);
+    h.get_by_label("Digitise").click();
+    h.run();
+    h.get_by_label("Suggest hexsides…").click();
+    h.run();
+    let south = |i: usize| grid.canonical_hexside(hexes[i], Side::S);
+    let (agrees, retyped, cut) = (south(0), south(1), south(3));
+    let loose = grid.canonical_hexside(HexIndex::new(7, 4), Side::N);
+    let doubt = |(index, side): (HexIndex, Side), line: Option<&Id>| CrossingSuggestion {
+        index,
+        side,
+        line: line.cloned(),
+        confidence: 0.15,
+        marked: false,
+    };
+    h.state_mut().services.digitise.suggest.crossings = Some(vec![
+        doubt(agrees, Some(&road)),
+        doubt(retyped, Some(&railway)),
+        doubt(cut, None),
+        doubt(loose, None),
+    ]);
+    h.run();
+    h.get_by_label_contains("Review the doubtful crossings (4)");
+    let reviewed = |h: &H| h.state().services.digitise.suggest.crossing_review;
+    let depth = h.state().doc.history().undo_depth();
+    h.get_by_label("Next doubtful crossing ▶").click();
+    h.run();
+    assert_eq!(reviewed(&h), Some(agrees));
+
+    // On the map as suggested: nothing to change, and it leaves the queue.
+    let before = h.state().doc.map.paths.clone();
+    h.get_by_label("Accept crossing").click();
+    h.run();
+    assert_eq!(h.state().doc.history().undo_depth(), depth, "no edit");
+    assert_eq!(h.state().doc.map.paths, before);
+    assert_eq!(reviewed(&h), Some(retyped), "on to the next");
+    h.get_by_label_contains("Review the doubtful crossings (3)");
+
+    // On the map as road, suggested railway: retyped in one step.
+    h.get_by_label("Accept crossing").click();
+    h.run();
+    assert_eq!(h.state().doc.history().undo_depth(), depth + 1, "one step");
+    {
+        let doc = &h.state().doc;
+        assert!(!road_crossings(&doc.map).contains(&retyped));
+        assert!(road_crossings(&doc.map).contains(&agrees));
+        let rail = crossings_of_paths(&grid, &doc.map.paths[&railway]);
+        assert_eq!(rail, BTreeSet::from([retyped]));
+        assert!(doc.has_overlay(&grid.name(hexes[2]), &railway));
+    }
+    assert_eq!(reviewed(&h), Some(cut));
+
+    // On the map as road, no line suggested: cut, one step; the last hex loses the road.
+    h.get_by_label_contains("no line suggested (15 %), on the map: Road");
+    h.get_by_label("Accept crossing").click();
+    h.run();
+    assert_eq!(h.state().doc.history().undo_depth(), depth + 2, "one step");
+    assert!(!road_crossings(&h.state().doc.map).contains(&cut));
+    assert!(!h.state().doc.has_overlay(&grid.name(hexes[4]), &road));
+    assert_eq!(reviewed(&h), Some(loose));
+
+    // No line suggested, none on the map: nothing; the queue is empty.
+    h.get_by_label("Accept crossing").click();
+    h.run();
+    assert_eq!(h.state().doc.history().undo_depth(), depth + 2, "no edit");
+    assert_eq!(reviewed(&h), None);
+    h.get_by_label_contains("Review the doubtful crossings (0)");
+
+    // Undo takes back the cut alone.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(road_crossings(&h.state().doc.map).contains(&cut));
+    assert!(h.state().doc.has_overlay(&grid.name(hexes[4]), &road));
+    assert!(!road_crossings(&h.state().doc.map).contains(&retyped));
+}

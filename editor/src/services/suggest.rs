@@ -99,7 +99,9 @@ pub struct Suggest {
     pub side_skipped: BTreeSet<(HexIndex, Side)>,
     /// The hexside being reviewed (canonical).
     pub side_review: Option<(HexIndex, Side)>,
-    /// Doubtful crossings the user skipped in the review.
+    /// Doubtful crossings the user skipped or accepted in the review (they leave the queue:
+    /// the queue lists crossings on the map's paths too, so accepting one changes nothing
+    /// that would take it out).
     pub crossing_skipped: BTreeSet<(HexIndex, Side)>,
     /// The crossing being reviewed (canonical).
     pub crossing_review: Option<(HexIndex, Side)>,

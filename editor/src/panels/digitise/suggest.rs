@@ -556,12 +556,10 @@ fn crossings_rows(ctx: &ViewContext<'_>, ui: &mut Ui, suggest: &mut Suggest) {
                         changes,
                     });
                 }
-                suggest.step_crossing_review(true)
+                // Reviewed: it leaves the queue, whether the map changed or already agreed.
+                suggest.crossing_reviewed()
             }
-            Some(Review::Skip) => {
-                suggest.crossing_skipped.extend(reviewed);
-                suggest.step_crossing_review(true)
-            }
+            Some(Review::Skip) => suggest.crossing_reviewed(),
         }
     };
     show_reviewed(ctx, go.map(|(hex, _)| hex));

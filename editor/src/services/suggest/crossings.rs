@@ -215,8 +215,23 @@ impl Suggest {
         self.crossing_review
     }
 
-    /// The changes accepting the reviewed crossing (one undo step): the line suggested added
-    /// to the map's paths; with none suggested, nothing.
+    /// The reviewed crossing leaves the queue (accepted or skipped): on to the next one after
+    /// it, `None` when it was the last.
+    pub fn crossing_reviewed(&mut self) -> Option<(HexIndex, Side)> {
+        let current = self.crossing_review;
+        let next = self.step_crossing_review(true);
+        self.crossing_skipped.extend(current);
+        if next == current {
+            self.crossing_review = None;
+        }
+        self.crossing_review
+    }
+
+    /// The changes accepting the reviewed crossing (one undo step): the map's paths made to
+    /// cross it as suggested. The line suggested is added when its paths lack it, and the
+    /// paths of every other line of the legend crossing it there are cut (the trace suggests
+    /// one line a hexside: accepting a railway where the map has a road retypes it); with no
+    /// line suggested, every line's paths are cut there. Nothing when the map already agrees.
     pub fn accept_crossing_reviewed(&self, doc: &Document) -> Vec<Change> {
         let Some(s) = self
             .crossing_review
@@ -224,10 +239,16 @@ impl Suggest {
         else {
             return Vec::new();
         };
-        let Some(line) = &s.line else {
-            return Vec::new();
-        };
-        Self::adding_crossing(doc, (s.index, s.side), line)
+        let hexside = (s.index, s.side);
+        let mut changes: Vec<Change> = Self::lines_crossing(doc, hexside)
+            .iter()
+            .filter(|line| Some(*line) != s.line.as_ref())
+            .flat_map(|line| Self::removing_crossing(doc, hexside, line))
+            .collect();
+        if let Some(line) = &s.line {
+            changes.extend(Self::adding_crossing(doc, hexside, line));
+        }
+        changes
     }
 
     /// Draws the crossings over the map: each suggested one the map lacks as a dashed line
