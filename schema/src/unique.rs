@@ -187,14 +187,26 @@ const RUN: usize = 4096;
 /// by entry in key order keeps its nodes half full (a node that fills is split in two, and
 /// only the right one is filled again): the 285,000 overlays of a 5.7 MB map held about 80
 /// bytes an entry (issue 19). Built at once, from sorted entries, its nodes are full (about 42
-/// bytes). Each join builds the map again, so the runs grow with the map (an eighth of it):
-/// the work stays linear and the run is a small part of the map.
+/// bytes). Building costs the whole map (`BTreeMap::append` merges both into a new tree), so
+/// it is done only for a run of at least an eighth of the map and the work stays linear; a
+/// shorter run (one cut short by a key out of order, or the last) is inserted entry by entry.
+/// Joining every run whatever its length was quadratic: keys alternating high and low rebuilt
+/// the map at each low key (80,000 of them took a minute).
 fn join<K: Ord, V>(map: &mut BTreeMap<K, V>, run: &mut Vec<(K, V)>) {
-    if run.is_empty() {
+    if run.len() < RUN.max(map.len() / 8) {
+        map.extend(run.drain(..));
         return;
     }
+    #[cfg(test)]
+    REBUILDS.with(|n| n.set(n.get() + 1));
     let mut tail: BTreeMap<K, V> = run.drain(..).collect();
     map.append(&mut tail);
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times [`join`] built a map again, on this thread.
+    static REBUILDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]
@@ -252,6 +264,36 @@ mod tests {
                 .to_string()
                 .contains(super::DUPLICATE_KEY)
         );
+    }
+
+    /// Keys alternating high and low never make a run long enough to build the map again, so
+    /// reading them stays linear; keys in order build it again only as it grows by an eighth.
+    /// Joining every run rebuilt the map once a low key (20,000 times here).
+    #[test]
+    fn a_map_is_built_again_only_for_long_runs() {
+        #[derive(serde::Deserialize)]
+        struct Lists {
+            #[serde(deserialize_with = "super::deserialize")]
+            map: BTreeMap<String, u32>,
+        }
+        let read = |keys: &[u32]| {
+            let entries: Vec<String> = keys.iter().map(|k| format!("\"{k:08}\": {k}")).collect();
+            super::REBUILDS.with(|n| n.set(0));
+            let read: Lists = ron::from_str(&format!("(map: {{{}}})", entries.join(", "))).unwrap();
+            assert_eq!(read.map.len(), keys.len());
+            assert!(
+                read.map
+                    .iter()
+                    .all(|(k, v)| k.parse::<u32>().unwrap() == *v)
+            );
+            super::REBUILDS.with(std::cell::Cell::get)
+        };
+        let n = 20_000u32;
+        let alternating: Vec<u32> = (0..n).flat_map(|k| [50_000_000 + k, k]).collect();
+        assert_eq!(read(&alternating), 0);
+        let in_order: Vec<u32> = (0..10 * n).collect();
+        let rebuilds = read(&in_order);
+        assert!((1..=40).contains(&rebuilds), "{rebuilds}");
     }
 
     /// Each list is held at its length, not with serde's room for four more.
