@@ -168,14 +168,14 @@ where
             if after {
                 run.push((key, value));
                 if run.len() >= RUN.max(map.len() / 8) {
-                    join(&mut map, &mut run);
+                    join(&mut map, &mut run, false);
                 }
             } else {
-                join(&mut map, &mut run);
+                join(&mut map, &mut run, false);
                 map.insert(key, value);
             }
         }
-        join(&mut map, &mut run);
+        join(&mut map, &mut run, true);
         Ok(map)
     }
 }
@@ -189,11 +189,15 @@ const RUN: usize = 4096;
 /// bytes an entry (issue 19). Built at once, from sorted entries, its nodes are full (about 42
 /// bytes). Building costs the whole map (`BTreeMap::append` merges both into a new tree), so
 /// it is done only for a run of at least an eighth of the map and the work stays linear; a
-/// shorter run (one cut short by a key out of order, or the last) is inserted entry by entry.
+/// shorter run cut short by a key out of order is inserted entry by entry. The `last` run is
+/// joined by a rebuild whatever its length (once a map, so linear): the whole map is dense.
 /// Joining every run whatever its length was quadratic: keys alternating high and low rebuilt
 /// the map at each low key (80,000 of them took a minute).
-fn join<K: Ord, V>(map: &mut BTreeMap<K, V>, run: &mut Vec<(K, V)>) {
-    if run.len() < RUN.max(map.len() / 8) {
+fn join<K: Ord, V>(map: &mut BTreeMap<K, V>, run: &mut Vec<(K, V)>, last: bool) {
+    if run.is_empty() {
+        return;
+    }
+    if !last && run.len() < RUN.max(map.len() / 8) {
         map.extend(run.drain(..));
         return;
     }
@@ -266,8 +270,9 @@ mod tests {
         );
     }
 
-    /// Keys alternating high and low never make a run long enough to build the map again, so
-    /// reading them stays linear; keys in order build it again only as it grows by an eighth.
+    /// Keys alternating high and low never make a run long enough to build the map again (but
+    /// at the end), so reading them stays linear; keys in order build it again only as it grows
+    /// by an eighth.
     /// Joining every run rebuilt the map once a low key (20,000 times here).
     #[test]
     fn a_map_is_built_again_only_for_long_runs() {
@@ -290,7 +295,7 @@ mod tests {
         };
         let n = 20_000u32;
         let alternating: Vec<u32> = (0..n).flat_map(|k| [50_000_000 + k, k]).collect();
-        assert_eq!(read(&alternating), 0);
+        assert!(read(&alternating) <= 1);
         let in_order: Vec<u32> = (0..10 * n).collect();
         let rebuilds = read(&in_order);
         assert!((1..=40).contains(&rebuilds), "{rebuilds}");
