@@ -279,3 +279,30 @@ fn digitize_json_names_hostile_files_escaped() {
         no_raw_controls(&run);
     }
 }
+
+/// A map whose overlay keys alternate high and low (160,000 of them, 4.6 MB) is refused with
+/// its located E0105s within the run's time limit. Reading a map built it again at every low
+/// key (`bataille_schema::unique`): over 300 s for this file, where it now takes about 3 s in
+/// a debug build.
+#[test]
+fn overlay_keys_alternating_high_and_low_are_read_in_linear_time() {
+    let club = Club::new();
+    let entries: String = (0..80_000)
+        .map(|k| format!("        \"z{k:06}\": [\"route\"],\n        \"a{k:06}\": [\"route\"],\n"))
+        .collect();
+    club.edit(
+        MAP,
+        "    overlays: {\n",
+        &format!("    overlays: {{\n{entries}"),
+    );
+    let run = club.run(&["validate", MAP, "--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.all());
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let codes: Vec<&str> = report
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"E0105"), "{}", run.stdout);
+}
