@@ -102,6 +102,11 @@ struct Sheet {
 /// railway of the same black, a pixel wide with ties across it every 6 px, along another
 /// path; a place name's letters across a side no line crosses.
 fn sheet() -> Sheet {
+    sheet_with(|_, _| {})
+}
+
+/// [`sheet`] with more drawn on it (`draw` gets the image and grid space to pixels).
+fn sheet_with(draw: impl Fn(&mut image::RgbImage, &dyn Fn([f32; 2]) -> [f64; 2])) -> Sheet {
     let grid = grid();
     // Off the pixels' grid by a fraction, as a scan is.
     let m = [PX, 0.0, PX + 0.35, 0.0, PX, PX + 0.2, 0.0, 0.0, 1.0];
@@ -175,6 +180,7 @@ fn sheet() -> Sheet {
         );
         stroke(&mut img, [x, mid[1]], [x + 5.0, mid[1] + 4.5], 0.6, BLACK);
     }
+    draw(&mut img, &at);
     Sheet {
         grid,
         scan: Scan::from(img),
@@ -189,6 +195,11 @@ fn sheet() -> Sheet {
 /// The sheet traced from two marked crossings of each line (the first and the last of its
 /// path), per interior hexside.
 fn traced(sheet: &Sheet) -> (Vec<(HexIndex, Side)>, Vec<Crossing>) {
+    traced_with_water(sheet, &[])
+}
+
+/// [`traced`] keeping the lines' ink away from `water`'s.
+fn traced_with_water(sheet: &Sheet, water: &[Lab]) -> (Vec<(HexIndex, Side)>, Vec<Crossing>) {
     let grid = &sheet.grid;
     let terrain_samples: BTreeMap<String, Vec<HexIndex>> = BTreeMap::from([(
         ".".to_owned(),
@@ -237,7 +248,7 @@ fn traced(sheet: &Sheet) -> (Vec<(HexIndex, Side)>, Vec<Crossing>) {
         &sheet.m.into(),
         &lines,
         &colours,
-        &[],
+        water,
         &hexsides,
     )
     .unwrap();
@@ -315,4 +326,50 @@ fn a_crossing_whose_line_stops_in_both_hexes_is_for_review() {
     }
     // The end of a road (at the map's edge, in a town) goes on in one of its hexes: sure.
     assert_eq!(decided[0].confidence, SURE);
+}
+
+#[test]
+fn a_road_between_two_bridges_is_a_line_though_shorter_than_one() {
+    // A road crossing the side between 1001 and 1002 (a column no other line reaches), cut
+    // 0.8 hex radius either side of it by a river's water (two bridges): 1.6 radii of ink,
+    // under the 2 a line spans elsewhere.
+    const WATER: [u8; 3] = [40, 120, 220];
+    let grid = grid();
+    let (upper, lower) = (HexIndex::new(9, 0), HexIndex::new(9, 1));
+    let side = grid.canonical_hexside(upper, Side::S);
+    let draw = |img: &mut image::RgbImage, at: &dyn Fn([f32; 2]) -> [f64; 2]| {
+        let [a, b] = grid.side_corners(side.0, side.1).unwrap();
+        let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+        for dy in [-0.8f32, 0.8] {
+            // The river, across the road's way, 5 px wide.
+            stroke(
+                img,
+                at([mid[0] - 0.6, mid[1] + dy]),
+                at([mid[0] + 0.6, mid[1] + dy]),
+                2.5,
+                WATER,
+            );
+        }
+        stroke(
+            img,
+            at([mid[0], mid[1] - 0.8 + 0.05]),
+            at([mid[0], mid[1] + 0.8 - 0.05]),
+            1.5,
+            BLACK,
+        );
+    };
+    let sheet = sheet_with(draw);
+    assert!(!sheet.road.contains(&upper) && !sheet.railway.contains(&upper));
+    assert!(!sheet.road.contains(&lower) && !sheet.railway.contains(&lower));
+    let (hexsides, crossings) = traced_with_water(&sheet, &[srgb_to_lab(WATER)]);
+    let c = crossings[hexsides.iter().position(|x| *x == side).unwrap()];
+    // Found as the road; it goes into no other side of its hexes, so it is for review.
+    assert_eq!(c.feature, Some(0), "{c:?}");
+    // Without water at its ends the same short piece is a word or a symbol: no line.
+    let (hexsides, crossings) = traced(&sheet);
+    let dry = crossings[hexsides.iter().position(|x| *x == side).unwrap()];
+    assert!(
+        dry.feature.is_none() || dry.confidence < DOUBTFUL_BELOW,
+        "{dry:?}"
+    );
 }

@@ -156,6 +156,53 @@ pub(super) fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64
         .collect()
 }
 
+/// Keeps the pixels of `mask` whose 8-connected component spans at least `min_extent` pixels
+/// and whose pixels where `touch` is set span at least `apart` pixels (both as bounding boxes'
+/// diagonals): a piece of line cut at both its ends by what `touch` marks.
+pub(super) fn components_touching_apart(
+    mask: &[bool],
+    touch: &[bool],
+    w: usize,
+    h: usize,
+    min_extent: f64,
+    apart: f64,
+) -> Vec<bool> {
+    let mut parent = components(mask, w, h);
+    let grow = |b: &mut [usize; 4], x: usize, y: usize| {
+        b[0] = b[0].min(x);
+        b[1] = b[1].min(y);
+        b[2] = b[2].max(x);
+        b[3] = b[3].max(y);
+    };
+    let mut boxes: HashMap<u32, ([usize; 4], Option<[usize; 4]>)> = HashMap::new();
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            if mask[i] {
+                let r = find(&mut parent, i as u32);
+                let (all, touching) = boxes.entry(r).or_insert(([x, y, x, y], None));
+                grow(all, x, y);
+                if touch[i] {
+                    grow(touching.get_or_insert([x, y, x, y]), x, y);
+                }
+            }
+        }
+    }
+    let extent = |b: [usize; 4]| ((b[2] - b[0] + 1) as f64).hypot((b[3] - b[1] + 1) as f64);
+    let kept: HashMap<u32, bool> = boxes
+        .into_iter()
+        .map(|(r, (all, touching))| {
+            (
+                r,
+                extent(all) >= min_extent && touching.is_some_and(|t| extent(t) >= apart),
+            )
+        })
+        .collect();
+    (0..w * h)
+        .map(|i| mask[i] && kept[&find(&mut parent, i as u32)])
+        .collect()
+}
+
 /// How deep a line's ink is where the user marked it: at each marked place (a cell), the
 /// deepest `depth` within `reach` cells of it; the median over the places (`None` without
 /// any). A river drawn as a wide band is that deep all along: deeper ink elsewhere is a blob.

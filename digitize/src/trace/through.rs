@@ -28,7 +28,9 @@ use std::collections::HashMap;
 use super::along::{Placed, along_the_line};
 use super::cells::{Cells, ink_cells};
 use super::ink::feature_ink;
-use super::morphology::{chamfer, grown_by_one, long_components, without_blobs};
+use super::morphology::{
+    chamfer, components_touching_apart, grown_by_one, long_components, without_blobs,
+};
 use super::pattern::{NOVEL, Pattern, TYPE_MARGIN, distance, pattern};
 use super::{BINS, Colours, THICK};
 use crate::colour::{Lab, delta_e};
@@ -53,6 +55,13 @@ pub struct Crossing {
 
 /// Connected ink spanning under this (hex radii) is a letter, a word or a symbol.
 const MIN_LINE: f64 = 2.0;
+/// A piece of line ending at water at both ends (a road between two bridges) is a line when
+/// it spans this much (hex radii)...
+const BRIDGED_LINE: f64 = 1.2;
+/// ... and its ends at water lie this far apart.
+const BRIDGED_APART: f64 = 1.0;
+/// Half a bridge's length (hex radii): a line's ink stops this far beyond the water's shore.
+const BRIDGE_HALF: f64 = 0.2;
 /// The grid line's ink counts this many times its distance: a road or a railway drawn a
 /// pixel wide is mixed with the paper, and its middle may lie nearer the grid line's ink than
 /// its own.
@@ -179,6 +188,9 @@ pub fn trace_through(
             Some((beyond as u32, within as u32))
         })
         .collect();
+    // Where a line's ink stops at water: within the shore and a bridge's half length of it.
+    let at_water_reach = (3.0 * ((SHORE + BRIDGE_HALF) * unit).max(1.0)).round() as u32;
+    let at_water: Vec<bool> = from_water.iter().map(|d| *d <= at_water_reach).collect();
     for f in (0..count).filter(|f| same[*f] == *f && inks[*f].is_some()) {
         let mask: Vec<bool> = (0..w * h)
             .map(|i| usize::from(cells[i]) == f + 1 && from_water[i] > shore && across[i].is_none())
@@ -201,7 +213,20 @@ pub fn trace_through(
             })
             .collect();
         let grown = grown_by_one(&bridged, w, h);
-        let long = long_components(&grown, w, h, MIN_LINE * unit);
+        let mut long = long_components(&grown, w, h, MIN_LINE * unit);
+        // A shorter piece whose both ends stop at water is a line between two bridges (the
+        // water's edge cuts its ink at each): a word or a symbol does not reach water twice.
+        let between = components_touching_apart(
+            &grown,
+            &at_water,
+            w,
+            h,
+            BRIDGED_LINE * unit,
+            BRIDGED_APART * unit,
+        );
+        for (l, b) in long.iter_mut().zip(between) {
+            *l |= b;
+        }
         for (i, (l, keep)) in line.iter_mut().zip(long).enumerate() {
             let bridge = !mask[i] && bridged[i];
             if keep && (thin[i] || bridge) {
