@@ -373,3 +373,65 @@ fn a_road_between_two_bridges_is_a_line_though_shorter_than_one() {
         "{dry:?}"
     );
 }
+
+#[test]
+fn a_line_in_the_grid_lines_grey_crossing_sides_puts_them_up_for_review() {
+    // A railway printed in the grid line's own grey (as tld's): a pixel-wide rail with ties,
+    // down column 10 from 1001 to 1004. Neither marked line's ink: the trace cannot say what
+    // it is, but the sides it crosses are not surely crossed by nothing.
+    let grid = grid();
+    let hexes: Vec<HexIndex> = (0..4).map(|row| HexIndex::new(9, row)).collect();
+    let draw = |img: &mut image::RgbImage, at: &dyn Fn([f32; 2]) -> [f64; 2]| {
+        let (a, b) = (at(grid.centre(hexes[0])), at(grid.centre(hexes[3])));
+        stroke(img, a, b, 0.5, LINE);
+        let mut y = a[1] + 3.0;
+        while y < b[1] {
+            stroke(img, [a[0] - 4.0, y], [a[0] + 4.0, y], 0.5, LINE);
+            y += 6.0;
+        }
+    };
+    let sheet = sheet_with(draw);
+    for h in &hexes {
+        assert!(!sheet.road.contains(h) && !sheet.railway.contains(h));
+    }
+    let (hexsides, crossings) = traced(&sheet);
+    let grey = crossed(&grid, &hexes);
+    for h in &grey {
+        let c = crossings[hexsides.iter().position(|x| x == h).unwrap()];
+        assert!(
+            c.confidence < DOUBTFUL_BELOW,
+            "{}: {c:?}",
+            grid.hexside_ref(h.0, h.1)
+        );
+    }
+    // The grid line alone (its grey on every side) puts no side up for review: every side
+    // nothing is drawn across is surely crossed by nothing.
+    let road = crossed(&grid, &sheet.road);
+    let railway = crossed(&grid, &sheet.railway);
+    let near_a_line = |h: &(HexIndex, Side)| {
+        let of = |i: HexIndex| {
+            sheet.road.contains(&i) || sheet.railway.contains(&i) || hexes.contains(&i)
+        };
+        of(h.0) || grid.neighbour(h.0, h.1).is_some_and(of)
+    };
+    let mut checked = 0;
+    for (h, c) in hexsides.iter().zip(&crossings) {
+        if road.contains(h) || railway.contains(h) || grey.contains(h) || *h == sheet.lettered {
+            continue;
+        }
+        if near_a_line(h) {
+            continue;
+        }
+        checked += 1;
+        assert_eq!(
+            *c,
+            Crossing {
+                feature: None,
+                confidence: 1.0
+            },
+            "{}",
+            grid.hexside_ref(h.0, h.1)
+        );
+    }
+    assert!(checked > 40, "{checked}");
+}

@@ -156,15 +156,17 @@ pub(super) fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64
         .collect()
 }
 
-/// Keeps the pixels of `mask` whose 8-connected component spans at least `min_extent` pixels
-/// and whose pixels where `touch` is set span at least `apart` pixels (both as bounding boxes'
-/// diagonals): a piece of line cut at both its ends by what `touch` marks.
-pub(super) fn components_touching_apart(
+/// Keeps the pixels of `mask` whose 8-connected component spans at least `min_extent` pixels,
+/// or at least `short_extent` with its pixels where `touch` is set spanning at least `apart`
+/// (all as bounding boxes' diagonals): a line, or a shorter piece of line cut at both its
+/// ends by what `touch` marks. One labelling for both.
+pub(super) fn line_components(
     mask: &[bool],
     touch: &[bool],
     w: usize,
     h: usize,
     min_extent: f64,
+    short_extent: f64,
     apart: f64,
 ) -> Vec<bool> {
     let mut parent = components(mask, w, h);
@@ -192,10 +194,9 @@ pub(super) fn components_touching_apart(
     let kept: HashMap<u32, bool> = boxes
         .into_iter()
         .map(|(r, (all, touching))| {
-            (
-                r,
-                extent(all) >= min_extent && touching.is_some_and(|t| extent(t) >= apart),
-            )
+            let e = extent(all);
+            let between = e >= short_extent && touching.is_some_and(|t| extent(t) >= apart);
+            (r, e >= min_extent || between)
         })
         .collect();
     (0..w * h)

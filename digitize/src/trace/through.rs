@@ -28,9 +28,7 @@ use std::collections::HashMap;
 use super::along::{Placed, along_the_line};
 use super::cells::{Cells, ink_cells};
 use super::ink::feature_ink;
-use super::morphology::{
-    chamfer, components_touching_apart, grown_by_one, long_components, without_blobs,
-};
+use super::morphology::{chamfer, grown_by_one, line_components, without_blobs};
 use super::pattern::{NOVEL, Pattern, TYPE_MARGIN, distance, pattern};
 use super::{BINS, Colours, THICK};
 use crate::colour::{Lab, delta_e};
@@ -159,13 +157,33 @@ pub fn trace_through(
         (x >= 0.0 && y >= 0.0 && (x as usize) < w && (y as usize) < h)
             .then(|| y as usize * w + x as usize)
     };
+    // Every line's ink and the grid line's, as one (nothing the grid's colour is dropped by
+    // colour): what is drawn as a line but traced as none of the lines (a railway printed in
+    // the grid's grey, its rail cut by its own ties) still crosses the sides, and a side it
+    // crosses is not surely crossed by nothing.
+    let loose_cells = {
+        let mut loose_inks: Vec<Option<Lab>> = (0..count)
+            .filter(|f| same[*f] == *f)
+            .map(|f| inks[f])
+            .collect();
+        loose_inks.extend(colours.grid_ink.map(Some));
+        let loose_colours = Colours {
+            hex: colours.hex,
+            terrain: colours.terrain.clone(),
+            grid_ink: None,
+        };
+        ink_cells(scan, grid, mapping, &loose_inks, &loose_colours, 1.0)
+            .filter(|c| c.w == w && c.h == h)
+            .map(|c| c.cells)
+    };
     let reach_across = band(unit) + (1.5 / unit) as f32;
     // Per cell on the grid line (`None` off it): the two cells just beyond the line's band
     // either side of it, straight across the side.
     let across: Vec<Option<(u32, u32)>> = (0..w * h)
         .into_par_iter()
         .map(|i| {
-            if cells[i] == 0 || usize::from(cells[i]) > count {
+            let loose = loose_cells.as_ref().is_some_and(|l| l[i] != 0);
+            if (cells[i] == 0 || usize::from(cells[i]) > count) && !loose {
                 // Paper or water: no line's ink to drop or join here.
                 return None;
             }
@@ -191,49 +209,66 @@ pub fn trace_through(
     // Where a line's ink stops at water: within the shore and a bridge's half length of it.
     let at_water_reach = (3.0 * ((SHORE + BRIDGE_HALF) * unit).max(1.0)).round() as u32;
     let at_water: Vec<bool> = from_water.iter().map(|d| *d <= at_water_reach).collect();
-    for f in (0..count).filter(|f| same[*f] == *f && inks[*f].is_some()) {
-        let mask: Vec<bool> = (0..w * h)
-            .map(|i| usize::from(cells[i]) == f + 1 && from_water[i] > shore && across[i].is_none())
-            .collect();
+    // A line's cells, from the cells of its ink (`mask`): what is kept as a line.
+    // Only cells of the traced inks on the band are bridged (`band_ink`).
+    let trace_mask = |mask: &[bool], band_ink: &dyn Fn(usize) -> bool| -> Vec<bool> {
         let outside: Vec<bool> = mask.iter().map(|v| !v).collect();
         let depth = chamfer(&outside, w, h);
         let thick = (3.0 * (THICK * unit).max(1.5)).round() as u32;
-        let thin = without_blobs(&mask, &depth, w, h, thick);
+        let thin = without_blobs(mask, &depth, w, h, thick);
         // Pieces a cell apart are one line: a line a pixel wide, mixed with the paper, is
         // ink only every other pixel in places.
         // And pieces either side of the grid line, cut by it, too; and pieces either side
         // of a blob on the line (a town's dot), measured with the blob.
         // The grid line's band is bridged where the line's ink lies just beyond it on both
         // sides, straight across.
-        let near_ink = grown_by_one(&mask, w, h);
+        let near_ink = grown_by_one(mask, w, h);
         let bridged: Vec<bool> = (0..w * h)
             .map(|i| {
                 mask[i]
-                    || across[i].is_some_and(|(a, b)| near_ink[a as usize] && near_ink[b as usize])
+                    || (band_ink(i)
+                        && across[i]
+                            .is_some_and(|(a, b)| near_ink[a as usize] && near_ink[b as usize]))
             })
             .collect();
         let grown = grown_by_one(&bridged, w, h);
-        let mut long = long_components(&grown, w, h, MIN_LINE * unit);
         // A shorter piece whose both ends stop at water is a line between two bridges (the
         // water's edge cuts its ink at each): a word or a symbol does not reach water twice.
-        let between = components_touching_apart(
+        let long = line_components(
             &grown,
             &at_water,
             w,
             h,
+            MIN_LINE * unit,
             BRIDGED_LINE * unit,
             BRIDGED_APART * unit,
         );
-        for (l, b) in long.iter_mut().zip(between) {
-            *l |= b;
-        }
-        for (i, (l, keep)) in line.iter_mut().zip(long).enumerate() {
-            let bridge = !mask[i] && bridged[i];
-            if keep && (thin[i] || bridge) {
+        (0..w * h)
+            .map(|i| long[i] && (thin[i] || (!mask[i] && bridged[i])))
+            .collect()
+    };
+    for f in (0..count).filter(|f| same[*f] == *f && inks[*f].is_some()) {
+        let mask: Vec<bool> = (0..w * h)
+            .map(|i| usize::from(cells[i]) == f + 1 && from_water[i] > shore && across[i].is_none())
+            .collect();
+        let band_ink = |i: usize| cells[i] != 0 && usize::from(cells[i]) <= count;
+        for (l, keep) in line.iter_mut().zip(trace_mask(&mask, &band_ink)) {
+            if keep {
                 *l = (f + 1) as u8;
             }
         }
     }
+    // The loose lines: traced as every line's ink and the grid's together, where no line is.
+    let loose: Vec<bool> = loose_cells.map_or_else(Vec::new, |loose_cells| {
+        let mask: Vec<bool> = (0..w * h)
+            .map(|i| loose_cells[i] != 0 && from_water[i] > shore && across[i].is_none())
+            .collect();
+        trace_mask(&mask, &|i| loose_cells[i] != 0)
+            .into_iter()
+            .zip(&line)
+            .map(|(keep, l)| keep && *l == 0)
+            .collect()
+    });
 
     let position: HashMap<(HexIndex, Side), usize> = hexsides
         .iter()
@@ -483,6 +518,47 @@ pub fn trace_through(
         }
     }
     alone_for_review(grid, hexsides, &mut decided, &same);
+    // A side a loose line crosses in its core, surely crossed by nothing: for review.
+    if !loose.is_empty() {
+        let mut loose_crossed = vec![0u16; hexsides.len()];
+        let hex_of = |x: usize, y: usize| grid.hex_at(grid_point(x, y));
+        for y in 0..h {
+            for x in 0..w {
+                if !loose[y * w + x] {
+                    continue;
+                }
+                let Some(a) = hex_of(x, y) else { continue };
+                let p = grid_point(x, y);
+                for (ox, oy) in [
+                    (x + 1, y),
+                    (x.wrapping_sub(1), y + 1),
+                    (x, y + 1),
+                    (x + 1, y + 1),
+                ] {
+                    if ox >= w || oy >= h || !loose[oy * w + ox] {
+                        continue;
+                    }
+                    let Some(b) = hex_of(ox, oy).filter(|b| *b != a) else {
+                        continue;
+                    };
+                    let Some(side) = all_sides
+                        .into_iter()
+                        .find(|s| grid.neighbour(a, *s) == Some(b))
+                    else {
+                        continue;
+                    };
+                    if let Some((s, t, _)) = along(a, side, p) {
+                        loose_crossed[s] |= bin(t);
+                    }
+                }
+            }
+        }
+        for (d, bins) in decided.iter_mut().zip(loose_crossed) {
+            if d.feature.is_none() && bins & CORE != 0 {
+                d.confidence = d.confidence.min(REVIEW);
+            }
+        }
+    }
     Some(decided)
 }
 
