@@ -377,7 +377,7 @@ pub fn refine(
     // Which sides were on the scan: the strip read across the side (with the last window)
     // wholly on it. An outward side shows the print's edge by a line, or by an edge: the
     // colours on its two sides differ, and the hex's is not the colour beyond the print (the
-    // median of what lies beyond the outward sides that show an edge), as it is in a cell
+    // median of what lies beyond the outward sides whose two sides differ), as it is in a cell
     // beyond the print whose far side meets a track or a title band.
     let columns = grid.columns as usize;
     // Each side on the scan, its line found, the colours on its two sides (the first towards
@@ -425,9 +425,17 @@ pub fn refine(
             geometry[*s].other.is_none() && !inked && delta_e(*inward, *outward) >= EDGE
         })
     };
+    // The colour beyond the print: what lies beyond the outward sides whose two sides differ,
+    // a line drawn on them or not (a print outlined in a line, with a margin up to its frame:
+    // Napoleon at Waterloo's, whose notches the scan cuts show only the margin).
     let mut outside: Vec<Lab> = on_scan
         .iter()
-        .filter_map(|side| edge_colours(side).map(|c| c.1))
+        .filter_map(|(s, _, colours)| {
+            colours.filter(|(inward, outward)| {
+                geometry[*s].other.is_none() && delta_e(*inward, *outward) >= EDGE
+            })
+        })
+        .map(|c| c.1)
         .collect();
     let beyond = median_lab(&mut outside);
     if beyond.is_some() {

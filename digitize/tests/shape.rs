@@ -324,3 +324,95 @@ fn the_print_s_edge_told_by_its_colours_decides_whatever_lines_fall_there() {
         );
     }
 }
+
+/// As Napoleon at Waterloo's scan: every hex outlined in a dark line (its outward sides too),
+/// filled with its terrain; round the print a lighter margin up to a frame line; the lower
+/// columns' last cells are not printed (notches of the margin between the print's last hexes),
+/// and the scan ends a few pixels below the frame, which runs through the notches' centres: their
+/// own outward sides are off the scan, their three sides on it are their neighbours' and show
+/// a line. The colour beyond the print (the margin's, read beyond the outward sides, lines
+/// and all) against the notches' own tells them.
+#[test]
+fn notches_the_scan_cuts_are_told_by_the_margin_s_colour() {
+    use bataille_schema::map::{HexNaming, Orientation, Shifted};
+    let grid = bataille_schema::Grid {
+        orientation: Orientation::Flat,
+        shifted: Shifted::Odd,
+        first_column: 1,
+        first_row: 1,
+        columns: 12,
+        rows: 8,
+        hex_names: HexNaming::default(),
+    };
+    let m = [26.0, 0.0, 60.0, 0.0, 26.0, 60.0, 0.0, 0.0, 1.0];
+    let inverse = bataille_digitize::calibrate::invert(&m).unwrap();
+    let lower = if grid.centre(HexIndex::new(0, 0))[1] > grid.centre(HexIndex::new(1, 0))[1] {
+        Shifted::Odd
+    } else {
+        Shifted::Even
+    };
+    let absent = |i: HexIndex| grid.is_short_line_end(i, lower);
+    let notch = grid.indices().find(|i| absent(*i)).unwrap();
+    // The frame through the notches' centres, the scan's edge 6 px below it.
+    let frame_y = f64::from(grid.centre(notch)[1]) * 26.0 + 60.0;
+    let height = (frame_y + 6.0) as u32;
+    let (margin, outline, fill) = (
+        Rgb([188, 182, 170]),
+        Rgb([90, 60, 40]),
+        Rgb([128, 122, 108]),
+    );
+    let image = RgbImage::from_fn(560, height, |x, y| {
+        let g =
+            bataille_digitize::calibrate::apply(&inverse, [f64::from(x) + 0.5, f64::from(y) + 0.5]);
+        let Some(hex) = grid
+            .hex_at([g[0] as f32, g[1] as f32])
+            .filter(|h| !absent(*h))
+        else {
+            return if (f64::from(y) + 0.5 - frame_y).abs() < 1.2 {
+                outline
+            } else {
+                margin
+            };
+        };
+        let [cx, cy] = grid.centre(hex);
+        let (dx, dy) = (g[0] - f64::from(cx), g[1] - f64::from(cy));
+        let apothem = 3f64.sqrt() / 2.0;
+        let edge = (0..6)
+            .map(|k| {
+                let a = (f64::from(k) * 60.0 + 30.0).to_radians();
+                apothem - (dx * a.cos() + dy * a.sin())
+            })
+            .fold(f64::INFINITY, f64::min);
+        if edge * 26.0 < 1.5 { outline } else { fill }
+    });
+    let scan = Scan::from(image);
+    let r = refine(
+        &scan,
+        &grid,
+        &m,
+        &[[0.0, 0.0], [10.0, 6.0]],
+        FitKind::Affine,
+        &RefineOptions::default(),
+    )
+    .unwrap();
+    let shape = from_printed_sides(
+        &grid,
+        &r.printed_sides,
+        &|i| r.centre(&grid, i),
+        scan.width(),
+        scan.height(),
+    );
+    let slot = |i: HexIndex| i.row as usize * grid.columns as usize + i.col as usize;
+    let mut notches = 0;
+    for i in grid.indices() {
+        notches += usize::from(absent(i));
+        assert_eq!(
+            shape.place(&grid, i) == Place::On,
+            !absent(i),
+            "{}: {:?}",
+            grid.name(i),
+            r.printed_sides[slot(i)]
+        );
+    }
+    assert!(notches >= 5, "{notches}");
+}
