@@ -55,19 +55,23 @@ pub(super) fn chamfer(source: &[bool], w: usize, h: usize) -> Vec<u32> {
 /// The pixels within one step (the 8 neighbours) of a pixel of `mask`: `chamfer(mask) <= 4`,
 /// without the distances.
 pub(super) fn grown_by_one(mask: &[bool], w: usize, h: usize) -> Vec<bool> {
-    // Along the rows, then across them.
-    let mut along = vec![false; w * h];
-    for (row, out) in mask.chunks_exact(w).zip(along.chunks_exact_mut(w)) {
-        for x in 0..w {
-            out[x] = row[x] || (x > 0 && row[x - 1]) || (x + 1 < w && row[x + 1]);
-        }
+    use rayon::prelude::*;
+    if w == 0 || h == 0 {
+        return vec![false; w * h];
     }
+    // Along the rows, then across them; rows in parallel.
+    let mut along = vec![false; w * h];
+    along
+        .par_chunks_mut(w)
+        .zip(mask.par_chunks(w))
+        .for_each(|(out, row)| {
+            for x in 0..w {
+                out[x] = row[x] || (x > 0 && row[x - 1]) || (x + 1 < w && row[x + 1]);
+            }
+        });
     let mut out = vec![false; w * h];
-    for y in 0..h {
-        let row = &mut out[y * w..(y + 1) * w];
-        for (o, a) in row.iter_mut().zip(&along[y * w..(y + 1) * w]) {
-            *o = *a;
-        }
+    out.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
+        row.copy_from_slice(&along[y * w..(y + 1) * w]);
         if y > 0 {
             for (o, a) in row.iter_mut().zip(&along[(y - 1) * w..y * w]) {
                 *o |= *a;
@@ -78,7 +82,7 @@ pub(super) fn grown_by_one(mask: &[bool], w: usize, h: usize) -> Vec<bool> {
                 *o |= *a;
             }
         }
-    }
+    });
     out
 }
 
@@ -276,10 +280,34 @@ pub(super) fn without_blobs(
     h: usize,
     thick: u32,
 ) -> Vec<bool> {
-    let core: Vec<bool> = depth.iter().map(|d| *d > thick).collect();
-    let near_core = chamfer(&core, w, h);
+    let reach = thick + 3;
+    let core: Vec<usize> = (0..w * h).filter(|i| depth[*i] > thick).collect();
+    // Few cores (a line's sheet has a town's dot here and there): the cells within `reach`
+    // of each stamped around it (from one cell the chamfer distance is 3 × the larger offset
+    // + the smaller), the same cells as a distance transform over the whole sheet finds.
+    let r = (reach / 3) as usize;
+    if core.len().saturating_mul((2 * r + 1) * (2 * r + 1)) < w * h / 8 {
+        let mut near = vec![false; w * h];
+        for &c in &core {
+            let (cx, cy) = (c % w, c / w);
+            for y in cy.saturating_sub(r)..(cy + r + 1).min(h) {
+                for x in cx.saturating_sub(r)..(cx + r + 1).min(w) {
+                    let (dx, dy) = (x.abs_diff(cx) as u32, y.abs_diff(cy) as u32);
+                    if 3 * dx.max(dy) + dx.min(dy) <= reach {
+                        near[y * w + x] = true;
+                    }
+                }
+            }
+        }
+        return (0..w * h).map(|i| mask[i] && !near[i]).collect();
+    }
+    let mut is_core = vec![false; w * h];
+    for c in core {
+        is_core[c] = true;
+    }
+    let near_core = chamfer(&is_core, w, h);
     (0..w * h)
-        .map(|i| mask[i] && near_core[i] > thick + 3)
+        .map(|i| mask[i] && near_core[i] > reach)
         .collect()
 }
 
@@ -330,6 +358,53 @@ mod tests {
             }
         }
         d
+    }
+
+    /// Blobs dropped by stamping round few cores: the same cells as by the distance
+    /// transform over the whole sheet.
+    #[test]
+    fn blobs_dropped_by_stamping_match_the_distance_transform() {
+        let mut seed = 777u32;
+        let mut stamped = 0;
+        for (w, h) in [(1usize, 1usize), (9, 4), (60, 45), (120, 90), (400, 300)] {
+            for density in [2u32, 20, 60, 95] {
+                let mut mask: Vec<bool> = (0..w * h)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        (seed >> 16) % 100 < density
+                    })
+                    .collect();
+                // A few solid dots (a town's): few cores, stamped.
+                for (cx, cy) in [(10usize, 10usize), (50, 30), (100, 70)] {
+                    for y in 0..h {
+                        for x in 0..w {
+                            if x.abs_diff(cx).pow(2) + y.abs_diff(cy).pow(2) <= 49 {
+                                mask[y * w + x] = true;
+                            }
+                        }
+                    }
+                }
+                let outside: Vec<bool> = mask.iter().map(|v| !v).collect();
+                let depth = chamfer(&outside, w, h);
+                for thick in [3u32, 6, 12] {
+                    let core: Vec<bool> = depth.iter().map(|d| *d > thick).collect();
+                    stamped += usize::from(
+                        core.iter().any(|c| *c)
+                            && core.iter().filter(|c| **c).count() * 121 < w * h / 8,
+                    );
+                    let near_core = chamfer(&core, w, h);
+                    let want: Vec<bool> = (0..w * h)
+                        .map(|i| mask[i] && near_core[i] > thick + 3)
+                        .collect();
+                    assert_eq!(
+                        without_blobs(&mask, &depth, w, h, thick),
+                        want,
+                        "{w} x {h}, {density} %, thick {thick}"
+                    );
+                }
+            }
+        }
+        assert!(stamped > 0, "no case had few cores");
     }
 
     /// Row-wise passes and the one-step growth give exactly what the pixel-by-pixel passes

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 
 use super::along::{Placed, along_the_line};
-use super::cells::{Cells, ink_cells};
+use super::cells::{Cells, ink_cells_many};
 use super::ink::feature_ink;
 use super::morphology::{chamfer, grown_by_one, line_components, without_blobs};
 use super::pattern::{NOVEL, Pattern, TYPE_MARGIN, distance, pattern};
@@ -135,13 +135,38 @@ pub fn trace_through(
         .map(|f| if same[f] == f { inks[f] } else { None })
         .collect();
     wanted.extend(water.iter().copied().map(Some));
+    // Every line's ink and the grid line's, as one (nothing the grid's colour is dropped by
+    // colour): what is drawn as a line but traced as none of the lines (a railway printed in
+    // the grid's grey, its rail cut by its own ties) still crosses the sides, and a side it
+    // crosses is not surely crossed by nothing. Both classifications in one reading of the
+    // scan.
+    let mut loose_inks: Vec<Option<Lab>> = (0..count)
+        .filter(|f| same[*f] == *f)
+        .map(|f| inks[f])
+        .collect();
+    loose_inks.extend(colours.grid_ink.map(Some));
+    let loose_colours = Colours {
+        hex: colours.hex,
+        terrain: colours.terrain.clone(),
+        grid_ink: None,
+    };
+    let mut both = ink_cells_many(
+        scan,
+        grid,
+        mapping,
+        &[
+            (&wanted, colours, GRID_WEIGHT),
+            (&loose_inks, &loose_colours, 1.0),
+        ],
+    )?;
+    let loose_cells = both.pop().flatten().map(|c| c.cells);
     let Cells {
         cells,
         w,
         h,
         k,
         unit,
-    } = ink_cells(scan, grid, mapping, &wanted, colours, GRID_WEIGHT)?;
+    } = both.pop().flatten()?;
     // A line's ink beside water is the water's edge (a river drawn with a dark edge), not a
     // road: crossing it, a road's ink is cut there, as by a bridge.
     let wet: Vec<bool> = cells.iter().map(|c| usize::from(*c) > count).collect();
@@ -156,25 +181,6 @@ pub fn trace_through(
         let (x, y) = ((x / k as f64).floor(), (y / k as f64).floor());
         (x >= 0.0 && y >= 0.0 && (x as usize) < w && (y as usize) < h)
             .then(|| y as usize * w + x as usize)
-    };
-    // Every line's ink and the grid line's, as one (nothing the grid's colour is dropped by
-    // colour): what is drawn as a line but traced as none of the lines (a railway printed in
-    // the grid's grey, its rail cut by its own ties) still crosses the sides, and a side it
-    // crosses is not surely crossed by nothing.
-    let loose_cells = {
-        let mut loose_inks: Vec<Option<Lab>> = (0..count)
-            .filter(|f| same[*f] == *f)
-            .map(|f| inks[f])
-            .collect();
-        loose_inks.extend(colours.grid_ink.map(Some));
-        let loose_colours = Colours {
-            hex: colours.hex,
-            terrain: colours.terrain.clone(),
-            grid_ink: None,
-        };
-        ink_cells(scan, grid, mapping, &loose_inks, &loose_colours, 1.0)
-            .filter(|c| c.w == w && c.h == h)
-            .map(|c| c.cells)
     };
     let reach_across = band(unit) + (1.5 / unit) as f32;
     // Per cell on the grid line (`None` off it): the two cells just beyond the line's band
