@@ -526,84 +526,9 @@ pub fn trace_through(
     alone_for_review(grid, hexsides, &mut decided, &same);
     // A side a loose line crosses in its core, surely crossed by nothing: for review.
     if !loose.is_empty() {
-        let mut loose_crossed = vec![0u16; hexsides.len()];
-        let hex_of = |x: usize, y: usize| grid.hex_at(grid_point(x, y));
-        for y in 0..h {
-            for x in 0..w {
-                if !loose[y * w + x] {
-                    continue;
-                }
-                let Some(a) = hex_of(x, y) else { continue };
-                let p = grid_point(x, y);
-                for (ox, oy) in [
-                    (x + 1, y),
-                    (x.wrapping_sub(1), y + 1),
-                    (x, y + 1),
-                    (x + 1, y + 1),
-                ] {
-                    if ox >= w || oy >= h || !loose[oy * w + ox] {
-                        continue;
-                    }
-                    let Some(b) = hex_of(ox, oy).filter(|b| *b != a) else {
-                        continue;
-                    };
-                    let Some(side) = all_sides
-                        .into_iter()
-                        .find(|s| grid.neighbour(a, *s) == Some(b))
-                    else {
-                        continue;
-                    };
-                    if let Some((s, t, _)) = along(a, side, p) {
-                        loose_crossed[s] |= bin(t);
-                    }
-                }
-            }
-        }
-        for (d, bins) in decided.iter_mut().zip(loose_crossed) {
-            if d.feature.is_none() && bins & CORE != 0 {
-                d.confidence = d.confidence.min(REVIEW);
-            }
-        }
+        loose_for_review(grid, &loose, w, h, &mut decided, &grid_point, &along);
     }
     Some(decided)
-}
-
-/// A line runs on from hex to hex: a crossing sure of its line whose two hexes the line
-/// crosses no other side of (the ink went in and stopped on both sides: a place name's letters
-/// across the side, read as a railway's ties) is for review.
-fn alone_for_review(
-    grid: &Grid,
-    hexsides: &[(HexIndex, Side)],
-    decided: &mut [Crossing],
-    same: &[usize],
-) {
-    let mut at: HashMap<HexIndex, Vec<usize>> = HashMap::new();
-    for (s, d) in decided.iter().enumerate() {
-        if let Some(f) = d.feature {
-            let (index, side) = hexsides[s];
-            for hex in [Some(index), grid.neighbour(index, side)]
-                .into_iter()
-                .flatten()
-            {
-                at.entry(hex).or_default().push(same[f]);
-            }
-        }
-    }
-    for (s, d) in decided.iter_mut().enumerate() {
-        let Some(f) = d.feature else { continue };
-        let (index, side) = hexsides[s];
-        // This crossing counts once in each of its hexes.
-        let goes_on = [Some(index), grid.neighbour(index, side)]
-            .into_iter()
-            .flatten()
-            .any(|hex| {
-                at.get(&hex)
-                    .is_some_and(|l| l.iter().filter(|g| **g == same[f]).count() > 1)
-            });
-        if !goes_on {
-            d.confidence = d.confidence.min(REVIEW);
-        }
-    }
 }
 
 /// The next crossing along a line lies this far (hex radii) at most: one hex on (neighbouring
@@ -649,52 +574,8 @@ fn to_boundary(grid: &Grid, v: [f32; 2]) -> (f32, [f32; 2]) {
     (H - reach, normal)
 }
 
-/// The bins where a line crosses a side: touching ink in the two hexes, or its ink on both
-/// sides facing each other (within a bin): cut by the grid line, a label, a bridge's box.
-fn crossed(s: &Seen) -> u16 {
-    let spread = |v: u16| v | v << 1 | v >> 1;
-    s.crossed | (spread(s.near[0]) & s.near[1])
-}
-
-/// The suggestion for one hexside from what each line's ink does there.
-fn decide(per_line: &[Seen]) -> Crossing {
-    let mut order: Vec<usize> = (0..per_line.len())
-        .filter(|f| crossed(&per_line[*f]) != 0)
-        .collect();
-    order.sort_by_key(|f| {
-        let s = &per_line[*f];
-        std::cmp::Reverse((crossed(s) & CORE).count_ones() * 64 + crossed(s).count_ones())
-    });
-    let Some(&f) = order.first() else {
-        return Crossing {
-            feature: None,
-            confidence: 1.0,
-        };
-    };
-    let s = per_line[f];
-    let bins = crossed(&s);
-    let confidence = if s.near.iter().any(|v| v.count_ones() >= ALONG) {
-        REVIEW
-    } else if bins & CORE != 0 {
-        SURE
-    } else if bins & MIDDLE != 0 {
-        LESS_SURE
-    } else {
-        REVIEW
-    };
-    // Two lines both crossing here: which one is not sure.
-    let contested = order
-        .get(1)
-        .is_some_and(|g| crossed(&per_line[*g]) & CORE & bins != 0);
-    Crossing {
-        feature: Some(f),
-        confidence: if contested {
-            confidence.min(REVIEW)
-        } else {
-            confidence
-        },
-    }
-}
+mod decide;
+use decide::{alone_for_review, crossed, decide, loose_for_review};
 
 #[cfg(test)]
 #[path = "../through_tests.rs"]
