@@ -153,15 +153,7 @@ fn a_print_in_a_band_of_its_lines_colour_keeps_its_edge_hexes() {
         else {
             return band;
         };
-        let [cx, cy] = grid.centre(hex);
-        let (dx, dy) = (g[0] - f64::from(cx), g[1] - f64::from(cy));
-        let apothem = 3f64.sqrt() / 2.0;
-        let edge = (0..6)
-            .map(|k| {
-                let a = (f64::from(k) * 60.0 + 30.0).to_radians();
-                apothem - (dx * a.cos() + dy * a.sin())
-            })
-            .fold(f64::INFINITY, f64::min);
+        let edge = inside_by(&grid, hex, g);
         if edge * 26.0 < 1.5 {
             band
         } else {
@@ -194,6 +186,20 @@ fn a_print_in_a_band_of_its_lines_colour_keeps_its_edge_hexes() {
     missing.sort();
     let expected = names(grid.indices().filter(|i| absent(*i)).collect());
     assert_eq!(missing, expected);
+}
+
+/// How far inside `hex` (grid units: a flat grid's hex radius is 1) the point `g` lies: the
+/// least distance to its sides' lines.
+fn inside_by(grid: &bataille_schema::Grid, hex: HexIndex, g: [f64; 2]) -> f64 {
+    let [cx, cy] = grid.centre(hex);
+    let (dx, dy) = (g[0] - f64::from(cx), g[1] - f64::from(cy));
+    let apothem = 3f64.sqrt() / 2.0;
+    (0..6)
+        .map(|k| {
+            let a = (f64::from(k) * 60.0 + 30.0).to_radians();
+            apothem - (dx * a.cos() + dy * a.sin())
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// Distance from `p` to the segment `a`–`b` (grid units).
@@ -267,15 +273,7 @@ fn the_print_s_edge_told_by_its_colours_decides_whatever_lines_fall_there() {
         else {
             return band;
         };
-        let [cx, cy] = grid.centre(hex);
-        let (dx, dy) = (g[0] - f64::from(cx), g[1] - f64::from(cy));
-        let apothem = 3f64.sqrt() / 2.0;
-        let edge = (0..6)
-            .map(|k| {
-                let a = (f64::from(k) * 60.0 + 30.0).to_radians();
-                apothem - (dx * a.cos() + dy * a.sin())
-            })
-            .fold(f64::INFINITY, f64::min);
+        let edge = inside_by(&grid, hex, g);
         if edge * 26.0 < 1.5 {
             band
         } else {
@@ -374,15 +372,7 @@ fn notches_the_scan_cuts_are_told_by_the_margin_s_colour() {
                 margin
             };
         };
-        let [cx, cy] = grid.centre(hex);
-        let (dx, dy) = (g[0] - f64::from(cx), g[1] - f64::from(cy));
-        let apothem = 3f64.sqrt() / 2.0;
-        let edge = (0..6)
-            .map(|k| {
-                let a = (f64::from(k) * 60.0 + 30.0).to_radians();
-                apothem - (dx * a.cos() + dy * a.sin())
-            })
-            .fold(f64::INFINITY, f64::min);
+        let edge = inside_by(&grid, hex, g);
         if edge * 26.0 < 1.5 { outline } else { fill }
     });
     let scan = Scan::from(image);
