@@ -526,7 +526,23 @@ pub fn trace_through(
     alone_for_review(grid, hexsides, &mut decided, &same);
     // A side a loose line crosses in its core, surely crossed by nothing: for review.
     if !loose.is_empty() {
-        loose_for_review(grid, &loose, w, h, &mut decided, &grid_point, &along);
+        let line_near: Vec<[u16; 2]> = seen
+            .iter()
+            .map(|per_line| {
+                per_line
+                    .iter()
+                    .fold([0, 0], |a, s| [a[0] | s.near[0], a[1] | s.near[1]])
+            })
+            .collect();
+        loose_for_review(
+            grid,
+            &loose,
+            &line_near,
+            w,
+            &mut decided,
+            &grid_point,
+            &along,
+        );
     }
     Some(decided)
 }

@@ -45,21 +45,27 @@ pub(super) fn alone_for_review(
 
 /// A side a *loose* line (every line's ink and the grid line's traced as one, where no line
 /// is: a railway printed in the grid's grey) crosses in its core, surely crossed by nothing,
-/// is for review: the trace cannot say what crosses it, but something does. `grid_point` is a
+/// is for review: the trace cannot say what crosses it, but something does. It crosses where
+/// its cells touch across the side, or where its ink lies within [`NEAR`] of the side on both
+/// sides facing each other, or on one side facing a traced line's (`line_near`, per side; `loose` is `w` cells a row: the
+/// bins where the lines' ink lies near it on the canonical hex's side and the other's): a
+/// bridge's box over it cuts it at the side. `grid_point` is a
 /// cell's middle in grid space, `along` where a point lies along a side (its index among the
 /// hexsides, the share of its length, the distance).
 pub(super) fn loose_for_review(
     grid: &Grid,
     loose: &[bool],
+    line_near: &[[u16; 2]],
     w: usize,
-    h: usize,
     decided: &mut [Crossing],
     grid_point: &dyn Fn(usize, usize) -> [f32; 2],
     along: &dyn Fn(HexIndex, Side, [f32; 2]) -> Option<(usize, f32, f32)>,
 ) {
     let all_sides = sides(grid.orientation);
+    let h = loose.len().checked_div(w).unwrap_or(0);
     let bin = |t: f32| 1u16 << ((t * BINS as f32) as u32).min(BINS - 1);
     let mut crossed = vec![0u16; decided.len()];
+    let mut near = vec![[0u16; 2]; decided.len()];
     let hex_of = |x: usize, y: usize| grid.hex_at(grid_point(x, y));
     for y in 0..h {
         for x in 0..w {
@@ -68,6 +74,16 @@ pub(super) fn loose_for_review(
             }
             let Some(a) = hex_of(x, y) else { continue };
             let p = grid_point(x, y);
+            // Near a side of its hex, on which side of it: a loose line cut at the side
+            // (a bridge's box over it) faces its other part, or a traced line, across it.
+            for side in all_sides {
+                if let Some((s, t, dist)) = along(a, side, p)
+                    && dist <= NEAR
+                {
+                    let canonical = grid.canonical_hexside(a, side);
+                    near[s][usize::from(canonical.0 != a)] |= bin(t);
+                }
+            }
             for (ox, oy) in [
                 (x + 1, y),
                 (x.wrapping_sub(1), y + 1),
@@ -92,7 +108,11 @@ pub(super) fn loose_for_review(
             }
         }
     }
-    for (d, bins) in decided.iter_mut().zip(crossed) {
+    for (((d, bins), n), l) in decided.iter_mut().zip(crossed).zip(near).zip(line_near) {
+        // Facing across the side within a bin: the loose line's ink on both sides, or on one
+        // and a traced line's on the other.
+        let faced = n[0] & (n[1] | l[1]) | n[1] & l[0];
+        let bins = bins | faced;
         if d.feature.is_none() && bins & CORE != 0 {
             d.confidence = d.confidence.min(REVIEW);
         }
