@@ -374,6 +374,17 @@ fn a_road_between_two_bridges_is_a_line_though_shorter_than_one() {
     );
 }
 
+/// A railway in the grid line's grey, down from `a` to `b` (pixels): a pixel-wide rail, ties
+/// every 6 px.
+fn grey_railway(img: &mut image::RgbImage, a: [f64; 2], b: [f64; 2]) {
+    stroke(img, a, b, 0.5, LINE);
+    let mut y = a[1] + 3.0;
+    while y < b[1] {
+        stroke(img, [a[0] - 4.0, y], [a[0] + 4.0, y], 0.5, LINE);
+        y += 6.0;
+    }
+}
+
 #[test]
 fn a_line_in_the_grid_lines_grey_crossing_sides_puts_them_up_for_review() {
     // A railway printed in the grid line's own grey (as tld's): a pixel-wide rail with ties,
@@ -382,13 +393,7 @@ fn a_line_in_the_grid_lines_grey_crossing_sides_puts_them_up_for_review() {
     let grid = grid();
     let hexes: Vec<HexIndex> = (0..4).map(|row| HexIndex::new(9, row)).collect();
     let draw = |img: &mut image::RgbImage, at: &dyn Fn([f32; 2]) -> [f64; 2]| {
-        let (a, b) = (at(grid.centre(hexes[0])), at(grid.centre(hexes[3])));
-        stroke(img, a, b, 0.5, LINE);
-        let mut y = a[1] + 3.0;
-        while y < b[1] {
-            stroke(img, [a[0] - 4.0, y], [a[0] + 4.0, y], 0.5, LINE);
-            y += 6.0;
-        }
+        grey_railway(img, at(grid.centre(hexes[0])), at(grid.centre(hexes[3])));
     };
     let sheet = sheet_with(draw);
     for h in &hexes {
@@ -444,13 +449,7 @@ fn a_line_in_the_grid_lines_grey_cut_by_a_box_at_a_side_still_puts_it_up_for_rev
     let hexes: Vec<HexIndex> = (0..4).map(|row| HexIndex::new(9, row)).collect();
     let boxed = grid.canonical_hexside(hexes[1], Side::S);
     let draw = |img: &mut image::RgbImage, at: &dyn Fn([f32; 2]) -> [f64; 2]| {
-        let (a, b) = (at(grid.centre(hexes[0])), at(grid.centre(hexes[3])));
-        stroke(img, a, b, 0.5, LINE);
-        let mut y = a[1] + 3.0;
-        while y < b[1] {
-            stroke(img, [a[0] - 4.0, y], [a[0] + 4.0, y], 0.5, LINE);
-            y += 6.0;
-        }
+        grey_railway(img, at(grid.centre(hexes[0])), at(grid.centre(hexes[3])));
         let [c, d] = grid.side_corners(boxed.0, boxed.1).unwrap();
         let mid = at([(c[0] + d[0]) / 2.0, (c[1] + d[1]) / 2.0]);
         for dy in -8..=8 {
