@@ -1,9 +1,9 @@
 //! The print's edge told by its colours across the sides: where the colour beyond the print
 //! (the brown round an operational map, a frame's band, a margin: the median of what lies
-//! beyond the grid's outward sides whose two sides differ, a line drawn on them or not) meets the print's own at a hexside, the hex on
-//! the print's side is on the print and the other is not, whatever lines are drawn there (a
-//! track band's black rules can fall where the grid puts a side, a river along a side hides
-//! its line). See [`crate::shape::from_printed_sides`].
+//! beyond the grid's outward sides whose two sides differ, a line drawn on them or not) meets
+//! the print's own at a hexside, the hex on the print's side is on the print and the other is
+//! not, whatever lines are drawn there (a track band's black rules can fall where the grid
+//! puts a side, a river along a side hides its line). See [`crate::shape::from_printed_sides`].
 
 use super::probe::{EDGE, SideGeometry};
 use super::{OnScan, PrintedSides};

@@ -133,31 +133,7 @@ pub(super) fn components(mask: &[bool], w: usize, h: usize) -> Vec<u32> {
 /// Keeps the pixels of `mask` whose 8-connected component spans at least `min_extent` pixels
 /// (its bounding box's diagonal).
 pub(super) fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64) -> Vec<bool> {
-    let mut parent = components(mask, w, h);
-    let mut boxes: HashMap<u32, [usize; 4]> = HashMap::new();
-    for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            if mask[i] {
-                let r = find(&mut parent, i as u32);
-                let b = boxes.entry(r).or_insert([x, y, x, y]);
-                b[0] = b[0].min(x);
-                b[1] = b[1].min(y);
-                b[2] = b[2].max(x);
-                b[3] = b[3].max(y);
-            }
-        }
-    }
-    let long: HashMap<u32, bool> = boxes
-        .into_iter()
-        .map(|(r, b)| {
-            let extent = ((b[2] - b[0] + 1) as f64).hypot((b[3] - b[1] + 1) as f64);
-            (r, extent >= min_extent)
-        })
-        .collect();
-    (0..w * h)
-        .map(|i| mask[i] && long[&find(&mut parent, i as u32)])
-        .collect()
+    line_components(mask, None, w, h, min_extent, f64::INFINITY, f64::INFINITY)
 }
 
 /// Keeps the pixels of `mask` whose 8-connected component spans at least `min_extent` pixels,
@@ -166,7 +142,7 @@ pub(super) fn long_components(mask: &[bool], w: usize, h: usize, min_extent: f64
 /// ends by what `touch` marks. One labelling for both.
 pub(super) fn line_components(
     mask: &[bool],
-    touch: &[bool],
+    touch: Option<&[bool]>,
     w: usize,
     h: usize,
     min_extent: f64,
@@ -188,7 +164,7 @@ pub(super) fn line_components(
                 let r = find(&mut parent, i as u32);
                 let (all, touching) = boxes.entry(r).or_insert(([x, y, x, y], None));
                 grow(all, x, y);
-                if touch[i] {
+                if touch.is_some_and(|t| t[i]) {
                     grow(touching.get_or_insert([x, y, x, y]), x, y);
                 }
             }
@@ -281,12 +257,18 @@ pub(super) fn without_blobs(
     thick: u32,
 ) -> Vec<bool> {
     let reach = thick + 3;
-    let core: Vec<usize> = (0..w * h).filter(|i| depth[*i] > thick).collect();
     // Few cores (a line's sheet has a town's dot here and there): the cells within `reach`
     // of each stamped around it (from one cell the chamfer distance is 3 × the larger offset
-    // + the smaller), the same cells as a distance transform over the whole sheet finds.
+    // + the smaller), the same cells as a distance transform over the whole sheet finds. The
+    // cores are listed only up to the number where stamping stops paying (a sheet all ink
+    // would list every cell).
     let r = (reach / 3) as usize;
-    if core.len().saturating_mul((2 * r + 1) * (2 * r + 1)) < w * h / 8 {
+    let few = (w * h / 8) / ((2 * r + 1) * (2 * r + 1));
+    let core: Vec<usize> = (0..w * h)
+        .filter(|i| depth[*i] > thick)
+        .take(few + 1)
+        .collect();
+    if core.len() <= few {
         let mut near = vec![false; w * h];
         for &c in &core {
             let (cx, cy) = (c % w, c / w);
@@ -301,10 +283,7 @@ pub(super) fn without_blobs(
         }
         return (0..w * h).map(|i| mask[i] && !near[i]).collect();
     }
-    let mut is_core = vec![false; w * h];
-    for c in core {
-        is_core[c] = true;
-    }
+    let is_core: Vec<bool> = depth.iter().map(|d| *d > thick).collect();
     let near_core = chamfer(&is_core, w, h);
     (0..w * h)
         .map(|i| mask[i] && near_core[i] > reach)

@@ -242,7 +242,7 @@ pub fn trace_through(
         // water's edge cuts its ink at each): a word or a symbol does not reach water twice.
         let long = line_components(
             &grown,
-            &at_water,
+            Some(&at_water),
             w,
             h,
             MIN_LINE * unit,

@@ -46,11 +46,11 @@ pub(super) fn alone_for_review(
 /// A side a *loose* line (every line's ink and the grid line's traced as one, where no line
 /// is: a railway printed in the grid's grey) crosses in its core, surely crossed by nothing,
 /// is for review: the trace cannot say what crosses it, but something does. It crosses where
-/// its cells touch across the side, or where its ink lies within [`NEAR`] of the side on both
-/// sides facing each other, or on one side facing a traced line's (`line_near`, per side; `loose` is `w` cells a row: the
-/// bins where the lines' ink lies near it on the canonical hex's side and the other's): a
-/// bridge's box over it cuts it at the side. `grid_point` is a
-/// cell's middle in grid space, `along` where a point lies along a side (its index among the
+/// its cells touch across the side, or where its ink lies within [`NEAR`] of the side facing
+/// (in the same bin) its own ink or a traced line's on the other side: a bridge's box over it
+/// cuts it at the side. `loose` is `w` cells a row; `line_near` per side, the bins where the
+/// traced lines' ink lies near it on the canonical hex's side and the other's; `grid_point` a
+/// cell's middle in grid space; `along` where a point lies along a side (its index among the
 /// hexsides, the share of its length, the distance).
 pub(super) fn loose_for_review(
     grid: &Grid,
@@ -66,13 +66,26 @@ pub(super) fn loose_for_review(
     let bin = |t: f32| 1u16 << ((t * BINS as f32) as u32).min(BINS - 1);
     let mut crossed = vec![0u16; decided.len()];
     let mut near = vec![[0u16; 2]; decided.len()];
-    let hex_of = |x: usize, y: usize| grid.hex_at(grid_point(x, y));
+    // Per loose cell its hex (`None` off the grid), a row at a time: each is read once.
+    let hex_row = |y: usize| -> Vec<Option<HexIndex>> {
+        (0..w)
+            .map(|x| {
+                loose[y * w + x]
+                    .then(|| grid.hex_at(grid_point(x, y)))
+                    .flatten()
+            })
+            .collect()
+    };
+    let mut next = if h > 0 { hex_row(0) } else { Vec::new() };
     for y in 0..h {
+        let here = std::mem::take(&mut next);
+        next = if y + 1 < h {
+            hex_row(y + 1)
+        } else {
+            Vec::new()
+        };
         for x in 0..w {
-            if !loose[y * w + x] {
-                continue;
-            }
-            let Some(a) = hex_of(x, y) else { continue };
+            let Some(a) = here[x] else { continue };
             let p = grid_point(x, y);
             // Near a side of its hex, on which side of it: a loose line cut at the side
             // (a bridge's box over it) faces its other part, or a traced line, across it.
@@ -84,18 +97,17 @@ pub(super) fn loose_for_review(
                     near[s][usize::from(canonical.0 != a)] |= bin(t);
                 }
             }
-            for (ox, oy) in [
-                (x + 1, y),
-                (x.wrapping_sub(1), y + 1),
-                (x, y + 1),
-                (x + 1, y + 1),
-            ] {
-                if ox >= w || oy >= h || !loose[oy * w + ox] {
+            // Touching cells in another hex: the loose line crosses their side.
+            let touching = [
+                (x + 1 < w).then(|| here[x + 1]),
+                (x > 0 && y + 1 < h).then(|| next[x - 1]),
+                (y + 1 < h).then(|| next[x]),
+                (x + 1 < w && y + 1 < h).then(|| next[x + 1]),
+            ];
+            for b in touching.into_iter().flatten().flatten() {
+                if b == a {
                     continue;
                 }
-                let Some(b) = hex_of(ox, oy).filter(|b| *b != a) else {
-                    continue;
-                };
                 let Some(side) = all_sides
                     .into_iter()
                     .find(|s| grid.neighbour(a, *s) == Some(b))
