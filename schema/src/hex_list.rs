@@ -23,7 +23,7 @@ pub struct HexList {
     /// or [`BESIDE`] in the last byte and the text's index in `beside` in the first four.
     packed: Vec<[u8; 8]>,
     /// The texts longer than [`INLINE`] bytes. One a hex removed from the list stays here
-    /// until the list is cloned or built again: only a refused name is ever here.
+    /// until the list is built again (a clone keeps it too): only a refused name is ever here.
     beside: Vec<HexName>,
 }
 
